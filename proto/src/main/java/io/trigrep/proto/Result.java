@@ -1,0 +1,121 @@
+package io.trigrep.proto;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.capnproto.SegmentBuilder;
+import org.capnproto.SegmentReader;
+import org.capnproto.StructBuilder;
+import org.capnproto.StructList;
+import org.capnproto.StructReader;
+import org.capnproto.Text;
+import org.capnproto.TextList;
+
+/** Binding for {@code struct Result}: one matching line with its context. */
+public final class Result {
+    private Result() {}
+
+    static final Layout.Slot PACKAGE = Layout.Slot.pointer(0, "package", "Text", 0);
+    static final Layout.Slot PATH = Layout.Slot.pointer(1, "path", "Text", 1);
+    static final Layout.Slot LINE = Layout.Slot.data(2, "line", "UInt32", 0, 32);
+    static final Layout.Slot BEFORE = Layout.Slot.pointer(3, "before", "List(Text)", 2);
+    static final Layout.Slot CONTEXT = Layout.Slot.pointer(4, "context", "Text", 3);
+    static final Layout.Slot AFTER = Layout.Slot.pointer(5, "after", "List(Text)", 4);
+    static final Layout.Slot RANGES = Layout.Slot.pointer(6, "ranges", "List(Range)", 5);
+    static final Layout.Slot RANKING = Layout.Slot.data(7, "ranking", "Float32", 32, 32);
+    static final Layout.Struct LAYOUT = new Layout.Struct("Result", 8, 6, null,
+            List.of(PACKAGE, PATH, LINE, BEFORE, CONTEXT, AFTER, RANGES, RANKING));
+
+    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+
+    public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
+        Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {
+            super(segment, data, pointers, dataSize, pointerCount);
+        }
+
+        @Override
+        public Reader asReader() {
+            return new Reader(segment, data, pointers, dataSize, pointerCount, Integer.MAX_VALUE);
+        }
+
+        public Builder setPackage(String value) {
+            _setPointerField(Text.factory, PACKAGE.index(), Blobs.text(value));
+            return this;
+        }
+
+        public Builder setPath(String value) {
+            _setPointerField(Text.factory, PATH.index(), Blobs.text(value));
+            return this;
+        }
+
+        public Builder setLine(int value) {
+            _setIntField(LINE.index(), value);
+            return this;
+        }
+
+        public TextList.Builder initBefore(int count) {
+            return _initPointerField(TextList.factory, BEFORE.index(), count);
+        }
+
+        public Builder setContext(String value) {
+            _setPointerField(Text.factory, CONTEXT.index(), Blobs.text(value));
+            return this;
+        }
+
+        /** Sets the matching line from raw UTF-8 bytes, without decoding them. */
+        public Builder setContext(ByteBuffer source, int offset, int length) {
+            Blobs.copy(_initPointerField(Text.factory, CONTEXT.index(), length), source, offset, length);
+            return this;
+        }
+
+        public TextList.Builder initAfter(int count) {
+            return _initPointerField(TextList.factory, AFTER.index(), count);
+        }
+
+        public StructList.Builder<Range.Builder> initRanges(int count) {
+            return _initPointerField(Range.factory.listFactory(), RANGES.index(), count);
+        }
+
+        public Builder setRanking(float value) {
+            _setFloatField(RANKING.index(), value);
+            return this;
+        }
+    }
+
+    public static final class Reader extends StructReader {
+        Reader(SegmentReader segment, int data, int pointers, int dataSize, short pointerCount, int nestingLimit) {
+            super(segment, data, pointers, dataSize, pointerCount, nestingLimit);
+        }
+
+        public Text.Reader getPackage() {
+            return _getPointerField(Text.factory, PACKAGE.index());
+        }
+
+        public Text.Reader getPath() {
+            return _getPointerField(Text.factory, PATH.index());
+        }
+
+        public int getLine() {
+            return _getIntField(LINE.index());
+        }
+
+        public TextList.Reader getBefore() {
+            return _getPointerField(TextList.factory, BEFORE.index());
+        }
+
+        public Text.Reader getContext() {
+            return _getPointerField(Text.factory, CONTEXT.index());
+        }
+
+        public TextList.Reader getAfter() {
+            return _getPointerField(TextList.factory, AFTER.index());
+        }
+
+        public StructList.Reader<Range.Reader> getRanges() {
+            return _getPointerField(Range.factory.listFactory(), RANGES.index());
+        }
+
+        public float getRanking() {
+            return _getFloatField(RANKING.index());
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.trigrep.proto;
+
+import java.util.List;
+import org.capnproto.SegmentBuilder;
+import org.capnproto.SegmentReader;
+import org.capnproto.StructBuilder;
+import org.capnproto.StructReader;
+import org.capnproto.Text;
+
+/** Binding for {@code struct Status}: a backend's answer to ping, for readiness checks. */
+public final class Status {
+    private Status() {}
+
+    static final Layout.Slot SHARD = Layout.Slot.pointer(0, "shard", "Text", 0);
+    static final Layout.Slot FILES = Layout.Slot.data(1, "files", "UInt64", 0, 64);
+    static final Layout.Slot BYTES = Layout.Slot.data(2, "bytes", "UInt64", 64, 64);
+    static final Layout.Slot QUERIES_IN_FLIGHT = Layout.Slot.data(3, "queriesInFlight", "UInt32", 128, 32);
+    static final Layout.Slot FORMAT_VERSION = Layout.Slot.data(4, "formatVersion", "UInt32", 160, 32);
+    static final Layout.Struct LAYOUT = new Layout.Struct("Status", 24, 1, null,
+            List.of(SHARD, FILES, BYTES, QUERIES_IN_FLIGHT, FORMAT_VERSION));
+
+    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+
+    public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
+        Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {
+            super(segment, data, pointers, dataSize, pointerCount);
+        }
+
+        @Override
+        public Reader asReader() {
+            return new Reader(segment, data, pointers, dataSize, pointerCount, Integer.MAX_VALUE);
+        }
+
+        public Builder setShard(String value) {
+            _setPointerField(Text.factory, SHARD.index(), Blobs.text(value));
+            return this;
+        }
+
+        public Builder setFiles(long value) {
+            _setLongField(FILES.index(), value);
+            return this;
+        }
+
+        public Builder setBytes(long value) {
+            _setLongField(BYTES.index(), value);
+            return this;
+        }
+
+        public Builder setQueriesInFlight(int value) {
+            _setIntField(QUERIES_IN_FLIGHT.index(), value);
+            return this;
+        }
+
+        public Builder setFormatVersion(int value) {
+            _setIntField(FORMAT_VERSION.index(), value);
+            return this;
+        }
+    }
+
+    public static final class Reader extends StructReader {
+        Reader(SegmentReader segment, int data, int pointers, int dataSize, short pointerCount, int nestingLimit) {
+            super(segment, data, pointers, dataSize, pointerCount, nestingLimit);
+        }
+
+        public Text.Reader getShard() {
+            return _getPointerField(Text.factory, SHARD.index());
+        }
+
+        public long getFiles() {
+            return _getLongField(FILES.index());
+        }
+
+        public long getBytes() {
+            return _getLongField(BYTES.index());
+        }
+
+        public int getQueriesInFlight() {
+            return _getIntField(QUERIES_IN_FLIGHT.index());
+        }
+
+        public int getFormatVersion() {
+            return _getIntField(FORMAT_VERSION.index());
+        }
+    }
+}

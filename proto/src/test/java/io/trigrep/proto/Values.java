@@ -1,0 +1,165 @@
+package io.trigrep.proto;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.capnproto.MessageBuilder;
+import org.capnproto.StructList;
+import org.capnproto.TextList;
+
+/**
+ * Plain values for every message kind, with a writer through the bindings and a reader back, so
+ * tests compare whole messages with {@code equals}.
+ */
+final class Values {
+    private Values() {}
+
+    record RangeValue(int start, int end) {}
+
+    record ResultValue(String pkg, String path, int line, List<String> before, String context, List<String> after,
+                       List<RangeValue> ranges, float ranking) {}
+
+    record ProgressValue(long filesSearched, long candidateFiles, long totalFiles, long results) {}
+
+    record DoneValue(long results, long filesSearched, long candidateFiles, long totalFiles, long elapsedNanos,
+                     Done.Truncation truncation, boolean fullScan) {}
+
+    record FailureValue(Failure.Code code, String message, int position) {}
+
+    record FileValue(String pkg, String path, byte[] content) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof FileValue f && f.pkg.equals(pkg) && f.path.equals(path) && java.util.Arrays.equals(f.content, content);
+        }
+
+        @Override
+        public int hashCode() {
+            return pkg.hashCode() * 31 + java.util.Arrays.hashCode(content);
+        }
+    }
+
+    record StatusValue(String shard, long files, long bytes, int queriesInFlight, int formatVersion) {}
+
+    record FilterValue(Filter.Kind kind, boolean negated, String value) {}
+
+    record SearchValue(String query, String pattern, boolean literal, boolean caseInsensitive, List<FilterValue> filters,
+                       int maxResults, int deadlineMillis, int contextLines) {}
+
+    record FetchValue(String pkg, String path) {}
+
+    record PingValue() {}
+
+    static MessageBuilder write(Object value) {
+        return write(value, Messages.newBuilder());
+    }
+
+    static MessageBuilder write(Object value, MessageBuilder message) {
+        if (value instanceof SearchValue || value instanceof FetchValue || value instanceof PingValue) {
+            Request.Builder request = message.initRoot(Request.factory);
+            if (value instanceof SearchValue s) {
+                SearchRequest.Builder b = request.initSearch().setQuery(s.query).setPattern(s.pattern).setLiteral(s.literal)
+                        .setCaseInsensitive(s.caseInsensitive).setMaxResults(s.maxResults).setDeadlineMillis(s.deadlineMillis)
+                        .setContextLines(s.contextLines);
+                StructList.Builder<Filter.Builder> filters = b.initFilters(s.filters.size());
+                for (int i = 0; i < s.filters.size(); i++) {
+                    FilterValue f = s.filters.get(i);
+                    filters.get(i).setKind(f.kind).setNegated(f.negated).setValue(f.value);
+                }
+            } else if (value instanceof FetchValue f) {
+                request.initFetchFile().setPackage(f.pkg).setPath(f.path);
+            } else {
+                request.setPing();
+            }
+            return message;
+        }
+        Response.Builder response = message.initRoot(Response.factory);
+        if (value instanceof ResultValue r) {
+            Result.Builder b = response.initResult().setPackage(r.pkg).setPath(r.path).setLine(r.line).setContext(r.context)
+                    .setRanking(r.ranking);
+            texts(b.initBefore(r.before.size()), r.before);
+            texts(b.initAfter(r.after.size()), r.after);
+            StructList.Builder<Range.Builder> ranges = b.initRanges(r.ranges.size());
+            for (int i = 0; i < r.ranges.size(); i++) {
+                ranges.get(i).setStart(r.ranges.get(i).start).setEnd(r.ranges.get(i).end);
+            }
+        } else if (value instanceof ProgressValue p) {
+            response.initProgress().setFilesSearched(p.filesSearched).setCandidateFiles(p.candidateFiles)
+                    .setTotalFiles(p.totalFiles).setResults(p.results);
+        } else if (value instanceof DoneValue d) {
+            response.initDone().setResults(d.results).setFilesSearched(d.filesSearched).setCandidateFiles(d.candidateFiles)
+                    .setTotalFiles(d.totalFiles).setElapsedNanos(d.elapsedNanos).setTruncation(d.truncation).setFullScan(d.fullScan);
+        } else if (value instanceof FailureValue f) {
+            response.initError().setCode(f.code).setMessage(f.message).setPosition(f.position);
+        } else if (value instanceof FileValue f) {
+            response.initFile().setPackage(f.pkg).setPath(f.path).setContent(f.content);
+        } else if (value instanceof StatusValue s) {
+            response.initStatus().setShard(s.shard).setFiles(s.files).setBytes(s.bytes).setQueriesInFlight(s.queriesInFlight)
+                    .setFormatVersion(s.formatVersion);
+        } else {
+            throw new IllegalArgumentException("not a message value: " + value);
+        }
+        return message;
+    }
+
+    private static void texts(TextList.Builder list, List<String> values) {
+        for (int i = 0; i < values.size(); i++) {
+            list.set(i, Blobs.text(values.get(i)));
+        }
+    }
+
+    static Object read(Request.Reader request) {
+        return switch (request.which()) {
+            case SEARCH -> {
+                SearchRequest.Reader s = request.getSearch();
+                List<FilterValue> filters = new ArrayList<>();
+                for (Filter.Reader f : s.getFilters()) {
+                    filters.add(new FilterValue(f.getKind(), f.getNegated(), f.getValue().toString()));
+                }
+                yield new SearchValue(s.getQuery().toString(), s.getPattern().toString(), s.getLiteral(), s.getCaseInsensitive(),
+                        filters, s.getMaxResults(), s.getDeadlineMillis(), s.getContextLines());
+            }
+            case FETCH_FILE -> new FetchValue(request.getFetchFile().getPackage().toString(), request.getFetchFile().getPath().toString());
+            case PING -> new PingValue();
+            case _NOT_IN_SCHEMA -> throw new AssertionError("unknown request");
+        };
+    }
+
+    static Object read(Response.Reader response) {
+        return switch (response.which()) {
+            case RESULT -> {
+                Result.Reader r = response.getResult();
+                List<RangeValue> ranges = new ArrayList<>();
+                for (Range.Reader range : r.getRanges()) {
+                    ranges.add(new RangeValue(range.getStart(), range.getEnd()));
+                }
+                yield new ResultValue(r.getPackage().toString(), r.getPath().toString(), r.getLine(), strings(r.getBefore()),
+                        r.getContext().toString(), strings(r.getAfter()), ranges, r.getRanking());
+            }
+            case PROGRESS -> {
+                Progress.Reader p = response.getProgress();
+                yield new ProgressValue(p.getFilesSearched(), p.getCandidateFiles(), p.getTotalFiles(), p.getResults());
+            }
+            case DONE -> {
+                Done.Reader d = response.getDone();
+                yield new DoneValue(d.getResults(), d.getFilesSearched(), d.getCandidateFiles(), d.getTotalFiles(),
+                        d.getElapsedNanos(), d.getTruncation(), d.getFullScan());
+            }
+            case ERROR -> new FailureValue(response.getError().getCode(), response.getError().getMessage().toString(),
+                    response.getError().getPosition());
+            case FILE -> new FileValue(response.getFile().getPackage().toString(), response.getFile().getPath().toString(),
+                    Blobs.bytes(response.getFile().getContent()));
+            case STATUS -> {
+                Status.Reader s = response.getStatus();
+                yield new StatusValue(s.getShard().toString(), s.getFiles(), s.getBytes(), s.getQueriesInFlight(), s.getFormatVersion());
+            }
+            case _NOT_IN_SCHEMA -> throw new AssertionError("unknown response");
+        };
+    }
+
+    private static List<String> strings(TextList.Reader list) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            out.add(list.get(i).toString());
+        }
+        return out;
+    }
+}
