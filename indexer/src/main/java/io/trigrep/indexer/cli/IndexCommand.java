@@ -1,0 +1,119 @@
+package io.trigrep.indexer.cli;
+
+import io.trigrep.indexer.build.IndexBuilder;
+import io.trigrep.indexer.build.IndexStats;
+import io.trigrep.indexer.corpus.Corpus;
+import io.trigrep.indexer.corpus.PackageSource;
+import io.trigrep.indexer.filter.FilterLimits;
+import io.trigrep.indexer.filter.SkipReason;
+import io.trigrep.indexer.format.Shard;
+import io.trigrep.indexer.rank.Popularity;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code ./trigrep index}: builds shards from a corpus and prints what it indexed and skipped. */
+@Command(name = "index", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Index a corpus (folders of packages, Debian .dsc files, tarballs, zip/jar) into N shards.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every input indexed", "1:some input could not be read (the rest was indexed)", "2:bad usage or nothing built"})
+public final class IndexCommand implements Callable<Integer> {
+    @Option(names = "--shards", defaultValue = "${env:TRIGREP_SHARDS:-1}", description = "number of shards (env TRIGREP_SHARDS; default ${DEFAULT-VALUE})")
+    int shards;
+
+    @Option(names = "--out", required = true, defaultValue = "${env:TRIGREP_INDEX_DIR}", description = "folder that receives shard-0 … shard-N-1 (env TRIGREP_INDEX_DIR)")
+    Path out;
+
+    @Option(names = "--max-file-bytes", defaultValue = "${env:TRIGREP_MAX_FILE_BYTES:-1048576}", description = "skip larger files (default ${DEFAULT-VALUE})")
+    long maxFileBytes;
+
+    @Option(names = "--max-line-bytes", defaultValue = "2000", description = "skip files with a longer line (default ${DEFAULT-VALUE})")
+    int maxLineBytes;
+
+    @Option(names = "--max-trigrams", defaultValue = "20000", description = "skip files with more distinct trigrams (default ${DEFAULT-VALUE})")
+    int maxTrigrams;
+
+    @Option(names = "--popularity", description = "file of 'package count' lines (Debian popcon) weighting packages' rank")
+    Path popularity;
+
+    @Option(names = "--threads", defaultValue = "0", description = "worker threads (default: one per core)")
+    int threads;
+
+    @Option(names = "--sort-buffer-mb", defaultValue = "${env:TRIGREP_SORT_BUFFER_MB:-64}", description = "memory for sorting postings per shard being built (default ${DEFAULT-VALUE})")
+    int sortBufferMb;
+
+    @Option(names = "--verify", description = "read every written shard back and check its checksums")
+    boolean verify;
+
+    @Parameters(arity = "1..*", paramLabel = "INPUT", description = "folders, .dsc files or archives")
+    List<Path> inputs;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream err = System.err;
+        int workers = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+        IndexBuilder.Options options = new IndexBuilder.Options(shards,
+                new FilterLimits(maxFileBytes, maxLineBytes, maxTrigrams, FilterLimits.DEFAULT.maxInvalidUtf8()),
+                popularity == null ? Popularity.none() : Popularity.read(popularity), workers,
+                Math.max(1024, sortBufferMb * (1 << 20) / 8));
+        Files.createDirectories(out);
+        int[] errorCount = {0};
+        List<PackageSource> packages = Corpus.discover(inputs, out, message -> {
+            errorCount[0]++;
+            err.println("error: " + message);
+        });
+        if (packages.isEmpty()) {
+            err.println("error: no packages found in " + inputs);
+            return 2;
+        }
+        err.println("indexing " + packages.size() + " packages into " + shards + " shard(s) under " + out);
+        IndexBuilder builder = new IndexBuilder(options, Clock.systemUTC());
+        IndexStats stats = builder.stats();
+        IndexBuilder.Report report;
+        try (ProgressBar bar = new ProgressBar(stats, () -> inputDone(stats), () -> inputTotal(stats), err, System.console() != null)) {
+            report = builder.build(packages, out, message -> err.println("\nerror: " + message));
+        }
+        if (verify) {
+            for (int shard = 0; shard < shards; shard++) {
+                Shard.open(out.resolve("shard-" + shard)).verify();
+            }
+        }
+        System.out.print(Summary.of(report, verify));
+        return errorCount[0] + report.errors().size() > 0 ? 1 : 0;
+    }
+
+    private static long inputDone(IndexStats stats) {
+        return Summary.inputDone(stats);
+    }
+
+    private static long inputTotal(IndexStats stats) {
+        return Summary.inputTotal(stats);
+    }
+
+    public static void main(String[] args) {
+        CommandLine line = new CommandLine(new IndexCommand()).setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return 2;
+        });
+        System.exit(line.execute(args));
+    }
+
+    static String reasonTable(IndexStats stats) {
+        StringBuilder out = new StringBuilder();
+        for (SkipReason reason : SkipReason.values()) {
+            long files = stats.skippedFiles(reason);
+            if (files > 0) {
+                out.append(String.format("  %-18s %,10d files %,14d bytes  (%s)%n", reason.name().toLowerCase(), files,
+                        stats.skippedBytes(reason), reason.description()));
+            }
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,98 @@
+package io.trigrep.indexer.corpus;
+
+import io.trigrep.indexer.filter.ContentFilter;
+import io.trigrep.indexer.filter.SkipReason;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** A package that is an unpacked folder (Debian Code Search's mirror layout). Symbolic links are never followed. */
+public final class FolderPackage implements PackageSource {
+    private final String name;
+    private final Path root;
+
+    public FolderPackage(String name, Path root) {
+        this.name = name;
+        this.root = root;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public long inputBytes() {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)).mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    return 0;
+                }
+            }).sum();
+        } catch (IOException | UncheckedIOException e) {
+            return 0;
+        }
+    }
+
+    @Override
+    public void read(FileVisitor visitor) throws IOException {
+        ByteBuffer[] buffer = {ByteBuffer.allocate(64 << 10)};
+        walk(root, "", visitor, buffer);
+    }
+
+    private void walk(Path dir, String prefix, FileVisitor visitor, ByteBuffer[] buffer) throws IOException {
+        List<Path> entries = new ArrayList<>();
+        try (Stream<Path> list = Files.list(dir)) {
+            list.forEach(entries::add);
+        }
+        entries.sort((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()));
+        for (Path entry : entries) {
+            String path = prefix + entry.getFileName();
+            BasicFileAttributes attributes = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (attributes.isSymbolicLink()) {
+                visitor.skipped(path, SkipReason.SYMLINK, 0);
+            } else if (attributes.isDirectory()) {
+                if (ContentFilter.isVcsFolder(entry.getFileName().toString())) {
+                    visitor.skipped(path + "/", SkipReason.VCS, 0);
+                } else {
+                    walk(entry, path + "/", visitor, buffer);
+                }
+            } else if (attributes.isRegularFile()) {
+                long size = attributes.size();
+                if (size > visitor.maxFileBytes()) {
+                    visitor.skipped(path, SkipReason.TOO_LARGE, size);
+                    continue;
+                }
+                try {
+                    visitor.file(path, readFile(entry, (int) size, buffer));
+                } catch (IOException e) {
+                    visitor.skipped(path, SkipReason.UNREADABLE, size);
+                }
+            }
+        }
+    }
+
+    private static ByteBuffer readFile(Path file, int size, ByteBuffer[] buffer) throws IOException {
+        if (buffer[0].capacity() < size) {
+            buffer[0] = ByteBuffer.allocate(Math.max(size, buffer[0].capacity() * 2));
+        }
+        ByteBuffer b = buffer[0].clear().limit(size);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            while (b.hasRemaining() && channel.read(b) >= 0) {
+                // keep reading: a file that shrank underneath us just ends early
+            }
+        }
+        return b.flip();
+    }
+}

@@ -1,0 +1,119 @@
+package io.trigrep.indexer.format;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+/**
+ * Writes one shard file: the header, little-endian values through a buffer, and on
+ * {@link #finish} the footer with length and CRC32C, then fsync. Nothing else writes shard bytes.
+ */
+final class FormatOutput implements Closeable {
+    private final Path path;
+    private final FileChannel channel;
+    private final ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
+    private final CRC32C crc = new CRC32C();
+    private long flushed;
+
+    FormatOutput(Path path, int kind) throws IOException {
+        this.path = path;
+        this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        writeInt(Envelope.MAGIC);
+        writeInt(kind);
+        writeInt(Envelope.VERSION);
+        writeInt(0);
+    }
+
+    Path path() {
+        return path;
+    }
+
+    long position() {
+        return flushed + buffer.position();
+    }
+
+    void writeByte(int value) throws IOException {
+        room(1);
+        buffer.put((byte) value);
+    }
+
+    void writeShort(int value) throws IOException {
+        room(2);
+        buffer.putShort((short) value);
+    }
+
+    void writeInt(int value) throws IOException {
+        room(4);
+        buffer.putInt(value);
+    }
+
+    void writeLong(long value) throws IOException {
+        room(8);
+        buffer.putLong(value);
+    }
+
+    void writeFloat(float value) throws IOException {
+        room(4);
+        buffer.putFloat(value);
+    }
+
+    void write(byte[] bytes, int offset, int length) throws IOException {
+        while (length > 0) {
+            room(1);
+            int n = Math.min(length, buffer.remaining());
+            buffer.put(bytes, offset, n);
+            offset += n;
+            length -= n;
+        }
+    }
+
+    void write(ByteBuffer bytes) throws IOException {
+        while (bytes.hasRemaining()) {
+            room(1);
+            int n = Math.min(bytes.remaining(), buffer.remaining());
+            buffer.put(buffer.position(), bytes, bytes.position(), n);
+            buffer.position(buffer.position() + n);
+            bytes.position(bytes.position() + n);
+        }
+    }
+
+    private void room(int bytes) throws IOException {
+        if (buffer.remaining() < bytes) {
+            flush();
+        }
+    }
+
+    private void flush() throws IOException {
+        buffer.flip();
+        crc.update(buffer.duplicate());
+        while (buffer.hasRemaining()) {
+            flushed += channel.write(buffer);
+        }
+        buffer.clear();
+    }
+
+    /** Writes the footer, forces the bytes to disk and closes. */
+    void finish() throws IOException {
+        flush();
+        long length = flushed + Envelope.FOOTER;
+        buffer.putLong(length);
+        buffer.putInt((int) crc.getValue());
+        buffer.putInt(Envelope.END_MAGIC);
+        buffer.flip();
+        while (buffer.hasRemaining()) {
+            channel.write(buffer);
+        }
+        channel.force(true);
+        channel.close();
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}

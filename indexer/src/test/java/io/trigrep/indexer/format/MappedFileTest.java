@@ -1,0 +1,41 @@
+package io.trigrep.indexer.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Files larger than one mapping: the same code path as a shard over 2 GiB, exercised with 4 KiB
+ * chunks so every boundary case is cheap to reach.
+ */
+class MappedFileTest {
+    @Test
+    void spansAcrossChunkBoundariesReadCorrectly(@TempDir Path dir) throws Exception {
+        byte[] bytes = new byte[50_000];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) (i * 31 + (i >>> 8));
+        }
+        Path file = dir.resolve("f");
+        Files.write(file, bytes);
+        MappedFile mapped = MappedFile.open(file, 4096, 1024);
+        assertThat(mapped.size()).isEqualTo(bytes.length);
+        for (long offset = 0; offset + 1024 <= bytes.length; offset += 997) {
+            ByteBuffer slice = mapped.slice(offset, 1024);
+            for (int i = 0; i < 1024; i++) {
+                assertThat(slice.get(i)).isEqualTo(bytes[(int) offset + i]);
+            }
+            long expectedLong = ByteBuffer.wrap(bytes, (int) offset, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+            assertThat(mapped.getLong(offset)).isEqualTo(expectedLong);
+        }
+        assertThat(mapped.slice(bytes.length - 10, 10).remaining()).isEqualTo(10);
+        assertThatThrownBy(() -> mapped.slice(bytes.length - 10, 11)).isInstanceOf(CorruptIndexException.class)
+                .hasMessageContaining(file.toString()).hasMessageContaining("outside the file");
+        assertThatThrownBy(() -> mapped.slice(0, 1025)).isInstanceOf(CorruptIndexException.class).hasMessageContaining("limit");
+        assertThatThrownBy(() -> mapped.getInt(-4)).isInstanceOf(CorruptIndexException.class);
+    }
+}

@@ -1,0 +1,2 @@
+import hello
+assert hello.greet() == "hello, world"
