@@ -50,7 +50,7 @@ public final class IndexBuilder {
     }
 
     /** What a run produced: per shard its build result, and everything that went wrong. */
-    public record Report(List<BuiltShard> shards, List<String> errors, IndexStats stats, long nanos) {}
+    public record Report(List<BuiltShard> shards, List<String> errors, IndexStats stats, long readNanos, long nanos) {}
 
     private final Options options;
     private final Clock clock;
@@ -83,11 +83,18 @@ public final class IndexBuilder {
             t.setDaemon(true);
             return t;
         });
+        // Shard builds wait on their slices: slices get their own pool so the two cannot starve each other.
+        ExecutorService slicePool = Executors.newFixedThreadPool(options.threads(), r -> {
+            Thread t = new Thread(r, "trigrep-index-slice");
+            t.setDaemon(true);
+            return t;
+        });
         try {
             for (PackageSource p : packages) {
                 stats.inputBytesTotal.addAndGet(p.inputBytes());
             }
             List<SpooledPackage> spooled = spool(packages, scratch, pool, report);
+            long readNanos = System.nanoTime() - start;
             Map<String, SpooledPackage> byName = new TreeMap<>();
             List<ShardAssigner.Sized> sizes = new ArrayList<>();
             for (SpooledPackage p : spooled) {
@@ -99,16 +106,17 @@ public final class IndexBuilder {
             for (int shard = 0; shard < options.shards(); shard++) {
                 List<SpooledPackage> members = assignment.get(shard).stream().map(byName::get).toList();
                 int number = shard;
-                builds.add(pool.submit(() -> buildShard(number, members, out, scratch)));
+                builds.add(pool.submit(() -> buildShard(number, members, out, scratch, slicePool)));
             }
             List<BuiltShard> results = new ArrayList<>();
             for (Future<BuiltShard> build : builds) {
                 results.add(get(build));
             }
             fsync(out);
-            return new Report(results, List.copyOf(problems), stats, System.nanoTime() - start);
+            return new Report(results, List.copyOf(problems), stats, readNanos, System.nanoTime() - start);
         } finally {
             pool.shutdownNow();
+            slicePool.shutdownNow();
             deleteQuietly(scratch);
             try {
                 Runtime.getRuntime().removeShutdownHook(cleanup);
@@ -154,12 +162,18 @@ public final class IndexBuilder {
         return done;
     }
 
-    private BuiltShard buildShard(int shard, List<SpooledPackage> members, Path out, Path scratch) throws IOException {
+    /** Threads left for each shard build when every shard builds at once. */
+    private int slicesPerShard() {
+        return Math.max(1, options.threads() / options.shards());
+    }
+
+    private BuiltShard buildShard(int shard, List<SpooledPackage> members, Path out, Path scratch, ExecutorService slicePool)
+            throws IOException {
         String name = "shard-" + shard;
         Path temporary = scratch.resolve(name);
         long started = clock.millis();
         long t0 = System.nanoTime();
-        BuiltShard result = ShardBuilder.build(members, temporary, options.pairBuffer(), stats);
+        BuiltShard result = ShardBuilder.build(members, temporary, options.pairBuffer(), slicesPerShard(), slicePool);
         Manifest manifest = new Manifest(name, result.docs(), result.packages(), result.trigrams(), result.contentBytes(),
                 result.indexBytes(), result.docTableBytes(), started, (System.nanoTime() - t0) / 1_000_000);
         Files.writeString(temporary.resolve(ShardFiles.MANIFEST), manifest.toJson(), StandardOpenOption.CREATE_NEW);

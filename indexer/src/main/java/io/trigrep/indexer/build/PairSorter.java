@@ -1,39 +1,51 @@
 package io.trigrep.indexer.build;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
- * Sorts (trigram, doc) pairs packed as {@code trigram << 32 | doc} in bounded memory: a fixed
- * buffer is sorted and spilled to a run file when full, and the runs are merged at the end
- * (an external merge sort, as codesearch's indexer does). Heap use is the buffer, whatever the corpus.
+ * Sorts (trigram, doc) pairs packed as {@code trigram << 32 | doc} in bounded memory. Pairs
+ * arrive in increasing doc order, so a stable radix sort on the 24 trigram bits sorts a buffer
+ * completely, and each spilled run covers a doc range above the previous run's. Merging is
+ * then a walk in trigram order that, for each trigram, concatenates the runs' docs in run order:
+ * no comparison sort and no heap. Heap use is the buffer (twice, for the radix scratch).
  */
 final class PairSorter implements AutoCloseable {
     interface Sink {
         void accept(int trigram, int doc) throws IOException;
     }
 
+    private static final int IO_BUFFER = 1 << 20;
+
     private final long[] buffer;
+    private final long[] scratch;
+    private final int[] counts = new int[(1 << 12) + 1];
     private final Path folder;
+    private final String name;
     private final List<Path> runs = new ArrayList<>();
     private int size;
+    private int lastDoc = -1;
+    private boolean sorted;
 
-    PairSorter(int capacity, Path folder) {
+    PairSorter(int capacity, Path folder, String name) {
         this.buffer = new long[capacity];
+        this.scratch = new long[capacity];
         this.folder = folder;
+        this.name = name;
     }
 
     void add(int trigram, int doc) throws IOException {
+        if (doc < lastDoc) {
+            throw new IllegalArgumentException("docs must arrive in increasing order: " + doc + " after " + lastDoc);
+        }
+        lastDoc = doc;
         if (size == buffer.length) {
             spill();
         }
@@ -44,50 +56,170 @@ final class PairSorter implements AutoCloseable {
         return runs.size();
     }
 
+    /** Sorts what is buffered, so that {@link #drain} finds it ready; called by the thread that filled it. */
+    void finishFilling() {
+        sortBuffer();
+        sorted = true;
+    }
+
+    /** Stable LSD radix sort on bits 32..55, in two 12-bit passes; doc order within a trigram is kept. */
+    private void sortBuffer() {
+        radixPass(buffer, scratch, 32);
+        radixPass(scratch, buffer, 44);
+    }
+
+    private void radixPass(long[] from, long[] to, int shift) {
+        java.util.Arrays.fill(counts, 0);
+        for (int i = 0; i < size; i++) {
+            counts[(int) (from[i] >>> shift & 0xfff) + 1]++;
+        }
+        for (int i = 1; i < counts.length; i++) {
+            counts[i] += counts[i - 1];
+        }
+        for (int i = 0; i < size; i++) {
+            long v = from[i];
+            to[counts[(int) (v >>> shift & 0xfff)]++] = v;
+        }
+    }
+
     private void spill() throws IOException {
-        Arrays.sort(buffer, 0, size);
-        Path run = folder.resolve("run-" + runs.size());
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(run), 1 << 16))) {
-            for (int i = 0; i < size; i++) {
-                out.writeLong(buffer[i]);
+        sortBuffer();
+        Path run = folder.resolve("run-" + name + "-" + runs.size());
+        ByteBuffer io = ByteBuffer.allocateDirect(IO_BUFFER).order(ByteOrder.LITTLE_ENDIAN);
+        try (FileChannel out = FileChannel.open(run, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            for (int i = 0; i < size; ) {
+                int n = Math.min(size - i, io.capacity() / 8);
+                io.clear();
+                io.asLongBuffer().put(buffer, i, n);
+                io.limit(n * 8);
+                while (io.hasRemaining()) {
+                    out.write(io);
+                }
+                i += n;
             }
         }
         runs.add(run);
         size = 0;
     }
 
-    /** Emits every pair in increasing order. */
+    /** Emits every pair in increasing (trigram, doc) order. */
     void drain(Sink sink) throws IOException {
-        Arrays.sort(buffer, 0, size);
-        if (runs.isEmpty()) {
-            for (int i = 0; i < size; i++) {
-                sink.accept((int) (buffer[i] >>> 32), (int) buffer[i]);
-            }
-            return;
-        }
-        spill();
-        List<DataInputStream> inputs = new ArrayList<>();
+        drain(List.of(this), sink);
+    }
+
+    /**
+     * Emits the pairs of several sorters in increasing (trigram, doc) order. The sorters must
+     * cover increasing doc ranges, in list order (one per slice of the shard's docs).
+     */
+    static void drain(List<PairSorter> sorters, Sink sink) throws IOException {
+        List<Cursor> cursors = new ArrayList<>();
         try {
-            PriorityQueue<long[]> heap = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
-            for (Path run : runs) {
-                DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(run), 1 << 16));
-                inputs.add(in);
-                heap.add(new long[] {in.readLong(), inputs.size() - 1});
+            for (PairSorter sorter : sorters) {
+                if (!sorter.sorted) {
+                    sorter.sortBuffer();
+                }
+                for (Path run : sorter.runs) {
+                    cursors.add(new FileCursor(run));
+                }
+                cursors.add(new MemoryCursor(sorter.buffer, sorter.size));
             }
-            while (!heap.isEmpty()) {
-                long[] top = heap.poll();
-                sink.accept((int) (top[0] >>> 32), (int) top[0]);
-                try {
-                    top[0] = inputs.get((int) top[1]).readLong();
-                    heap.add(top);
-                } catch (EOFException end) {
-                    // this run is exhausted
+            while (true) {
+                long next = Long.MAX_VALUE;
+                for (Cursor c : cursors) {
+                    if (c.current() < next) {
+                        next = c.current();
+                    }
+                }
+                if (next == Long.MAX_VALUE) {
+                    return;
+                }
+                int trigram = (int) (next >>> 32);
+                // Runs hold increasing doc ranges: run order is doc order for this trigram.
+                for (Cursor c : cursors) {
+                    while (c.current() != Long.MAX_VALUE && (int) (c.current() >>> 32) == trigram) {
+                        sink.accept(trigram, (int) c.current());
+                        c.advance();
+                    }
                 }
             }
         } finally {
-            for (DataInputStream in : inputs) {
-                in.close();
+            for (Cursor c : cursors) {
+                c.close();
             }
+        }
+    }
+
+    private interface Cursor extends AutoCloseable {
+        /** The current pair, or Long.MAX_VALUE when exhausted (no real pair is: trigrams are 24 bits). */
+        long current();
+
+        void advance() throws IOException;
+
+        @Override
+        void close() throws IOException;
+    }
+
+    private static final class MemoryCursor implements Cursor {
+        private final long[] pairs;
+        private final int size;
+        private int at;
+
+        MemoryCursor(long[] pairs, int size) {
+            this.pairs = pairs;
+            this.size = size;
+        }
+
+        @Override
+        public long current() {
+            return at < size ? pairs[at] : Long.MAX_VALUE;
+        }
+
+        @Override
+        public void advance() {
+            at++;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private static final class FileCursor implements Cursor {
+        private final FileChannel in;
+        private final ByteBuffer io = ByteBuffer.allocateDirect(IO_BUFFER).order(ByteOrder.LITTLE_ENDIAN);
+        private long current;
+
+        FileCursor(Path run) throws IOException {
+            in = FileChannel.open(run, StandardOpenOption.READ);
+            io.limit(0);
+            advance();
+        }
+
+        @Override
+        public long current() {
+            return current;
+        }
+
+        @Override
+        public void advance() throws IOException {
+            if (io.remaining() < 8) {
+                io.compact();
+                while (io.position() < 8) {
+                    if (in.read(io) < 0) {
+                        break;
+                    }
+                }
+                io.flip();
+                if (io.remaining() < 8) {
+                    current = Long.MAX_VALUE;
+                    return;
+                }
+            }
+            current = io.getLong();
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
         }
     }
 

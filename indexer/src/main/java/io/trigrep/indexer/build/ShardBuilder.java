@@ -4,7 +4,6 @@ import io.trigrep.indexer.format.ContentWriter;
 import io.trigrep.indexer.format.DocTableWriter;
 import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.format.TrigramIndexWriter;
-import io.trigrep.indexer.format.Trigrams;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -25,19 +24,20 @@ import java.util.Map;
  * memory, then the doc table. Writes into {@code folder}, which the caller renames into place.
  */
 final class ShardBuilder {
-    record Doc(SpooledPackage.SpooledFile file, int packageId, String packageName, Path spool) {}
+    record Doc(SpooledPackage.SpooledFile file, int packageId, String packageName, Path spool, Path trigramSpool) {}
 
 
     private ShardBuilder() {}
 
-    static BuiltShard build(List<SpooledPackage> packages, Path folder, int pairBuffer, IndexStats stats) throws IOException {
+    static BuiltShard build(List<SpooledPackage> packages, Path folder, int pairBuffer, int threads,
+            java.util.concurrent.ExecutorService pool) throws IOException {
         List<SpooledPackage> byName = new ArrayList<>(packages);
         byName.sort(Comparator.comparing(SpooledPackage::name));
         List<Doc> docs = new ArrayList<>();
         for (int id = 0; id < byName.size(); id++) {
             SpooledPackage p = byName.get(id);
             for (SpooledPackage.SpooledFile f : p.files()) {
-                docs.add(new Doc(f, id, p.name(), p.spool()));
+                docs.add(new Doc(f, id, p.name(), p.spool(), p.trigramSpool()));
             }
         }
         docs.sort(Comparator.comparingDouble((Doc d) -> -d.file().rank())
@@ -45,34 +45,61 @@ final class ShardBuilder {
                 .thenComparing((a, b) -> Arrays.compareUnsigned(a.file().path(), b.file().path())));
 
         Files.createDirectories(folder);
-        Map<Path, MappedByteBuffer> spools = new HashMap<>();
+        Map<Path, MappedByteBuffer> spools = new java.util.concurrent.ConcurrentHashMap<>();
         long[] contentOffsets = new long[docs.size()];
-        Trigrams.Set set = new Trigrams.Set();
         int trigrams;
-        int runs;
         long contentBytes;
-        try (PairSorter sorter = new PairSorter(pairBuffer, folder);
-             ContentWriter contents = new ContentWriter(folder.resolve(ShardFiles.CONTENTS))) {
-            for (int doc = 0; doc < docs.size(); doc++) {
-                Doc d = docs.get(doc);
-                ByteBuffer content = spools.computeIfAbsent(d.spool(), ShardBuilder::map).slice((int) d.file().offset(), d.file().length());
-                set.clear();
-                Trigrams.collect(content, set, Integer.MAX_VALUE);
-                int[] members = set.members();
-                for (int i = 0; i < set.size(); i++) {
-                    sorter.add(members[i], doc);
-                }
-                contentOffsets[doc] = contents.append(content);
+        long postingBytes;
+        long varintBytes;
+        int slices = Math.max(1, Math.min(threads, docs.size() / 1000 + 1));
+        List<PairSorter> sorters = new ArrayList<>();
+        try {
+            // Trigram pairs for slices of the docs in parallel; contents copied meanwhile on this thread.
+            List<java.util.concurrent.Future<?>> work = new ArrayList<>();
+            for (int s = 0; s < slices; s++) {
+                PairSorter sorter = new PairSorter(Math.max(1024, pairBuffer / slices), folder, Integer.toString(s));
+                sorters.add(sorter);
+                int from = (int) ((long) docs.size() * s / slices);
+                int to = (int) ((long) docs.size() * (s + 1) / slices);
+                work.add(pool.submit(() -> {
+                    for (int doc = from; doc < to; doc++) {
+                        Doc d = docs.get(doc);
+                        // The filter collected each file's distinct trigrams once; read them instead of scanning again.
+                        ByteBuffer docTrigrams = spools.computeIfAbsent(d.trigramSpool(), ShardBuilder::map);
+                        int at = Math.toIntExact(4 * d.file().trigramOffset());
+                        for (int i = 0; i < d.file().trigrams(); i++) {
+                            sorter.add(docTrigrams.getInt(at + 4 * i), doc);
+                        }
+                    }
+                    sorter.finishFilling();
+                    return null;
+                }));
             }
-            contents.finish();
-            contentBytes = contents.position();
+            try (ContentWriter contents = new ContentWriter(folder.resolve(ShardFiles.CONTENTS))) {
+                for (int doc = 0; doc < docs.size(); doc++) {
+                    Doc d = docs.get(doc);
+                    ByteBuffer content = spools.computeIfAbsent(d.spool(), ShardBuilder::map).slice((int) d.file().offset(), d.file().length());
+                    contentOffsets[doc] = contents.append(content);
+                }
+                contents.finish();
+                contentBytes = contents.position();
+            }
+            for (java.util.concurrent.Future<?> w : work) {
+                await(w);
+            }
             try (TrigramIndexWriter index = new TrigramIndexWriter(folder.resolve(ShardFiles.TRIGRAMS), docs.size())) {
-                sorter.drain(index::add);
+                PairSorter.drain(sorters, index::add);
                 index.finish();
                 trigrams = index.trigramCount();
+                postingBytes = index.postingBytes();
+                varintBytes = index.varintPostingBytes();
             }
-            runs = sorter.runs();
+        } finally {
+            for (PairSorter sorter : sorters) {
+                sorter.close();
+            }
         }
+        int runs = sorters.stream().mapToInt(PairSorter::runs).sum();
         try (DocTableWriter table = new DocTableWriter(folder.resolve(ShardFiles.DOCS))) {
             int[] perPackage = new int[byName.size()];
             for (int doc = 0; doc < docs.size(); doc++) {
@@ -87,12 +114,28 @@ final class ShardBuilder {
             table.finish();
         }
         return new BuiltShard(docs.size(), byName.size(), trigrams, contentBytes,
-                Files.size(folder.resolve(ShardFiles.TRIGRAMS)), Files.size(folder.resolve(ShardFiles.DOCS)), runs);
+                Files.size(folder.resolve(ShardFiles.TRIGRAMS)), Files.size(folder.resolve(ShardFiles.DOCS)), runs, postingBytes, varintBytes);
+    }
+
+    private static void await(java.util.concurrent.Future<?> work) throws IOException {
+        try {
+            work.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while building a shard");
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(e.getCause());
+        }
     }
 
     private static MappedByteBuffer map(Path spool) {
         try (FileChannel channel = FileChannel.open(spool, StandardOpenOption.READ)) {
-            return channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
+            MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
+            map.order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            return map;
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(spool + ": cannot map spool", e);
         }

@@ -4,6 +4,7 @@ import io.trigrep.indexer.corpus.FileVisitor;
 import io.trigrep.indexer.filetype.FileType;
 import io.trigrep.indexer.filter.ContentFilter;
 import io.trigrep.indexer.filter.SkipReason;
+import io.trigrep.indexer.format.Trigrams;
 import io.trigrep.indexer.rank.StaticRank;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -19,15 +20,20 @@ import java.util.List;
  * record per file in memory. Shards are assembled from spools once every package's size is known.
  */
 final class SpooledPackage implements FileVisitor {
-    record SpooledFile(byte[] path, long offset, int length, FileType type, int lines, float rank) {}
+    /** One accepted file: its bytes at {@code offset} in the spool, its distinct trigrams at {@code trigramOffset} in the trigram spool. */
+    record SpooledFile(byte[] path, long offset, int length, FileType type, int lines, float rank, long trigramOffset, int trigrams) {}
 
     private final String name;
     private final float weight;
     private final Path spool;
     private final ContentFilter filter;
     private final IndexStats stats;
+    private final Path trigramSpool;
     private final FileChannel out;
+    private final FileChannel trigramOut;
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
+    private final ByteBuffer trigramBuffer = ByteBuffer.allocateDirect(1 << 20).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    private long trigramsWritten;
     private final List<SpooledFile> files = new ArrayList<>();
     private long written;
 
@@ -37,7 +43,14 @@ final class SpooledPackage implements FileVisitor {
         this.spool = spool;
         this.filter = filter;
         this.stats = stats;
+        this.trigramSpool = spool.resolveSibling(spool.getFileName() + ".trigrams");
         this.out = FileChannel.open(spool, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        this.trigramOut = FileChannel.open(trigramSpool, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    }
+
+    /** The trigrams of every accepted file as little-endian ints, each file's run at its {@code trigramOffset}. */
+    Path trigramSpool() {
+        return trigramSpool;
     }
 
     String name() {
@@ -81,10 +94,20 @@ final class SpooledPackage implements FileVisitor {
         }
         FileType type = FileType.detect(path, content);
         int length = content.remaining();
-        files.add(new SpooledFile(pathBytes, written, length, type, filter.lines(), StaticRank.of(path, type, weight)));
+        Trigrams.Set set = filter.trigrams();
+        files.add(new SpooledFile(pathBytes, written, length, type, filter.lines(), StaticRank.of(path, type, weight),
+                trigramsWritten, set.size()));
+        int[] members = set.members();
+        for (int i = 0; i < set.size(); i++) {
+            if (trigramBuffer.remaining() < 4) {
+                flush(trigramBuffer, trigramOut);
+            }
+            trigramBuffer.putInt(members[i]);
+        }
+        trigramsWritten += set.size();
         while (content.hasRemaining()) {
             if (!buffer.hasRemaining()) {
-                flush();
+                flush(buffer, out);
             }
             int n = Math.min(buffer.remaining(), content.remaining());
             buffer.put(buffer.position(), content, content.position(), n);
@@ -101,21 +124,25 @@ final class SpooledPackage implements FileVisitor {
         stats.skipped(reason, bytes);
     }
 
-    private void flush() throws IOException {
+    private static void flush(ByteBuffer buffer, FileChannel channel) throws IOException {
         buffer.flip();
         while (buffer.hasRemaining()) {
-            out.write(buffer);
+            channel.write(buffer);
         }
         buffer.clear();
     }
 
     void finish() throws IOException {
-        flush();
+        flush(buffer, out);
+        flush(trigramBuffer, trigramOut);
         out.close();
+        trigramOut.close();
     }
 
     void abandon() throws IOException {
         out.close();
+        trigramOut.close();
         java.nio.file.Files.deleteIfExists(spool);
+        java.nio.file.Files.deleteIfExists(trigramSpool);
     }
 }

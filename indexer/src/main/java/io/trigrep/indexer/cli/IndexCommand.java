@@ -62,7 +62,7 @@ public final class IndexCommand implements Callable<Integer> {
         IndexBuilder.Options options = new IndexBuilder.Options(shards,
                 new FilterLimits(maxFileBytes, maxLineBytes, maxTrigrams, FilterLimits.DEFAULT.maxInvalidUtf8()),
                 popularity == null ? Popularity.none() : Popularity.read(popularity), workers,
-                Math.max(1024, sortBufferMb * (1 << 20) / 8));
+                Math.max(1024, sortBufferMb * (1 << 20) / 16));
         Files.createDirectories(out);
         int[] errorCount = {0};
         List<PackageSource> packages = Corpus.discover(inputs, out, message -> {

@@ -21,11 +21,15 @@ final class Summary {
         long index = 0;
         long docTable = 0;
         int trigrams = 0;
+        long postings = 0;
+        long varint = 0;
         for (var shard : report.shards()) {
             content += shard.contentBytes();
             index += shard.indexBytes();
             docTable += shard.docTableBytes();
             trigrams += shard.trigrams();
+            postings += shard.postingBytes();
+            varint += shard.varintPostingBytes();
         }
         StringBuilder out = new StringBuilder();
         out.append(String.format("packages   %,d indexed, %,d failed%n", stats.packages(), stats.failedInputs()));
@@ -38,8 +42,10 @@ final class Summary {
         }
         out.append(String.format("index      %,d bytes without contents (trigrams %,d + doc tables %,d), %,d with contents%n",
                 index + docTable, index, docTable, index + docTable + content));
-        out.append(String.format("trigrams   %,d lists in all shards%n", trigrams));
-        out.append(String.format("time       %.2f s%n", report.nanos() / 1e9));
+        out.append(String.format("trigrams   %,d lists in all shards; postings %,d bytes (as varint gaps they would be %,d)%n",
+                trigrams, postings, varint));
+        out.append(String.format("time       %.2f s (reading and filtering %.2f s, building shards %.2f s)%n", report.nanos() / 1e9,
+                report.readNanos() / 1e9, (report.nanos() - report.readNanos()) / 1e9));
         return out.toString();
     }
 }

@@ -98,16 +98,4 @@ final class PostingEncoder {
         blocks = 0;
         return written;
     }
-
-    /** What the same list would take as codesearch-style varint gaps: for the size comparison in FORMAT.md. */
-    static long varintBytes(int[] docs, int n) {
-        long total = 0;
-        int previous = -1;
-        for (int i = 0; i < n; i++) {
-            int gap = docs[i] - previous;
-            previous = docs[i];
-            total += gap < 1 << 7 ? 1 : gap < 1 << 14 ? 2 : gap < 1 << 21 ? 3 : gap < 1 << 28 ? 4 : 5;
-        }
-        return total;
-    }
 }

@@ -19,14 +19,22 @@ public final class Trigrams {
      * the set holds {@code stopAfter}. Returns the set's size.
      */
     public static int collect(ByteBuffer content, Set set, int stopAfter) {
-        int end = content.limit();
-        int i = content.position();
-        if (end - i < 3) {
+        if (content.hasArray()) {
+            return collect(content.array(), content.arrayOffset() + content.position(), content.remaining(), set, stopAfter);
+        }
+        byte[] copy = set.copy(content);
+        return collect(copy, 0, content.remaining(), set, stopAfter);
+    }
+
+    /** Same over {@code length} bytes of an array from {@code offset}. */
+    public static int collect(byte[] bytes, int offset, int length, Set set, int stopAfter) {
+        if (length < 3) {
             return set.size;
         }
-        int t = (content.get(i) & 0xff) << 8 | content.get(i + 1) & 0xff;
-        for (i += 2; i < end; i++) {
-            t = (t << 8 | content.get(i) & 0xff) & 0xffffff;
+        int end = offset + length;
+        int t = (bytes[offset] & 0xff) << 8 | bytes[offset + 1] & 0xff;
+        for (int i = offset + 2; i < end; i++) {
+            t = (t << 8 | bytes[i] & 0xff) & 0xffffff;
             if (set.add(t) && set.size >= stopAfter) {
                 break;
             }
@@ -34,24 +42,64 @@ public final class Trigrams {
         return set.size;
     }
 
-    /** A set of trigrams: a 2 MiB bitmap for membership plus the members in insertion order, cleared in O(size). */
+    /**
+     * A set of trigrams: open addressing in a table sized for one file's distinct trigrams (it
+     * grows when needed), so membership tests stay in cache, plus the members in insertion order.
+     * Cleared in O(size).
+     */
     public static final class Set {
-        private final long[] bits = new long[1 << 18];
+        private int[] slots = new int[1 << 15];
+        private int mask = slots.length - 1;
+        private int shift = 32 - 15;
         private int[] members = new int[4096];
         private int size;
+        private byte[] copy = new byte[0];
+
+        /** The buffer's remaining bytes in a reused array: array loops beat ByteBuffer access. */
+        byte[] copy(ByteBuffer content) {
+            if (copy.length < content.remaining()) {
+                copy = new byte[Math.max(content.remaining(), 2 * copy.length)];
+            }
+            content.get(content.position(), copy, 0, content.remaining());
+            return copy;
+        }
 
         public boolean add(int trigram) {
-            long mask = 1L << trigram;
-            int word = trigram >>> 6;
-            if ((bits[word] & mask) != 0) {
-                return false;
+            int stored = trigram + 1;
+            int i = trigram * 0x9E3779B1 >>> shift;
+            while (true) {
+                int s = slots[i];
+                if (s == stored) {
+                    return false;
+                }
+                if (s == 0) {
+                    break;
+                }
+                i = (i + 1) & mask;
             }
-            bits[word] |= mask;
+            slots[i] = stored;
             if (size == members.length) {
                 members = Arrays.copyOf(members, size * 2);
             }
             members[size++] = trigram;
+            if (size * 2 > slots.length) {
+                grow();
+            }
             return true;
+        }
+
+        private void grow() {
+            slots = new int[slots.length * 2];
+            mask = slots.length - 1;
+            shift--;
+            for (int k = 0; k < size; k++) {
+                int t = members[k];
+                int i = t * 0x9E3779B1 >>> shift;
+                while (slots[i] != 0) {
+                    i = (i + 1) & mask;
+                }
+                slots[i] = t + 1;
+            }
         }
 
         public int size() {
@@ -64,8 +112,17 @@ public final class Trigrams {
         }
 
         public void clear() {
-            for (int i = 0; i < size; i++) {
-                bits[members[i] >>> 6] = 0;
+            if (size * 8 < slots.length) {
+                for (int k = 0; k < size; k++) {
+                    int t = members[k];
+                    int i = t * 0x9E3779B1 >>> shift;
+                    while (slots[i] != 0) {
+                        slots[i] = 0;
+                        i = (i + 1) & mask;
+                    }
+                }
+            } else {
+                Arrays.fill(slots, 0);
             }
             size = 0;
         }
