@@ -112,16 +112,24 @@ final class PairSorter implements AutoCloseable {
      * cover increasing doc ranges, in list order (one per slice of the shard's docs).
      */
     static void drain(List<PairSorter> sorters, Sink sink) throws IOException {
+        drain(sorters, 0, 1 << 24, sink);
+    }
+
+    /** Same, for the trigrams in {@code [from, to)} only: ranges can be drained by different threads. */
+    static void drain(List<PairSorter> sorters, int from, int to, Sink sink) throws IOException {
+        long low = (long) from << 32;
+        long high = (long) to << 32;
         List<Cursor> cursors = new ArrayList<>();
         try {
             for (PairSorter sorter : sorters) {
                 if (!sorter.sorted) {
                     sorter.sortBuffer();
+                    sorter.sorted = true;
                 }
                 for (Path run : sorter.runs) {
-                    cursors.add(new FileCursor(run));
+                    cursors.add(new FileCursor(run, low, high));
                 }
-                cursors.add(new MemoryCursor(sorter.buffer, sorter.size));
+                cursors.add(new MemoryCursor(sorter.buffer, sorter.size, low, high));
             }
             while (true) {
                 long next = Long.MAX_VALUE;
@@ -149,6 +157,30 @@ final class PairSorter implements AutoCloseable {
         }
     }
 
+    /**
+     * Trigram boundaries that split the pairs into {@code parts} ranges of similar size, estimated
+     * from what the sorters hold in memory (sorted), which samples every trigram's frequency.
+     */
+    static int[] split(List<PairSorter> sorters, int parts) {
+        long[] sample = new long[0];
+        for (PairSorter s : sorters) {
+            if (!s.sorted) {
+                s.sortBuffer();
+                s.sorted = true;
+            }
+            if (s.size > sample.length) {
+                sample = java.util.Arrays.copyOf(s.buffer, s.size);
+            }
+        }
+        int[] bounds = new int[parts + 1];
+        bounds[parts] = 1 << 24;
+        for (int i = 1; i < parts; i++) {
+            bounds[i] = sample.length == 0 ? (int) ((long) i * (1 << 24) / parts) : (int) (sample[(int) ((long) sample.length * i / parts)] >>> 32);
+            bounds[i] = Math.max(bounds[i], bounds[i - 1]);
+        }
+        return bounds;
+    }
+
     private interface Cursor extends AutoCloseable {
         /** The current pair, or Long.MAX_VALUE when exhausted (no real pair is: trigrams are 24 bits). */
         long current();
@@ -162,16 +194,29 @@ final class PairSorter implements AutoCloseable {
     private static final class MemoryCursor implements Cursor {
         private final long[] pairs;
         private final int size;
+        private final long high;
         private int at;
 
-        MemoryCursor(long[] pairs, int size) {
+        MemoryCursor(long[] pairs, int size, long low, long high) {
             this.pairs = pairs;
             this.size = size;
+            this.high = high;
+            int lo = 0;
+            int hi = size;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (pairs[mid] < low) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            this.at = lo;
         }
 
         @Override
         public long current() {
-            return at < size ? pairs[at] : Long.MAX_VALUE;
+            return at < size && pairs[at] < high ? pairs[at] : Long.MAX_VALUE;
         }
 
         @Override
@@ -186,10 +231,28 @@ final class PairSorter implements AutoCloseable {
     private static final class FileCursor implements Cursor {
         private final FileChannel in;
         private final ByteBuffer io = ByteBuffer.allocateDirect(IO_BUFFER).order(ByteOrder.LITTLE_ENDIAN);
+        private final long high;
         private long current;
 
-        FileCursor(Path run) throws IOException {
+        FileCursor(Path run, long low, long high) throws IOException {
             in = FileChannel.open(run, StandardOpenOption.READ);
+            this.high = high;
+            long lo = 0;
+            long hi = in.size() / 8;
+            ByteBuffer one = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+            while (lo < hi) {
+                long mid = (lo + hi) >>> 1;
+                one.clear();
+                while (one.hasRemaining() && in.read(one, mid * 8 + one.position()) > 0) {
+                    // fill the 8 bytes
+                }
+                if (one.getLong(0) < low) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            in.position(lo * 8);
             io.limit(0);
             advance();
         }
@@ -215,6 +278,9 @@ final class PairSorter implements AutoCloseable {
                 }
             }
             current = io.getLong();
+            if (current >= high) {
+                current = Long.MAX_VALUE;
+            }
         }
 
         @Override

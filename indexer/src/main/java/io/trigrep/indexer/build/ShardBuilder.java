@@ -75,20 +75,45 @@ final class ShardBuilder {
                     return null;
                 }));
             }
+            // Contents go in package order, one kernel copy per package spool; docs point into it.
+            Map<Path, Long> packageBase = new HashMap<>();
             try (ContentWriter contents = new ContentWriter(folder.resolve(ShardFiles.CONTENTS))) {
-                for (int doc = 0; doc < docs.size(); doc++) {
-                    Doc d = docs.get(doc);
-                    ByteBuffer content = spools.computeIfAbsent(d.spool(), ShardBuilder::map).slice((int) d.file().offset(), d.file().length());
-                    contentOffsets[doc] = contents.append(content);
+                for (SpooledPackage p : byName) {
+                    try (FileChannel spool = FileChannel.open(p.spool(), StandardOpenOption.READ)) {
+                        packageBase.put(p.spool(), contents.appendFile(spool, spools.computeIfAbsent(p.spool(), ShardBuilder::map).duplicate()));
+                    }
                 }
                 contents.finish();
                 contentBytes = contents.position();
+            }
+            for (int doc = 0; doc < docs.size(); doc++) {
+                Doc d = docs.get(doc);
+                contentOffsets[doc] = packageBase.get(d.spool()) + d.file().offset();
             }
             for (java.util.concurrent.Future<?> w : work) {
                 await(w);
             }
             try (TrigramIndexWriter index = new TrigramIndexWriter(folder.resolve(ShardFiles.TRIGRAMS), docs.size())) {
-                PairSorter.drain(sorters, index::add);
+                // Each thread encodes the lists of one trigram range into a part; parts are appended in order.
+                int[] bounds = PairSorter.split(sorters, slices);
+                List<TrigramIndexWriter.Part> parts = new ArrayList<>();
+                List<java.util.concurrent.Future<?>> encoding = new ArrayList<>();
+                for (int r = 0; r < slices; r++) {
+                    TrigramIndexWriter.Part part = index.newPart(folder.resolve("part-" + r));
+                    parts.add(part);
+                    int from = bounds[r];
+                    int to = bounds[r + 1];
+                    encoding.add(pool.submit(() -> {
+                        PairSorter.drain(sorters, from, to, part::add);
+                        return null;
+                    }));
+                }
+                for (java.util.concurrent.Future<?> e : encoding) {
+                    await(e);
+                }
+                for (TrigramIndexWriter.Part part : parts) {
+                    index.append(part);
+                }
                 index.finish();
                 trigrams = index.trigramCount();
                 postingBytes = index.postingBytes();

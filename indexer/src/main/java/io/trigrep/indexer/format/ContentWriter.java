@@ -19,6 +19,13 @@ public final class ContentWriter implements AutoCloseable {
         return at;
     }
 
+    /** Appends a whole file of contents (a package's spool); returns the offset its first byte lands at. */
+    public long appendFile(java.nio.channels.FileChannel source, ByteBuffer mapped) throws IOException {
+        long at = out.position();
+        out.transferFrom(source, 0, mapped.remaining(), mapped);
+        return at;
+    }
+
     public long position() {
         return out.position();
     }

@@ -21,12 +21,24 @@ final class FormatOutput implements Closeable {
     private long flushed;
 
     FormatOutput(Path path, int kind) throws IOException {
-        this.path = path;
-        this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        this(path);
         writeInt(Envelope.MAGIC);
         writeInt(kind);
         writeInt(Envelope.VERSION);
         writeInt(0);
+    }
+
+    /** A headerless scratch file: a part that {@link #transferFrom} later copies into a real one. */
+    FormatOutput(Path path) throws IOException {
+        this.path = path;
+        this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                StandardOpenOption.READ);
+    }
+
+    /** Flushes a scratch file; it stays open for reading back. */
+    FileChannel flushedChannel() throws IOException {
+        flush();
+        return channel;
     }
 
     Path path() {
@@ -80,6 +92,24 @@ final class FormatOutput implements Closeable {
             buffer.position(buffer.position() + n);
             bytes.position(bytes.position() + n);
         }
+    }
+
+    /**
+     * Appends {@code length} bytes of {@code source} from {@code position}, copied in the kernel
+     * (no trip through the heap); {@code sameBytes} is a mapping of them for the checksum.
+     */
+    void transferFrom(FileChannel source, long position, long length, ByteBuffer sameBytes) throws IOException {
+        flush();
+        crc.update(sameBytes.duplicate());
+        long done = 0;
+        while (done < length) {
+            long n = source.transferTo(position + done, length - done, channel);
+            if (n <= 0) {
+                throw new IOException("short transfer from " + source + ": " + done + " of " + length + " bytes");
+            }
+            done += n;
+        }
+        flushed += length;
     }
 
     private void room(int bytes) throws IOException {

@@ -11,7 +11,15 @@ import java.nio.file.Path;
 public final class PostingIterator {
     public static final int NO_MORE_DOCS = Integer.MAX_VALUE;
 
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    /** Largest block: a width byte and 128 values of 31 bits; plus 8 bytes so word reads never run off the end. */
+    private static final int MAX_BLOCK_BYTES = 1 + (PostingEncoder.BLOCK * 31 + 7) / 8;
+
     private final int[] docs = new int[PostingEncoder.BLOCK];
+    private final byte[] scratch = new byte[MAX_BLOCK_BYTES + 8];
+    private int[] skipLast = new int[64];
+    private int[] skipOffset = new int[64];
     private ByteBuffer list;
     private Path file;
     private long fileOffset;
@@ -37,6 +45,16 @@ public final class PostingIterator {
         this.fileOffset = fileOffset;
         this.blocks = (count + PostingEncoder.BLOCK - 1) / PostingEncoder.BLOCK;
         this.blocksStart = blocks > 1 ? 8 * blocks : 0;
+        if (blocks > 1) {
+            if (skipLast.length < blocks) {
+                skipLast = new int[Math.max(blocks, 2 * skipLast.length)];
+                skipOffset = new int[skipLast.length];
+            }
+            for (int b = 0; b < blocks; b++) {
+                skipLast[b] = list.getInt(8 * b);
+                skipOffset[b] = list.getInt(8 * b + 4);
+            }
+        }
         this.block = -1;
         this.inBlock = 0;
         this.position = 0;
@@ -92,37 +110,38 @@ public final class PostingIterator {
     }
 
     private int lastDocOf(int b) {
-        return list.getInt(8 * b);
+        return skipLast[b];
     }
 
     private void decode(int b) throws CorruptIndexException {
         int base = b == 0 ? -1 : lastDocOf(b - 1);
-        int at = blocksStart + (blocks > 1 ? list.getInt(8 * b + 4) : 0);
+        int at = blocksStart + (blocks > 1 ? skipOffset[b] : 0);
         int n = b == blocks - 1 ? count - b * PostingEncoder.BLOCK : PostingEncoder.BLOCK;
-        try {
-            int width = list.get(at++) & 0xff;
-            if (width > 31) {
-                throw corrupt(at - 1, "bit width " + width + " exceeds 31");
-            }
-            long mask = (1L << width) - 1;
-            long accumulator = 0;
-            int bits = 0;
-            int previous = base;
-            for (int i = 0; i < n; i++) {
-                while (bits < width) {
-                    accumulator |= (long) (list.get(at++) & 0xff) << bits;
-                    bits += 8;
-                }
-                previous += (int) (accumulator & mask) + 1;
-                accumulator >>>= width;
-                bits -= width;
-                docs[i] = previous;
-            }
-            if (previous >= docLimit || previous < 0 || (blocks > 1 && previous != lastDocOf(b))) {
-                throw corrupt(at, "block " + b + " decodes to doc " + previous + " (limit " + docLimit + ")");
-            }
-        } catch (IndexOutOfBoundsException e) {
+        if (at < 0 || at >= list.limit()) {
+            throw corrupt(at, "block " + b + " starts outside its posting list");
+        }
+        int width = list.get(at) & 0xff;
+        if (width > 31) {
+            throw corrupt(at, "bit width " + width + " exceeds 31");
+        }
+        int bytes = (n * width + 7) >>> 3;
+        if (at + 1 + bytes > list.limit()) {
             throw corrupt(at, "block " + b + " runs past the end of its posting list");
+        }
+        // One bulk copy, then word-at-a-time unpacking from the array.
+        list.get(at + 1, scratch, 0, bytes);
+        long mask = (1L << width) - 1;
+        int previous = base;
+        long bit = 0;
+        for (int i = 0; i < n; i++) {
+            int index = (int) (bit >>> 3);
+            long word = (long) LONGS.get(scratch, index);
+            previous += (int) (word >>> (bit & 7) & mask) + 1;
+            bit += width;
+            docs[i] = previous;
+        }
+        if (previous >= docLimit || previous < 0 || (blocks > 1 && previous != lastDocOf(b))) {
+            throw corrupt(at, "block " + b + " decodes to doc " + previous + " (limit " + docLimit + ")");
         }
         block = b;
         inBlock = n;

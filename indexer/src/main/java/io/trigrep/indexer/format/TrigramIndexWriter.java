@@ -2,6 +2,8 @@ package io.trigrep.indexer.format;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.util.Arrays;
 
 /**
@@ -15,56 +17,142 @@ public final class TrigramIndexWriter implements AutoCloseable {
 
     private final FormatOutput out;
     private final int docCount;
-    private final PostingEncoder encoder = new PostingEncoder();
+    private final Part direct;
     private long[] entries = new long[1024];
     private int[] counts = new int[1024];
     private int trigrams;
-    private int current = -1;
+    private int lastTrigram = -1;
     private int maxListBytes;
     private long postingBytes;
     private long varintBytes;
-    private int previousDoc = -1;
 
     public TrigramIndexWriter(Path path, int docCount) throws IOException {
         this.out = new FormatOutput(path, Envelope.KIND_TRIGRAMS);
         this.docCount = docCount;
+        this.direct = new Part(out, docCount, true);
     }
 
-    /** Adds one (trigram, doc) pair. Pairs must arrive sorted by trigram, then doc. */
+    /** Adds one (trigram, doc) pair straight to the file. Pairs must arrive sorted by trigram, then doc. */
     public void add(int trigram, int doc) throws IOException {
-        if (trigram != current) {
-            if (trigram < current || trigram >>> 24 != 0) {
-                throw new IllegalArgumentException("trigrams must be 24-bit and increasing: " + trigram + " after " + current);
-            }
-            endList();
-            current = trigram;
-            previousDoc = -1;
-        }
-        if (doc < 0 || doc >= docCount) {
-            throw new IllegalArgumentException("doc must be in [0, " + docCount + "), got " + doc);
-        }
-        encoder.add(doc);
-        int gap = doc - previousDoc;
-        previousDoc = doc;
-        varintBytes += gap < 1 << 7 ? 1 : gap < 1 << 14 ? 2 : gap < 1 << 21 ? 3 : gap < 1 << 28 ? 4 : 5;
+        direct.add(trigram, doc);
     }
 
-    private void endList() throws IOException {
-        if (current < 0 || encoder.count() == 0) {
-            return;
+    /**
+     * A part: the posting lists of one trigram range, encoded by another thread into its own
+     * scratch file. Parts are {@link #append appended} in increasing trigram order.
+     */
+    public Part newPart(Path scratch) throws IOException {
+        return new Part(new FormatOutput(scratch), docCount, false);
+    }
+
+    /** Copies a finished part's lists into the index and takes over its table entries. */
+    public void append(Part part) throws IOException {
+        direct.endList();
+        part.endList();
+        long base = out.position();
+        FileChannel channel = part.out.flushedChannel();
+        long length = channel.size();
+        if (length > 0) {
+            java.nio.MappedByteBuffer bytes = channel.map(FileChannel.MapMode.READ_ONLY, 0, length);
+            out.transferFrom(channel, 0, length, bytes);
         }
+        for (int i = 0; i < part.trigrams; i++) {
+            record((int) (part.entries[i] >>> 40), base + (part.entries[i] & ((1L << 40) - 1)), part.counts[i]);
+        }
+        maxListBytes = Math.max(maxListBytes, part.maxListBytes);
+        postingBytes += part.postingBytes;
+        varintBytes += part.varintBytes;
+        part.close();
+    }
+
+    private void record(int trigram, long offset, int count) {
+        if (trigram <= lastTrigram) {
+            throw new IllegalStateException("parts must be appended in increasing trigram order: " + trigram + " after " + lastTrigram);
+        }
+        lastTrigram = trigram;
         if (trigrams == entries.length) {
             entries = Arrays.copyOf(entries, trigrams * 2);
             counts = Arrays.copyOf(counts, trigrams * 2);
         }
-        long offset = out.position();
-        int count = encoder.count();
-        int bytes = encoder.finish(out);
-        entries[trigrams] = (long) current << 40 | offset;
+        entries[trigrams] = (long) trigram << 40 | offset;
         counts[trigrams] = count;
         trigrams++;
-        maxListBytes = Math.max(maxListBytes, bytes);
-        postingBytes += bytes;
+    }
+
+    /** Posting lists of a range of trigrams, encoded into one output. Not thread-safe; one per thread. */
+    public final class Part implements AutoCloseable {
+        private final FormatOutput out;
+        private final int docCount;
+        private final boolean direct;
+        private final PostingEncoder encoder = new PostingEncoder();
+        private long[] entries = new long[1024];
+        private int[] counts = new int[1024];
+        private int trigrams;
+        private int current = -1;
+        private int previousDoc = -1;
+        private int maxListBytes;
+        private long postingBytes;
+        private long varintBytes;
+
+        private Part(FormatOutput out, int docCount, boolean direct) {
+            this.out = out;
+            this.docCount = docCount;
+            this.direct = direct;
+        }
+
+        /** Adds one (trigram, doc) pair. Pairs must arrive sorted by trigram, then doc. */
+        public void add(int trigram, int doc) throws IOException {
+            if (trigram != current) {
+                if (trigram < current || trigram >>> 24 != 0) {
+                    throw new IllegalArgumentException("trigrams must be 24-bit and increasing: " + trigram + " after " + current);
+                }
+                endList();
+                current = trigram;
+                previousDoc = -1;
+            }
+            if (doc < 0 || doc >= docCount) {
+                throw new IllegalArgumentException("doc must be in [0, " + docCount + "), got " + doc);
+            }
+            encoder.add(doc);
+            int gap = doc - previousDoc;
+            previousDoc = doc;
+            varintBytes += gap < 1 << 7 ? 1 : gap < 1 << 14 ? 2 : gap < 1 << 21 ? 3 : gap < 1 << 28 ? 4 : 5;
+        }
+
+        private void endList() throws IOException {
+            if (current < 0 || encoder.count() == 0) {
+                return;
+            }
+            long offset = out.position();
+            int count = encoder.count();
+            int bytes = encoder.finish(out);
+            maxListBytes = Math.max(maxListBytes, bytes);
+            postingBytes += bytes;
+            if (direct) {
+                TrigramIndexWriter.this.record(current, offset, count);
+                TrigramIndexWriter.this.maxListBytes = Math.max(TrigramIndexWriter.this.maxListBytes, bytes);
+                TrigramIndexWriter.this.postingBytes += bytes;
+                TrigramIndexWriter.this.varintBytes += varintBytes;
+                varintBytes = 0;
+            } else {
+                if (trigrams == entries.length) {
+                    entries = Arrays.copyOf(entries, trigrams * 2);
+                    counts = Arrays.copyOf(counts, trigrams * 2);
+                }
+                entries[trigrams] = (long) current << 40 | offset;
+                counts[trigrams] = count;
+                trigrams++;
+            }
+            current = -1;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (!direct) {
+                out.close();
+                Files.deleteIfExists(out.path());
+            }
+        }
     }
 
     /** What the same posting lists would take as codesearch-style varint gaps: the measured alternative in FORMAT.md. */
@@ -82,7 +170,7 @@ public final class TrigramIndexWriter implements AutoCloseable {
 
     /** Writes the tables, the directory and the footer; the file is complete and synced on return. */
     public void finish() throws IOException {
-        endList();
+        direct.endList();
         long tableStart = out.position();
         for (int i = 0; i < trigrams; i++) {
             out.writeLong(entries[i]);

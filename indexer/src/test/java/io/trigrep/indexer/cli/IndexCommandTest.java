@@ -1,0 +1,133 @@
+package io.trigrep.indexer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trigrep.indexer.format.ShardFiles;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The index command as users run it: exit codes, summary, determinism, and an interrupted run. */
+class IndexCommandTest {
+    static final Path CORPUS = Path.of("src/test/resources/golden/corpus");
+
+    record Run(int exit, String out, String err) {}
+
+    static Run run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            int exit = new CommandLine(new IndexCommand()).execute(args);
+            return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    @Test
+    void summaryCountsIndexedAndSkippedFiles(@TempDir Path out) {
+        Run r = run("--shards", "2", "--out", out.toString(), "--verify", CORPUS.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("packages   3 indexed, 0 failed")
+                .contains("files      5 indexed")
+                .contains("binary                      1 files")
+                .contains("(checksums verified)")
+                .containsPattern("index +[0-9,]+ bytes without contents");
+    }
+
+    @Test
+    void rerunningGivesByteIdenticalShards(@TempDir Path dir) throws Exception {
+        Path a = dir.resolve("a");
+        Path b = dir.resolve("b");
+        assertThat(run("--shards", "2", "--out", a.toString(), CORPUS.toString()).exit()).isZero();
+        assertThat(run("--shards", "2", "--out", b.toString(), CORPUS.toString()).exit()).isZero();
+        // And once more into the same folder: the old shards are replaced in place.
+        assertThat(run("--shards", "2", "--out", b.toString(), CORPUS.toString()).exit()).isZero();
+        for (String shard : List.of("shard-0", "shard-1")) {
+            for (String file : List.of(ShardFiles.TRIGRAMS, ShardFiles.DOCS, ShardFiles.CONTENTS)) {
+                assertThat(Files.readAllBytes(a.resolve(shard).resolve(file))).as("%s/%s", shard, file)
+                        .isEqualTo(Files.readAllBytes(b.resolve(shard).resolve(file)));
+            }
+        }
+        try (Stream<Path> left = Files.list(b)) {
+            assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("shard-0", "shard-1");
+        }
+    }
+
+    @Test
+    void badInputsAreNamedAndTheRestIsIndexed(@TempDir Path dir) throws Exception {
+        Path broken = dir.resolve("broken_1.0.tar.gz");
+        Files.write(broken, new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3});
+        Run r = run("--out", dir.resolve("out").toString(), CORPUS.toString(), dir.resolve("missing").toString(), broken.toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains(dir.resolve("missing") + ": no such file or folder").contains("broken_1.0");
+        assertThat(r.out()).contains("packages   3 indexed, 1 failed");
+        assertThat(dir.resolve("out/shard-0/manifest.json")).exists();
+    }
+
+    @Test
+    void nothingToIndexIsAnError(@TempDir Path dir) {
+        Run r = run("--out", dir.resolve("out").toString(), dir.resolve("missing").toString());
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("no packages found");
+    }
+
+    @Test
+    void interruptedRunLeavesNoHalfWrittenShard(@TempDir Path dir) throws Exception {
+        // A corpus big enough that the run is still going when it is killed.
+        Path corpus = dir.resolve("corpus");
+        for (int p = 0; p < 40; p++) {
+            Path pkg = corpus.resolve("pkg" + p);
+            Files.createDirectories(pkg);
+            for (int f = 0; f < 50; f++) {
+                StringBuilder text = new StringBuilder();
+                for (int line = 0; line < 400; line++) {
+                    text.append("line ").append(p * 100_000 + f * 1000 + line).append(" of some source text\n");
+                }
+                Files.writeString(pkg.resolve("f" + f + ".c"), text);
+            }
+        }
+        Path out = dir.resolve("out");
+        String classpath = System.getProperty("java.class.path");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", classpath, IndexCommand.class.getName(), "--shards", "2", "--threads", "1", "--out", out.toString(),
+                corpus.toString()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        // Wait until it has started writing, then interrupt it as Ctrl-C would.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline && !hasBuildFolder(out)) {
+            Thread.sleep(5);
+        }
+        process.destroy(); // SIGTERM: runs shutdown hooks, like SIGINT
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        try (Stream<Path> left = Files.exists(out) ? Files.list(out) : Stream.empty()) {
+            for (Path p : left.toList()) {
+                String name = p.getFileName().toString();
+                assertThat(name).as("leftover %s", name).startsWith("shard-");
+                assertThat(p.resolve(ShardFiles.MANIFEST)).as("%s is complete", name).exists();
+            }
+        }
+    }
+
+    private static boolean hasBuildFolder(Path out) {
+        try (Stream<Path> s = Files.list(out)) {
+            return s.anyMatch(p -> p.getFileName().toString().startsWith(".build-"));
+        } catch (Exception e) {
+            return false;
+        }
+    }
+}
