@@ -1,0 +1,286 @@
+package io.trigrep.backend.plan;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Turns a regular expression into a trigram {@link Query} that every file with a match
+ * satisfies, following the analysis in Russ Cox's "Regular Expression Matching with a Trigram
+ * Index": for each sub-expression, whether it can match the empty string, its exact set of
+ * matching strings when small, else sets of prefixes and suffixes every match starts and ends
+ * with, and a query it implies. Sets are bounded; over a bound they are folded into the query
+ * and shortened, which loses precision but never a match.
+ *
+ * <p>Strings here are byte strings (UTF-8), one Java char per byte.
+ */
+public final class Planner {
+    private static final int MAX_EXACT = 16;
+    private static final int MAX_SET = 32;
+    private static final int MAX_EXACT_LENGTH = 12;
+
+    private Planner() {}
+
+    /** The plan for {@code pattern} (RE2 syntax) or, when {@code literal}, for the string itself. */
+    public static Query plan(String pattern, boolean literal, boolean caseInsensitive) {
+        RegexSyntax.Node node;
+        if (literal) {
+            List<RegexSyntax.Node> parts = new ArrayList<>();
+            pattern.codePoints().forEach(cp -> parts.add(RegexSyntax.parse(quote(cp), caseInsensitive)));
+            node = parts.isEmpty() ? new RegexSyntax.Empty() : new RegexSyntax.Concat(parts);
+        } else {
+            try {
+                node = RegexSyntax.parse(pattern, caseInsensitive);
+            } catch (RuntimeException e) {
+                return Query.ALL;
+            }
+        }
+        Info info = analyze(node).simplify(true).addExact();
+        Query match = info.match;
+        if (info.exact == null) {
+            // Every match starts with a prefix and ends with a suffix: both sets' trigrams apply.
+            match = Query.and(match, Query.and(anyOf(info.prefix), anyOf(info.suffix)));
+        }
+        return match;
+    }
+
+    private static String quote(int cp) {
+        return "\\x{" + Integer.toHexString(cp) + "}";
+    }
+
+    /** What is known about one sub-expression. {@code exact} is null when not known exactly. */
+    private record Info(boolean canEmpty, Set<String> exact, Set<String> prefix, Set<String> suffix, Query match) {
+        /** Folds the exact set into the query: a match is one of these strings, so it has all of one's trigrams. */
+        Info addExact() {
+            if (exact == null) {
+                return this;
+            }
+            return new Info(canEmpty, exact, prefix, suffix, Query.and(match, anyOf(exact)));
+        }
+
+        Info simplify(boolean force) {
+            Info info = this;
+            if (info.exact != null && (info.exact.size() > MAX_EXACT || maxLength(info.exact) > MAX_EXACT_LENGTH
+                    || force && minLength(info.exact) >= 3)) {
+                info = info.addExact();
+                Set<String> prefix = new TreeSet<>();
+                Set<String> suffix = new TreeSet<>();
+                for (String s : info.exact) {
+                    prefix.add(s.length() < 3 ? s : s.substring(0, 2));
+                    suffix.add(s.length() < 3 ? s : s.substring(s.length() - 2));
+                }
+                info = new Info(info.canEmpty, null, prefix, suffix, info.match);
+            }
+            if (info.exact == null) {
+                Query match = info.match;
+                Set<String> prefix = info.prefix;
+                Set<String> suffix = info.suffix;
+                if (prefix.size() > MAX_SET || maxLength(prefix) > 3) {
+                    match = Query.and(match, anyOf(prefix));
+                    prefix = shrink(prefix, false);
+                }
+                if (suffix.size() > MAX_SET || maxLength(suffix) > 3) {
+                    match = Query.and(match, anyOf(suffix));
+                    suffix = shrink(suffix, true);
+                }
+                info = new Info(info.canEmpty, null, prefix, suffix, match);
+            }
+            return info;
+        }
+    }
+
+    private static Info analyze(RegexSyntax.Node node) {
+        if (node instanceof RegexSyntax.Empty) {
+            return emptyString();
+        }
+        if (node instanceof RegexSyntax.AnyChar) {
+            return anyChar();
+        }
+        if (node instanceof RegexSyntax.Chars chars) {
+            if (chars.size() > MAX_EXACT) {
+                return anyChar();
+            }
+            Set<String> exact = new TreeSet<>();
+            int[] r = chars.ranges();
+            for (int i = 0; i < r.length; i += 2) {
+                for (int cp = r[i]; cp <= r[i + 1]; cp++) {
+                    exact.add(bytes(new String(Character.toChars(cp))));
+                }
+            }
+            return new Info(false, exact, null, null, Query.ALL);
+        }
+        if (node instanceof RegexSyntax.Concat concat) {
+            Info info = emptyString();
+            for (RegexSyntax.Node part : concat.parts()) {
+                info = concat(info, analyze(part));
+            }
+            return info;
+        }
+        if (node instanceof RegexSyntax.Alt alt) {
+            Info info = null;
+            for (RegexSyntax.Node choice : alt.choices()) {
+                Info next = analyze(choice);
+                info = info == null ? next : alternate(info, next);
+            }
+            return info;
+        }
+        RegexSyntax.Repeat repeat = (RegexSyntax.Repeat) node;
+        Info x = analyze(repeat.node());
+        if (repeat.max() == 0) {
+            return emptyString();
+        }
+        if (repeat.min() == 0) {
+            return repeat.max() == 1 ? alternate(x, emptyString()) : star();
+        }
+        if (repeat.min() == 1 && repeat.max() == 1) {
+            return x;
+        }
+        // x{n,m} with n >= 1: every match starts with a match of x and ends with one.
+        x = x.addExact();
+        return new Info(x.canEmpty, null, prefixes(x), suffixes(x), x.match).simplify(false);
+    }
+
+    private static Info emptyString() {
+        return new Info(true, Set.of(""), null, null, Query.ALL);
+    }
+
+    private static Info anyChar() {
+        return new Info(false, null, Set.of(""), Set.of(""), Query.ALL);
+    }
+
+    private static Info star() {
+        return new Info(true, null, Set.of(""), Set.of(""), Query.ALL);
+    }
+
+    private static Info concat(Info x, Info y) {
+        Query match = Query.and(x.match, y.match);
+        Set<String> exact = null;
+        Set<String> prefix = null;
+        Set<String> suffix = null;
+        if (x.exact != null && y.exact != null) {
+            exact = cross(x.exact, y.exact);
+        } else {
+            if (x.exact != null) {
+                prefix = cross(x.exact, y.prefix);
+            } else {
+                prefix = x.canEmpty ? union(x.prefix, prefixes(y)) : x.prefix;
+            }
+            if (y.exact != null) {
+                suffix = cross(x.suffix, y.exact);
+            } else {
+                suffix = y.canEmpty ? union(suffixes(x), y.suffix) : y.suffix;
+            }
+        }
+        // Strings spanning the boundary: some suffix of x followed by some prefix of y.
+        if (x.exact == null && y.exact == null && x.suffix.size() <= MAX_SET && y.prefix.size() <= MAX_SET
+                && minLength(x.suffix) + minLength(y.prefix) >= 3) {
+            match = Query.and(match, anyOf(cross(x.suffix, y.prefix)));
+        }
+        return new Info(x.canEmpty && y.canEmpty, exact, prefix, suffix, match).simplify(false);
+    }
+
+    /** Every match starts with one of these: the exact strings when known. */
+    private static Set<String> prefixes(Info info) {
+        return info.exact != null ? info.exact : info.prefix;
+    }
+
+    /** Every match ends with one of these: the exact strings when known. */
+    private static Set<String> suffixes(Info info) {
+        return info.exact != null ? info.exact : info.suffix;
+    }
+
+    private static Info alternate(Info x, Info y) {
+        Set<String> exact = null;
+        Set<String> prefix = null;
+        Set<String> suffix = null;
+        if (x.exact != null && y.exact != null) {
+            exact = union(x.exact, y.exact);
+        } else if (x.exact != null) {
+            prefix = union(x.exact, y.prefix);
+            suffix = union(x.exact, y.suffix);
+            x = x.addExact();
+        } else if (y.exact != null) {
+            prefix = union(x.prefix, y.exact);
+            suffix = union(x.suffix, y.exact);
+            y = y.addExact();
+        } else {
+            prefix = union(x.prefix, y.prefix);
+            suffix = union(x.suffix, y.suffix);
+        }
+        return new Info(x.canEmpty || y.canEmpty, exact, prefix, suffix, Query.or(x.match, y.match)).simplify(false);
+    }
+
+    /** OR over the strings of AND over each string's trigrams; a string shorter than 3 makes it ALL. */
+    private static Query anyOf(Collection<String> strings) {
+        List<Query> disjuncts = new ArrayList<>();
+        for (String s : strings) {
+            if (s.length() < 3) {
+                return Query.ALL;
+            }
+            List<Query> trigrams = new ArrayList<>();
+            for (int i = 0; i + 3 <= s.length(); i++) {
+                trigrams.add(new Query.Trigram(s.charAt(i) << 16 | s.charAt(i + 1) << 8 | s.charAt(i + 2)));
+            }
+            disjuncts.add(Query.combine(true, trigrams));
+        }
+        return Query.combine(false, disjuncts);
+    }
+
+    /** Shortens prefixes (from the end) or suffixes (from the start) until the set is small. */
+    private static Set<String> shrink(Set<String> set, boolean isSuffix) {
+        int keep = 2;
+        while (true) {
+            Set<String> out = new TreeSet<>();
+            for (String s : set) {
+                if (s.length() > keep) {
+                    s = isSuffix ? s.substring(s.length() - keep) : s.substring(0, keep);
+                }
+                out.add(s);
+            }
+            if (out.size() <= MAX_SET || keep == 0) {
+                return out;
+            }
+            keep--;
+        }
+    }
+
+    private static Set<String> cross(Set<String> a, Set<String> b) {
+        Set<String> out = new TreeSet<>();
+        for (String x : a) {
+            for (String y : b) {
+                out.add(x + y);
+            }
+        }
+        return out;
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> out = new TreeSet<>(a);
+        out.addAll(b);
+        return out;
+    }
+
+    private static int minLength(Set<String> set) {
+        int min = Integer.MAX_VALUE;
+        for (String s : set) {
+            min = Math.min(min, s.length());
+        }
+        return set.isEmpty() ? 0 : min;
+    }
+
+    private static int maxLength(Set<String> set) {
+        int max = 0;
+        for (String s : set) {
+            max = Math.max(max, s.length());
+        }
+        return max;
+    }
+
+    /** UTF-8 bytes as a string of one char per byte. */
+    private static String bytes(String s) {
+        return new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+    }
+}

@@ -1,0 +1,141 @@
+package io.trigrep.backend.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * A boolean query over trigrams: which files can possibly match. {@link All} means every file
+ * (nothing could be extracted), {@link None} no file. {@code toString()} prints an s-expression,
+ * e.g. {@code (and "abc" (or "bcd" "bce"))}, that tests assert on.
+ */
+public sealed interface Query permits Query.All, Query.None, Query.Trigram, Query.And, Query.Or {
+    record All() implements Query {
+        @Override
+        public String toString() {
+            return "all";
+        }
+    }
+
+    record None() implements Query {
+        @Override
+        public String toString() {
+            return "none";
+        }
+    }
+
+    /** Files containing these three bytes, packed big-endian in the low 24 bits. */
+    record Trigram(int value) implements Query {
+        @Override
+        public String toString() {
+            StringBuilder out = new StringBuilder("\"");
+            for (int shift = 16; shift >= 0; shift -= 8) {
+                int b = value >>> shift & 0xff;
+                if (b == '"' || b == '\\') {
+                    out.append('\\').append((char) b);
+                } else if (b >= 0x20 && b < 0x7f) {
+                    out.append((char) b);
+                } else {
+                    out.append(String.format("\\x%02x", b));
+                }
+            }
+            return out.append('"').toString();
+        }
+    }
+
+    record And(List<Query> operands) implements Query {
+        @Override
+        public String toString() {
+            return sexp("and", operands);
+        }
+    }
+
+    record Or(List<Query> operands) implements Query {
+        @Override
+        public String toString() {
+            return sexp("or", operands);
+        }
+    }
+
+    All ALL = new All();
+    None NONE = new None();
+
+    private static String sexp(String op, List<Query> operands) {
+        StringBuilder out = new StringBuilder("(").append(op);
+        for (Query q : operands) {
+            out.append(' ').append(q);
+        }
+        return out.append(')').toString();
+    }
+
+    /** The conjunction, simplified: flattened, deduplicated, sorted; All dropped; None wins. */
+    static Query and(Query a, Query b) {
+        return combine(true, List.of(a, b));
+    }
+
+    /** The disjunction, simplified: flattened, deduplicated, sorted; None dropped; All wins. */
+    static Query or(Query a, Query b) {
+        return combine(false, List.of(a, b));
+    }
+
+    /**
+     * Absorption: in an OR, an operand that is an AND containing every conjunct of another
+     * operand adds nothing ({@code a | (a & b) = a}); dually in an AND, an OR containing
+     * another operand adds nothing ({@code a & (a | b) = a}).
+     */
+    private static void absorb(boolean and, List<Query> operands) {
+        for (int i = operands.size() - 1; i >= 0; i--) {
+            Query candidate = operands.get(i);
+            List<Query> inner = and ? (candidate instanceof Or o ? o.operands() : null) : (candidate instanceof And a ? a.operands() : null);
+            if (inner == null) {
+                continue;
+            }
+            for (int j = 0; j < operands.size(); j++) {
+                Query other = operands.get(j);
+                if (j == i) {
+                    continue;
+                }
+                List<Query> required = and ? List.of(other) : other instanceof And a ? a.operands() : List.of(other);
+                boolean subsumed = and ? inner.contains(other) : inner.containsAll(required);
+                if (subsumed) {
+                    operands.remove(i);
+                    break;
+                }
+            }
+        }
+    }
+
+    static Query combine(boolean and, List<Query> operands) {
+        TreeSet<String> seen = new TreeSet<>();
+        List<Query> flat = new ArrayList<>();
+        for (Query q : operands) {
+            List<Query> parts = and && q instanceof And a ? a.operands() : !and && q instanceof Or o ? o.operands() : List.of(q);
+            for (Query p : parts) {
+                if (p instanceof All) {
+                    if (!and) {
+                        return ALL;
+                    }
+                    continue;
+                }
+                if (p instanceof None) {
+                    if (and) {
+                        return NONE;
+                    }
+                    continue;
+                }
+                if (seen.add(p.toString())) {
+                    flat.add(p);
+                }
+            }
+        }
+        absorb(and, flat);
+        if (flat.isEmpty()) {
+            return and ? ALL : NONE;
+        }
+        if (flat.size() == 1) {
+            return flat.get(0);
+        }
+        flat.sort((x, y) -> x.toString().compareTo(y.toString()));
+        return and ? new And(List.copyOf(flat)) : new Or(List.copyOf(flat));
+    }
+}

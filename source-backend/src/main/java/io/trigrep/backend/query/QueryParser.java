@@ -1,0 +1,96 @@
+package io.trigrep.backend.query;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Reads Debian Code Search's query language. Whitespace-separated terms of the form
+ * {@code package:X}, {@code -package:X}, {@code pkg:X}, {@code path:X}, {@code -path:X},
+ * {@code file:X}, {@code -file:X}, {@code filetype:X}, {@code -filetype:X}, {@code lang:X} and
+ * {@code case:yes|no} are filters, anywhere in the query; every other term is part of the
+ * pattern, joined by single spaces. Syntax of the values (regexes, languages) is checked by
+ * {@link SearchSpec}, which knows the engines.
+ */
+public final class QueryParser {
+    /** Longer queries are refused outright: nobody types them, and they cost planning time. */
+    public static final int MAX_QUERY_CHARS = 4096;
+
+    private QueryParser() {}
+
+    public static ParsedQuery parse(String raw, boolean literal) throws QueryException {
+        if (raw == null) {
+            throw new QueryException("empty query", 0);
+        }
+        if (raw.length() > MAX_QUERY_CHARS) {
+            throw new QueryException("query too long: " + raw.length() + " characters, the limit is " + MAX_QUERY_CHARS, MAX_QUERY_CHARS + 1);
+        }
+        List<ParsedQuery.Filter> filters = new ArrayList<>();
+        StringBuilder pattern = new StringBuilder();
+        int patternOffset = -1;
+        boolean caseInsensitive = false;
+        int i = 0;
+        while (i < raw.length()) {
+            while (i < raw.length() && Character.isWhitespace(raw.charAt(i))) {
+                i++;
+            }
+            if (i >= raw.length()) {
+                break;
+            }
+            int start = i;
+            while (i < raw.length() && !Character.isWhitespace(raw.charAt(i))) {
+                i++;
+            }
+            String term = raw.substring(start, i);
+            boolean negated = term.startsWith("-");
+            String body = negated ? term.substring(1) : term;
+            int colon = body.indexOf(':');
+            String key = colon > 0 ? body.substring(0, colon).toLowerCase(Locale.ROOT) : "";
+            String value = colon > 0 ? body.substring(colon + 1) : "";
+            ParsedQuery.Kind kind = switch (key) {
+                case "package", "pkg" -> ParsedQuery.Kind.PACKAGE;
+                case "path", "file" -> ParsedQuery.Kind.PATH;
+                case "filetype", "lang" -> ParsedQuery.Kind.FILETYPE;
+                default -> null;
+            };
+            if (kind != null) {
+                if (value.isEmpty()) {
+                    throw new QueryException(key + ": needs a value", start + 1);
+                }
+                filters.add(new ParsedQuery.Filter(kind, negated, value));
+            } else if (key.equals("case") && !negated) {
+                switch (value.toLowerCase(Locale.ROOT)) {
+                    case "no" -> caseInsensitive = true;
+                    case "yes" -> caseInsensitive = false;
+                    default -> throw new QueryException("case: takes yes or no, got '" + value + "'", start + 1);
+                }
+            } else {
+                if (pattern.length() > 0) {
+                    pattern.append(' ');
+                } else {
+                    patternOffset = start;
+                }
+                pattern.append(term);
+            }
+        }
+        String text = pattern.toString();
+        if (text.isEmpty()) {
+            throw new QueryException(filters.isEmpty() ? "empty query" : "the query has filters but nothing to search for", 0);
+        }
+        if (!literal && text.startsWith("(?i)")) {
+            caseInsensitive = true;
+        }
+        // A pattern without regex metacharacters is a literal: the fast path handles it.
+        boolean plain = literal || !hasMetacharacters(text);
+        return new ParsedQuery(raw, text, patternOffset, plain, caseInsensitive, filters);
+    }
+
+    static boolean hasMetacharacters(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if ("\\.+*?()|[]{}^$".indexOf(text.charAt(i)) >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

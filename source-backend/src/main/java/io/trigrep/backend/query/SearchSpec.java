@@ -1,0 +1,136 @@
+package io.trigrep.backend.query;
+
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
+import io.trigrep.backend.plan.Planner;
+import io.trigrep.backend.plan.Query;
+import io.trigrep.indexer.filetype.FileType;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+
+/**
+ * A query made ready to run: patterns compiled by RE2J (linear time, whatever the input), the
+ * trigram plan, the compiled filters, and the limits it runs under.
+ */
+public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, Query plan, List<Pattern> packages,
+                         List<Pattern> notPackages, List<Pattern> paths, List<Pattern> notPaths, EnumSet<FileType> fileTypes,
+                         EnumSet<FileType> notFileTypes, int maxResults, long deadlineNanos, int contextLines) {
+    /** RE2J programs larger than this are refused: they would be slow on every line of every file. */
+    public static final int MAX_PROGRAM_SIZE = 20_000;
+    public static final int MAX_CONTEXT_LINES = 10;
+
+    public static SearchSpec of(ParsedQuery query, int maxResults, long deadlineNanos, int contextLines) throws QueryException {
+        if (maxResults < 1) {
+            throw new QueryException("maxResults must be > 0, got " + maxResults, 0);
+        }
+        if (contextLines < 0 || contextLines > MAX_CONTEXT_LINES) {
+            throw new QueryException("context lines must be in [0, " + MAX_CONTEXT_LINES + "], got " + contextLines, 0);
+        }
+        String source = query.literal() ? Pattern.quote(query.pattern()) : query.pattern();
+        int flags = Pattern.MULTILINE | (query.caseInsensitive() ? Pattern.CASE_INSENSITIVE : 0);
+        Pattern pattern = compile(source, flags, query.raw(), query.patternOffset(), "");
+        if (pattern.programSize() > MAX_PROGRAM_SIZE) {
+            throw new QueryException("regex too complex: program size " + pattern.programSize() + ", the limit is " + MAX_PROGRAM_SIZE,
+                    query.patternOffset() + 1);
+        }
+        byte[] literal = query.literal() && !query.caseInsensitive() ? query.pattern().getBytes(StandardCharsets.UTF_8) : null;
+        Query plan = Planner.plan(query.pattern(), query.literal(), query.caseInsensitive());
+        List<Pattern> packages = new ArrayList<>();
+        List<Pattern> notPackages = new ArrayList<>();
+        List<Pattern> paths = new ArrayList<>();
+        List<Pattern> notPaths = new ArrayList<>();
+        EnumSet<FileType> types = EnumSet.noneOf(FileType.class);
+        EnumSet<FileType> notTypes = EnumSet.noneOf(FileType.class);
+        for (ParsedQuery.Filter f : query.filters()) {
+            int at = query.raw().indexOf(f.value());
+            switch (f.kind()) {
+                case PACKAGE -> (f.negated() ? notPackages : packages).add(compile(f.value(), 0, query.raw(), at, "package: "));
+                case PATH -> (f.negated() ? notPaths : paths).add(compile(f.value(), 0, query.raw(), at, "path: "));
+                case FILETYPE -> {
+                    FileType type = FileType.byName(f.value());
+                    if (type == null) {
+                        throw new QueryException("unknown filetype '" + f.value() + "'", at + 1);
+                    }
+                    (f.negated() ? notTypes : types).add(type);
+                }
+            }
+        }
+        return new SearchSpec(query, pattern, literal, plan, packages, notPackages, paths, notPaths, types, notTypes, maxResults,
+                deadlineNanos, contextLines);
+    }
+
+    private static Pattern compile(String regex, int flags, String raw, int offset, String what) throws QueryException {
+        try {
+            return Pattern.compile(regex, flags);
+        } catch (PatternSyntaxException e) {
+            throw new QueryException(what + e.getDescription() + (e.getPattern() == null || e.getPattern().equals(regex) ? ""
+                    : ": `" + e.getPattern() + "`"), position(raw, offset, regex, e));
+        } catch (RuntimeException e) {
+            throw new QueryException(what + "invalid regex: " + e.getMessage(), Math.max(0, offset) + 1);
+        }
+    }
+
+    /** RE2J names the offending text, not its index: find it in the regex, or the unclosed group. */
+    private static int position(String raw, int offset, String regex, PatternSyntaxException e) {
+        int base = Math.max(0, offset);
+        String fragment = e.getPattern();
+        if ("missing closing )".equals(e.getDescription())) {
+            int depth = 0;
+            int open = -1;
+            for (int i = regex.length() - 1; i >= 0; i--) {
+                char c = regex.charAt(i);
+                if (c == ')') {
+                    depth++;
+                } else if (c == '(' && (i == 0 || regex.charAt(i - 1) != '\\')) {
+                    if (depth == 0) {
+                        open = i;
+                        break;
+                    }
+                    depth--;
+                }
+            }
+            return base + Math.max(open, 0) + 1;
+        }
+        if (fragment != null && !fragment.equals(regex)) {
+            int at = regex.indexOf(fragment);
+            if (at >= 0) {
+                return base + at + 1;
+            }
+        }
+        return base + 1;
+    }
+
+    /** Whether the doc with this package, path and type passes every filter. */
+    public boolean accepts(String packageName, String path, FileType type) {
+        for (Pattern p : packages) {
+            if (!p.matcher(packageName).find()) {
+                return false;
+            }
+        }
+        for (Pattern p : notPackages) {
+            if (p.matcher(packageName).find()) {
+                return false;
+            }
+        }
+        for (Pattern p : paths) {
+            if (!p.matcher(path).find()) {
+                return false;
+            }
+        }
+        for (Pattern p : notPaths) {
+            if (p.matcher(path).find()) {
+                return false;
+            }
+        }
+        if (!fileTypes.isEmpty() && !fileTypes.contains(type)) {
+            return false;
+        }
+        return !notFileTypes.contains(type);
+    }
+
+    public boolean hasFilters() {
+        return !query.filters().isEmpty();
+    }
+}

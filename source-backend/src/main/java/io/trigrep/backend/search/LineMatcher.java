@@ -1,0 +1,208 @@
+package io.trigrep.backend.search;
+
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
+import java.nio.CharBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Finds the lines of a file that match, with every match on each line, with grep's semantics:
+ * a line matches when the pattern matches within the line alone ({@code ^} and {@code $} at line
+ * boundaries, {@code .} never a newline). One per worker thread; not thread-safe.
+ *
+ * <p>Case-sensitive literals skip the regex engine: the content is viewed as a Latin-1 string so
+ * that {@code String.indexOf}, an intrinsic, finds the byte sequence. Everything else runs on
+ * RE2J, a linear-time engine, over the whole file; each hit is re-checked on its line alone.
+ */
+final class LineMatcher {
+    private final Pattern pattern;
+    private final String literal;
+    private int[] ranges = new int[32];
+
+    private LineMatcher(Pattern pattern, String literal) {
+        this.pattern = pattern;
+        this.literal = literal;
+    }
+
+    static LineMatcher regex(Pattern pattern) {
+        return new LineMatcher(pattern, null);
+    }
+
+    static LineMatcher literal(byte[] utf8) {
+        return new LineMatcher(null, new String(utf8, StandardCharsets.ISO_8859_1));
+    }
+
+    /** Reports every matching line of {@code content[0, length)}. */
+    void search(byte[] content, int length, LineSink sink) {
+        if (literal != null) {
+            searchLiteral(content, length, sink);
+        } else {
+            searchRegex(content, length, sink);
+        }
+    }
+
+    private void searchLiteral(byte[] content, int length, LineSink sink) {
+        if (literal.isEmpty()) {
+            return;
+        }
+        String text = new String(content, 0, length, StandardCharsets.ISO_8859_1);
+        int lineNumber = 1;
+        int counted = 0;
+        int from = 0;
+        while (from <= length) {
+            int hit = text.indexOf(literal, from);
+            if (hit < 0) {
+                return;
+            }
+            int lineStart = lineStart(content, hit);
+            int lineEnd = lineEnd(content, length, hit);
+            lineNumber += countNewlines(content, counted, lineStart);
+            counted = lineStart;
+            int count = 0;
+            for (int at = hit; at >= 0 && at + literal.length() <= lineEnd; at = text.indexOf(literal, at + literal.length())) {
+                count = add(count, at, at + literal.length());
+            }
+            if (!sink.line(lineStart, lineEnd, lineNumber, ranges, count)) {
+                return;
+            }
+            from = lineEnd + 1;
+        }
+    }
+
+    /**
+     * RE2J runs on UTF-16 here: its UTF-8 input mishandles {@code (?m)^} after a non-ASCII
+     * character. The bytes are decoded into a reused char array (an invalid byte becomes U+FFFD),
+     * with the byte offset of every char, so ranges go back to bytes exactly.
+     */
+    private void searchRegex(byte[] content, int length, LineSink sink) {
+        int chars = decode(content, length);
+        CharBuffer text = CharBuffer.wrap(this.chars, 0, chars);
+        Matcher whole = pattern.matcher(text);
+        int lineNumber = 1;
+        int counted = 0;
+        int from = 0;
+        while (from < chars && whole.find(from)) {
+            int start = whole.start();
+            int lineStart = start;
+            while (lineStart > 0 && this.chars[lineStart - 1] != '\n') {
+                lineStart--;
+            }
+            int lineEnd = start;
+            while (lineEnd < chars && this.chars[lineEnd] != '\n') {
+                lineEnd++;
+            }
+            if (lineStart == chars) {
+                // An empty match after the last newline: there is no line there.
+                return;
+            }
+            int count = 0;
+            Matcher line = pattern.matcher(CharBuffer.wrap(this.chars, lineStart, lineEnd - lineStart));
+            for (int at = 0; at <= lineEnd - lineStart && line.find(at); ) {
+                count = add(count, byteOffset(lineStart + line.start()), byteOffset(lineStart + line.end()));
+                at = line.end() > line.start() ? line.end() : line.end() + 1;
+            }
+            if (count > 0) {
+                int byteLineStart = byteOffset(lineStart);
+                lineNumber += countNewlines(content, counted, byteLineStart);
+                counted = byteLineStart;
+                if (!sink.line(byteLineStart, byteOffset(lineEnd), lineNumber, ranges, count)) {
+                    return;
+                }
+            }
+            from = lineEnd + 1;
+        }
+    }
+
+    private char[] chars = new char[1 << 16];
+    private int[] offsets = new int[1 << 16];
+
+    /** Decodes UTF-8 into {@link #chars}, recording each char's byte offset; returns the char count. */
+    private int decode(byte[] content, int length) {
+        if (chars.length < length + 1) {
+            chars = new char[Math.max(length + 1, 2 * chars.length)];
+            offsets = new int[chars.length];
+        }
+        int n = 0;
+        int i = 0;
+        while (i < length) {
+            int b = content[i] & 0xff;
+            if (b < 0x80) {
+                offsets[n] = i;
+                chars[n++] = (char) b;
+                i++;
+                continue;
+            }
+            int need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xc2 && b <= 0xdf ? 1 : -1;
+            int cp = need == 3 ? b & 0x07 : need == 2 ? b & 0x0f : b & 0x1f;
+            boolean ok = need > 0;
+            for (int k = 1; ok && k <= need; k++) {
+                if (i + k >= length || (content[i + k] & 0xc0) != 0x80) {
+                    ok = false;
+                } else {
+                    cp = cp << 6 | content[i + k] & 0x3f;
+                }
+            }
+            if (ok && (need == 2 && (cp < 0x800 || cp >= 0xd800 && cp <= 0xdfff) || need == 3 && (cp < 0x10000 || cp > 0x10ffff))) {
+                ok = false;
+            }
+            if (!ok) {
+                offsets[n] = i;
+                chars[n++] = '\ufffd';
+                i++;
+                continue;
+            }
+            if (cp >= 0x10000) {
+                offsets[n] = i;
+                chars[n++] = Character.highSurrogate(cp);
+                offsets[n] = i;
+                chars[n++] = Character.lowSurrogate(cp);
+            } else {
+                offsets[n] = i;
+                chars[n++] = (char) cp;
+            }
+            i += need + 1;
+        }
+        offsets[n] = length;
+        return n;
+    }
+
+    /** The byte offset of char index {@code at} (the end of the text for the char count). */
+    private int byteOffset(int at) {
+        return offsets[at];
+    }
+
+    private int add(int count, int start, int end) {
+        if (2 * count + 2 > ranges.length) {
+            ranges = java.util.Arrays.copyOf(ranges, ranges.length * 2);
+        }
+        ranges[2 * count] = start;
+        ranges[2 * count + 1] = end;
+        return count + 1;
+    }
+
+    static int lineStart(byte[] content, int at) {
+        int i = Math.min(at, content.length) - 1;
+        while (i >= 0 && content[i] != '\n') {
+            i--;
+        }
+        return i + 1;
+    }
+
+    static int lineEnd(byte[] content, int length, int at) {
+        int i = at;
+        while (i < length && content[i] != '\n') {
+            i++;
+        }
+        return i;
+    }
+
+    private static int countNewlines(byte[] content, int from, int to) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            if (content[i] == '\n') {
+                n++;
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,70 @@
+package io.trigrep.backend.server;
+
+import io.trigrep.indexer.format.Shard;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code ./trigrep backend}: serves one shard until stopped (SIGTERM or Ctrl-C). */
+@Command(name = "backend", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Serve one shard: regex search streamed as Cap'n Proto messages over TCP.")
+public final class BackendCommand implements Callable<Integer> {
+    @Option(names = "--shard", required = true, defaultValue = "${env:TRIGREP_SHARD}", description = "shard folder (env TRIGREP_SHARD)")
+    Path shard;
+
+    @Option(names = "--port", defaultValue = "${env:TRIGREP_PORT:-0}", description = "TCP port, 0 for any free one (env TRIGREP_PORT)")
+    int port;
+
+    @Option(names = "--bind", defaultValue = "${env:TRIGREP_BIND:-127.0.0.1}", description = "address to listen on (env TRIGREP_BIND; default ${DEFAULT-VALUE})")
+    String bind;
+
+    @Option(names = "--threads", defaultValue = "${env:TRIGREP_THREADS:-0}", description = "search threads (env TRIGREP_THREADS; default one per core)")
+    int threads;
+
+    @Option(names = "--max-concurrent", defaultValue = "${env:TRIGREP_MAX_CONCURRENT:-64}", description = "queries at once; more are refused (default ${DEFAULT-VALUE})")
+    int maxConcurrent;
+
+    @Option(names = "--max-results", defaultValue = "${env:TRIGREP_MAX_RESULTS:-5000000}", description = "results per query at most (default ${DEFAULT-VALUE})")
+    int maxResults;
+
+    @Option(names = "--deadline-ms", defaultValue = "${env:TRIGREP_DEADLINE_MS:-30000}", description = "default per-query deadline (default ${DEFAULT-VALUE})")
+    long deadlineMs;
+
+    @Option(names = "--verify", description = "check every checksum of the shard before serving")
+    boolean verify;
+
+    @Override
+    public Integer call() throws Exception {
+        Shard opened = Shard.open(shard);
+        if (verify) {
+            opened.verify();
+        }
+        BackendConfig config = new BackendConfig(threads > 0 ? threads : Runtime.getRuntime().availableProcessors(), maxConcurrent,
+                maxResults, Duration.ofMillis(deadlineMs), Duration.ofMillis(Math.max(deadlineMs, 300_000)), 10);
+        BackendServer server = new BackendServer(opened, config);
+        InetSocketAddress address = server.start(bind, port);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "trigrep-backend-shutdown"));
+        System.out.println("backend " + opened.manifest().shard() + " (" + opened.manifest().docs() + " files) listening on "
+                + address.getHostString() + ":" + address.getPort());
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    public static void main(String[] args) {
+        CommandLine line = new CommandLine(new BackendCommand()).setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return 2;
+        });
+        System.exit(line.execute(args));
+    }
+}

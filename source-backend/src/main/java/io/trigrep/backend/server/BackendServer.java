@@ -1,0 +1,70 @@
+package io.trigrep.backend.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.trigrep.indexer.format.Shard;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The source backend: serves one shard over TCP. Event loops only frame and dispatch; searches
+ * run on a bounded pool of {@code threads}. {@link #start} binds (port 0 picks a free one).
+ */
+public final class BackendServer implements AutoCloseable {
+    private final Shard shard;
+    private final BackendConfig config;
+    private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+    private final ThreadPoolExecutor searchPool;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private Channel channel;
+
+    public BackendServer(Shard shard, BackendConfig config) {
+        this.shard = shard;
+        this.config = config;
+        AtomicInteger ids = new AtomicInteger();
+        // Each query has at most `threads` tasks queued: the queue cannot grow past this.
+        this.searchPool = new ThreadPoolExecutor(config.threads(), config.threads(), 0, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(config.maxConcurrent() * config.threads() + 16), r -> {
+                    Thread t = new Thread(r, "trigrep-search-" + ids.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+    }
+
+    public InetSocketAddress start(String host, int port) throws InterruptedException {
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 256)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
+                .childHandler(new BackendServerInitializer(shard, config, searchPool, inFlight));
+        channel = bootstrap.bind(host, port).sync().channel();
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    /** Queries running now. */
+    public int queriesInFlight() {
+        return inFlight.get();
+    }
+
+    @Override
+    public void close() {
+        if (channel != null) {
+            channel.close().syncUninterruptibly();
+        }
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        searchPool.shutdownNow();
+    }
+}

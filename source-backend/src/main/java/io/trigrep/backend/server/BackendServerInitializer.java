@@ -1,0 +1,36 @@
+package io.trigrep.backend.server;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.FrameDecoder;
+import io.trigrep.proto.FrameLimits;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The pipeline of one connection: a request must arrive within 30 s, framed, at most 1 MiB. */
+final class BackendServerInitializer extends ChannelInitializer<SocketChannel> {
+    static final FrameLimits REQUEST_LIMITS = new FrameLimits(16, 1 << 20);
+    static final int REQUEST_TIMEOUT_SECONDS = 30;
+
+    private final Shard shard;
+    private final BackendConfig config;
+    private final Executor searchPool;
+    private final AtomicInteger inFlight;
+
+    BackendServerInitializer(Shard shard, BackendConfig config, Executor searchPool, AtomicInteger inFlight) {
+        this.shard = shard;
+        this.config = config;
+        this.searchPool = searchPool;
+        this.inFlight = inFlight;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel ch) {
+        ch.pipeline()
+                .addLast("timeout", new ReadTimeoutHandler(REQUEST_TIMEOUT_SECONDS))
+                .addLast("frames", new FrameDecoder(REQUEST_LIMITS))
+                .addLast("requests", new RequestHandler(shard, config, searchPool, inFlight));
+    }
+}

@@ -1,0 +1,239 @@
+package io.trigrep.backend.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.ReadTimeoutException;
+import io.trigrep.backend.query.ParsedQuery;
+import io.trigrep.backend.query.QueryException;
+import io.trigrep.backend.query.QueryParser;
+import io.trigrep.backend.query.SearchSpec;
+import io.trigrep.backend.search.FrameSink;
+import io.trigrep.backend.search.SearchExecution;
+import io.trigrep.indexer.format.Manifest;
+import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.Failure;
+import io.trigrep.proto.FetchFile;
+import io.trigrep.proto.Filter;
+import io.trigrep.proto.Framing;
+import io.trigrep.proto.MalformedFrame;
+import io.trigrep.proto.MalformedMessageException;
+import io.trigrep.proto.Messages;
+import io.trigrep.proto.Request;
+import io.trigrep.proto.Response;
+import io.trigrep.proto.SearchRequest;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.capnproto.MessageBuilder;
+
+/**
+ * One connection: reads exactly one request and answers it. A search streams until done; ping
+ * and fetchFile are answered by one message. Anything malformed gets an error message, never an
+ * exception up the pipeline, and the connection is closed after it.
+ */
+final class RequestHandler extends ChannelInboundHandlerAdapter implements FrameSink {
+    private final Shard shard;
+    private final BackendConfig config;
+    private final Executor searchPool;
+    private final AtomicInteger inFlight;
+    private ChannelHandlerContext ctx;
+    private boolean answered;
+    private SearchExecution execution;
+
+    RequestHandler(Shard shard, BackendConfig config, Executor searchPool, AtomicInteger inFlight) {
+        this.shard = shard;
+        this.config = config;
+        this.searchPool = searchPool;
+        this.inFlight = inFlight;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (answered) {
+            // One request per connection: whatever follows is read (so a close is noticed) and dropped.
+            release(msg);
+            return;
+        }
+        answered = true;
+        ctx.pipeline().remove("timeout");
+        if (msg instanceof MalformedFrame bad) {
+            error(Failure.Code.BAD_REQUEST, "malformed request frame: " + bad.reason(), 0);
+            return;
+        }
+        ByteBuf frame = (ByteBuf) msg;
+        try {
+            Request.Reader request = Messages.request(Framing.read(frame, BackendServerInitializer.REQUEST_LIMITS));
+            switch (request.which()) {
+                case SEARCH -> search(request.getSearch());
+                case FETCH_FILE -> fetch(request.getFetchFile());
+                case PING -> status();
+                case _NOT_IN_SCHEMA -> error(Failure.Code.BAD_REQUEST, "unknown request kind", 0);
+            }
+        } catch (MalformedMessageException e) {
+            error(Failure.Code.BAD_REQUEST, e.getMessage(), 0);
+        } catch (Exception e) {
+            error(Failure.Code.INTERNAL, e.getMessage() == null ? e.toString() : e.getMessage(), 0);
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void search(SearchRequest.Reader request) {
+        SearchSpec spec;
+        try {
+            spec = SearchSpec.of(parse(request), maxResults(request), deadlineNanos(request),
+                    Math.min(request.getContextLines(), config.maxContextLines()));
+        } catch (QueryException e) {
+            error(Failure.Code.BAD_QUERY, e.getMessage(), e.position());
+            return;
+        }
+        if (inFlight.incrementAndGet() > config.maxConcurrent()) {
+            inFlight.decrementAndGet();
+            error(Failure.Code.OVERLOADED, "overloaded: " + config.maxConcurrent() + " queries are running, try again shortly", 0);
+            return;
+        }
+        execution = new SearchExecution(shard, spec, this, searchPool, config.threads(), System::nanoTime, inFlight::decrementAndGet);
+        execution.start();
+    }
+
+    /** The request's own parsed fields when given; else the raw query, parsed here. */
+    private static ParsedQuery parse(SearchRequest.Reader request) throws QueryException {
+        String pattern = request.getPattern().toString();
+        if (pattern.isEmpty()) {
+            return QueryParser.parse(request.getQuery().toString(), request.getLiteral());
+        }
+        List<ParsedQuery.Filter> filters = new ArrayList<>();
+        for (Filter.Reader f : request.getFilters()) {
+            ParsedQuery.Kind kind = switch (f.getKind()) {
+                case PACKAGE -> ParsedQuery.Kind.PACKAGE;
+                case PATH -> ParsedQuery.Kind.PATH;
+                case FILETYPE -> ParsedQuery.Kind.FILETYPE;
+                case _NOT_IN_SCHEMA -> throw new QueryException("unknown filter kind", 0);
+            };
+            filters.add(new ParsedQuery.Filter(kind, f.getNegated(), f.getValue().toString()));
+        }
+        String raw = request.getQuery().toString();
+        if (raw.length() > QueryParser.MAX_QUERY_CHARS || pattern.length() > QueryParser.MAX_QUERY_CHARS) {
+            throw new QueryException("query too long: the limit is " + QueryParser.MAX_QUERY_CHARS + " characters", 0);
+        }
+        int offset = Math.max(0, raw.indexOf(pattern));
+        return new ParsedQuery(raw.isEmpty() ? pattern : raw, pattern, offset, request.getLiteral(), request.getCaseInsensitive(), filters);
+    }
+
+    private int maxResults(SearchRequest.Reader request) {
+        long asked = Integer.toUnsignedLong(request.getMaxResults());
+        return (int) (asked == 0 ? config.maxResults() : Math.min(asked, config.maxResults()));
+    }
+
+    private long deadlineNanos(SearchRequest.Reader request) {
+        long asked = Integer.toUnsignedLong(request.getDeadlineMillis());
+        long millis = asked == 0 ? config.defaultDeadline().toMillis() : Math.min(asked, config.maxDeadline().toMillis());
+        return TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    private void fetch(FetchFile.Reader request) throws Exception {
+        String pkg = request.getPackage().toString();
+        String path = request.getPath().toString();
+        if (path.isEmpty() || path.startsWith("/") || path.contains("\\") || path.length() > 4096
+                || List.of(path.split("/", -1)).contains("..") || pkg.isEmpty() || pkg.contains("/")) {
+            error(Failure.Code.BAD_REQUEST, "invalid package or path", 0);
+            return;
+        }
+        int doc = shard.docs().find(pkg, path);
+        if (doc < 0) {
+            error(Failure.Code.NOT_FOUND, "no file " + pkg + "/" + path + " in this shard", 0);
+            return;
+        }
+        ByteBuffer content = shard.content(doc);
+        MessageBuilder message = Messages.newBuilder();
+        message.initRoot(Response.factory).initFile().setPackage(pkg).setPath(path).setContent(content, 0, content.remaining());
+        reply(message);
+    }
+
+    private void status() {
+        Manifest manifest = shard.manifest();
+        MessageBuilder message = Messages.newBuilder();
+        message.initRoot(Response.factory).initStatus().setShard(manifest.shard()).setFiles(manifest.docs())
+                .setBytes(manifest.contentBytes()).setQueriesInFlight(inFlight.get()).setFormatVersion(Manifest.FORMAT_VERSION);
+        reply(message);
+    }
+
+    private void error(Failure.Code code, String text, int position) {
+        MessageBuilder message = Messages.newBuilder();
+        message.initRoot(Response.factory).initError().setCode(code).setMessage(text).setPosition(position);
+        reply(message);
+    }
+
+    private void reply(MessageBuilder message) {
+        ByteBuf out = ctx.alloc().buffer(Framing.frameBytes(message));
+        Framing.write(message, out);
+        finish(out);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (execution != null && ctx.channel().isWritable()) {
+            execution.resume();
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (execution != null) {
+            execution.cancel();
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof ReadTimeoutException && !answered) {
+            answered = true;
+            error(Failure.Code.BAD_REQUEST, "no request within " + BackendServerInitializer.REQUEST_TIMEOUT_SECONDS + " s", 0);
+            return;
+        }
+        // Connection resets and the like: the peer is gone; stop any search and close.
+        if (execution != null) {
+            execution.cancel();
+        }
+        ctx.close();
+    }
+
+    private static void release(Object msg) {
+        if (msg instanceof ByteBuf buf) {
+            buf.release();
+        }
+    }
+
+    @Override
+    public boolean isWritable() {
+        return ctx.channel().isWritable();
+    }
+
+    @Override
+    public void write(ByteBuf frames) {
+        ctx.writeAndFlush(frames, ctx.voidPromise());
+    }
+
+    @Override
+    public void finish(ByteBuf frames) {
+        ctx.writeAndFlush(frames).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public ByteBufAllocator allocator() {
+        return ctx.alloc();
+    }
+}

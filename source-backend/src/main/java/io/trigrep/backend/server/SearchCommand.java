@@ -1,0 +1,88 @@
+package io.trigrep.backend.server;
+
+import io.trigrep.proto.Done;
+import io.trigrep.proto.Messages;
+import io.trigrep.proto.Request;
+import io.trigrep.proto.Result;
+import java.io.BufferedWriter;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import org.capnproto.MessageBuilder;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code ./trigrep search}: one query against one backend, printed grep-style; timings on stderr. */
+@Command(name = "search", mixinStandardHelpOptions = true,
+        description = "Query one backend and print package/path:line:text for every match.")
+public final class SearchCommand implements Callable<Integer> {
+    @Option(names = "--backend", required = true, description = "host:port of a backend")
+    String backend;
+
+    @Option(names = "--literal", description = "the query is a literal string, not a regex")
+    boolean literal;
+
+    @Option(names = "--context", defaultValue = "0", description = "context lines (default ${DEFAULT-VALUE})")
+    int context;
+
+    @Option(names = "--max-results", defaultValue = "0", description = "cap (default: the backend's)")
+    int maxResults;
+
+    @Option(names = "--count", description = "print only the number of matching lines")
+    boolean count;
+
+    @Parameters(arity = "1", paramLabel = "QUERY", description = "regex with optional filters, as in Debian Code Search")
+    String query;
+
+    @Override
+    public Integer call() throws Exception {
+        int colon = backend.lastIndexOf(':');
+        InetSocketAddress address = new InetSocketAddress(backend.substring(0, colon), Integer.parseInt(backend.substring(colon + 1)));
+        MessageBuilder request = Messages.newBuilder();
+        request.initRoot(Request.factory).initSearch().setQuery(query).setLiteral(literal).setContextLines(context)
+                .setMaxResults(maxResults);
+        long start = System.nanoTime();
+        long[] results = {0};
+        int[] exit = {0};
+        Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
+        BackendClient.exchange(address, request, response -> {
+            switch (response.which()) {
+                case RESULT -> {
+                    results[0]++;
+                    if (!count) {
+                        Result.Reader r = response.getResult();
+                        out.write(r.getPackage() + "/" + r.getPath() + ":" + r.getLine() + ":" + r.getContext() + "\n");
+                    }
+                }
+                case DONE -> {
+                    Done.Reader d = response.getDone();
+                    System.err.printf("%d results, %d of %d files searched (%d candidates)%s%s, backend %.3f s, total %.3f s%n",
+                            d.getResults(), d.getFilesSearched(), d.getTotalFiles(), d.getCandidateFiles(),
+                            d.getFullScan() ? ", full scan" : "",
+                            d.getTruncation() == Done.Truncation.NONE ? "" : ", truncated: " + d.getTruncation(),
+                            d.getElapsedNanos() / 1e9, (System.nanoTime() - start) / 1e9);
+                }
+                case ERROR -> {
+                    System.err.println("error: " + response.getError().getMessage()
+                            + (response.getError().getPosition() > 0 ? " (at " + response.getError().getPosition() + ")" : ""));
+                    exit[0] = 1;
+                }
+                default -> { }
+            }
+            return true;
+        });
+        if (count) {
+            out.write(results[0] + "\n");
+        }
+        out.flush();
+        return exit[0];
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new SearchCommand()).execute(args));
+    }
+}

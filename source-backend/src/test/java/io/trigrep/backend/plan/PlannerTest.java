@@ -1,0 +1,131 @@
+package io.trigrep.backend.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.re2j.Pattern;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class PlannerTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiterString = ";;", value = {
+            "abc                ;; false ;; false ;; \"abc\"",
+            "abcd               ;; false ;; false ;; (and \"abc\" \"bcd\")",
+            "ab                 ;; false ;; false ;; all",
+            ".                  ;; false ;; false ;; all",
+            "\\w+               ;; false ;; false ;; all",
+            "a.c                ;; false ;; false ;; all",
+            "foo|bar            ;; false ;; false ;; (or \"bar\" \"foo\")",
+            "foo(bar|baz)       ;; false ;; false ;; (or (and \"bar\" \"foo\" \"oba\" \"oob\") (and \"baz\" \"foo\" \"oba\" \"oob\"))",
+            "(foo)?bar          ;; false ;; false ;; \"bar\"",
+            "hello.*world       ;; false ;; false ;; (and \"ell\" \"hel\" \"llo\" \"orl\" \"rld\" \"wor\")",
+            "[ab]cd             ;; false ;; false ;; (or \"acd\" \"bcd\")",
+            "Abc                ;; false ;; true  ;; (or \"ABC\" \"ABc\" \"AbC\" \"Abc\" \"aBC\" \"aBc\" \"abC\" \"abc\")",
+            "a+bc               ;; false ;; false ;; \"abc\"",
+            "^int main\\(       ;; false ;; false ;; (and \" ma\" \"ain\" \"in(\" \"int\" \"mai\" \"nt \" \"t m\")",
+            "a(b                ;; true  ;; false ;; \"a(b\"",
+            "x{2,5}yz           ;; false ;; false ;; \"xyz\"",
+    })
+    void plansAsExpected(String regex, boolean literal, boolean caseInsensitive, String expected) {
+        assertThat(Planner.plan(regex.trim(), literal, caseInsensitive)).hasToString(expected.trim());
+    }
+
+    @Test
+    void unparseableSyntaxFallsBackToAFullScan() {
+        assertThat(Planner.plan("(?z)abc", false, false)).isEqualTo(Query.ALL);
+    }
+
+    /** The plan may over-select files, never under-select: every file with a match satisfies the query. */
+    @Property(tries = 3000)
+    void neverDropsATrueMatch(@ForAll("regexes") String regex, @ForAll("texts") List<String> files, @ForAll boolean fold) {
+        Pattern pattern;
+        try {
+            pattern = Pattern.compile(fold ? "(?i)" + regex : regex, Pattern.MULTILINE);
+        } catch (RuntimeException invalid) {
+            return;
+        }
+        Query plan = Planner.plan(regex, false, fold);
+        for (String file : files) {
+            boolean matches = false;
+            for (String line : file.split("\n", -1)) {
+                matches |= pattern.matcher(line.getBytes(StandardCharsets.UTF_8)).find();
+            }
+            if (matches) {
+                assertThat(evaluate(plan, trigrams(file))).as("plan %s for /%s/ on %s", plan, regex, file).isTrue();
+            }
+        }
+    }
+
+    @Property(tries = 1000)
+    void literalPlansNeverDropATrueMatch(@ForAll("texts") List<String> files, @ForAll boolean fold) {
+        for (String file : files) {
+            if (file.length() < 2) {
+                continue;
+            }
+            int start = file.length() / 3;
+            String needle = file.substring(start, Math.min(file.length(), start + 5));
+            if (needle.contains("\n")) {
+                continue;
+            }
+            Query plan = Planner.plan(needle, true, fold);
+            assertThat(evaluate(plan, trigrams(file))).as("plan %s for %s", plan, needle).isTrue();
+            if (fold) {
+                assertThat(evaluate(plan, trigrams(file.toUpperCase(java.util.Locale.ROOT)))).isTrue();
+            }
+        }
+    }
+
+    @Provide
+    Arbitrary<String> regexes() {
+        Arbitrary<String> atom = Arbitraries.of("a", "b", "c", "ab", "abc", "bca", "A", "é", ".", "\\w", "\\d", "[ab]", "[^a]", "[a-c]",
+                "\\b", "^", "$", "(a|bc)", "(?i:ab)", "x", "\\.", " ", "[[:alpha:]]", "\\pL", "(?:abc)?", "ß", "K");
+        Arbitrary<String> quantifier = Arbitraries.of("", "", "", "*", "+", "?", "{2}", "{1,3}", "*?");
+        return Arbitraries.lazyOf(() -> Arbitraries.strings().ofLength(0).flatMap(ignored ->
+                net.jqwik.api.Combinators.combine(atom, quantifier).as((a, q) -> a + q).list().ofMinSize(1).ofMaxSize(5)
+                        .flatMap(parts -> Arbitraries.of("", "|").map(sep -> {
+                            String body = String.join("", parts);
+                            return sep.isEmpty() ? body : body + "|" + parts.get(0);
+                        }))));
+    }
+
+    @Provide
+    Arbitrary<List<String>> texts() {
+        return Arbitraries.strings().withChars("abcABCxé .\nKkßS_1").ofMaxLength(40).list().ofMaxSize(6);
+    }
+
+    static Set<Integer> trigrams(String file) {
+        byte[] b = file.getBytes(StandardCharsets.UTF_8);
+        Set<Integer> out = new HashSet<>();
+        for (int i = 0; i + 2 < b.length; i++) {
+            out.add((b[i] & 0xff) << 16 | (b[i + 1] & 0xff) << 8 | b[i + 2] & 0xff);
+        }
+        return out;
+    }
+
+    static boolean evaluate(Query q, Set<Integer> trigrams) {
+        if (q instanceof Query.All) {
+            return true;
+        }
+        if (q instanceof Query.None) {
+            return false;
+        }
+        if (q instanceof Query.Trigram t) {
+            return trigrams.contains(t.value());
+        }
+        if (q instanceof Query.And and) {
+            return and.operands().stream().allMatch(o -> evaluate(o, trigrams));
+        }
+        return ((Query.Or) q).operands().stream().anyMatch(o -> evaluate(o, trigrams));
+    }
+}

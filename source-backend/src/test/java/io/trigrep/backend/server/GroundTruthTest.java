@@ -1,0 +1,235 @@
+package io.trigrep.backend.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.re2j.Pattern;
+import io.trigrep.backend.TestShards;
+import io.trigrep.backend.query.ParsedQuery;
+import io.trigrep.backend.query.QueryParser;
+import io.trigrep.backend.query.SearchSpec;
+import io.trigrep.indexer.filetype.FileType;
+import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.Messages;
+import io.trigrep.proto.Request;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.capnproto.MessageBuilder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Every query's results, through a real backend over TCP, equal a brute-force scan of every
+ * indexed file with RE2J line by line, and equal {@code rg -n} (ripgrep) on the same files where
+ * the two dialects agree.
+ */
+class GroundTruthTest {
+    static Path dir;
+    static Shard shard;
+    static BackendServer server;
+    static InetSocketAddress address;
+    static TreeMap<String, Path> files;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("ground-truth");
+        shard = TestShards.build(TestShards.CORPUS, dir, 1).get(0);
+        files = TestShards.files(shard, TestShards.CORPUS);
+        server = new BackendServer(shard, BackendConfig.defaults());
+        address = server.start("127.0.0.1", 0);
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+        io.trigrep.indexer.build.IndexBuilder.class.getName();
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (Exception ignored) {
+            // temporary files
+        }
+    }
+
+    @ParameterizedTest(name = "[{index}] {0} literal={1}")
+    @CsvSource(delimiterString = " ;; ", value = {
+            // selective and common literals
+            "adler32 ;; false ;; true",
+            "int main ;; false ;; true",
+            "hello ;; false ;; true",
+            "return ;; false ;; true",
+            "the ;; false ;; true",
+            "zz ;; false ;; true",
+            "ab ;; false ;; true",
+            "lua_State ;; false ;; true",
+            "Copyright (C) ;; true ;; true",
+            "foo(bar) ;; true ;; true",
+            "foo.bar ;; true ;; true",
+            "[brackets] ;; true ;; true",
+            "$dollar ^caret ;; true ;; true",
+            "nothing-matches-this ;; false ;; true",
+            // alternation and classes
+            "foo|bar ;; false ;; true",
+            "adler32|crc32 ;; false ;; true",
+            "(lua|luaL)_[A-Z]\\w+ ;; false ;; true",
+            "[0-9]{4} ;; false ;; true",
+            "0x[0-9a-fA-F]+ ;; false ;; true",
+            "[^a-z ]{5} ;; false ;; true",
+            "\\d+ ;; false ;; true",
+            "[[:upper:]]{3} ;; false ;; true",
+            "foo[.(]bar ;; false ;; true",
+            // repetition
+            "hel+o ;; false ;; true",
+            "he?llo ;; false ;; true",
+            "a.*b.*c ;; false ;; true",
+            "(ab)+ ;; false ;; true",
+            "x{2,} ;; false ;; true",
+            "z?e{1,2}d ;; false ;; true",
+            "\\w+\\s*\\( ;; false ;; true",
+            // anchors
+            "^#include ;; false ;; true",
+            "^start ;; false ;; true",
+            "line$ ;; false ;; true",
+            "^$ ;; false ;; true",
+            "^\\s+[a-z] ;; false ;; true",
+            "\\bint\\b ;; false ;; true",
+            "\\Bell\\B ;; false ;; true",
+            "end$ ;; false ;; true",
+            // case-insensitivity
+            "(?i)hello ;; false ;; true",
+            "hello case:no ;; false ;; true",
+            "(?i)HELLO_WORLD ;; false ;; true",
+            "(?i)copyright ;; false ;; true",
+            "(?i)lua_state ;; false ;; true",
+            "(?i)σίσυφος ;; false ;; false",
+            // unicode
+            "café ;; false ;; true",
+            "Ünïcödé ;; false ;; true",
+            "日本語 ;; false ;; true",
+            "テ.スト ;; false ;; true",
+            "\\p{Greek}+ ;; false ;; true",
+            "ǅ ;; false ;; true",
+            // filters
+            "int package:zlib ;; false ;; true",
+            "int -package:zlib ;; false ;; true",
+            "return path:\\.h$ ;; false ;; true",
+            "return -path:\\.h$ ;; false ;; true",
+            "the -file:README ;; false ;; true",
+            "hello filetype:c ;; false ;; true",
+            "hello filetype:python ;; false ;; true",
+            "hello -filetype:c ;; false ;; true",
+            "proc filetype:tcl ;; false ;; true",
+            "Fatal filetype:go ;; false ;; true",
+            "int package:lua path:src/ -path:lauxlib ;; false ;; true",
+            "<script> ;; false ;; true",
+            // full-scan plans
+            ". ;; false ;; true",
+            // RE2's \\w is ASCII; ripgrep's is Unicode (it matches 日本語): brute force only.
+            "\\w+ ;; false ;; false",
+            "ab|cd ;; false ;; true",
+            "x ;; false ;; true",
+            "(?i)q ;; false ;; true",
+            "[{}] ;; false ;; true",
+    })
+    void resultsEqualBruteForceAndRipgrep(String query, boolean literal, boolean compareWithRipgrep) throws Exception {
+        TreeSet<String> actual = search(query, literal);
+        ParsedQuery parsed = QueryParser.parse(query, literal);
+        SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
+        TreeSet<String> expected = new TreeSet<>();
+        List<Path> selected = new ArrayList<>();
+        for (Map.Entry<String, Path> file : files.entrySet()) {
+            String name = file.getKey();
+            int slash = name.indexOf('/');
+            String pkg = name.substring(0, slash);
+            String path = name.substring(slash + 1);
+            byte[] bytes = Files.readAllBytes(file.getValue());
+            if (!spec.accepts(pkg, path, FileType.detect(path, java.nio.ByteBuffer.wrap(bytes)))) {
+                continue;
+            }
+            selected.add(file.getValue());
+            String[] lines = new String(bytes, StandardCharsets.UTF_8).split("\n", -1);
+            int count = lines.length - (bytes.length > 0 && bytes[bytes.length - 1] == '\n' ? 1 : 0);
+            for (int i = 0; i < count; i++) {
+                if (spec.pattern().matcher(lines[i]).find()) {
+                    expected.add(name + ":" + (i + 1));
+                }
+            }
+        }
+        same("brute force", query, expected, actual);
+        if (compareWithRipgrep) {
+            same("rg", query, ripgrep(parsed, selected), actual);
+        }
+    }
+
+    private static void same(String truth, String query, TreeSet<String> expected, TreeSet<String> actual) {
+        TreeSet<String> missing = new TreeSet<>(expected);
+        missing.removeAll(actual);
+        TreeSet<String> extra = new TreeSet<>(actual);
+        extra.removeAll(expected);
+        assertThat(missing.isEmpty() && extra.isEmpty())
+                .as("backend vs %s for %s: %d lines missing %s, %d extra %s", truth, query, missing.size(),
+                        missing.stream().limit(8).toList(), extra.size(), extra.stream().limit(8).toList())
+                .isTrue();
+    }
+
+    static TreeSet<String> search(String query, boolean literal) throws Exception {
+        MessageBuilder request = Messages.newBuilder();
+        request.initRoot(Request.factory).initSearch().setQuery(query).setLiteral(literal);
+        TreeSet<String> results = new TreeSet<>();
+        boolean[] done = {false};
+        BackendClient.exchange(address, request, r -> {
+            switch (r.which()) {
+                case RESULT -> results.add(r.getResult().getPackage() + "/" + r.getResult().getPath() + ":" + r.getResult().getLine());
+                case DONE -> done[0] = true;
+                case ERROR -> throw new AssertionError("error: " + r.getError().getMessage());
+                default -> { }
+            }
+            return true;
+        });
+        assertThat(done[0]).as("stream ended with done").isTrue();
+        return results;
+    }
+
+    /** rg over exactly the files the backend may match, its regex dialect given the same pattern. */
+    static TreeSet<String> ripgrep(ParsedQuery parsed, List<Path> selected) throws Exception {
+        TreeSet<String> out = new TreeSet<>();
+        if (selected.isEmpty()) {
+            return out;
+        }
+        List<String> command = new ArrayList<>(List.of("rg", "--no-config", "-n", "--no-heading", "-H", "-uuu", "--color", "never"));
+        if (parsed.literal()) {
+            command.add("-F");
+        }
+        if (parsed.caseInsensitive()) {
+            command.add("-i");
+        }
+        command.add("-e");
+        command.add(parsed.pattern());
+        for (Path p : selected) {
+            command.add(p.toString());
+        }
+        Process process = new ProcessBuilder(command).redirectErrorStream(false).start();
+        byte[] stdout = process.getInputStream().readAllBytes();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as("rg exit (0 = found, 1 = none)").isIn(0, 1);
+        Path root = TestShards.CORPUS;
+        for (String line : new String(stdout, StandardCharsets.UTF_8).split("\n")) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            String rest = line.substring(root.toString().length() + 1);
+            int colon = rest.indexOf(':');
+            int second = rest.indexOf(':', colon + 1);
+            out.add(rest.substring(0, colon) + ":" + rest.substring(colon + 1, second));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,5 @@
+package foo
+
+func TestFoo(t *testing.T) {
+	t.Fatal("fail")
+}
