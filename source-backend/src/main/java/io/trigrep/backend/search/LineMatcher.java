@@ -32,23 +32,26 @@ final class LineMatcher {
         return new LineMatcher(null, new String(utf8, StandardCharsets.ISO_8859_1));
     }
 
-    /** Reports every matching line of {@code content[0, length)}. */
-    void search(byte[] content, int length, LineSink sink) {
+    /**
+     * Reports every matching line of {@code content[0, length)} from byte {@code start} on, which
+     * is the start of line number {@code startLine}: a search paused by its sink resumes there.
+     */
+    void search(byte[] content, int length, int start, int startLine, LineSink sink) {
         if (literal != null) {
-            searchLiteral(content, length, sink);
+            searchLiteral(content, length, start, startLine, sink);
         } else {
-            searchRegex(content, length, sink);
+            searchRegex(content, length, start, startLine, sink);
         }
     }
 
-    private void searchLiteral(byte[] content, int length, LineSink sink) {
+    private void searchLiteral(byte[] content, int length, int start, int startLine, LineSink sink) {
         if (literal.isEmpty()) {
             return;
         }
         String text = new String(content, 0, length, StandardCharsets.ISO_8859_1);
-        int lineNumber = 1;
-        int counted = 0;
-        int from = 0;
+        int lineNumber = startLine;
+        int counted = start;
+        int from = start;
         while (from <= length) {
             int hit = text.indexOf(literal, from);
             if (hit < 0) {
@@ -74,20 +77,20 @@ final class LineMatcher {
      * character. The bytes are decoded into a reused char array (an invalid byte becomes U+FFFD),
      * with the byte offset of every char, so ranges go back to bytes exactly.
      */
-    private void searchRegex(byte[] content, int length, LineSink sink) {
+    private void searchRegex(byte[] content, int length, int start, int startLine, LineSink sink) {
         int chars = decode(content, length);
         CharBuffer text = CharBuffer.wrap(this.chars, 0, chars);
         Matcher whole = pattern.matcher(text);
-        int lineNumber = 1;
-        int counted = 0;
-        int from = 0;
+        int lineNumber = startLine;
+        int counted = start;
+        int from = charIndex(start, chars);
         while (from < chars && whole.find(from)) {
-            int start = whole.start();
-            int lineStart = start;
+            int hit = whole.start();
+            int lineStart = hit;
             while (lineStart > 0 && this.chars[lineStart - 1] != '\n') {
                 lineStart--;
             }
-            int lineEnd = start;
+            int lineEnd = hit;
             while (lineEnd < chars && this.chars[lineEnd] != '\n') {
                 lineEnd++;
             }
@@ -164,6 +167,21 @@ final class LineMatcher {
         }
         offsets[n] = length;
         return n;
+    }
+
+    /** The index of the char that starts at byte {@code offset} (a line start), by binary search. */
+    private int charIndex(int offset, int chars) {
+        int lo = 0;
+        int hi = chars;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (offsets[mid] < offset) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     /** The byte offset of char index {@code at} (the end of the text for the char count). */

@@ -49,6 +49,7 @@ public final class SearchExecution {
 
     private final Object lock = new Object();
     private DocIterator candidates;
+    private final java.util.ArrayDeque<int[]> resumable = new java.util.ArrayDeque<>();
     private boolean exhausted;
     private int active;
     private boolean paused;
@@ -61,9 +62,11 @@ public final class SearchExecution {
     private final AtomicLong candidateFiles = new AtomicLong();
     private final AtomicLong results = new AtomicLong();
     private final AtomicLong lastProgress;
+    private final java.util.concurrent.atomic.LongAdder produced;
 
     public SearchExecution(Shard shard, SearchSpec spec, FrameSink sink, Executor pool, int parallelism, LongSupplier nanoTime,
-                           Runnable onEnd) {
+                           Runnable onEnd, java.util.concurrent.atomic.LongAdder produced) {
+        this.produced = produced;
         this.shard = shard;
         this.spec = spec;
         this.sink = sink;
@@ -196,7 +199,7 @@ public final class SearchExecution {
             if (wasActive) {
                 active--;
             }
-            last = active == 0 && exhausted && !ended;
+            last = active == 0 && (exhausted && resumable.isEmpty() || truncation != Done.Truncation.NONE || failure != null) && !ended;
             if (cancelled && active == 0 && !ended) {
                 ended = true;
                 onEnd.run();
@@ -223,10 +226,17 @@ public final class SearchExecution {
         onEnd.run();
     }
 
-    /** Up to {@code into.length} next candidates; 0 when there are none left or the search must stop. */
-    int nextChunk(int[] into) throws Exception {
+    /**
+     * Up to {@code docs.length} next pieces of work: a doc, the byte it starts at and that byte's
+     * line number (0 and 1 unless a paused search handed the rest of a doc back). 0 when there is
+     * nothing left or the search must stop.
+     */
+    int nextChunk(int[] docs, int[] froms, int[] lines) throws Exception {
         synchronized (lock) {
-            if (exhausted || cancelled) {
+            if (cancelled || (exhausted && resumable.isEmpty()) || failure != null) {
+                return 0;
+            }
+            if (truncation != Done.Truncation.NONE) {
                 return 0;
             }
             if (nanoTime.getAsLong() - started > spec.deadlineNanos()) {
@@ -235,17 +245,47 @@ public final class SearchExecution {
                 return 0;
             }
             int n = 0;
-            while (n < into.length) {
+            while (n < docs.length && !resumable.isEmpty()) {
+                int[] item = resumable.poll();
+                docs[n] = item[0];
+                froms[n] = item[1];
+                lines[n++] = item[2];
+            }
+            int fresh = n;
+            while (n < docs.length && !exhausted) {
                 int doc = candidates.next();
                 if (doc == DocIterator.NO_MORE_DOCS) {
                     exhausted = true;
                     break;
                 }
-                into[n++] = doc;
+                docs[n] = doc;
+                froms[n] = 0;
+                lines[n++] = 1;
             }
-            candidateFiles.addAndGet(n);
+            candidateFiles.addAndGet(n - fresh);
             return n;
         }
+    }
+
+    /** Work a paused chunk did not do: searched first when the search resumes. */
+    void handBack(int doc, int from, int line) {
+        synchronized (lock) {
+            resumable.add(new int[] {doc, from, line});
+        }
+    }
+
+    /** True once the deadline has passed; marks the search truncated and stops handing out docs. */
+    boolean pastDeadline() {
+        if (nanoTime.getAsLong() - started <= spec.deadlineNanos()) {
+            return false;
+        }
+        synchronized (lock) {
+            if (truncation == Done.Truncation.NONE) {
+                truncation = Done.Truncation.DEADLINE;
+            }
+            exhausted = true;
+        }
+        return true;
     }
 
     void stopForMaxResults() {
@@ -283,6 +323,10 @@ public final class SearchExecution {
         private final LineMatcher matcher;
         private final ResultWriter writer;
         private final int[] chunk = new int[CHUNK_DOCS];
+        private final int[] froms = new int[CHUNK_DOCS];
+        private final int[] lines = new int[CHUNK_DOCS];
+        private int pauseAt = -1;
+        private int pauseLine;
         private final int[] context = new int[2 * SearchSpec.MAX_CONTEXT_LINES];
         private byte[] scratch = new byte[1 << 16];
 
@@ -312,15 +356,29 @@ public final class SearchExecution {
             this.execution = execution;
             this.out = execution.sink.allocator().buffer(BATCH_BYTES);
             this.docs = execution.shard.docs();
-            int n = execution.nextChunk(chunk);
-            for (int i = 0; i < n && !execution.cancelled && !full; i++) {
-                searchDoc(chunk[i]);
+            int n = execution.nextChunk(chunk, froms, lines);
+            for (int i = 0; i < n; i++) {
+                if (execution.cancelled || full || execution.pastDeadline()) {
+                    break;
+                }
+                if (!execution.sink.isWritable()) {
+                    // The peer is behind: give the rest of the chunk back and pause.
+                    for (int k = i; k < n; k++) {
+                        execution.handBack(chunk[k], froms[k], lines[k]);
+                    }
+                    break;
+                }
+                pauseAt = -1;
+                searchDoc(chunk[i], froms[i], lines[i]);
+                if (pauseAt >= 0) {
+                    execution.handBack(chunk[i], pauseAt, pauseLine);
+                    for (int k = i + 1; k < n; k++) {
+                        execution.handBack(chunk[k], froms[k], lines[k]);
+                    }
+                    break;
+                }
                 execution.filesSearched.incrementAndGet();
                 execution.maybeProgress(this.out);
-                if (this.out.readableBytes() >= BATCH_BYTES) {
-                    execution.sink.write(this.out);
-                    this.out = execution.sink.allocator().buffer(BATCH_BYTES);
-                }
             }
             if (full) {
                 full = false;
@@ -337,7 +395,7 @@ public final class SearchExecution {
             return taken;
         }
 
-        private void searchDoc(int doc) throws Exception {
+        private void searchDoc(int doc, int from, int line) throws Exception {
             byte[] packageName = execution.packageName(docs, docs.packageId(doc));
             String docPath = null;
             if (spec.hasFilters()) {
@@ -360,7 +418,7 @@ public final class SearchExecution {
             source = null;
             pathMatches = -1;
             staticRank = docs.rank(doc);
-            matcher.search(content, length, this);
+            matcher.search(content, length, from, line, this);
             content = null;
         }
 
@@ -368,6 +426,10 @@ public final class SearchExecution {
         public boolean line(int lineStart, int lineEnd, int lineNumber, int[] ranges, int rangeCount) {
             if (execution.results.incrementAndGet() > spec.maxResults()) {
                 full = true;
+                return false;
+            }
+            execution.produced.increment();
+            if ((execution.results.get() & 255) == 0 && execution.pastDeadline()) {
                 return false;
             }
             if (path == null) {
@@ -408,6 +470,16 @@ public final class SearchExecution {
                 writer.range(ranges[2 * i] - lineStart, ranges[2 * i + 1] - lineStart);
             }
             writer.writeTo(out);
+            if (out.readableBytes() >= BATCH_BYTES) {
+                execution.sink.write(out);
+                out = execution.sink.allocator().buffer(BATCH_BYTES);
+                if (!execution.sink.isWritable()) {
+                    // Pause inside the file: it is handed back and resumes at the next line.
+                    pauseAt = lineEnd + 1;
+                    pauseLine = lineNumber + 1;
+                    return false;
+                }
+            }
             return true;
         }
     }

@@ -26,6 +26,7 @@ public final class BackendServer implements AutoCloseable {
     private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     private final ThreadPoolExecutor searchPool;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final java.util.concurrent.atomic.LongAdder produced = new java.util.concurrent.atomic.LongAdder();
     private Channel channel;
 
     public BackendServer(Shard shard, BackendConfig config) {
@@ -47,10 +48,17 @@ public final class BackendServer implements AutoCloseable {
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 256)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                // A client may send its request and shut down its output: the answer must still go out.
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
-                .childHandler(new BackendServerInitializer(shard, config, searchPool, inFlight));
+                .childHandler(new BackendServerInitializer(shard, config, searchPool, inFlight, produced));
         channel = bootstrap.bind(host, port).sync().channel();
         return (InetSocketAddress) channel.localAddress();
+    }
+
+    /** Results produced since start, by all queries: shows whether searches advance. */
+    public long resultsProduced() {
+        return produced.sum();
     }
 
     /** Queries running now. */

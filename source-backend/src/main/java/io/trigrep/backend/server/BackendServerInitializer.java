@@ -18,12 +18,15 @@ final class BackendServerInitializer extends ChannelInitializer<SocketChannel> {
     private final BackendConfig config;
     private final Executor searchPool;
     private final AtomicInteger inFlight;
+    private final java.util.concurrent.atomic.LongAdder produced;
 
-    BackendServerInitializer(Shard shard, BackendConfig config, Executor searchPool, AtomicInteger inFlight) {
+    BackendServerInitializer(Shard shard, BackendConfig config, Executor searchPool, AtomicInteger inFlight,
+                             java.util.concurrent.atomic.LongAdder produced) {
         this.shard = shard;
         this.config = config;
         this.searchPool = searchPool;
         this.inFlight = inFlight;
+        this.produced = produced;
     }
 
     @Override
@@ -31,6 +34,6 @@ final class BackendServerInitializer extends ChannelInitializer<SocketChannel> {
         ch.pipeline()
                 .addLast("timeout", new ReadTimeoutHandler(REQUEST_TIMEOUT_SECONDS))
                 .addLast("frames", new FrameDecoder(REQUEST_LIMITS))
-                .addLast("requests", new RequestHandler(shard, config, searchPool, inFlight));
+                .addLast("requests", new RequestHandler(shard, config, searchPool, inFlight, produced));
     }
 }

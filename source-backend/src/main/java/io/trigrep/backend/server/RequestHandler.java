@@ -42,15 +42,18 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     private final BackendConfig config;
     private final Executor searchPool;
     private final AtomicInteger inFlight;
+    private final java.util.concurrent.atomic.LongAdder produced;
     private ChannelHandlerContext ctx;
     private boolean answered;
     private SearchExecution execution;
 
-    RequestHandler(Shard shard, BackendConfig config, Executor searchPool, AtomicInteger inFlight) {
+    RequestHandler(Shard shard, BackendConfig config, Executor searchPool, AtomicInteger inFlight,
+                   java.util.concurrent.atomic.LongAdder produced) {
         this.shard = shard;
         this.config = config;
         this.searchPool = searchPool;
         this.inFlight = inFlight;
+        this.produced = produced;
     }
 
     @Override
@@ -103,7 +106,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
             error(Failure.Code.OVERLOADED, "overloaded: " + config.maxConcurrent() + " queries are running, try again shortly", 0);
             return;
         }
-        execution = new SearchExecution(shard, spec, this, searchPool, config.threads(), System::nanoTime, inFlight::decrementAndGet);
+        execution = new SearchExecution(shard, spec, this, searchPool, config.threads(), System::nanoTime, inFlight::decrementAndGet,
+                produced);
         execution.start();
     }
 
@@ -146,7 +150,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         String pkg = request.getPackage().toString();
         String path = request.getPath().toString();
         if (path.isEmpty() || path.startsWith("/") || path.contains("\\") || path.length() > 4096
-                || List.of(path.split("/", -1)).contains("..") || pkg.isEmpty() || pkg.contains("/")) {
+                || List.of(path.split("/", -1)).contains("..") || pkg.isEmpty() || pkg.contains("/") || pkg.equals("..")
+                || pkg.equals(".")) {
             error(Failure.Code.BAD_REQUEST, "invalid package or path", 0);
             return;
         }
@@ -195,6 +200,17 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
             execution.cancel();
         }
         ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof io.netty.channel.socket.ChannelInputShutdownEvent && !answered) {
+            // The peer sent no complete request and will send nothing more.
+            answered = true;
+            ctx.close();
+            return;
+        }
+        ctx.fireUserEventTriggered(event);
     }
 
     @Override
