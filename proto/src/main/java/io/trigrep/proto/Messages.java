@@ -23,6 +23,30 @@ public final class Messages {
         return new MessageBuilder(FIRST_SEGMENT_WORDS);
     }
 
+    /**
+     * Which member of the Response union a framed message holds, read straight from the bytes
+     * without building a reader: for consumers that only count or route messages (a single
+     * segment is assumed, as every writer here produces; anything else is reported as malformed).
+     *
+     * @param frame the whole frame, from position to limit
+     */
+    public static Response.Which peekResponse(ByteBuffer frame) throws MalformedMessageException {
+        ByteBuffer le = frame.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int base = le.position();
+        if (le.remaining() < 24 || le.getInt(base) != 0) {
+            throw new MalformedMessageException("cannot peek: not a single-segment frame of at least 3 words");
+        }
+        long root = le.getLong(base + 8);
+        int offset = (int) root >> 2;
+        int dataWords = (int) (root >>> 32) & 0xffff;
+        if ((root & 3) != 0 || dataWords < 1 || base + 16 + 8L * offset + 2 > le.limit() || offset < 0) {
+            throw new MalformedMessageException("cannot peek: root is not a struct with a data section");
+        }
+        short tag = le.getShort(base + 16 + 8 * offset);
+        Response.Which[] all = Response.Which.values();
+        return tag >= 0 && tag < all.length - 1 ? all[tag] : Response.Which._NOT_IN_SCHEMA;
+    }
+
     public static Request.Reader request(MessageReader message) throws MalformedMessageException {
         try {
             Request.Reader request = message.getRoot(Request.factory);

@@ -85,7 +85,7 @@ public final class QueryParser {
         return new ParsedQuery(raw, text, patternOffset, plain, caseInsensitive, filters);
     }
 
-    static boolean hasMetacharacters(String text) {
+    public static boolean hasMetacharacters(String text) {
         for (int i = 0; i < text.length(); i++) {
             if ("\\.+*?()|[]{}^$".indexOf(text.charAt(i)) >= 0) {
                 return true;

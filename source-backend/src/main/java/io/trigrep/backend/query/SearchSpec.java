@@ -14,7 +14,7 @@ import java.util.List;
  * A query made ready to run: patterns compiled by RE2J (linear time, whatever the input), the
  * trigram plan, the compiled filters, and the limits it runs under.
  */
-public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, Query plan, List<Pattern> packages,
+public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byte[] foldedLiteral, Query plan, List<Pattern> packages,
                          List<Pattern> notPackages, List<Pattern> paths, List<Pattern> notPaths, EnumSet<FileType> fileTypes,
                          EnumSet<FileType> notFileTypes, int maxResults, long deadlineNanos, int contextLines) {
     /** RE2J programs larger than this are refused: they would be slow on every line of every file. */
@@ -36,6 +36,7 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, Que
                     query.patternOffset() + 1);
         }
         byte[] literal = query.literal() && !query.caseInsensitive() ? query.pattern().getBytes(StandardCharsets.UTF_8) : null;
+        byte[] foldedLiteral = foldedLiteral(query);
         Query plan = Planner.plan(query.pattern(), query.literal(), query.caseInsensitive());
         List<Pattern> packages = new ArrayList<>();
         List<Pattern> notPackages = new ArrayList<>();
@@ -57,8 +58,34 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, Que
                 }
             }
         }
-        return new SearchSpec(query, pattern, literal, plan, packages, notPackages, paths, notPaths, types, notTypes, maxResults,
+        return new SearchSpec(query, pattern, literal, foldedLiteral, plan, packages, notPackages, paths, notPaths, types, notTypes, maxResults,
                 deadlineNanos, contextLines);
+    }
+
+    /** For a case-insensitive query that is an ASCII literal ({@code (?i)abc}, {@code abc case:no}): its lower case. */
+    private static byte[] foldedLiteral(ParsedQuery query) {
+        if (!query.caseInsensitive()) {
+            return null;
+        }
+        String text = query.pattern();
+        if (!query.literal()) {
+            if (!text.startsWith("(?i)") || QueryParser.hasMetacharacters(text.substring(4))) {
+                return null;
+            }
+            text = text.substring(4);
+        }
+        if (text.isEmpty()) {
+            return null;
+        }
+        byte[] out = new byte[text.length()];
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80 || c == '\n') {
+                return null;
+            }
+            out[i] = (byte) (c >= 'A' && c <= 'Z' ? c + 32 : c);
+        }
+        return out;
     }
 
     private static Pattern compile(String regex, int flags, String raw, int offset, String what) throws QueryException {

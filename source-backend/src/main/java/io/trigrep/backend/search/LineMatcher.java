@@ -4,6 +4,7 @@ import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
 import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * Finds the lines of a file that match, with every match on each line, with grep's semantics:
@@ -17,20 +18,43 @@ import java.nio.charset.StandardCharsets;
 final class LineMatcher {
     private final Pattern pattern;
     private final String literal;
+    private final String[] needles;
+    private final boolean foldNeedles;
+    private final int[] next;
     private int[] ranges = new int[32];
+    private byte[] lowered = new byte[0];
 
-    private LineMatcher(Pattern pattern, String literal) {
+    private LineMatcher(Pattern pattern, String literal, List<String> needles, boolean foldNeedles) {
         this.pattern = pattern;
         this.literal = literal;
+        this.needles = needles.toArray(new String[0]);
+        this.foldNeedles = foldNeedles;
+        this.next = new int[this.needles.length];
     }
 
-    static LineMatcher regex(Pattern pattern) {
-        return new LineMatcher(pattern, null);
+    /** A regex; {@code needles} (lower case when {@code foldNeedles}) prefilter lines when not empty. */
+    static LineMatcher regex(Pattern pattern, List<String> needles, boolean foldNeedles) {
+        return new LineMatcher(pattern, null, needles, foldNeedles);
     }
 
     static LineMatcher literal(byte[] utf8) {
-        return new LineMatcher(null, new String(utf8, StandardCharsets.ISO_8859_1));
+        return new LineMatcher(null, new String(utf8, StandardCharsets.ISO_8859_1), List.of(), false);
     }
+
+    /**
+     * A case-insensitive ASCII literal: on an all-ASCII file, the occurrences of the lower-case
+     * literal in the lower-cased file are exactly the regex's matches; a file with other bytes
+     * (where RE2 also folds, say, U+212A KELVIN SIGN to k) goes through the regex.
+     */
+    static LineMatcher foldedLiteral(Pattern pattern, byte[] lowerCase) {
+        LineMatcher m = new LineMatcher(pattern, null, List.of(), true);
+        m.folded = new String(lowerCase, StandardCharsets.ISO_8859_1);
+        m.foldedCore = foldSafeCore(m.folded);
+        return m;
+    }
+
+    private String folded;
+    private String foldedCore;
 
     /**
      * Reports every matching line of {@code content[0, length)} from byte {@code start} on, which
@@ -39,8 +63,101 @@ final class LineMatcher {
     void search(byte[] content, int length, int start, int startLine, LineSink sink) {
         if (literal != null) {
             searchLiteral(content, length, start, startLine, sink);
+        } else if (folded != null) {
+            searchFolded(content, length, start, startLine, sink);
+        } else if (needles.length > 0) {
+            searchNeedles(content, length, start, startLine, sink);
         } else {
             searchRegex(content, length, start, startLine, sink);
+        }
+    }
+
+    private void searchFolded(byte[] content, int length, int start, int startLine, LineSink sink) {
+        if (lowered.length < length) {
+            lowered = new byte[Math.max(length, 2 * lowered.length)];
+        }
+        boolean ascii = Needles.lowerAscii(content, length, lowered);
+        String text = new String(lowered, 0, length, StandardCharsets.ISO_8859_1);
+        if (ascii || foldedCore == null) {
+            searchText(text, folded, content, length, start, startLine, sink);
+        } else if (foldedCore.isEmpty()) {
+            searchRegex(content, length, start, startLine, sink);
+        } else {
+            searchLines(text, new String[] {foldedCore}, content, length, start, startLine, sink);
+        }
+    }
+
+    /**
+     * RE2 folds k with U+212A KELVIN SIGN and s with U+017F LONG S; no other character folds to an
+     * ASCII letter. So lower-casing ASCII finds every match of a literal without k or s; with them,
+     * in a file that is not all ASCII, the longest piece without k or s finds the candidate lines
+     * and the regex decides. Null when the literal has neither letter; empty when no piece is left.
+     */
+    private static String foldSafeCore(String folded) {
+        if (folded.indexOf('k') < 0 && folded.indexOf('s') < 0) {
+            return null;
+        }
+        String best = "";
+        for (String piece : folded.split("[ks]")) {
+            if (piece.length() > best.length()) {
+                best = piece;
+            }
+        }
+        return best;
+    }
+
+    /** Lines that hold a needle, each then checked by the regex alone. */
+    private void searchNeedles(byte[] content, int length, int start, int startLine, LineSink sink) {
+        String text;
+        if (foldNeedles) {
+            if (lowered.length < length) {
+                lowered = new byte[Math.max(length, 2 * lowered.length)];
+            }
+            Needles.lowerAscii(content, length, lowered);
+            text = new String(lowered, 0, length, StandardCharsets.ISO_8859_1);
+        } else {
+            text = new String(content, 0, length, StandardCharsets.ISO_8859_1);
+        }
+        searchLines(text, needles, content, length, start, startLine, sink);
+    }
+
+    /** Lines of {@code text} that hold one of {@code needles}, each then checked by the regex alone. */
+    private void searchLines(String text, String[] needles, byte[] content, int length, int start, int startLine, LineSink sink) {
+        int[] next = needles.length == this.next.length ? this.next : new int[needles.length];
+        java.util.Arrays.fill(next, -2);
+        int lineNumber = startLine;
+        int counted = start;
+        int from = start;
+        while (from < length) {
+            int hit = Integer.MAX_VALUE;
+            for (int i = 0; i < needles.length; i++) {
+                if (next[i] != -1 && next[i] < from) {
+                    next[i] = text.indexOf(needles[i], from);
+                }
+                if (next[i] >= 0 && next[i] < hit) {
+                    hit = next[i];
+                }
+            }
+            if (hit == Integer.MAX_VALUE) {
+                return;
+            }
+            int lineStart = lineStart(content, hit);
+            int lineEnd = lineEnd(content, length, hit);
+            int chars = decode(content, lineStart, lineEnd);
+            int count = 0;
+            Matcher line = pattern.matcher(CharBuffer.wrap(this.chars, 0, chars));
+            for (int at = 0; at <= chars && line.find(at); ) {
+                count = add(count, byteOffset(line.start()), byteOffset(line.end()));
+                at = line.end() > line.start() ? line.end() : line.end() + 1;
+            }
+            if (count > 0) {
+                lineNumber += countNewlines(content, counted, lineStart);
+                counted = lineStart;
+                if (!sink.line(lineStart, lineEnd, lineNumber, ranges, count)) {
+                    return;
+                }
+            }
+            from = lineEnd + 1;
         }
     }
 
@@ -48,7 +165,11 @@ final class LineMatcher {
         if (literal.isEmpty()) {
             return;
         }
-        String text = new String(content, 0, length, StandardCharsets.ISO_8859_1);
+        searchText(new String(content, 0, length, StandardCharsets.ISO_8859_1), literal, content, length, start, startLine, sink);
+    }
+
+    /** Every line of {@code text} (the content as Latin-1, maybe lower-cased) holding {@code literal}, with each occurrence. */
+    private void searchText(String text, String literal, byte[] content, int length, int start, int startLine, LineSink sink) {
         int lineNumber = startLine;
         int counted = start;
         int from = start;
@@ -121,12 +242,17 @@ final class LineMatcher {
 
     /** Decodes UTF-8 into {@link #chars}, recording each char's byte offset; returns the char count. */
     private int decode(byte[] content, int length) {
-        if (chars.length < length + 1) {
-            chars = new char[Math.max(length + 1, 2 * chars.length)];
+        return decode(content, 0, length);
+    }
+
+    /** Decodes {@code content[from, length)}; offsets stay absolute byte offsets. */
+    private int decode(byte[] content, int from, int length) {
+        if (chars.length < length - from + 1) {
+            chars = new char[Math.max(length - from + 1, 2 * chars.length)];
             offsets = new int[chars.length];
         }
         int n = 0;
-        int i = 0;
+        int i = from;
         while (i < length) {
             int b = content[i] & 0xff;
             if (b < 0x80) {
@@ -214,9 +340,21 @@ final class LineMatcher {
         return i;
     }
 
-    private static int countNewlines(byte[] content, int from, int to) {
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+
+    /** Newlines in {@code content[from, to)}, eight bytes at a time (exact zero-byte count of {@code v ^ '\n'}). */
+    static int countNewlines(byte[] content, int from, int to) {
         int n = 0;
-        for (int i = from; i < to; i++) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long x = (long) LONGS.get(content, i) ^ NEWLINES;
+            long nonZero = ((x & LOW7) + LOW7) | x;
+            n += Long.bitCount(~nonZero & ~LOW7);
+        }
+        for (; i < to; i++) {
             if (content[i] == '\n') {
                 n++;
             }

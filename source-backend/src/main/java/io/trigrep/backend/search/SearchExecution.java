@@ -15,6 +15,7 @@ import io.trigrep.proto.Response;
 import io.trigrep.proto.ResultWriter;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -46,6 +47,7 @@ public final class SearchExecution {
     private final boolean fullScan;
     private final AtomicReferenceArray<byte[]> packageNames;
     private final ThreadLocal<Worker> workers;
+    private final List<String> needles;
 
     private final Object lock = new Object();
     private DocIterator candidates;
@@ -78,7 +80,14 @@ public final class SearchExecution {
         this.onEnd = onEnd;
         this.fullScan = spec.plan() instanceof Query.All;
         this.packageNames = new AtomicReferenceArray<>(shard.docs().packageCount());
-        this.workers = ThreadLocal.withInitial(() -> new Worker(spec));
+        List<String> found;
+        try {
+            found = spec.literal() == null ? Needles.of(spec.plan(), shard.index(), spec.query().caseInsensitive()) : List.of();
+        } catch (Exception e) {
+            found = List.of();
+        }
+        this.needles = found;
+        this.workers = ThreadLocal.withInitial(() -> new Worker(spec, needles));
     }
 
     /** True when no trigram could be extracted and every file is searched. */
@@ -345,9 +354,11 @@ public final class SearchExecution {
         private int pathMatches;
         private boolean full;
 
-        Worker(SearchSpec spec) {
+        Worker(SearchSpec spec, List<String> needles) {
             this.spec = spec;
-            this.matcher = spec.literal() != null ? LineMatcher.literal(spec.literal()) : LineMatcher.regex(spec.pattern());
+            this.matcher = spec.literal() != null ? LineMatcher.literal(spec.literal())
+                    : spec.foldedLiteral() != null ? LineMatcher.foldedLiteral(spec.pattern(), spec.foldedLiteral())
+                    : LineMatcher.regex(spec.pattern(), needles, spec.query().caseInsensitive());
             this.writer = new ResultWriter(spec.contextLines());
         }
 

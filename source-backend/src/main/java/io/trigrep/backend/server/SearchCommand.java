@@ -3,6 +3,7 @@ package io.trigrep.backend.server;
 import io.trigrep.proto.Done;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
+import io.trigrep.proto.Response;
 import io.trigrep.proto.Result;
 import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
@@ -35,19 +36,54 @@ public final class SearchCommand implements Callable<Integer> {
     @Option(names = "--count", description = "print only the number of matching lines")
     boolean count;
 
+    @Option(names = "--repeat", defaultValue = "1", description = "run the query this many times after one warm-up run and print "
+            + "'results median-seconds' (for benchmarks); implies --count")
+    int repeat;
+
     @Parameters(arity = "1", paramLabel = "QUERY", description = "regex with optional filters, as in Debian Code Search")
     String query;
 
     @Override
     public Integer call() throws Exception {
+        if (repeat > 1) {
+            count = true;
+            run();
+            double[] seconds = new double[repeat];
+            long results = 0;
+            for (int i = 0; i < repeat; i++) {
+                long start = System.nanoTime();
+                results = run();
+                seconds[i] = (System.nanoTime() - start) / 1e9;
+            }
+            java.util.Arrays.sort(seconds);
+            double median = repeat % 2 == 1 ? seconds[repeat / 2] : (seconds[repeat / 2 - 1] + seconds[repeat / 2]) / 2;
+            System.out.printf("%d %.4f%n", results, median);
+            return 0;
+        }
+        long results = run();
+        if (count) {
+            System.out.println(results);
+        }
+        return failed ? 1 : 0;
+    }
+
+    private boolean failed;
+
+    /** One query: prints results unless counting, a summary on stderr; returns the result count. */
+    private long run() throws Exception {
         int colon = backend.lastIndexOf(':');
         InetSocketAddress address = new InetSocketAddress(backend.substring(0, colon), Integer.parseInt(backend.substring(colon + 1)));
         MessageBuilder request = Messages.newBuilder();
         request.initRoot(Request.factory).initSearch().setQuery(query).setLiteral(literal).setContextLines(context)
                 .setMaxResults(maxResults);
         long start = System.nanoTime();
+        if (count) {
+            return BackendClient.count(address, request, response -> {
+                report(response, start);
+                return true;
+            });
+        }
         long[] results = {0};
-        int[] exit = {0};
         Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
         BackendClient.exchange(address, request, response -> {
             switch (response.which()) {
@@ -59,6 +95,9 @@ public final class SearchCommand implements Callable<Integer> {
                     }
                 }
                 case DONE -> {
+                    if (repeat > 1) {
+                        return true;
+                    }
                     Done.Reader d = response.getDone();
                     System.err.printf("%d results, %d of %d files searched (%d candidates)%s%s, backend %.3f s, total %.3f s%n",
                             d.getResults(), d.getFilesSearched(), d.getTotalFiles(), d.getCandidateFiles(),
@@ -69,17 +108,29 @@ public final class SearchCommand implements Callable<Integer> {
                 case ERROR -> {
                     System.err.println("error: " + response.getError().getMessage()
                             + (response.getError().getPosition() > 0 ? " (at " + response.getError().getPosition() + ")" : ""));
-                    exit[0] = 1;
+                    failed = true;
                 }
                 default -> { }
             }
             return true;
         });
-        if (count) {
-            out.write(results[0] + "\n");
-        }
         out.flush();
-        return exit[0];
+        return results[0];
+    }
+
+    private void report(Response.Reader response, long start) {
+        if (response.which() == Response.Which.ERROR) {
+            System.err.println("error: " + response.getError().getMessage()
+                    + (response.getError().getPosition() > 0 ? " (at " + response.getError().getPosition() + ")" : ""));
+            failed = true;
+        } else if (response.which() == Response.Which.DONE && repeat <= 1) {
+            Done.Reader d = response.getDone();
+            System.err.printf("%d results, %d of %d files searched (%d candidates)%s%s, backend %.3f s, total %.3f s%n",
+                    d.getResults(), d.getFilesSearched(), d.getTotalFiles(), d.getCandidateFiles(),
+                    d.getFullScan() ? ", full scan" : "",
+                    d.getTruncation() == Done.Truncation.NONE ? "" : ", truncated: " + d.getTruncation(),
+                    d.getElapsedNanos() / 1e9, (System.nanoTime() - start) / 1e9);
+        }
     }
 
     public static void main(String[] args) {

@@ -110,6 +110,10 @@ class GroundTruthTest {
             "(?i)copyright ;; false ;; true",
             "(?i)lua_state ;; false ;; true",
             "(?i)σίσυφος ;; false ;; false",
+            "(?i)sqlite ;; false ;; true",
+            "sqlite case:no ;; false ;; true",
+            "(?i)kelvin sign k ;; false ;; true",
+            "(?i)the ;; false ;; true",
             // unicode
             "café ;; false ;; true",
             "Ünïcödé ;; false ;; true",
