@@ -237,8 +237,8 @@ final class LineMatcher {
         }
     }
 
-    private char[] chars = new char[1 << 16];
-    private int[] offsets = new int[1 << 16];
+    private char[] chars = new char[0];
+    private int[] offsets = new int[0];
 
     /** Decodes UTF-8 into {@link #chars}, recording each char's byte offset; returns the char count. */
     private int decode(byte[] content, int length) {

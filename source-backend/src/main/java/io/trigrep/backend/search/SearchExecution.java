@@ -337,7 +337,7 @@ public final class SearchExecution {
         private int pauseAt = -1;
         private int pauseLine;
         private final int[] context = new int[2 * SearchSpec.MAX_CONTEXT_LINES];
-        private byte[] scratch = new byte[1 << 16];
+        private byte[] scratch = new byte[4096];
 
         // The file being searched, while its matching lines are reported:
         private SearchExecution execution;

@@ -36,7 +36,7 @@ public final class SearchCommand implements Callable<Integer> {
     @Option(names = "--count", description = "print only the number of matching lines")
     boolean count;
 
-    @Option(names = "--repeat", defaultValue = "1", description = "run the query this many times after one warm-up run and print "
+    @Option(names = "--repeat", defaultValue = "1", description = "run the query this many times after three warm-up runs and print "
             + "'results median-seconds' (for benchmarks); implies --count")
     int repeat;
 
@@ -47,7 +47,9 @@ public final class SearchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (repeat > 1) {
             count = true;
-            run();
+            for (int i = 0; i < 3; i++) {
+                run();
+            }
             double[] seconds = new double[repeat];
             long results = 0;
             for (int i = 0; i < repeat; i++) {

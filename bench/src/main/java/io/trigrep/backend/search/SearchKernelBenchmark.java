@@ -1,0 +1,139 @@
+package io.trigrep.backend.search;
+
+import com.google.re2j.Pattern;
+import io.trigrep.backend.plan.Planner;
+import io.trigrep.backend.plan.Query;
+import io.trigrep.indexer.format.TrigramIndex;
+import io.trigrep.indexer.format.TrigramIndexWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The backend's inner loops (this class sits in the backend's package to reach them):
+ * intersecting posting lists for a three-trigram AND, and confirming candidates in a 64 KiB
+ * source-like file with the literal matcher, the needle-prefiltered regex and the whole-file
+ * regex. Time per operation; {@code -prof gc} gives allocation per operation.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class SearchKernelBenchmark {
+    private Path file;
+    private TrigramIndex index;
+    private Query and;
+    private byte[] content;
+    private LineMatcher literal;
+    private LineMatcher needles;
+    private LineMatcher wholeFile;
+    private final CountingSink sink = new CountingSink();
+
+    static final class CountingSink implements LineSink {
+        long lines;
+
+        @Override
+        public boolean line(int lineStart, int lineEnd, int lineNumber, int[] ranges, int rangeCount) {
+            lines += rangeCount;
+            return true;
+        }
+    }
+
+    @Setup(Level.Trial)
+    public void setUp() throws Exception {
+        // Three lists over 1,000,000 docs: 1% , 10% and 30% dense, independent.
+        Random random = new Random(1);
+        int docs = 1_000_000;
+        file = Files.createTempFile("kernel", ".tgi");
+        Files.delete(file);
+        int[] trigrams = {0x616263, 0x626364, 0x636465};
+        double[] density = {0.01, 0.10, 0.30};
+        try (TrigramIndexWriter writer = new TrigramIndexWriter(file, docs)) {
+            for (int t = 0; t < 3; t++) {
+                for (int d = 0; d < docs; d++) {
+                    if (random.nextDouble() < density[t]) {
+                        writer.add(trigrams[t], d);
+                    }
+                }
+            }
+            writer.finish();
+        }
+        index = TrigramIndex.open(file);
+        and = Query.combine(true, List.of(new Query.Trigram(trigrams[0]), new Query.Trigram(trigrams[1]), new Query.Trigram(trigrams[2])));
+
+        StringBuilder text = new StringBuilder();
+        String[] words = {"static", "int", "return", "buffer", "length", "if", "for", "while", "struct", "const", "char"};
+        int line = 0;
+        while (text.length() < 64 << 10) {
+            text.append("    ".repeat(line % 3));
+            for (int w = 0; w < 8; w++) {
+                text.append(words[random.nextInt(words.length)]).append(' ');
+            }
+            if (line % 97 == 0) {
+                text.append("inflateInit2_(strm, 15);");
+            }
+            text.append('\n');
+            line++;
+        }
+        content = text.toString().getBytes(StandardCharsets.UTF_8);
+        literal = LineMatcher.literal("inflateInit2_".getBytes(StandardCharsets.UTF_8));
+        Pattern regex = Pattern.compile("inflate\\w+\\(", Pattern.MULTILINE);
+        Query plan = Planner.plan("inflate\\w+\\(", false, false);
+        needles = LineMatcher.regex(regex, List.of("inf"), false);
+        wholeFile = LineMatcher.regex(regex, List.of(), false);
+        if (plan instanceof Query.All) {
+            throw new IllegalStateException("plan should not be a full scan: " + plan);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        Files.deleteIfExists(file);
+    }
+
+    @Benchmark
+    public int intersectThreeLists() throws Exception {
+        DocIterator it = Candidates.of(and, index);
+        int n = 0;
+        while (it.next() != DocIterator.NO_MORE_DOCS) {
+            n++;
+        }
+        return n;
+    }
+
+    @Benchmark
+    public long verifyLiteral() {
+        literal.search(content, content.length, 0, 1, sink);
+        return sink.lines;
+    }
+
+    @Benchmark
+    public long verifyRegexWithNeedles() {
+        needles.search(content, content.length, 0, 1, sink);
+        return sink.lines;
+    }
+
+    @Benchmark
+    public long verifyRegexWholeFile() {
+        wholeFile.search(content, content.length, 0, 1, sink);
+        return sink.lines;
+    }
+}
