@@ -38,8 +38,12 @@ final class LineMatcher {
     }
 
     static LineMatcher literal(byte[] utf8) {
-        return new LineMatcher(null, new String(utf8, StandardCharsets.ISO_8859_1), List.of(), false);
+        LineMatcher m = new LineMatcher(null, new String(utf8, StandardCharsets.ISO_8859_1), List.of(), false);
+        m.literalBytes = utf8;
+        return m;
     }
+
+    private byte[] literalBytes;
 
     /**
      * A case-insensitive ASCII literal: on an all-ASCII file, the occurrences of the lower-case
@@ -49,12 +53,14 @@ final class LineMatcher {
     static LineMatcher foldedLiteral(Pattern pattern, byte[] lowerCase) {
         LineMatcher m = new LineMatcher(pattern, null, List.of(), true);
         m.folded = new String(lowerCase, StandardCharsets.ISO_8859_1);
+        m.foldedBytes = lowerCase;
         m.foldedCore = foldSafeCore(m.folded);
         return m;
     }
 
     private String folded;
     private String foldedCore;
+    private byte[] foldedBytes;
 
     /**
      * Reports every matching line of {@code content[0, length)} from byte {@code start} on, which
@@ -77,12 +83,12 @@ final class LineMatcher {
             lowered = new byte[Math.max(length, 2 * lowered.length)];
         }
         boolean ascii = Needles.lowerAscii(content, length, lowered);
-        String text = new String(lowered, 0, length, StandardCharsets.ISO_8859_1);
         if (ascii || foldedCore == null) {
-            searchText(text, folded, content, length, start, startLine, sink);
+            scanLiteral(lowered, foldedBytes, content, length, start, startLine, sink);
         } else if (foldedCore.isEmpty()) {
             searchRegex(content, length, start, startLine, sink);
         } else {
+            String text = new String(lowered, 0, length, StandardCharsets.ISO_8859_1);
             searchLines(text, new String[] {foldedCore}, content, length, start, startLine, sink);
         }
     }
@@ -162,42 +168,97 @@ final class LineMatcher {
     }
 
     private void searchLiteral(byte[] content, int length, int start, int startLine, LineSink sink) {
-        if (literal.isEmpty()) {
-            return;
-        }
-        searchText(new String(content, 0, length, StandardCharsets.ISO_8859_1), literal, content, length, start, startLine, sink);
-    }
-
-    /** Every line of {@code text} (the content as Latin-1, maybe lower-cased) holding {@code literal}, with each occurrence. */
-    private void searchText(String text, String literal, byte[] content, int length, int start, int startLine, LineSink sink) {
-        int lineNumber = startLine;
-        int counted = start;
-        int from = start;
-        while (from <= length) {
-            int hit = text.indexOf(literal, from);
-            if (hit < 0) {
-                return;
-            }
-            int lineStart = lineStart(content, hit);
-            int lineEnd = lineEnd(content, length, hit);
-            lineNumber += countNewlines(content, counted, lineStart);
-            counted = lineStart;
-            int count = 0;
-            for (int at = hit; at >= 0 && at + literal.length() <= lineEnd; at = text.indexOf(literal, at + literal.length())) {
-                count = add(count, at, at + literal.length());
-            }
-            if (!sink.line(lineStart, lineEnd, lineNumber, ranges, count)) {
-                return;
-            }
-            from = lineEnd + 1;
+        if (literalBytes.length > 0) {
+            scanLiteral(content, literalBytes, content, length, start, startLine, sink);
         }
     }
 
     /**
-     * RE2J runs on UTF-16 here: its UTF-8 input mishandles {@code (?m)^} after a non-ASCII
-     * character. The bytes are decoded into a reused char array (an invalid byte becomes U+FFFD),
-     * with the byte offset of every char, so ranges go back to bytes exactly.
+     * One pass over {@code text} (the content, or its lower case), eight bytes at a time: words
+     * holding the needle's first byte are checked for the whole needle, and newlines are counted
+     * on the way, so line numbers cost no second pass. On a hit, every occurrence on the line is
+     * collected and the scan goes on after the line.
      */
+    private void scanLiteral(byte[] text, byte[] needle, byte[] content, int length, int start, int startLine, LineSink sink) {
+        long first = (needle[0] & 0xffL) * ONES;
+        long lastByte = (needle[needle.length - 1] & 0xffL) * ONES;
+        int span = needle.length - 1;
+        int last = length - needle.length;
+        int lineNumber = startLine;
+        int i = start;
+        while (i + 8 + span <= length) {
+            long v = (long) LONGS.get(text, i);
+            // A candidate has the needle's first byte here and its last byte where it must end.
+            long candidates = zeroBytes(v ^ first) & zeroBytes((long) LONGS.get(text, i + span) ^ lastByte);
+            long newlines = zeroBytes(v ^ NEWLINES);
+            while (candidates != 0) {
+                int offset = Long.numberOfTrailingZeros(candidates) >>> 3;
+                int at = i + offset;
+                if (at <= last && matchesAt(text, at, needle)) {
+                    long below = offset == 0 ? 0 : newlines & (-1L >>> (64 - 8 * offset));
+                    int line = lineNumber + Long.bitCount(below);
+                    int lineEnd = lineEnd(content, length, at);
+                    if (!emitLine(text, needle, content, at, lineEnd, line, sink)) {
+                        return;
+                    }
+                    i = lineEnd + 1;
+                    lineNumber = line + 1;
+                    candidates = -1;
+                    break;
+                }
+                candidates &= candidates - 1;
+            }
+            if (candidates == -1) {
+                continue;
+            }
+            lineNumber += Long.bitCount(newlines);
+            i += 8;
+        }
+        for (; i <= last; i++) {
+            if (text[i] == needle[0] && matchesAt(text, i, needle)) {
+                int lineEnd = lineEnd(content, length, i);
+                if (!emitLine(text, needle, content, i, lineEnd, lineNumber, sink)) {
+                    return;
+                }
+                i = lineEnd;
+                lineNumber++;
+            } else if (text[i] == '\n') {
+                lineNumber++;
+            }
+        }
+    }
+
+    /** Reports the line holding the first hit {@code at}, with every occurrence on it. */
+    private boolean emitLine(byte[] text, byte[] needle, byte[] content, int at, int lineEnd, int lineNumber, LineSink sink) {
+        int lineStart = lineStart(content, at);
+        int count = 0;
+        for (int p = at; p + needle.length <= lineEnd; ) {
+            if (text[p] == needle[0] && matchesAt(text, p, needle)) {
+                count = add(count, p, p + needle.length);
+                p += needle.length;
+            } else {
+                p++;
+            }
+        }
+        return sink.line(lineStart, lineEnd, lineNumber, ranges, count);
+    }
+
+    private static boolean matchesAt(byte[] text, int at, byte[] needle) {
+        for (int k = 1; k < needle.length; k++) {
+            if (text[at + k] != needle[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final long ONES = 0x0101010101010101L;
+
+    /** The high bit of each byte of {@code x} that is zero, exactly (no borrow false positives). */
+    private static long zeroBytes(long x) {
+        return ~(((x & LOW7) + LOW7) | x | LOW7);
+    }
+
     private void searchRegex(byte[] content, int length, int start, int startLine, LineSink sink) {
         int chars = decode(content, length);
         CharBuffer text = CharBuffer.wrap(this.chars, 0, chars);
