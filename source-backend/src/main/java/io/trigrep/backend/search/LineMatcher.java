@@ -79,12 +79,17 @@ final class LineMatcher {
     }
 
     private void searchFolded(byte[] content, int length, int start, int startLine, LineSink sink) {
+        if (foldedCore == null) {
+            // No k or s: folding ASCII is exact, and the scan folds as it compares.
+            scanLiteral(content, foldedBytes, content, length, start, startLine, sink, true);
+            return;
+        }
         if (lowered.length < length) {
             lowered = new byte[Math.max(length, 2 * lowered.length)];
         }
         boolean ascii = Needles.lowerAscii(content, length, lowered);
         if (ascii || foldedCore == null) {
-            scanLiteral(lowered, foldedBytes, content, length, start, startLine, sink);
+            scanLiteral(lowered, foldedBytes, content, length, start, startLine, sink, false);
         } else if (foldedCore.isEmpty()) {
             searchRegex(content, length, start, startLine, sink);
         } else {
@@ -169,7 +174,7 @@ final class LineMatcher {
 
     private void searchLiteral(byte[] content, int length, int start, int startLine, LineSink sink) {
         if (literalBytes.length > 0) {
-            scanLiteral(content, literalBytes, content, length, start, startLine, sink);
+            scanLiteral(content, literalBytes, content, length, start, startLine, sink, false);
         }
     }
 
@@ -179,7 +184,12 @@ final class LineMatcher {
      * on the way, so line numbers cost no second pass. On a hit, every occurrence on the line is
      * collected and the scan goes on after the line.
      */
-    private void scanLiteral(byte[] text, byte[] needle, byte[] content, int length, int start, int startLine, LineSink sink) {
+    private void scanLiteral(byte[] text, byte[] needle, byte[] content, int length, int start, int startLine, LineSink sink,
+                             boolean fold) {
+        // Folding: OR-ing 0x20 maps A-Z onto a-z (and a few other bytes elsewhere, which the
+        // exact check then rejects), so words are filtered with the needle's lower-case ends.
+        long firstFold = fold && isLetter(needle[0]) ? 0x2020202020202020L : 0;
+        long lastFold = fold && isLetter(needle[needle.length - 1]) ? 0x2020202020202020L : 0;
         long first = (needle[0] & 0xffL) * ONES;
         long lastByte = (needle[needle.length - 1] & 0xffL) * ONES;
         int span = needle.length - 1;
@@ -189,16 +199,16 @@ final class LineMatcher {
         while (i + 8 + span <= length) {
             long v = (long) LONGS.get(text, i);
             // A candidate has the needle's first byte here and its last byte where it must end.
-            long candidates = zeroBytes(v ^ first) & zeroBytes((long) LONGS.get(text, i + span) ^ lastByte);
+            long candidates = zeroBytes((v | firstFold) ^ first) & zeroBytes(((long) LONGS.get(text, i + span) | lastFold) ^ lastByte);
             long newlines = zeroBytes(v ^ NEWLINES);
             while (candidates != 0) {
                 int offset = Long.numberOfTrailingZeros(candidates) >>> 3;
                 int at = i + offset;
-                if (at <= last && matchesAt(text, at, needle)) {
+                if (at <= last && matchesAt(text, at, needle, fold)) {
                     long below = offset == 0 ? 0 : newlines & (-1L >>> (64 - 8 * offset));
                     int line = lineNumber + Long.bitCount(below);
                     int lineEnd = lineEnd(content, length, at);
-                    if (!emitLine(text, needle, content, at, lineEnd, line, sink)) {
+                    if (!emitLine(text, needle, content, at, lineEnd, line, sink, fold)) {
                         return;
                     }
                     i = lineEnd + 1;
@@ -215,9 +225,9 @@ final class LineMatcher {
             i += 8;
         }
         for (; i <= last; i++) {
-            if (text[i] == needle[0] && matchesAt(text, i, needle)) {
+            if (matchesAt(text, i, needle, fold)) {
                 int lineEnd = lineEnd(content, length, i);
-                if (!emitLine(text, needle, content, i, lineEnd, lineNumber, sink)) {
+                if (!emitLine(text, needle, content, i, lineEnd, lineNumber, sink, fold)) {
                     return;
                 }
                 i = lineEnd;
@@ -229,11 +239,12 @@ final class LineMatcher {
     }
 
     /** Reports the line holding the first hit {@code at}, with every occurrence on it. */
-    private boolean emitLine(byte[] text, byte[] needle, byte[] content, int at, int lineEnd, int lineNumber, LineSink sink) {
+    private boolean emitLine(byte[] text, byte[] needle, byte[] content, int at, int lineEnd, int lineNumber, LineSink sink,
+                             boolean fold) {
         int lineStart = lineStart(content, at);
         int count = 0;
         for (int p = at; p + needle.length <= lineEnd; ) {
-            if (text[p] == needle[0] && matchesAt(text, p, needle)) {
+            if (matchesAt(text, p, needle, fold)) {
                 count = add(count, p, p + needle.length);
                 p += needle.length;
             } else {
@@ -243,13 +254,22 @@ final class LineMatcher {
         return sink.line(lineStart, lineEnd, lineNumber, ranges, count);
     }
 
-    private static boolean matchesAt(byte[] text, int at, byte[] needle) {
-        for (int k = 1; k < needle.length; k++) {
-            if (text[at + k] != needle[k]) {
+    /** Whether {@code needle} (lower case when folding) occurs at {@code at}, comparing ASCII case-blind when folding. */
+    private static boolean matchesAt(byte[] text, int at, byte[] needle, boolean fold) {
+        for (int k = 0; k < needle.length; k++) {
+            byte b = text[at + k];
+            if (fold && b >= 'A' && b <= 'Z') {
+                b += 32;
+            }
+            if (b != needle[k]) {
                 return false;
             }
         }
         return true;
+    }
+
+    private static boolean isLetter(byte b) {
+        return b >= 'a' && b <= 'z';
     }
 
     private static final long ONES = 0x0101010101010101L;
