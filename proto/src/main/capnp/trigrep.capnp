@@ -1,10 +1,11 @@
 # The wire contract between the frontend and the source backends.
 #
-# A connection carries one Request from the frontend, then a stream of Response
-# messages from the backend, each in the standard stream framing (segment table,
-# then segments; see proto/src/main/java/io/trigrep/proto/package-info.java).
-# A search stream ends with exactly one `done` or `error`; a fetchFile or ping
-# request is answered by one message.
+# A connection carries Requests from the frontend, one at a time, each answered
+# by a stream of Response messages from the backend, all in the standard stream
+# framing (segment table, then segments; see
+# proto/src/main/java/io/trigrep/proto/package-info.java). A search stream ends
+# with exactly one `done` or `error`; a fetchFile or ping request is answered by
+# one message.
 #
 # Compatibility: fields are only ever added, with new ordinals; an older reader
 # sees a newer field as absent. The Java bindings next to this file are written

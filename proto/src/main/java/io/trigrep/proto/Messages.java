@@ -7,11 +7,14 @@ import org.capnproto.MessageReader;
 import org.capnproto.StructList;
 import org.capnproto.Text;
 import org.capnproto.TextList;
+import org.capnproto.TraversalBudget;
 
 /**
  * Entry points for reading and writing whole messages. Reading validates the message once, up
- * front: every pointer of every field the schema knows is followed and bounds-checked, so the
- * caller's later accesses cannot fail on hostile bytes.
+ * front: every pointer of every field the schema knows is followed and bounds-checked, and a
+ * message whose fields would take more than the traversal budget (8 words read per word of
+ * frame) to read is refused, so the caller's later accesses (each field read once more, at
+ * least) cannot fail on hostile bytes.
  */
 public final class Messages {
     private Messages() {}
@@ -48,6 +51,7 @@ public final class Messages {
     }
 
     public static Request.Reader request(MessageReader message) throws MalformedMessageException {
+        long budget = TraversalBudget.remaining(message);
         try {
             Request.Reader request = message.getRoot(Request.factory);
             switch (request.which()) {
@@ -59,6 +63,7 @@ public final class Messages {
                 }
                 case PING, _NOT_IN_SCHEMA -> { }
             }
+            TraversalBudget.restore(message, budget);
             return request;
         } catch (RuntimeException e) {
             throw malformed("Request", e);
@@ -66,6 +71,7 @@ public final class Messages {
     }
 
     public static Response.Reader response(MessageReader message) throws MalformedMessageException {
+        long budget = TraversalBudget.remaining(message);
         try {
             Response.Reader response = message.getRoot(Response.factory);
             switch (response.which()) {
@@ -82,6 +88,8 @@ public final class Messages {
                 case STATUS -> text(response.getStatus().getShard());
                 case _NOT_IN_SCHEMA -> { }
             }
+            // The walk above read every pointer once; the consumer gets the whole budget again.
+            TraversalBudget.restore(message, budget);
             return response;
         } catch (RuntimeException e) {
             throw malformed("Response", e);

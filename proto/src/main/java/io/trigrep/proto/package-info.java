@@ -3,12 +3,14 @@
  * the stream framing. This comment is the one description of the bytes on the wire.
  *
  * <h2>Conversation</h2>
- * A frontend opens a TCP connection and sends one framed {@link io.trigrep.proto.Request}. For
- * {@code search} the backend answers with framed {@link io.trigrep.proto.Response} messages:
- * any number of {@code result} and {@code progress}, then exactly one {@code done} or
- * {@code error}, then it closes. {@code fetchFile} is answered by one {@code file} or
- * {@code error}; {@code ping} by one {@code status}. A frontend may close at any time; the
- * backend then stops the work.
+ * A frontend opens a TCP connection and sends framed {@link io.trigrep.proto.Request}s, one at a
+ * time: the next only after the last message of the previous answer. For {@code search} the
+ * backend answers with framed {@link io.trigrep.proto.Response} messages: any number of
+ * {@code result} and {@code progress}, then exactly one {@code done} or {@code error}.
+ * {@code fetchFile} is answered by one {@code file} or {@code error}; {@code ping} by one
+ * {@code status}. The connection stays open for the next request; the backend closes it after a
+ * malformed request, a request sent before the previous answer ended, or 30 s without a request.
+ * A frontend may close at any time; the backend then stops the work.
  *
  * <h2>Framing (standard Cap'n Proto stream encoding, little-endian)</h2>
  * <pre>

@@ -178,6 +178,34 @@ class HostileInputTest {
         assertMalformed(concat(table(0, w.length), words(w)), "Read limit exceeded");
     }
 
+    /** Regression: validation charged the traversal budget, so a consumer's first full read could fail. */
+    @Test
+    void sharedTextsWithinTheBudgetCanBeReadAfterValidation() throws Exception {
+        int elements = 45;
+        int textWords = 20;
+        int listStart = 10;
+        int textStart = listStart + elements;
+        long[] w = new long[textStart + textWords];
+        w[0] = structPointer(0, 1, 1);
+        w[2] = structPointer(0, 1, 6);
+        w[6] = listPointer(listStart - 7, 6, elements);
+        for (int i = 0; i < elements; i++) {
+            w[listStart + i] = listPointer(textStart - (listStart + i) - 1, 2, textWords * 8);
+        }
+        for (int i = 0; i < textWords; i++) {
+            w[textStart + i] = 0x6161616161616161L;
+        }
+        w[w.length - 1] = 0x0061616161616161L;
+        ByteBuf buf = Unpooled.wrappedBuffer(concat(table(0, w.length), words(w)));
+        try {
+            Response.Reader response = Messages.response(Framing.read(buf, FrameLimits.DEFAULT));
+            Values.ResultValue value = (Values.ResultValue) Values.read(response);
+            assertThat(value.before()).hasSize(elements).allMatch(s -> s.length() == textWords * 8 - 1);
+        } finally {
+            buf.release();
+        }
+    }
+
     @Test
     void inlineCompositeListClaimingMoreElementsThanItsWords() {
         // Result.ranges: an inline-composite list of 2 words whose tag claims a million 1-word elements.

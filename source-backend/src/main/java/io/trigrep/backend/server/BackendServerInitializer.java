@@ -2,14 +2,14 @@ package io.trigrep.backend.server;
 
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.proto.FrameDecoder;
 import io.trigrep.proto.FrameLimits;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The pipeline of one connection: a request must arrive within 30 s, framed, at most 1 MiB. */
+/** The pipeline of one connection: framed requests of at most 1 MiB; an idle connection is closed after 30 s. */
 final class BackendServerInitializer extends ChannelInitializer<SocketChannel> {
     static final FrameLimits REQUEST_LIMITS = new FrameLimits(16, 1 << 20);
     static final int REQUEST_TIMEOUT_SECONDS = 30;
@@ -32,7 +32,7 @@ final class BackendServerInitializer extends ChannelInitializer<SocketChannel> {
     @Override
     protected void initChannel(SocketChannel ch) {
         ch.pipeline()
-                .addLast("timeout", new ReadTimeoutHandler(REQUEST_TIMEOUT_SECONDS))
+                .addLast("idle", new IdleStateHandler(REQUEST_TIMEOUT_SECONDS, 0, 0))
                 .addLast("frames", new FrameDecoder(REQUEST_LIMITS))
                 .addLast("requests", new RequestHandler(shard, config, searchPool, inFlight, produced));
     }

@@ -2,10 +2,8 @@ package io.trigrep.backend.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.timeout.ReadTimeoutException;
 import io.trigrep.backend.query.ParsedQuery;
 import io.trigrep.backend.query.QueryException;
 import io.trigrep.backend.query.QueryParser;
@@ -33,9 +31,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.capnproto.MessageBuilder;
 
 /**
- * One connection: reads exactly one request and answers it. A search streams until done; ping
- * and fetchFile are answered by one message. Anything malformed gets an error message, never an
- * exception up the pipeline, and the connection is closed after it.
+ * One connection: answers requests one at a time, in order, for as long as the client keeps the
+ * connection (a frontend reuses it; a one-shot client closes after the last message). A search
+ * streams until done; ping and fetchFile are answered by one message. A request that arrives
+ * while another is being answered, or anything malformed, gets an error message (never an
+ * exception up the pipeline) and the connection is closed after it. A connection idle for 30 s
+ * between requests is closed.
  */
 final class RequestHandler extends ChannelInboundHandlerAdapter implements FrameSink {
     private final Shard shard;
@@ -44,7 +45,9 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     private final AtomicInteger inFlight;
     private final java.util.concurrent.atomic.LongAdder produced;
     private ChannelHandlerContext ctx;
-    private boolean answered;
+    private boolean busy;
+    private boolean closing;
+    private boolean inputClosed;
     private SearchExecution execution;
 
     RequestHandler(Shard shard, BackendConfig config, Executor searchPool, AtomicInteger inFlight,
@@ -63,17 +66,25 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (answered) {
-            // One request per connection: whatever follows is read (so a close is noticed) and dropped.
+        if (closing) {
             release(msg);
             return;
         }
-        answered = true;
-        ctx.pipeline().remove("timeout");
         if (msg instanceof MalformedFrame bad) {
+            closing = true;
             error(Failure.Code.BAD_REQUEST, "malformed request frame: " + bad.reason(), 0);
             return;
         }
+        if (busy) {
+            release(msg);
+            closing = true;
+            if (execution != null) {
+                execution.cancel();
+            }
+            ctx.close();
+            return;
+        }
+        busy = true;
         ByteBuf frame = (ByteBuf) msg;
         try {
             Request.Reader request = Messages.request(Framing.read(frame, BackendServerInitializer.REQUEST_LIMITS));
@@ -84,6 +95,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
                 case _NOT_IN_SCHEMA -> error(Failure.Code.BAD_REQUEST, "unknown request kind", 0);
             }
         } catch (MalformedMessageException e) {
+            closing = true;
             error(Failure.Code.BAD_REQUEST, e.getMessage(), 0);
         } catch (Exception e) {
             error(Failure.Code.INTERNAL, e.getMessage() == null ? e.toString() : e.getMessage(), 0);
@@ -204,9 +216,15 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-        if (event instanceof io.netty.channel.socket.ChannelInputShutdownEvent && !answered) {
-            // The peer sent no complete request and will send nothing more.
-            answered = true;
+        if (event instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
+            // The peer will send nothing more: answer what is being answered, then close.
+            inputClosed = true;
+            if (!busy) {
+                ctx.close();
+            }
+            return;
+        }
+        if (event instanceof io.netty.handler.timeout.IdleStateEvent && !busy) {
             ctx.close();
             return;
         }
@@ -215,11 +233,6 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof ReadTimeoutException && !answered) {
-            answered = true;
-            error(Failure.Code.BAD_REQUEST, "no request within " + BackendServerInitializer.REQUEST_TIMEOUT_SECONDS + " s", 0);
-            return;
-        }
         // Connection resets and the like: the peer is gone; stop any search and close.
         if (execution != null) {
             execution.cancel();
@@ -243,9 +256,25 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         ctx.writeAndFlush(frames, ctx.voidPromise());
     }
 
+    /**
+     * Ends the current answer; the connection stays for the next request unless it must close.
+     * Runs on the event loop, which also reads requests: the next request, which the client can
+     * only send after it has this last message, always finds the handler ready.
+     */
     @Override
     public void finish(ByteBuf frames) {
-        ctx.writeAndFlush(frames).addListener(ChannelFutureListener.CLOSE);
+        if (!ctx.executor().inEventLoop()) {
+            ctx.executor().execute(() -> finish(frames));
+            return;
+        }
+        boolean close = closing || inputClosed;
+        execution = null;
+        busy = close;
+        ctx.writeAndFlush(frames).addListener(future -> {
+            if (close || !future.isSuccess()) {
+                ctx.close();
+            }
+        });
     }
 
     @Override

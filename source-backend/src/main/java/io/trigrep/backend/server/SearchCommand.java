@@ -45,26 +45,31 @@ public final class SearchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (repeat > 1) {
-            count = true;
-            for (int i = 0; i < 3; i++) {
-                run();
+        int colon = backend.lastIndexOf(':');
+        InetSocketAddress address = new InetSocketAddress(backend.substring(0, colon), Integer.parseInt(backend.substring(colon + 1)));
+        try (BackendClient.Connection connection = new BackendClient.Connection(address)) {
+            if (repeat > 1) {
+                // One kept-alive connection, as a frontend holds one: warm up, then time each query.
+                count = true;
+                for (int i = 0; i < 3; i++) {
+                    run(connection);
+                }
+                double[] seconds = new double[repeat];
+                long results = 0;
+                for (int i = 0; i < repeat; i++) {
+                    long start = System.nanoTime();
+                    results = run(connection);
+                    seconds[i] = (System.nanoTime() - start) / 1e9;
+                }
+                java.util.Arrays.sort(seconds);
+                double median = repeat % 2 == 1 ? seconds[repeat / 2] : (seconds[repeat / 2 - 1] + seconds[repeat / 2]) / 2;
+                System.out.printf("%d %.4f%n", results, median);
+                return failed ? 1 : 0;
             }
-            double[] seconds = new double[repeat];
-            long results = 0;
-            for (int i = 0; i < repeat; i++) {
-                long start = System.nanoTime();
-                results = run();
-                seconds[i] = (System.nanoTime() - start) / 1e9;
+            long results = run(connection);
+            if (count) {
+                System.out.println(results);
             }
-            java.util.Arrays.sort(seconds);
-            double median = repeat % 2 == 1 ? seconds[repeat / 2] : (seconds[repeat / 2 - 1] + seconds[repeat / 2]) / 2;
-            System.out.printf("%d %.4f%n", results, median);
-            return 0;
-        }
-        long results = run();
-        if (count) {
-            System.out.println(results);
         }
         return failed ? 1 : 0;
     }
@@ -72,47 +77,26 @@ public final class SearchCommand implements Callable<Integer> {
     private boolean failed;
 
     /** One query: prints results unless counting, a summary on stderr; returns the result count. */
-    private long run() throws Exception {
-        int colon = backend.lastIndexOf(':');
-        InetSocketAddress address = new InetSocketAddress(backend.substring(0, colon), Integer.parseInt(backend.substring(colon + 1)));
+    private long run(BackendClient.Connection connection) throws Exception {
         MessageBuilder request = Messages.newBuilder();
         request.initRoot(Request.factory).initSearch().setQuery(query).setLiteral(literal).setContextLines(context)
                 .setMaxResults(maxResults);
         long start = System.nanoTime();
         if (count) {
-            return BackendClient.count(address, request, response -> {
+            return connection.count(request, response -> {
                 report(response, start);
                 return true;
             });
         }
         long[] results = {0};
         Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
-        BackendClient.exchange(address, request, response -> {
-            switch (response.which()) {
-                case RESULT -> {
-                    results[0]++;
-                    if (!count) {
-                        Result.Reader r = response.getResult();
-                        out.write(r.getPackage() + "/" + r.getPath() + ":" + r.getLine() + ":" + r.getContext() + "\n");
-                    }
-                }
-                case DONE -> {
-                    if (repeat > 1) {
-                        return true;
-                    }
-                    Done.Reader d = response.getDone();
-                    System.err.printf("%d results, %d of %d files searched (%d candidates)%s%s, backend %.3f s, total %.3f s%n",
-                            d.getResults(), d.getFilesSearched(), d.getTotalFiles(), d.getCandidateFiles(),
-                            d.getFullScan() ? ", full scan" : "",
-                            d.getTruncation() == Done.Truncation.NONE ? "" : ", truncated: " + d.getTruncation(),
-                            d.getElapsedNanos() / 1e9, (System.nanoTime() - start) / 1e9);
-                }
-                case ERROR -> {
-                    System.err.println("error: " + response.getError().getMessage()
-                            + (response.getError().getPosition() > 0 ? " (at " + response.getError().getPosition() + ")" : ""));
-                    failed = true;
-                }
-                default -> { }
+        connection.exchange(request, response -> {
+            if (response.which() == Response.Which.RESULT) {
+                results[0]++;
+                Result.Reader r = response.getResult();
+                out.write(r.getPackage() + "/" + r.getPath() + ":" + r.getLine() + ":" + r.getContext() + "\n");
+            } else {
+                report(response, start);
             }
             return true;
         });

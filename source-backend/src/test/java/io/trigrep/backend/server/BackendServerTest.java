@@ -139,6 +139,7 @@ class BackendServerTest {
                 } else if (last == Response.Which.DONE) {
                     assertThat(r.getDone().getResults()).isEqualTo((long) FILES * LINES);
                     assertThat(r.getDone().getTruncation()).isEqualTo(Done.Truncation.NONE);
+                    break;
                 }
             }
             assertThat(last).isEqualTo(Response.Which.DONE);
@@ -250,6 +251,48 @@ class BackendServerTest {
             assertThat(r.which()).isEqualTo(Response.Which.ERROR);
             return r.getError().getCode();
         }
+    }
+
+    @Test
+    void oneConnectionCarriesRequestAfterRequest() throws Exception {
+        try (BackendClient.Connection connection = new BackendClient.Connection(address)) {
+            for (int i = 0; i < 3; i++) {
+                long[] results = {0};
+                connection.exchange(search("match " + (9990 + i), 0, 0), r -> {
+                    if (r.which() == Response.Which.RESULT) {
+                        results[0]++;
+                    }
+                    return true;
+                });
+                assertThat(results[0]).isEqualTo(FILES);
+                MessageBuilder ping = Messages.newBuilder();
+                ping.initRoot(Request.factory).setPing();
+                Response.Which[] answer = {null};
+                connection.exchange(ping, r -> {
+                    answer[0] = r.which();
+                    return true;
+                });
+                assertThat(answer[0]).isEqualTo(Response.Which.STATUS);
+            }
+        }
+        awaitNoQueries();
+    }
+
+    @Test
+    void aRequestSentWhileAnotherIsAnsweredClosesTheConnection() throws Exception {
+        try (Socket socket = new Socket()) {
+            socket.connect(address);
+            var out = Channels.newChannel(socket.getOutputStream());
+            Framing.write(search("match", 0, 0), out);
+            Framing.write(search("match", 0, 0), out);
+            InputStream in = socket.getInputStream();
+            byte[] buffer = new byte[1 << 16];
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (in.read(buffer) >= 0) {
+                assertThat(System.nanoTime()).as("closed in time").isLessThan(deadline);
+            }
+        }
+        awaitNoQueries();
     }
 
     static byte[] bytes(org.capnproto.Data.Reader data) {
