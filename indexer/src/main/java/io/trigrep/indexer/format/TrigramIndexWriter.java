@@ -18,9 +18,7 @@ public final class TrigramIndexWriter implements AutoCloseable {
     private final FormatOutput out;
     private final int docCount;
     private final Part direct;
-    private long[] entries = new long[1024];
-    private int[] counts = new int[1024];
-    private int trigrams;
+    private final Entries table = new Entries();
     private int lastTrigram = -1;
     private int maxListBytes;
     private long postingBytes;
@@ -56,8 +54,9 @@ public final class TrigramIndexWriter implements AutoCloseable {
             java.nio.MappedByteBuffer bytes = channel.map(FileChannel.MapMode.READ_ONLY, 0, length);
             out.transferFrom(channel, 0, length, bytes);
         }
-        for (int i = 0; i < part.trigrams; i++) {
-            record((int) (part.entries[i] >>> 40), base + (part.entries[i] & ((1L << 40) - 1)), part.counts[i]);
+        for (int i = 0; i < part.entries.size; i++) {
+            long key = part.entries.keys[i];
+            record((int) (key >>> 40), base + (key & ((1L << 40) - 1)), part.entries.counts[i]);
         }
         maxListBytes = Math.max(maxListBytes, part.maxListBytes);
         postingBytes += part.postingBytes;
@@ -70,13 +69,24 @@ public final class TrigramIndexWriter implements AutoCloseable {
             throw new IllegalStateException("parts must be appended in increasing trigram order: " + trigram + " after " + lastTrigram);
         }
         lastTrigram = trigram;
-        if (trigrams == entries.length) {
-            entries = Arrays.copyOf(entries, trigrams * 2);
-            counts = Arrays.copyOf(counts, trigrams * 2);
+        table.add(trigram, offset, count);
+    }
+
+    /** Table entries in the making: {@code trigram << 40 | offset} and the doc count, growing as needed. */
+    private static final class Entries {
+        long[] keys = new long[1024];
+        int[] counts = new int[1024];
+        int size;
+
+        void add(int trigram, long offset, int count) {
+            if (size == keys.length) {
+                keys = Arrays.copyOf(keys, size * 2);
+                counts = Arrays.copyOf(counts, size * 2);
+            }
+            keys[size] = (long) trigram << 40 | offset;
+            counts[size] = count;
+            size++;
         }
-        entries[trigrams] = (long) trigram << 40 | offset;
-        counts[trigrams] = count;
-        trigrams++;
     }
 
     /** Posting lists of a range of trigrams, encoded into one output. Not thread-safe; one per thread. */
@@ -85,9 +95,7 @@ public final class TrigramIndexWriter implements AutoCloseable {
         private final int docCount;
         private final boolean direct;
         private final PostingEncoder encoder = new PostingEncoder();
-        private long[] entries = new long[1024];
-        private int[] counts = new int[1024];
-        private int trigrams;
+        private final Entries entries = new Entries();
         private int current = -1;
         private int previousDoc = -1;
         private int maxListBytes;
@@ -135,13 +143,7 @@ public final class TrigramIndexWriter implements AutoCloseable {
                 TrigramIndexWriter.this.varintBytes += varintBytes;
                 varintBytes = 0;
             } else {
-                if (trigrams == entries.length) {
-                    entries = Arrays.copyOf(entries, trigrams * 2);
-                    counts = Arrays.copyOf(counts, trigrams * 2);
-                }
-                entries[trigrams] = (long) current << 40 | offset;
-                counts[trigrams] = count;
-                trigrams++;
+                entries.add(current, offset, count);
             }
             current = -1;
         }
@@ -165,28 +167,28 @@ public final class TrigramIndexWriter implements AutoCloseable {
     }
 
     public int trigramCount() {
-        return trigrams;
+        return table.size;
     }
 
     /** Writes the tables, the directory and the footer; the file is complete and synced on return. */
     public void finish() throws IOException {
         direct.endList();
         long tableStart = out.position();
-        for (int i = 0; i < trigrams; i++) {
-            out.writeLong(entries[i]);
-            out.writeInt(counts[i]);
+        for (int i = 0; i < table.size; i++) {
+            out.writeLong(table.keys[i]);
+            out.writeInt(table.counts[i]);
         }
         long prefixStart = out.position();
         int entry = 0;
         for (int prefix = 0; prefix <= PREFIXES; prefix++) {
-            while (entry < trigrams && (int) (entries[entry] >>> 56) < prefix) {
+            while (entry < table.size && (int) (table.keys[entry] >>> 56) < prefix) {
                 entry++;
             }
             out.writeInt(entry);
         }
         out.writeLong(Envelope.HEADER);
         out.writeLong(tableStart);
-        out.writeInt(trigrams);
+        out.writeInt(table.size);
         out.writeInt(docCount);
         out.writeLong(prefixStart);
         out.writeInt(maxListBytes);

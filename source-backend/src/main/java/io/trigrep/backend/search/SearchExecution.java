@@ -32,7 +32,6 @@ import org.capnproto.MessageBuilder;
  */
 public final class SearchExecution {
     private static final int CHUNK_DOCS = 64;
-    private static final long CHUNK_NANOS = 20_000_000;
     private static final int BATCH_BYTES = 64 << 10;
     private static final long PROGRESS_NANOS = 250_000_000;
 

@@ -51,7 +51,7 @@ public final class BackendServer implements AutoCloseable {
                 // A client may send its request and shut down its output: the answer must still go out.
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
-                .childHandler(new BackendServerInitializer(shard, config, searchPool, inFlight, produced));
+                .childHandler(new BackendServerInitializer(new Backend(shard, config, searchPool, inFlight, produced)));
         channel = bootstrap.bind(host, port).sync().channel();
         return (InetSocketAddress) channel.localAddress();
     }

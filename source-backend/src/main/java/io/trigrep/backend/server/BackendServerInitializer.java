@@ -3,30 +3,18 @@ package io.trigrep.backend.server;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
-import io.trigrep.indexer.format.Shard;
 import io.trigrep.proto.FrameDecoder;
 import io.trigrep.proto.FrameLimits;
-import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /** The pipeline of one connection: framed requests of at most 1 MiB; an idle connection is closed after 30 s. */
 final class BackendServerInitializer extends ChannelInitializer<SocketChannel> {
     static final FrameLimits REQUEST_LIMITS = new FrameLimits(16, 1 << 20);
     static final int REQUEST_TIMEOUT_SECONDS = 30;
 
-    private final Shard shard;
-    private final BackendConfig config;
-    private final Executor searchPool;
-    private final AtomicInteger inFlight;
-    private final java.util.concurrent.atomic.LongAdder produced;
+    private final Backend backend;
 
-    BackendServerInitializer(Shard shard, BackendConfig config, Executor searchPool, AtomicInteger inFlight,
-                             java.util.concurrent.atomic.LongAdder produced) {
-        this.shard = shard;
-        this.config = config;
-        this.searchPool = searchPool;
-        this.inFlight = inFlight;
-        this.produced = produced;
+    BackendServerInitializer(Backend backend) {
+        this.backend = backend;
     }
 
     @Override
@@ -34,6 +22,6 @@ final class BackendServerInitializer extends ChannelInitializer<SocketChannel> {
         ch.pipeline()
                 .addLast("idle", new IdleStateHandler(REQUEST_TIMEOUT_SECONDS, 0, 0))
                 .addLast("frames", new FrameDecoder(REQUEST_LIMITS))
-                .addLast("requests", new RequestHandler(shard, config, searchPool, inFlight, produced));
+                .addLast("requests", new RequestHandler(backend));
     }
 }

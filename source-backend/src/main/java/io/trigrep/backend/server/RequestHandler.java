@@ -25,7 +25,6 @@ import io.trigrep.proto.SearchRequest;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.capnproto.MessageBuilder;
@@ -41,22 +40,19 @@ import org.capnproto.MessageBuilder;
 final class RequestHandler extends ChannelInboundHandlerAdapter implements FrameSink {
     private final Shard shard;
     private final BackendConfig config;
-    private final Executor searchPool;
     private final AtomicInteger inFlight;
-    private final java.util.concurrent.atomic.LongAdder produced;
+    private final Backend backend;
     private ChannelHandlerContext ctx;
     private boolean busy;
     private boolean closing;
     private boolean inputClosed;
     private SearchExecution execution;
 
-    RequestHandler(Shard shard, BackendConfig config, Executor searchPool, AtomicInteger inFlight,
-                   java.util.concurrent.atomic.LongAdder produced) {
-        this.shard = shard;
-        this.config = config;
-        this.searchPool = searchPool;
-        this.inFlight = inFlight;
-        this.produced = produced;
+    RequestHandler(Backend backend) {
+        this.backend = backend;
+        this.shard = backend.shard();
+        this.config = backend.config();
+        this.inFlight = backend.inFlight();
     }
 
     @Override
@@ -118,8 +114,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
             error(Failure.Code.OVERLOADED, "overloaded: " + config.maxConcurrent() + " queries are running, try again shortly", 0);
             return;
         }
-        execution = new SearchExecution(shard, spec, this, searchPool, config.threads(), System::nanoTime, inFlight::decrementAndGet,
-                produced);
+        execution = new SearchExecution(shard, spec, this, backend.searchPool(), config.threads(), System::nanoTime,
+                inFlight::decrementAndGet, backend.produced());
         execution.start();
     }
 
