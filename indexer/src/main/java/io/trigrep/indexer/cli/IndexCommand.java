@@ -46,7 +46,7 @@ public final class IndexCommand implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "0", description = "worker threads (default: one per core)")
     int threads;
 
-    @Option(names = "--sort-buffer-mb", defaultValue = "${env:TRIGREP_SORT_BUFFER_MB:-64}", description = "memory for sorting postings per shard being built (default ${DEFAULT-VALUE})")
+    @Option(names = "--sort-buffer-mb", defaultValue = "${env:TRIGREP_SORT_BUFFER_MB:-128}", description = "memory for sorting postings per shard being built, twice this on the heap (default ${DEFAULT-VALUE})")
     int sortBufferMb;
 
     @Option(names = "--verify", description = "read every written shard back and check its checksums")
