@@ -156,7 +156,7 @@ final class LineMatcher {
             int lineEnd = lineEnd(content, length, hit);
             int chars = decode(content, lineStart, lineEnd);
             int count = 0;
-            Matcher line = pattern.matcher(CharBuffer.wrap(this.chars, 0, chars));
+            Matcher line = lineMatcher(0, chars);
             for (int at = 0; at <= chars && line.find(at); ) {
                 count = add(count, byteOffset(line.start()), byteOffset(line.end()));
                 at = line.end() > line.start() ? line.end() : line.end() + 1;
@@ -301,7 +301,7 @@ final class LineMatcher {
                 return;
             }
             int count = 0;
-            Matcher line = pattern.matcher(CharBuffer.wrap(this.chars, lineStart, lineEnd - lineStart));
+            Matcher line = lineMatcher(lineStart, lineEnd - lineStart);
             for (int at = 0; at <= lineEnd - lineStart && line.find(at); ) {
                 count = add(count, byteOffset(lineStart + line.start()), byteOffset(lineStart + line.end()));
                 at = line.end() > line.start() ? line.end() : line.end() + 1;
@@ -316,6 +316,46 @@ final class LineMatcher {
             }
             from = lineEnd + 1;
         }
+    }
+
+    /** One line of {@link #chars} as a CharSequence, re-aimed for each line instead of wrapped anew. */
+    private final class LineView implements CharSequence {
+        int start;
+        int length;
+
+        @Override
+        public int length() {
+            return length;
+        }
+
+        @Override
+        public char charAt(int index) {
+            return chars[start + index];
+        }
+
+        @Override
+        public CharSequence subSequence(int from, int to) {
+            return CharBuffer.wrap(chars, start + from, to - from);
+        }
+
+        @Override
+        public String toString() {
+            return new String(chars, start, length);
+        }
+    }
+
+    private final LineView view = new LineView();
+    private Matcher reusable;
+
+    /** The line's matcher: one Matcher per LineMatcher, reset onto each line. */
+    private Matcher lineMatcher(int start, int length) {
+        view.start = start;
+        view.length = length;
+        if (reusable == null) {
+            reusable = pattern.matcher(view);
+            return reusable;
+        }
+        return reusable.reset(view);
     }
 
     private char[] chars = new char[0];
