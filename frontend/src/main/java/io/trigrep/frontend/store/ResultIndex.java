@@ -1,0 +1,193 @@
+package io.trigrep.frontend.store;
+
+import io.trigrep.proto.ResultPeek;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * What the frontend keeps in memory per result of a query: where its frame is in the query's tee
+ * file, its ranking, a hash of its path (the stable tie-breaker) and its interned package, as
+ * columns of primitives in fixed-size chunks (no object per result, no copy when growing).
+ * 24 bytes per result, plus 4 for the sorted order. Single writer; {@link #sort} once complete.
+ */
+public final class ResultIndex {
+    static final int CHUNK_BITS = 14;
+    static final int CHUNK = 1 << CHUNK_BITS;
+
+    private long[][] offsets = new long[16][];
+    private int[][] lengths = new int[16][];
+    private float[][] rankings = new float[16][];
+    private int[][] pathHashes = new int[16][];
+    private int[][] packages = new int[16][];
+    private final PackagePool pool = new PackagePool();
+    private final ResultPeek peek = new ResultPeek();
+    private int size;
+    private int[] order;
+
+    public int size() {
+        return size;
+    }
+
+    public PackagePool packages() {
+        return pool;
+    }
+
+    /**
+     * Records the result whose frame was teed at {@code offset}; returns false when the frame is
+     * not a result this path can read (the caller then reads it fully or treats it as corrupt).
+     */
+    public boolean add(ByteBuffer frame, long offset) {
+        if (!peek.peek(frame)) {
+            return false;
+        }
+        ByteBuffer f = peek.frame();
+        int chunk = size >>> CHUNK_BITS;
+        int slot = size & (CHUNK - 1);
+        if (slot == 0) {
+            grow(chunk);
+        }
+        offsets[chunk][slot] = offset;
+        lengths[chunk][slot] = f.limit() - f.position();
+        rankings[chunk][slot] = peek.ranking();
+        pathHashes[chunk][slot] = hash(f, peek.pathOffset(), peek.pathLength());
+        packages[chunk][slot] = pool.intern(f, peek.packageOffset(), peek.packageLength());
+        size++;
+        order = null;
+        return true;
+    }
+
+    private void grow(int chunk) {
+        if (chunk == offsets.length) {
+            int n = chunk * 2;
+            offsets = Arrays.copyOf(offsets, n);
+            lengths = Arrays.copyOf(lengths, n);
+            rankings = Arrays.copyOf(rankings, n);
+            pathHashes = Arrays.copyOf(pathHashes, n);
+            packages = Arrays.copyOf(packages, n);
+        }
+        offsets[chunk] = new long[CHUNK];
+        lengths[chunk] = new int[CHUNK];
+        rankings[chunk] = new float[CHUNK];
+        pathHashes[chunk] = new int[CHUNK];
+        packages[chunk] = new int[CHUNK];
+    }
+
+    /** FNV-1a over the path bytes: stable across runs and JVMs, unlike String.hashCode salting concerns. */
+    static int hash(ByteBuffer frame, int offset, int length) {
+        int h = 0x811c9dc5;
+        for (int i = 0; i < length; i++) {
+            h ^= frame.get(offset + i) & 0xff;
+            h *= 0x01000193;
+        }
+        return h;
+    }
+
+    public long offset(int result) {
+        return offsets[result >>> CHUNK_BITS][result & (CHUNK - 1)];
+    }
+
+    public int length(int result) {
+        return lengths[result >>> CHUNK_BITS][result & (CHUNK - 1)];
+    }
+
+    public float ranking(int result) {
+        return rankings[result >>> CHUNK_BITS][result & (CHUNK - 1)];
+    }
+
+    public int pathHash(int result) {
+        return pathHashes[result >>> CHUNK_BITS][result & (CHUNK - 1)];
+    }
+
+    public int packageId(int result) {
+        return packages[result >>> CHUNK_BITS][result & (CHUNK - 1)];
+    }
+
+    /**
+     * Orders the results by ranking (best first), then path hash, then tee offset: the same order on
+     * every run of the same query, whatever order the backends' streams interleaved in, as long as
+     * the tee offsets order results of one backend (they do) and backends are teed in a fixed order
+     * within equal ranking and path (the caller's merge guarantees that).
+     */
+    public void sort() {
+        int[] o = new int[size];
+        for (int i = 0; i < size; i++) {
+            o[i] = i;
+        }
+        sort(o, 0, size - 1);
+        order = o;
+    }
+
+    /** The result at {@code rank} in sorted order. */
+    public int sorted(int rank) {
+        if (order == null) {
+            throw new IllegalStateException("sort() first: results were added after the last sort");
+        }
+        return order[rank];
+    }
+
+    private int compare(int a, int b) {
+        int c = Float.compare(ranking(b), ranking(a));
+        if (c != 0) {
+            return c;
+        }
+        c = Integer.compare(pathHash(a), pathHash(b));
+        return c != 0 ? c : Long.compare(offset(a), offset(b));
+    }
+
+    /** Quicksort of a permutation with primitive comparisons: no boxing, no comparator objects. */
+    private void sort(int[] o, int lo, int hi) {
+        while (lo < hi) {
+            if (hi - lo < 16) {
+                for (int i = lo + 1; i <= hi; i++) {
+                    int v = o[i];
+                    int j = i - 1;
+                    while (j >= lo && compare(o[j], v) > 0) {
+                        o[j + 1] = o[j];
+                        j--;
+                    }
+                    o[j + 1] = v;
+                }
+                return;
+            }
+            int mid = (lo + hi) >>> 1;
+            int pivot = median(o[lo], o[mid], o[hi]);
+            int i = lo;
+            int j = hi;
+            while (i <= j) {
+                while (compare(o[i], pivot) < 0) {
+                    i++;
+                }
+                while (compare(o[j], pivot) > 0) {
+                    j--;
+                }
+                if (i <= j) {
+                    int t = o[i];
+                    o[i++] = o[j];
+                    o[j--] = t;
+                }
+            }
+            if (j - lo < hi - i) {
+                sort(o, lo, j);
+                lo = i;
+            } else {
+                sort(o, i, hi);
+                hi = j;
+            }
+        }
+    }
+
+    private int median(int a, int b, int c) {
+        if (compare(a, b) > 0) {
+            int t = a;
+            a = b;
+            b = t;
+        }
+        if (compare(b, c) > 0) {
+            b = c;
+            if (compare(a, b) > 0) {
+                b = a;
+            }
+        }
+        return b;
+    }
+}

@@ -1,0 +1,96 @@
+package io.trigrep.frontend.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.trigrep.proto.ResultWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The frontend's per-result memory: correct columns, a deterministic order, and at most 32 bytes per result. */
+class ResultIndexTest {
+    record Expected(int index, float ranking, int pathHash, long offset, String pkg) {}
+
+    static ByteBuffer frame(String pkg, String path, float ranking) {
+        byte[] line = "int main(void) {".getBytes(StandardCharsets.UTF_8);
+        ByteBuf source = Unpooled.wrappedBuffer(line);
+        ByteBuf out = Unpooled.buffer();
+        new ResultWriter(0).start(pkg.getBytes(StandardCharsets.UTF_8), path.getBytes(StandardCharsets.UTF_8), source, 7, ranking)
+                .match(0, line.length).range(0, 3).writeTo(out);
+        ByteBuffer frame = ByteBuffer.wrap(ByteBufUtil.getBytes(out)).order(ByteOrder.LITTLE_ENDIAN);
+        out.release();
+        source.release();
+        return frame;
+    }
+
+    @Test
+    void columnsAndOrderMatchTheResults() {
+        Random random = new Random(3);
+        ResultIndex index = new ResultIndex();
+        List<Expected> expected = new ArrayList<>();
+        long offset = 0;
+        for (int i = 0; i < 50_000; i++) {
+            String pkg = "pkg" + random.nextInt(40);
+            String path = "src/f" + random.nextInt(500) + ".c";
+            float ranking = random.nextInt(20) / 20f;
+            ByteBuffer frame = frame(pkg, path, ranking);
+            assertThat(index.add(frame, offset)).isTrue();
+            byte[] pathBytes = path.getBytes(StandardCharsets.UTF_8);
+            expected.add(new Expected(i, ranking, ResultIndex.hash(ByteBuffer.wrap(pathBytes), 0, pathBytes.length), offset, pkg));
+            offset += frame.remaining();
+        }
+        for (Expected e : expected) {
+            assertThat(index.ranking(e.index())).isEqualTo(e.ranking());
+            assertThat(index.offset(e.index())).isEqualTo(e.offset());
+            assertThat(index.pathHash(e.index())).isEqualTo(e.pathHash());
+            assertThat(index.packages().name(index.packageId(e.index()))).isEqualTo(e.pkg());
+        }
+        assertThat(index.packages().size()).isEqualTo(40);
+        index.sort();
+        expected.sort(Comparator.comparing(Expected::ranking, Comparator.reverseOrder()).thenComparingInt(Expected::pathHash)
+                .thenComparingLong(Expected::offset));
+        for (int rank = 0; rank < expected.size(); rank++) {
+            assertThat(index.sorted(rank)).as("rank %d", rank).isEqualTo(expected.get(rank).index());
+        }
+    }
+
+    @Test
+    void twoMillionResultsTakeAtMost32BytesEach() {
+        List<ByteBuffer> frames = new ArrayList<>();
+        for (int i = 0; i < 256; i++) {
+            frames.add(frame("package-" + (i % 97), "dir/file" + i + ".c", (i % 13) / 13f));
+        }
+        int results = 2_000_000;
+        long before = usedHeap();
+        ResultIndex index = new ResultIndex();
+        long offset = 0;
+        for (int i = 0; i < results; i++) {
+            ByteBuffer frame = frames.get(i & 255);
+            index.add(frame, offset);
+            offset += frame.remaining();
+        }
+        index.sort();
+        long after = usedHeap();
+        double perResult = (after - before) / (double) results;
+        System.out.printf("ResultIndex: %,d results, %,d bytes of heap, %.1f bytes per result%n", results, after - before, perResult);
+        assertThat(index.size()).isEqualTo(results);
+        assertThat(perResult).isLessThanOrEqualTo(32.0);
+        assertThat(index.sorted(0)).isGreaterThanOrEqualTo(0);
+    }
+
+    static long usedHeap() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+}
