@@ -1,0 +1,91 @@
+package io.trigrep.frontend.fanout;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.trigrep.frontend.store.TeeFile;
+import io.trigrep.proto.FrameDecoder;
+import io.trigrep.proto.FrameLimits;
+import io.trigrep.proto.Messages;
+import io.trigrep.proto.Request;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.capnproto.MessageBuilder;
+
+/** Sends each query to every backend and gathers the streams into a {@link QueryRun}. */
+public final class FanOut implements AutoCloseable {
+    private final List<InetSocketAddress> backends;
+    private final Path dataDir;
+    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+    private final ExecutorService writers;
+    private final AtomicLong runs = new AtomicLong();
+
+    public FanOut(List<InetSocketAddress> backends, Path dataDir, int writerThreads) throws IOException {
+        if (backends.isEmpty()) {
+            throw new IllegalArgumentException("at least one backend is needed");
+        }
+        this.backends = List.copyOf(backends);
+        this.dataDir = Files.createDirectories(dataDir);
+        this.writers = Executors.newFixedThreadPool(writerThreads, r -> {
+            Thread t = new Thread(r, "trigrep-tee");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public List<String> shardNames() {
+        List<String> names = new ArrayList<>();
+        for (InetSocketAddress b : backends) {
+            names.add(b.getHostString() + ":" + b.getPort());
+        }
+        return names;
+    }
+
+    public QueryRun search(String query, boolean literal, int contextLines, Duration deadline) throws IOException {
+        Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
+        QueryRun run = new QueryRun(shardNames(), new TeeFile(tee), writers);
+        for (int i = 0; i < backends.size(); i++) {
+            MessageBuilder request = Messages.newBuilder();
+            request.initRoot(Request.factory).initSearch().setQuery(query).setLiteral(literal).setContextLines(contextLines)
+                    .setDeadlineMillis((int) Math.min(Integer.MAX_VALUE, deadline.toMillis()));
+            int shard = i;
+            Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                    .option(ChannelOption.AUTO_READ, false)
+                    .option(ChannelOption.TCP_NODELAY, true)
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(5000, deadline.toMillis()))
+                    .handler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(new FrameDecoder(FrameLimits.DEFAULT), new StreamHandler(run, shard, request));
+                        }
+                    });
+            bootstrap.connect(backends.get(i)).addListener(future -> {
+                if (!future.isSuccess()) {
+                    run.fail(shard, "cannot connect: " + future.cause().getMessage());
+                }
+            });
+        }
+        group.schedule(run::expire, deadline.toMillis(), TimeUnit.MILLISECONDS);
+        return run;
+    }
+
+    @Override
+    public void close() {
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        writers.shutdownNow();
+    }
+}

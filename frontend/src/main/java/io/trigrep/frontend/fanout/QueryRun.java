@@ -1,0 +1,213 @@
+package io.trigrep.frontend.fanout;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.trigrep.frontend.store.ResultIndex;
+import io.trigrep.frontend.store.TeeFile;
+import io.trigrep.proto.Done;
+import io.trigrep.proto.Failure;
+import io.trigrep.proto.FrameLimits;
+import io.trigrep.proto.Framing;
+import io.trigrep.proto.Messages;
+import io.trigrep.proto.Response;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * One query across every backend: each backend's frames are teed to disk and indexed, in
+ * arrival order, by one writer (a serial executor); a backend that fails, closes early, sends
+ * bytes that do not decode or misses the deadline is marked failed with its reason, and the
+ * others go on. {@link #completion} completes, with results sorted, once every backend is done
+ * or failed.
+ */
+public final class QueryRun implements AutoCloseable {
+    private final List<String> shards;
+    private final ShardStatus[] statuses;
+    private final Channel[] channels;
+    private final TeeFile tee;
+    private final ResultIndex index = new ResultIndex();
+    private final Executor writer;
+    private final CompletableFuture<QueryRun> completion = new CompletableFuture<>();
+    private final long startedNanos = System.nanoTime();
+    private volatile Failure.Code errorCode;
+    private volatile String errorMessage;
+    private volatile int errorPosition;
+    private long elapsedNanos;
+
+    QueryRun(List<String> shards, TeeFile tee, Executor pool) {
+        this.shards = List.copyOf(shards);
+        this.statuses = new ShardStatus[shards.size()];
+        this.channels = new Channel[shards.size()];
+        for (int i = 0; i < statuses.length; i++) {
+            statuses[i] = ShardStatus.running(shards.get(i));
+        }
+        this.tee = tee;
+        this.writer = new SerialExecutor(pool);
+    }
+
+    public CompletableFuture<QueryRun> completion() {
+        return completion;
+    }
+
+    public ResultIndex index() {
+        return index;
+    }
+
+    public TeeFile tee() {
+        return tee;
+    }
+
+    public synchronized List<ShardStatus> statuses() {
+        return List.of(statuses.clone());
+    }
+
+    /** A query error a backend reported (a bad query), or null. */
+    public Failure.Code errorCode() {
+        return errorCode;
+    }
+
+    public String errorMessage() {
+        return errorMessage;
+    }
+
+    public int errorPosition() {
+        return errorPosition;
+    }
+
+    public long elapsedNanos() {
+        return elapsedNanos;
+    }
+
+    synchronized void attach(int shard, Channel channel) {
+        channels[shard] = channel;
+        if (statuses[shard].state() != ShardStatus.State.RUNNING) {
+            channel.close();
+        }
+    }
+
+    void ingest(int shard, ByteBuf frame, StreamHandler handler) {
+        writer.execute(() -> {
+            try {
+                ByteBuffer view = frame.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
+                long offset = tee.append(view.duplicate());
+                Response.Which which = Messages.peekResponse(view);
+                switch (which) {
+                    case RESULT -> {
+                        if (!index.add(view, offset)) {
+                            failNow(shard, "a result frame this frontend cannot read");
+                        }
+                    }
+                    case DONE, ERROR -> finish(shard, Messages.response(Framing.read(view, FrameLimits.DEFAULT)));
+                    default -> { }
+                }
+            } catch (IOException | RuntimeException e) {
+                failNow(shard, "unreadable stream: " + e.getMessage());
+            } finally {
+                frame.release();
+                handler.written();
+            }
+        });
+    }
+
+    private void finish(int shard, Response.Reader last) {
+        synchronized (this) {
+            if (statuses[shard].state() != ShardStatus.State.RUNNING) {
+                return;
+            }
+            if (last.which() == Response.Which.DONE) {
+                Done.Reader d = last.getDone();
+                String reason = d.getTruncation() == Done.Truncation.NONE ? null : "truncated: " + d.getTruncation();
+                statuses[shard] = new ShardStatus(shards.get(shard), ShardStatus.State.DONE, reason, d.getResults(),
+                        d.getFilesSearched(), d.getTotalFiles());
+            } else {
+                Failure.Reader f = last.getError();
+                if (f.getCode() == Failure.Code.BAD_QUERY) {
+                    errorCode = f.getCode();
+                    errorMessage = f.getMessage().toString();
+                    errorPosition = f.getPosition();
+                }
+                statuses[shard] = new ShardStatus(shards.get(shard), ShardStatus.State.FAILED,
+                        f.getCode() + ": " + f.getMessage(), 0, 0, 0);
+            }
+            if (channels[shard] != null) {
+                channels[shard].close();
+            }
+        }
+        completeIfLast();
+    }
+
+    /** A backend failed: recorded after every frame it sent before failing has been teed. */
+    void fail(int shard, String reason) {
+        writer.execute(() -> failNow(shard, reason));
+    }
+
+    void closed(int shard) {
+        fail(shard, "connection closed before the answer ended");
+    }
+
+    private void failNow(int shard, String reason) {
+        synchronized (this) {
+            if (statuses[shard].state() != ShardStatus.State.RUNNING) {
+                return;
+            }
+            statuses[shard] = new ShardStatus(shards.get(shard), ShardStatus.State.FAILED, reason, 0, 0, 0);
+            if (channels[shard] != null) {
+                channels[shard].close();
+            }
+        }
+        completeIfLast();
+    }
+
+    /** The deadline passed: every backend still running is marked failed. */
+    void expire() {
+        for (int i = 0; i < statuses.length; i++) {
+            fail(i, "deadline exceeded");
+        }
+    }
+
+    private void completeIfLast() {
+        synchronized (this) {
+            for (ShardStatus s : statuses) {
+                if (s.state() == ShardStatus.State.RUNNING) {
+                    return;
+                }
+            }
+        }
+        writer.execute(() -> {
+            if (completion.isDone()) {
+                return;
+            }
+            index.sort();
+            elapsedNanos = System.nanoTime() - startedNanos;
+            completion.complete(this);
+        });
+    }
+
+    /** Shards that failed, with reasons. */
+    public synchronized List<ShardStatus> failed() {
+        List<ShardStatus> out = new ArrayList<>();
+        for (ShardStatus s : statuses) {
+            if (s.state() == ShardStatus.State.FAILED) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() throws IOException {
+        synchronized (this) {
+            for (Channel c : channels) {
+                if (c != null) {
+                    c.close();
+                }
+            }
+        }
+        tee.delete();
+    }
+}

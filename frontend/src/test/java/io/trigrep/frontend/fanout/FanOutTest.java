@@ -1,0 +1,174 @@
+package io.trigrep.frontend.fanout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trigrep.backend.TestShards;
+import io.trigrep.backend.server.BackendClient;
+import io.trigrep.backend.server.BackendConfig;
+import io.trigrep.backend.server.BackendServer;
+import io.trigrep.frontend.store.ResultIndex;
+import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.FrameLimits;
+import io.trigrep.proto.Framing;
+import io.trigrep.proto.Messages;
+import io.trigrep.proto.Request;
+import io.trigrep.proto.Response;
+import io.trigrep.proto.Result;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.capnproto.MessageBuilder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fan-out against three real backends over loopback: the teed and indexed results equal the
+ * unsharded corpus's, and a refused connection, a garbage stream or a silent backend each make a
+ * partial answer that names the shard, within the deadline.
+ */
+class FanOutTest {
+    static final Path CORPUS = Path.of("../source-backend/src/test/resources/corpus");
+    static Path dir;
+    static List<BackendServer> servers = new ArrayList<>();
+    static List<InetSocketAddress> addresses = new ArrayList<>();
+    static InetSocketAddress whole;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("fanout");
+        for (Shard shard : TestShards.build(CORPUS, dir.resolve("three"), 3)) {
+            BackendServer server = new BackendServer(shard, BackendConfig.defaults());
+            addresses.add(server.start("127.0.0.1", 0));
+            servers.add(server);
+        }
+        BackendServer unsharded = new BackendServer(TestShards.build(CORPUS, dir.resolve("one"), 1).get(0), BackendConfig.defaults());
+        whole = unsharded.start("127.0.0.1", 0);
+        servers.add(unsharded);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        for (BackendServer s : servers) {
+            s.close();
+        }
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    static TreeSet<String> unsharded(String query) throws Exception {
+        TreeSet<String> out = new TreeSet<>();
+        MessageBuilder request = Messages.newBuilder();
+        request.initRoot(Request.factory).initSearch().setQuery(query);
+        BackendClient.exchange(whole, request, r -> {
+            if (r.which() == Response.Which.RESULT) {
+                out.add(r.getResult().getPackage() + "/" + r.getResult().getPath() + ":" + r.getResult().getLine());
+            }
+            return true;
+        });
+        return out;
+    }
+
+    static List<String> results(QueryRun run) throws Exception {
+        List<String> out = new ArrayList<>();
+        ResultIndex index = run.index();
+        for (int rank = 0; rank < index.size(); rank++) {
+            int r = index.sorted(rank);
+            ByteBuffer frame = run.tee().read(index.offset(r), index.length(r));
+            Result.Reader result = Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getResult();
+            out.add(result.getPackage() + "/" + result.getPath() + ":" + result.getLine());
+        }
+        return out;
+    }
+
+    @Test
+    void threeShardsGiveTheUnshardedResultsSorted() throws Exception {
+        try (FanOut fanOut = new FanOut(addresses, dir.resolve("data"), 2)) {
+            for (String query : List.of("int", "return", "(?i)hello", "lua_[A-Z]\\w+", "nothing-at-all")) {
+                try (QueryRun run = fanOut.search(query, false, 2, Duration.ofSeconds(30))) {
+                    run.completion().get(30, TimeUnit.SECONDS);
+                    assertThat(run.failed()).isEmpty();
+                    List<String> got = results(run);
+                    assertThat(new TreeSet<>(got)).as(query).isEqualTo(unsharded(query)).hasSize(got.size());
+                    for (int rank = 1; rank < run.index().size(); rank++) {
+                        assertThat(run.index().ranking(run.index().sorted(rank)))
+                                .isLessThanOrEqualTo(run.index().ranking(run.index().sorted(rank - 1)));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void sameQueryGivesTheSameOrderEveryTime() throws Exception {
+        try (FanOut fanOut = new FanOut(addresses, dir.resolve("data"), 2)) {
+            List<String> first = null;
+            for (int i = 0; i < 3; i++) {
+                try (QueryRun run = fanOut.search("int", false, 0, Duration.ofSeconds(30))) {
+                    run.completion().get(30, TimeUnit.SECONDS);
+                    List<String> got = results(run);
+                    if (first == null) {
+                        first = got;
+                    } else {
+                        assertThat(got).isEqualTo(first);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void failingBackendsMakeAPartialAnswerNamingThem() throws Exception {
+        int refused;
+        try (ServerSocket closed = new ServerSocket(0)) {
+            refused = closed.getLocalPort();
+        }
+        try (ServerSocket garbage = new ServerSocket(0); ServerSocket silent = new ServerSocket(0)) {
+            Thread garbageThread = new Thread(() -> {
+                try (Socket s = garbage.accept(); OutputStream out = s.getOutputStream()) {
+                    out.write("HTTP/1.1 200 OK\r\n\r\nnot a frame".getBytes());
+                    out.flush();
+                    Thread.sleep(5000);
+                } catch (Exception ignored) {
+                    // the test is over
+                }
+            });
+            Thread silentThread = new Thread(() -> {
+                try (Socket s = silent.accept()) {
+                    Thread.sleep(10_000);
+                } catch (Exception ignored) {
+                    // the test is over
+                }
+            });
+            garbageThread.setDaemon(true);
+            silentThread.setDaemon(true);
+            garbageThread.start();
+            silentThread.start();
+            List<InetSocketAddress> mixed = List.of(addresses.get(0), new InetSocketAddress("127.0.0.1", refused),
+                    new InetSocketAddress("127.0.0.1", garbage.getLocalPort()), new InetSocketAddress("127.0.0.1", silent.getLocalPort()));
+            try (FanOut fanOut = new FanOut(mixed, dir.resolve("data"), 2);
+                 QueryRun run = fanOut.search("int", false, 0, Duration.ofSeconds(2))) {
+                long start = System.nanoTime();
+                run.completion().get(10, TimeUnit.SECONDS);
+                assertThat(System.nanoTime() - start).as("answered within the deadline and a margin")
+                        .isLessThan(TimeUnit.SECONDS.toNanos(5));
+                List<ShardStatus> statuses = run.statuses();
+                assertThat(statuses.get(0).state()).isEqualTo(ShardStatus.State.DONE);
+                assertThat(statuses.get(1).reason()).startsWith("cannot connect");
+                assertThat(statuses.get(2).reason()).startsWith("malformed stream");
+                assertThat(statuses.get(3).reason()).isEqualTo("deadline exceeded");
+                assertThat(run.index().size()).isEqualTo(statuses.get(0).results());
+            }
+        }
+    }
+}
