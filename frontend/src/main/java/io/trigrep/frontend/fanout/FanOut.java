@@ -47,6 +47,10 @@ public final class FanOut implements AutoCloseable {
         });
     }
 
+    public List<InetSocketAddress> backends() {
+        return backends;
+    }
+
     public List<String> shardNames() {
         List<String> names = new ArrayList<>();
         for (InetSocketAddress b : backends) {

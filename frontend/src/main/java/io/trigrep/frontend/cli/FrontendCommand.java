@@ -1,0 +1,68 @@
+package io.trigrep.frontend.cli;
+
+import io.trigrep.frontend.fanout.FanOut;
+import io.trigrep.frontend.http.FrontendServer;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code ./trigrep frontend}: the HTTP JSON API over a set of backends, until stopped. */
+@Command(name = "frontend", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Serve the HTTP JSON API, fanning each query out to every backend.")
+public final class FrontendCommand implements Callable<Integer> {
+    @Option(names = "--backends", required = true, split = ",", defaultValue = "${env:TRIGREP_BACKENDS}",
+            description = "host:port of every backend, comma-separated (env TRIGREP_BACKENDS)")
+    List<String> backends;
+
+    @Option(names = "--data", required = true, defaultValue = "${env:TRIGREP_DATA_DIR}", description = "folder for query files (env TRIGREP_DATA_DIR)")
+    Path data;
+
+    @Option(names = "--port", defaultValue = "${env:TRIGREP_PORT:-8080}", description = "HTTP port (env TRIGREP_PORT; default ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--bind", defaultValue = "${env:TRIGREP_BIND:-127.0.0.1}", description = "address to listen on (default ${DEFAULT-VALUE})")
+    String bind;
+
+    @Option(names = "--max-queries", defaultValue = "${env:TRIGREP_MAX_QUERIES:-32}", description = "queries at once; more get 429 (default ${DEFAULT-VALUE})")
+    int maxQueries;
+
+    @Override
+    public Integer call() throws Exception {
+        List<InetSocketAddress> addresses = new ArrayList<>();
+        for (String b : backends) {
+            int colon = b.lastIndexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException("backend must be host:port, got '" + b + "'");
+            }
+            addresses.add(new InetSocketAddress(b.substring(0, colon), Integer.parseInt(b.substring(colon + 1))));
+        }
+        FanOut fanOut = new FanOut(addresses, data, 2);
+        FrontendServer server = new FrontendServer(fanOut, maxQueries);
+        InetSocketAddress address = server.start(bind, port);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            fanOut.close();
+            stopped.countDown();
+        }, "trigrep-frontend-shutdown"));
+        System.out.println("frontend listening on http://" + address.getHostString() + ":" + address.getPort() + "/ ("
+                + addresses.size() + " backends)");
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    public static void main(String[] args) {
+        CommandLine line = new CommandLine(new FrontendCommand()).setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return 2;
+        });
+        System.exit(line.execute(args));
+    }
+}

@@ -1,0 +1,179 @@
+package io.trigrep.frontend.http;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.trigrep.frontend.fanout.FanOut;
+import io.trigrep.frontend.fanout.QueryRun;
+import io.trigrep.frontend.fanout.Readiness;
+import io.trigrep.proto.Failure;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Routes HTTP requests: {@code /api/v1/search}, {@code /healthz}, {@code /readyz}. Every answer
+ * is JSON; every error is JSON with a message and the fitting status (400 for a bad query with
+ * the position of the error, 404, 405, 429, 502). Searching never blocks the event loop: the
+ * answer is written when the query completes.
+ */
+final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    static final int DEFAULT_PER_PAGE = 10;
+    static final int MAX_PER_PAGE = 1000;
+    static final Duration DEADLINE = Duration.ofSeconds(30);
+
+    private final FanOut fanOut;
+    private final ExecutorService pages;
+    private final Semaphore queries;
+
+    ApiHandler(FanOut fanOut, ExecutorService pages, Semaphore queries) {
+        this.fanOut = fanOut;
+        this.pages = pages;
+        this.queries = queries;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) throws IOException {
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        if (!request.decoderResult().isSuccess()) {
+            send(ctx, false, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("malformed HTTP request", 0));
+            return;
+        }
+        if (request.method() != HttpMethod.GET && request.method() != HttpMethod.HEAD) {
+            send(ctx, keepAlive, HttpResponseStatus.METHOD_NOT_ALLOWED, PageRenderer.error("only GET is supported", 0));
+            return;
+        }
+        QueryStringDecoder uri;
+        try {
+            uri = new QueryStringDecoder(request.uri(), StandardCharsets.UTF_8);
+            uri.parameters();
+        } catch (IllegalArgumentException e) {
+            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("invalid URL: " + e.getMessage(), 0));
+            return;
+        }
+        switch (uri.path()) {
+            case "/healthz" -> send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.object("status", "ok"));
+            case "/readyz" -> pages.execute(() -> {
+                List<String> down = Readiness.unreachable(fanOut.backends(), 1000);
+                try {
+                    send(ctx, keepAlive, down.isEmpty() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+                            down.isEmpty() ? PageRenderer.object("status", "ready")
+                                    : PageRenderer.object("status", "not ready", "unreachable", String.join(", ", down)));
+                } catch (IOException e) {
+                    send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
+                }
+            });
+            case "/api/v1/search" -> search(ctx, keepAlive, uri.parameters());
+            default -> send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, PageRenderer.error("no such endpoint: " + uri.path(), 0));
+        }
+    }
+
+    private void search(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params) throws IOException {
+        String query = first(params, "q", first(params, "query", null));
+        if (query == null || query.isBlank()) {
+            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("missing query: give q=...", 0));
+            return;
+        }
+        int page;
+        int perPage;
+        try {
+            page = Integer.parseInt(first(params, "page", "0"));
+            perPage = Integer.parseInt(first(params, "per_page", Integer.toString(DEFAULT_PER_PAGE)));
+        } catch (NumberFormatException e) {
+            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("page and per_page must be integers", 0));
+            return;
+        }
+        if (page < 0 || perPage < 1 || perPage > MAX_PER_PAGE) {
+            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST,
+                    PageRenderer.error("page must be >= 0 and per_page in [1, " + MAX_PER_PAGE + "]", 0));
+            return;
+        }
+        String mode = first(params, "match_mode", "regexp");
+        if (!mode.equals("regexp") && !mode.equals("literal")) {
+            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("match_mode must be literal or regexp", 0));
+            return;
+        }
+        if (!queries.tryAcquire()) {
+            FullHttpResponse busy = response(HttpResponseStatus.TOO_MANY_REQUESTS,
+                    PageRenderer.error("too many queries are running; try again shortly", 0));
+            busy.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+            write(ctx, keepAlive, busy);
+            return;
+        }
+        QueryRun run;
+        try {
+            run = fanOut.search(query, mode.equals("literal"), 2, DEADLINE);
+        } catch (IOException e) {
+            queries.release();
+            send(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR, PageRenderer.error("cannot start the query: " + e.getMessage(), 0));
+            return;
+        }
+        int pageNumber = page;
+        run.completion().whenCompleteAsync((done, failure) -> {
+            try (QueryRun finished = run) {
+                if (failure != null) {
+                    send(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR, PageRenderer.error(failure.toString(), 0));
+                } else if (done.errorCode() == Failure.Code.BAD_QUERY) {
+                    send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error(done.errorMessage(), done.errorPosition()));
+                } else if (done.failed().size() == done.statuses().size()) {
+                    send(ctx, keepAlive, HttpResponseStatus.BAD_GATEWAY, PageRenderer.error("every backend failed: "
+                            + done.failed().get(0).reason(), 0));
+                } else {
+                    send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.page(query, done, pageNumber, perPage));
+                }
+            } catch (IOException | RuntimeException e) {
+                send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
+            } finally {
+                queries.release();
+            }
+        }, pages);
+    }
+
+    private static byte[] errorBytes(Exception e) {
+        try {
+            return PageRenderer.error("cannot render the page: " + e.getMessage(), 0);
+        } catch (IOException impossible) {
+            return "{\"error\":\"internal\"}".getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    private static String first(Map<String, List<String>> params, String name, String fallback) {
+        List<String> values = params.get(name);
+        return values == null || values.isEmpty() ? fallback : values.get(0);
+    }
+
+    private static FullHttpResponse response(HttpResponseStatus status, byte[] body) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json; charset=utf-8");
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        return response;
+    }
+
+    private static void send(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, byte[] body) {
+        write(ctx, keepAlive, response(status, body));
+    }
+
+    private static void write(ChannelHandlerContext ctx, boolean keepAlive, FullHttpResponse response) {
+        if (keepAlive) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            ctx.writeAndFlush(response);
+        } else {
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.trigrep.frontend.http;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpContentCompressor;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.trigrep.frontend.fanout.FanOut;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The frontend's HTTP server: the JSON API under /api/v1/, /healthz and /readyz. Requests are
+ * limited to an 8 KiB request line and 64 KiB in all; at most {@code maxQueries} searches run at
+ * once, the excess gets 429. Pages are rendered off the event loop, on a bounded pool.
+ */
+public final class FrontendServer implements AutoCloseable {
+    static final int MAX_INITIAL_LINE = 8192;
+    static final int MAX_REQUEST_BYTES = 64 << 10;
+
+    private final FanOut fanOut;
+    private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+    private final ExecutorService pages;
+    private final Semaphore queries;
+    private Channel channel;
+
+    public FrontendServer(FanOut fanOut, int maxQueries) {
+        this.fanOut = fanOut;
+        this.queries = new Semaphore(maxQueries);
+        this.pages = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "trigrep-pages");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public InetSocketAddress start(String host, int port) throws InterruptedException {
+        ServerBootstrap bootstrap = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline()
+                                .addLast(new HttpServerCodec(MAX_INITIAL_LINE, 16 << 10, 16 << 10))
+                                .addLast(new HttpServerKeepAliveHandler())
+                                .addLast(new HttpContentCompressor())
+                                .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
+                                .addLast(new ApiHandler(fanOut, pages, queries));
+                    }
+                });
+        channel = bootstrap.bind(host, port).sync().channel();
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    @Override
+    public void close() {
+        if (channel != null) {
+            channel.close().syncUninterruptibly();
+        }
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        pages.shutdownNow();
+    }
+}

@@ -1,0 +1,122 @@
+package io.trigrep.frontend.http;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.trigrep.frontend.fanout.QueryRun;
+import io.trigrep.frontend.fanout.ShardStatus;
+import io.trigrep.frontend.store.ResultIndex;
+import io.trigrep.proto.FrameLimits;
+import io.trigrep.proto.Framing;
+import io.trigrep.proto.Messages;
+import io.trigrep.proto.Range;
+import io.trigrep.proto.Result;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.capnproto.StructList;
+import org.capnproto.TextList;
+
+/**
+ * Renders one page of a finished query as JSON, with Debian Code Search's field names: only the
+ * page's results are read back from the tee, by offset, so page N costs the same as page 0.
+ */
+final class PageRenderer {
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private PageRenderer() {}
+
+    static byte[] page(String query, QueryRun run, int page, int perPage) throws IOException {
+        ResultIndex index = run.index();
+        int total = index.size();
+        int pages = (total + perPage - 1) / perPage;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.writeStartObject();
+            json.writeStringField("status", "done");
+            json.writeStringField("query", query);
+            json.writeNumberField("total_results", total);
+            json.writeNumberField("page", page);
+            json.writeNumberField("pages", pages);
+            json.writeNumberField("per_page", perPage);
+            List<ShardStatus> failed = run.failed();
+            json.writeBooleanField("partial", !failed.isEmpty());
+            json.writeObjectFieldStart("shards");
+            json.writeNumberField("total", run.statuses().size());
+            json.writeNumberField("successful", run.statuses().size() - failed.size());
+            json.writeArrayFieldStart("failed");
+            for (ShardStatus s : failed) {
+                json.writeStartObject();
+                json.writeStringField("shard", s.shard());
+                json.writeStringField("reason", s.reason());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+            json.writeNumberField("elapsed_seconds", run.elapsedNanos() / 1e9);
+            json.writeArrayFieldStart("results");
+            for (int rank = page * perPage; rank < Math.min(total, (page + 1) * perPage); rank++) {
+                int r = index.sorted(rank);
+                ByteBuffer frame = run.tee().read(index.offset(r), index.length(r));
+                result(json, Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getResult());
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        }
+        return out.toByteArray();
+    }
+
+    private static void result(JsonGenerator json, Result.Reader r) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("package", r.getPackage().toString());
+        json.writeStringField("path", r.getPath().toString());
+        json.writeNumberField("line", Integer.toUnsignedLong(r.getLine()));
+        json.writeStringField("context", r.getContext().toString());
+        lines(json, "context_before", r.getBefore());
+        lines(json, "context_after", r.getAfter());
+        json.writeArrayFieldStart("ranges");
+        StructList.Reader<Range.Reader> ranges = r.getRanges();
+        for (int i = 0; i < ranges.size(); i++) {
+            json.writeStartArray();
+            json.writeNumber(Integer.toUnsignedLong(ranges.get(i).getStart()));
+            json.writeNumber(Integer.toUnsignedLong(ranges.get(i).getEnd()));
+            json.writeEndArray();
+        }
+        json.writeEndArray();
+        json.writeNumberField("ranking", r.getRanking());
+        json.writeEndObject();
+    }
+
+    private static void lines(JsonGenerator json, String field, TextList.Reader lines) throws IOException {
+        json.writeArrayFieldStart(field);
+        for (int i = 0; i < lines.size(); i++) {
+            json.writeString(lines.get(i).toString());
+        }
+        json.writeEndArray();
+    }
+
+    static byte[] error(String message, int position) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.writeStartObject();
+            json.writeStringField("error", message);
+            if (position > 0) {
+                json.writeNumberField("position", position);
+            }
+            json.writeEndObject();
+        }
+        return out.toByteArray();
+    }
+
+    static byte[] object(String... keyValues) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.writeStartObject();
+            for (int i = 0; i + 1 < keyValues.length; i += 2) {
+                json.writeStringField(keyValues[i], keyValues[i + 1]);
+            }
+            json.writeEndObject();
+        }
+        return out.toByteArray();
+    }
+}

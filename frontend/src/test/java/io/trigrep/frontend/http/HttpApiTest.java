@@ -1,0 +1,183 @@
+package io.trigrep.frontend.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.trigrep.backend.TestShards;
+import io.trigrep.backend.server.BackendConfig;
+import io.trigrep.backend.server.BackendServer;
+import io.trigrep.frontend.fanout.FanOut;
+import io.trigrep.indexer.format.Shard;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The JSON API end to end: a real corpus in three shards, three backends and the frontend on loopback. */
+class HttpApiTest {
+    static final Path CORPUS = Path.of("../source-backend/src/test/resources/corpus");
+    static final ObjectMapper JSON = new ObjectMapper();
+    static Path dir;
+    static List<BackendServer> backends = new ArrayList<>();
+    static FanOut fanOut;
+    static FrontendServer frontend;
+    static String base;
+    static final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("http-api");
+        List<InetSocketAddress> addresses = new ArrayList<>();
+        for (Shard shard : TestShards.build(CORPUS, dir.resolve("shards"), 3)) {
+            BackendServer server = new BackendServer(shard, BackendConfig.defaults());
+            addresses.add(server.start("127.0.0.1", 0));
+            backends.add(server);
+        }
+        fanOut = new FanOut(addresses, dir.resolve("data"), 2);
+        frontend = new FrontendServer(fanOut, 8);
+        InetSocketAddress at = frontend.start("127.0.0.1", 0);
+        base = "http://127.0.0.1:" + at.getPort();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        frontend.close();
+        fanOut.close();
+        for (BackendServer b : backends) {
+            b.close();
+        }
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    static HttpResponse<String> get(String pathAndQuery) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(base + pathAndQuery)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The status code for a request line the JDK client would refuse to send (a malformed URL). */
+    static int rawStatus(String target) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", Integer.parseInt(base.substring(base.lastIndexOf(':') + 1)))) {
+            socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            String status = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+            return Integer.parseInt(status.substring(9, 12));
+        }
+    }
+
+    static String q(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void pagesConcatenateToTheWholeOrderedList() throws Exception {
+        HttpResponse<String> first = get("/api/v1/search?q=" + q("return") + "&per_page=7");
+        assertThat(first.statusCode()).isEqualTo(200);
+        JsonNode page0 = JSON.readTree(first.body());
+        int total = page0.get("total_results").asInt();
+        int pages = page0.get("pages").asInt();
+        assertThat(total).isGreaterThan(20);
+        assertThat(pages).isEqualTo((total + 6) / 7);
+        assertThat(page0.get("partial").asBoolean()).isFalse();
+        assertThat(page0.get("shards").get("successful").asInt()).isEqualTo(3);
+        List<String> all = new ArrayList<>();
+        double previous = Double.MAX_VALUE;
+        for (int page = 0; page < pages; page++) {
+            JsonNode body = JSON.readTree(get("/api/v1/search?query=" + q("return") + "&per_page=7&page=" + page).body());
+            for (JsonNode r : body.get("results")) {
+                all.add(r.get("package").asText() + "/" + r.get("path").asText() + ":" + r.get("line").asInt());
+                assertThat(r.get("ranking").asDouble()).isLessThanOrEqualTo(previous);
+                previous = r.get("ranking").asDouble();
+                String context = r.get("context").asText();
+                JsonNode range = r.get("ranges").get(0);
+                byte[] line = context.getBytes(StandardCharsets.UTF_8);
+                assertThat(new String(line, range.get(0).asInt(), range.get(1).asInt() - range.get(0).asInt(), StandardCharsets.UTF_8))
+                        .isEqualTo("return");
+                assertThat(r.get("context_before").size()).isLessThanOrEqualTo(2);
+            }
+        }
+        Set<String> unique = new HashSet<>(all);
+        assertThat(all).hasSize(total);
+        assertThat(unique).hasSize(total);
+        JsonNode beyond = JSON.readTree(get("/api/v1/search?q=" + q("return") + "&per_page=7&page=" + pages).body());
+        assertThat(beyond.get("results")).isEmpty();
+    }
+
+    @Test
+    void aBadRegexIsA400WithThePosition() throws Exception {
+        HttpResponse<String> response = get("/api/v1/search?q=" + q("foo(bar"));
+        assertThat(response.statusCode()).isEqualTo(400);
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.get("error").asText()).contains("missing closing )");
+        assertThat(body.get("position").asInt()).isEqualTo(4);
+    }
+
+    @Test
+    void hostileRequestsGetClear4xxAnswers() throws Exception {
+        assertThat(get("/api/v1/search").statusCode()).isEqualTo(400);
+        assertThat(get("/api/v1/search?q=x&page=-1").statusCode()).isEqualTo(400);
+        assertThat(get("/api/v1/search?q=x&per_page=100000").statusCode()).isEqualTo(400);
+        assertThat(get("/api/v1/search?q=x&page=abc").statusCode()).isEqualTo(400);
+        assertThat(get("/api/v1/search?q=x&match_mode=fuzzy").statusCode()).isEqualTo(400);
+        assertThat(rawStatus("/api/v1/search?q=%zz")).isEqualTo(400);
+        assertThat(get("/no/such/thing").statusCode()).isEqualTo(404);
+        assertThat(get("/api/v1/search?q=return&unknown=1").statusCode()).isEqualTo(200);
+        HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/search?q=x"))
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(post.statusCode()).isEqualTo(405);
+        // A 10 MB request line, sent raw: refused, and the server keeps serving.
+        try (Socket socket = new Socket("127.0.0.1", Integer.parseInt(base.substring(base.lastIndexOf(':') + 1)))) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET /api/v1/search?q=" + "a".repeat(10 << 20) + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String status = new String(in.readNBytes(12), StandardCharsets.US_ASCII);
+            assertThat(status).startsWith("HTTP/1.1 4");
+        } catch (java.net.SocketException reset) {
+            // the server may close before reading it all; what matters is that it keeps serving
+        }
+        assertThat(get("/healthz").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void healthAndReadiness() throws Exception {
+        assertThat(get("/healthz").statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(get("/readyz").body()).get("status").asText()).isEqualTo("ready");
+        int dead;
+        try (ServerSocket closed = new ServerSocket(0)) {
+            dead = closed.getLocalPort();
+        }
+        List<InetSocketAddress> withDead = new ArrayList<>(fanOut.backends());
+        withDead.add(new InetSocketAddress("127.0.0.1", dead));
+        try (FanOut partial = new FanOut(withDead, dir.resolve("data2"), 1); FrontendServer server = new FrontendServer(partial, 2)) {
+            InetSocketAddress at = server.start("127.0.0.1", 0);
+            HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort() + "/readyz")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(ready.statusCode()).isEqualTo(503);
+            assertThat(ready.body()).contains("127.0.0.1:" + dead);
+            HttpResponse<String> search = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort()
+                    + "/api/v1/search?q=return")).build(), HttpResponse.BodyHandlers.ofString());
+            JsonNode body = JSON.readTree(search.body());
+            assertThat(search.statusCode()).isEqualTo(200);
+            assertThat(body.get("partial").asBoolean()).isTrue();
+            assertThat(body.get("shards").get("failed").get(0).get("shard").asText()).isEqualTo("127.0.0.1:" + dead);
+        }
+    }
+}
