@@ -8,6 +8,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.trigrep.frontend.metrics.FrontendMetrics;
 import io.trigrep.frontend.store.TeeFile;
 import io.trigrep.proto.FrameDecoder;
 import io.trigrep.proto.FrameLimits;
@@ -33,8 +34,14 @@ public final class FanOut implements AutoCloseable {
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     private final ExecutorService writers;
     private final AtomicLong runs = new AtomicLong();
+    private final FrontendMetrics metrics;
 
     public FanOut(List<InetSocketAddress> backends, Path dataDir, int writerThreads) throws IOException {
+        this(backends, dataDir, writerThreads, new FrontendMetrics());
+    }
+
+    public FanOut(List<InetSocketAddress> backends, Path dataDir, int writerThreads, FrontendMetrics metrics) throws IOException {
+        this.metrics = metrics;
         if (backends.isEmpty()) {
             throw new IllegalArgumentException("at least one backend is needed");
         }
@@ -45,6 +52,10 @@ public final class FanOut implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+    }
+
+    public FrontendMetrics metrics() {
+        return metrics;
     }
 
     public List<InetSocketAddress> backends() {
@@ -84,6 +95,15 @@ public final class FanOut implements AutoCloseable {
             });
         }
         group.schedule(run::expire, deadline.toMillis(), TimeUnit.MILLISECONDS);
+        metrics.queryStarted();
+        run.completion().thenAccept(done -> {
+            metrics.queryFinished(done.elapsedNanos(), done.firstResultNanos(), done.index().size());
+            metrics.received(done.bytesReceived());
+            List<ShardStatus> statuses = done.statuses();
+            for (int i = 0; i < statuses.size(); i++) {
+                metrics.backend(statuses.get(i).shard(), done.shardNanos(i), QueryRun.outcome(statuses.get(i)));
+            }
+        });
         return run;
     }
 

@@ -38,10 +38,14 @@ public final class QueryRun implements AutoCloseable {
     private volatile String errorMessage;
     private volatile int errorPosition;
     private long elapsedNanos;
+    private volatile long firstResultNanos = -1;
+    private long bytesReceived;
+    private final long[] shardNanos;
 
     QueryRun(List<String> shards, TeeFile tee, Executor pool) {
         this.shards = List.copyOf(shards);
         this.statuses = new ShardStatus[shards.size()];
+        this.shardNanos = new long[shards.size()];
         this.channels = new Channel[shards.size()];
         for (int i = 0; i < statuses.length; i++) {
             statuses[i] = ShardStatus.running(shards.get(i));
@@ -94,12 +98,15 @@ public final class QueryRun implements AutoCloseable {
         writer.execute(() -> {
             try {
                 ByteBuffer view = frame.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
+                bytesReceived += view.remaining();
                 long offset = tee.append(view.duplicate());
                 Response.Which which = Messages.peekResponse(view);
                 switch (which) {
                     case RESULT -> {
                         if (!index.add(view, offset)) {
                             failNow(shard, "a result frame this frontend cannot read");
+                        } else if (firstResultNanos < 0) {
+                            firstResultNanos = System.nanoTime() - startedNanos;
                         }
                     }
                     case DONE, ERROR -> finish(shard, Messages.response(Framing.read(view, FrameLimits.DEFAULT)));
@@ -134,6 +141,7 @@ public final class QueryRun implements AutoCloseable {
                 statuses[shard] = new ShardStatus(shards.get(shard), ShardStatus.State.FAILED,
                         f.getCode() + ": " + f.getMessage(), 0, 0, 0);
             }
+            shardNanos[shard] = System.nanoTime() - startedNanos;
             if (channels[shard] != null) {
                 channels[shard].close();
             }
@@ -156,6 +164,7 @@ public final class QueryRun implements AutoCloseable {
                 return;
             }
             statuses[shard] = new ShardStatus(shards.get(shard), ShardStatus.State.FAILED, reason, 0, 0, 0);
+            shardNanos[shard] = System.nanoTime() - startedNanos;
             if (channels[shard] != null) {
                 channels[shard].close();
             }
@@ -186,6 +195,42 @@ public final class QueryRun implements AutoCloseable {
             elapsedNanos = System.nanoTime() - startedNanos;
             completion.complete(this);
         });
+    }
+
+    /** Time from start to the first result, or -1 when there was none. */
+    public long firstResultNanos() {
+        return firstResultNanos;
+    }
+
+    /** Bytes of frames received from all backends; read after completion. */
+    public long bytesReceived() {
+        return bytesReceived;
+    }
+
+    /** How long backend {@code shard} took, start to its last message or failure. */
+    public synchronized long shardNanos(int shard) {
+        return shardNanos[shard];
+    }
+
+    /** A short label for how a backend's part ended, for metrics: ok, connect, malformed, closed, deadline, error. */
+    public static String outcome(ShardStatus status) {
+        if (status.state() != ShardStatus.State.FAILED) {
+            return "ok";
+        }
+        String reason = status.reason();
+        if (reason.startsWith("cannot connect")) {
+            return "connect";
+        }
+        if (reason.startsWith("malformed") || reason.startsWith("unreadable") || reason.startsWith("a result frame")) {
+            return "malformed";
+        }
+        if (reason.startsWith("connection closed")) {
+            return "closed";
+        }
+        if (reason.startsWith("deadline")) {
+            return "deadline";
+        }
+        return "error";
     }
 
     /** Shards that failed, with reasons. */

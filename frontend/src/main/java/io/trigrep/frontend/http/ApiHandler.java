@@ -79,6 +79,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 }
             });
             case "/api/v1/search" -> search(ctx, keepAlive, uri.parameters());
+            case "/metrics" -> {
+                byte[] text = fanOut.metrics().scrape().getBytes(StandardCharsets.UTF_8);
+                FullHttpResponse response = response(HttpResponseStatus.OK, text);
+                response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+                write(ctx, keepAlive, response);
+            }
             default -> send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, PageRenderer.error("no such endpoint: " + uri.path(), 0));
         }
     }

@@ -157,6 +157,23 @@ class HttpApiTest {
     }
 
     @Test
+    void metricsInBaseUnitsAfterAFewQueries() throws Exception {
+        for (String query : List.of("return", "int", "(?i)hello")) {
+            assertThat(get("/api/v1/search?q=" + q(query)).statusCode()).isEqualTo(200);
+        }
+        HttpResponse<String> metrics = get("/metrics");
+        assertThat(metrics.statusCode()).isEqualTo(200);
+        assertThat(metrics.headers().firstValue("content-type").orElse("")).startsWith("text/plain");
+        String text = metrics.body();
+        assertThat(text).contains("# HELP trigrep_query_duration_seconds", "trigrep_query_duration_seconds_bucket{le=",
+                "trigrep_query_first_result_seconds_bucket", "trigrep_query_results_bucket", "trigrep_backend_duration_seconds_bucket",
+                "trigrep_backend_received_bytes_total", "trigrep_queries_in_flight", "jvm_memory_used_bytes", "process_cpu_usage");
+        long count = text.lines().filter(l -> l.startsWith("trigrep_query_duration_seconds_count"))
+                .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        assertThat(count).isGreaterThanOrEqualTo(3);
+    }
+
+    @Test
     void healthAndReadiness() throws Exception {
         assertThat(get("/healthz").statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(get("/readyz").body()).get("status").asText()).isEqualTo("ready");
@@ -178,6 +195,9 @@ class HttpApiTest {
             assertThat(search.statusCode()).isEqualTo(200);
             assertThat(body.get("partial").asBoolean()).isTrue();
             assertThat(body.get("shards").get("failed").get(0).get("shard").asText()).isEqualTo("127.0.0.1:" + dead);
+            String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort() + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(metrics).contains("trigrep_backend_failures_total{reason=\"connect\",shard=\"127.0.0.1:" + dead + "\"} 1.0");
         }
     }
 }

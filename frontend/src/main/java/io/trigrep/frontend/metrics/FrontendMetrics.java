@@ -1,0 +1,86 @@
+package io.trigrep.frontend.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The frontend's metrics, in base units, scraped at {@code /metrics}: query duration and time to
+ * first result as histograms (buckets for {@code histogram_quantile}: p50, p95, p99), per-backend
+ * duration and failures by reason, results per query, bytes received from backends, queries in
+ * flight, and the JVM's own.
+ */
+public final class FrontendMetrics {
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Timer queryDuration;
+    private final Timer firstResult;
+    private final DistributionSummary resultsPerQuery;
+    private final Counter bytesReceived;
+    private final AtomicInteger inFlight = new AtomicInteger();
+
+    public FrontendMetrics() {
+        queryDuration = Timer.builder("trigrep.query.duration").description("Time from a query's start until every backend answered")
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(1))
+                .register(registry);
+        firstResult = Timer.builder("trigrep.query.first.result").description("Time from a query's start until its first result arrived")
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(1))
+                .register(registry);
+        resultsPerQuery = DistributionSummary.builder("trigrep.query.results").description("Results of each finished query")
+                .baseUnit("results").publishPercentileHistogram().register(registry);
+        bytesReceived = Counter.builder("trigrep.backend.received").description("Bytes of result streams received from backends")
+                .baseUnit("bytes").register(registry);
+        Gauge.builder("trigrep.queries.in.flight", inFlight, AtomicInteger::get).description("Queries running now").register(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+    }
+
+    public void queryStarted() {
+        inFlight.incrementAndGet();
+    }
+
+    public void queryFinished(long nanos, long firstResultNanos, long results) {
+        inFlight.decrementAndGet();
+        queryDuration.record(nanos, TimeUnit.NANOSECONDS);
+        if (firstResultNanos >= 0) {
+            firstResult.record(firstResultNanos, TimeUnit.NANOSECONDS);
+        }
+        resultsPerQuery.record(results);
+    }
+
+    /** One backend's part of a query: how long it took, and how it ended ("ok" or a failure kind). */
+    public void backend(String shard, long nanos, String outcome) {
+        Timer.builder("trigrep.backend.duration").description("Time each backend took for its part of a query")
+                .tag("shard", shard).tag("outcome", outcome).publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(1))
+                .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        if (!outcome.equals("ok")) {
+            Counter.builder("trigrep.backend.failures").description("Backend failures by kind").tag("shard", shard)
+                    .tag("reason", outcome).register(registry).increment();
+        }
+    }
+
+    public void received(long bytes) {
+        bytesReceived.increment(bytes);
+    }
+
+    /** The Prometheus text exposition. */
+    public String scrape() {
+        return registry.scrape();
+    }
+}
