@@ -1,6 +1,7 @@
 package io.trigrep.frontend.cli;
 
 import io.trigrep.frontend.fanout.FanOut;
+import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.http.FrontendServer;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -32,6 +33,14 @@ public final class FrontendCommand implements Callable<Integer> {
     @Option(names = "--max-queries", defaultValue = "${env:TRIGREP_MAX_QUERIES:-32}", description = "queries at once; more get 429 (default ${DEFAULT-VALUE})")
     int maxQueries;
 
+    @Option(names = "--cache-bytes", defaultValue = "${env:TRIGREP_CACHE_BYTES:-1073741824}",
+            description = "disk for finished queries' files, least recently used evicted first (default ${DEFAULT-VALUE})")
+    long cacheBytes;
+
+    @Option(names = "--min-free-bytes", defaultValue = "${env:TRIGREP_MIN_FREE_BYTES:-1073741824}",
+            description = "evict finished queries while the data disk has less free (default ${DEFAULT-VALUE})")
+    long minFreeBytes;
+
     @Override
     public Integer call() throws Exception {
         List<InetSocketAddress> addresses = new ArrayList<>();
@@ -43,7 +52,7 @@ public final class FrontendCommand implements Callable<Integer> {
             addresses.add(new InetSocketAddress(b.substring(0, colon), Integer.parseInt(b.substring(colon + 1))));
         }
         FanOut fanOut = new FanOut(addresses, data, 2);
-        FrontendServer server = new FrontendServer(fanOut, maxQueries);
+        FrontendServer server = new FrontendServer(fanOut, maxQueries, new QueryCache(data, cacheBytes, minFreeBytes));
         InetSocketAddress address = server.start(bind, port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -54,6 +54,10 @@ public final class FanOut implements AutoCloseable {
         });
     }
 
+    public Path dataDir() {
+        return dataDir;
+    }
+
     public FrontendMetrics metrics() {
         return metrics;
     }

@@ -15,7 +15,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.trigrep.frontend.fanout.FanOut;
-import io.trigrep.frontend.fanout.QueryRun;
+import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.fanout.Readiness;
 import io.trigrep.proto.Failure;
 import java.io.IOException;
@@ -38,11 +38,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     static final Duration DEADLINE = Duration.ofSeconds(30);
 
     private final FanOut fanOut;
+    private final QueryCache cache;
     private final ExecutorService pages;
     private final Semaphore queries;
 
-    ApiHandler(FanOut fanOut, ExecutorService pages, Semaphore queries) {
+    ApiHandler(FanOut fanOut, QueryCache cache, ExecutorService pages, Semaphore queries) {
         this.fanOut = fanOut;
+        this.cache = cache;
         this.pages = pages;
         this.queries = queries;
     }
@@ -121,17 +123,20 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             write(ctx, keepAlive, busy);
             return;
         }
-        QueryRun run;
+        // Identical queries share one run: a running one is joined, a finished one served from disk.
+        String key = mode + "\u0000" + query.strip();
+        boolean fresh = "false".equals(first(params, "cache", "true"));
+        QueryCache.Entry entry;
         try {
-            run = fanOut.search(query, mode.equals("literal"), 2, DEADLINE);
+            entry = cache.acquire(key, fresh, () -> fanOut.search(query.strip(), mode.equals("literal"), 2, DEADLINE));
         } catch (IOException e) {
             queries.release();
             send(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR, PageRenderer.error("cannot start the query: " + e.getMessage(), 0));
             return;
         }
         int pageNumber = page;
-        run.completion().whenCompleteAsync((done, failure) -> {
-            try (QueryRun finished = run) {
+        entry.run().completion().whenCompleteAsync((done, failure) -> {
+            try {
                 if (failure != null) {
                     send(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR, PageRenderer.error(failure.toString(), 0));
                 } else if (done.errorCode() == Failure.Code.BAD_QUERY) {
@@ -145,6 +150,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             } catch (IOException | RuntimeException e) {
                 send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
             } finally {
+                cache.release(entry);
                 queries.release();
             }
         }, pages);

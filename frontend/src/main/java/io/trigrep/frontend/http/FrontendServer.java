@@ -13,6 +13,7 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.trigrep.frontend.fanout.FanOut;
+import io.trigrep.frontend.fanout.QueryCache;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,6 +30,7 @@ public final class FrontendServer implements AutoCloseable {
     static final int MAX_REQUEST_BYTES = 64 << 10;
 
     private final FanOut fanOut;
+    private final QueryCache cache;
     private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     private final ExecutorService pages;
@@ -36,7 +38,13 @@ public final class FrontendServer implements AutoCloseable {
     private Channel channel;
 
     public FrontendServer(FanOut fanOut, int maxQueries) {
+        this(fanOut, maxQueries, new QueryCache(fanOut.dataDir(), 1L << 30, 1L << 30));
+    }
+
+    public FrontendServer(FanOut fanOut, int maxQueries, QueryCache cache) {
         this.fanOut = fanOut;
+        this.cache = cache;
+        fanOut.metrics().bind(cache);
         this.queries = new Semaphore(maxQueries);
         this.pages = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "trigrep-pages");
@@ -55,7 +63,7 @@ public final class FrontendServer implements AutoCloseable {
                                 .addLast(new HttpServerKeepAliveHandler())
                                 .addLast(new HttpContentCompressor())
                                 .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
-                                .addLast(new ApiHandler(fanOut, pages, queries));
+                                .addLast(new ApiHandler(fanOut, cache, pages, queries));
                     }
                 });
         channel = bootstrap.bind(host, port).sync().channel();

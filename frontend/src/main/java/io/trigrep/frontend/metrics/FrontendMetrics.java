@@ -50,6 +50,18 @@ public final class FrontendMetrics {
         new UptimeMetrics().bindTo(registry);
     }
 
+    /** Cache hits, misses and evictions, and the disk its query files take. */
+    public void bind(io.trigrep.frontend.fanout.QueryCache cache) {
+        io.micrometer.core.instrument.FunctionCounter.builder("trigrep.cache.hits", cache, c -> c.hits())
+                .description("Queries answered from a running or finished query").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("trigrep.cache.misses", cache, c -> c.misses())
+                .description("Queries that had to be started").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("trigrep.cache.evictions", cache, c -> c.evictions())
+                .description("Finished queries removed from the store").register(registry);
+        Gauge.builder("trigrep.store.used", cache, c -> c.bytes()).baseUnit("bytes")
+                .description("Disk used by the query files of the result store").register(registry);
+    }
+
     public void queryStarted() {
         inFlight.incrementAndGet();
     }

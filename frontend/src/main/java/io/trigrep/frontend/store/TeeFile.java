@@ -18,7 +18,7 @@ import java.nio.file.StandardOpenOption;
 public final class TeeFile implements Closeable {
     private final Path path;
     private final FileChannel channel;
-    private long end;
+    private volatile long end;
 
     public TeeFile(Path path) throws IOException {
         this.path = path;

@@ -173,6 +173,24 @@ class HttpApiTest {
         assertThat(count).isGreaterThanOrEqualTo(3);
     }
 
+    static double metric(String name) throws Exception {
+        return get("/metrics").body().lines().filter(l -> l.startsWith(name + " "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    @Test
+    void identicalQueriesAreServedFromTheStoreUnlessCacheIsFalse() throws Exception {
+        String first = get("/api/v1/search?q=" + q("lua_State")).body();
+        double hits = metric("trigrep_cache_hits_total");
+        double misses = metric("trigrep_cache_misses_total");
+        String again = get("/api/v1/search?q=" + q("lua_State") + "&page=0").body();
+        assertThat(metric("trigrep_cache_hits_total")).isEqualTo(hits + 1);
+        assertThat(JSON.readTree(again).get("results")).isEqualTo(JSON.readTree(first).get("results"));
+        get("/api/v1/search?q=" + q("lua_State") + "&cache=false");
+        assertThat(metric("trigrep_cache_misses_total")).isEqualTo(misses + 1);
+        assertThat(metric("trigrep_store_used_bytes")).isPositive();
+    }
+
     @Test
     void healthAndReadiness() throws Exception {
         assertThat(get("/healthz").statusCode()).isEqualTo(200);
