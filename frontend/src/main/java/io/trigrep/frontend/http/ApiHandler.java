@@ -80,7 +80,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                     send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
                 }
             });
-            case "/api/v1/search" -> search(ctx, keepAlive, uri.parameters());
+            case "/api/v1/search" -> search(ctx, keepAlive, uri.parameters(), View.RESULTS);
+            case "/api/v1/search/packages" -> search(ctx, keepAlive, uri.parameters(), View.GROUPED);
+            case "/api/v1/packages" -> search(ctx, keepAlive, uri.parameters(), View.PACKAGES);
             case "/metrics" -> {
                 byte[] text = fanOut.metrics().scrape().getBytes(StandardCharsets.UTF_8);
                 FullHttpResponse response = response(HttpResponseStatus.OK, text);
@@ -91,7 +93,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
     }
 
-    private void search(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params) throws IOException {
+    /** What a search answers with: a page of results, a page of packages with their best results, or every package. */
+    enum View { RESULTS, GROUPED, PACKAGES }
+
+    static final int DEFAULT_PER_PACKAGE = 5;
+    static final int MAX_PER_PACKAGE = 100;
+
+    private void search(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params, View view) throws IOException {
         String query = first(params, "q", first(params, "query", null));
         if (query == null || query.isBlank()) {
             send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("missing query: give q=...", 0));
@@ -99,11 +107,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         int page;
         int perPage;
+        int perPackage;
         try {
             page = Integer.parseInt(first(params, "page", "0"));
             perPage = Integer.parseInt(first(params, "per_page", Integer.toString(DEFAULT_PER_PAGE)));
+            perPackage = Integer.parseInt(first(params, "per_package", Integer.toString(DEFAULT_PER_PACKAGE)));
         } catch (NumberFormatException e) {
-            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("page and per_page must be integers", 0));
+            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("page, per_page and per_package must be integers", 0));
+            return;
+        }
+        if (perPackage < 1 || perPackage > MAX_PER_PACKAGE) {
+            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("per_package must be in [1, " + MAX_PER_PACKAGE + "]", 0));
             return;
         }
         if (page < 0 || perPage < 1 || perPage > MAX_PER_PAGE) {
@@ -145,7 +159,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                     send(ctx, keepAlive, HttpResponseStatus.BAD_GATEWAY, PageRenderer.error("every backend failed: "
                             + done.failed().get(0).reason(), 0));
                 } else {
-                    send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.page(query, done, pageNumber, perPage));
+                    byte[] body = switch (view) {
+                        case RESULTS -> PageRenderer.page(query, done, pageNumber, perPage);
+                        case GROUPED -> PageRenderer.grouped(query, done, pageNumber, perPage, perPackage);
+                        case PACKAGES -> PageRenderer.packages(query, done);
+                    };
+                    send(ctx, keepAlive, HttpResponseStatus.OK, body);
                 }
             } catch (IOException | RuntimeException e) {
                 send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));

@@ -33,27 +33,10 @@ final class PageRenderer {
         ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.writeStartObject();
-            json.writeStringField("status", "done");
-            json.writeStringField("query", query);
-            json.writeNumberField("total_results", total);
+            header(json, query, run, total);
             json.writeNumberField("page", page);
             json.writeNumberField("pages", pages);
             json.writeNumberField("per_page", perPage);
-            List<ShardStatus> failed = run.failed();
-            json.writeBooleanField("partial", !failed.isEmpty());
-            json.writeObjectFieldStart("shards");
-            json.writeNumberField("total", run.statuses().size());
-            json.writeNumberField("successful", run.statuses().size() - failed.size());
-            json.writeArrayFieldStart("failed");
-            for (ShardStatus s : failed) {
-                json.writeStartObject();
-                json.writeStringField("shard", s.shard());
-                json.writeStringField("reason", s.reason());
-                json.writeEndObject();
-            }
-            json.writeEndArray();
-            json.writeEndObject();
-            json.writeNumberField("elapsed_seconds", run.elapsedNanos() / 1e9);
             json.writeArrayFieldStart("results");
             for (int rank = page * perPage; rank < Math.min(total, (page + 1) * perPage); rank++) {
                 int r = index.sorted(rank);
@@ -64,6 +47,87 @@ final class PageRenderer {
             json.writeEndObject();
         }
         return out.toByteArray();
+    }
+
+    /** Page {@code page} of the grouped view: {@code perPage} packages, each with its best {@code perPackage} results. */
+    static byte[] grouped(String query, QueryRun run, int page, int perPage, int perPackage) throws IOException {
+        ResultIndex index = run.index();
+        ResultIndex.Grouped grouped = index.grouped(perPackage);
+        int packages = grouped.packages().length;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.writeStartObject();
+            header(json, query, run, index.size());
+            json.writeNumberField("packages_total", packages);
+            json.writeNumberField("page", page);
+            json.writeNumberField("pages", (packages + perPage - 1) / perPage);
+            json.writeNumberField("per_page", perPage);
+            json.writeArrayFieldStart("packages");
+            for (int i = page * perPage; i < Math.min(packages, (page + 1) * perPage); i++) {
+                json.writeStartObject();
+                json.writeStringField("package", index.packages().name(grouped.packages()[i]));
+                json.writeNumberField("results_total", grouped.counts()[i]);
+                json.writeArrayFieldStart("results");
+                for (int r : grouped.top()[i]) {
+                    ByteBuffer frame = run.tee().read(index.offset(r), index.length(r));
+                    result(json, Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getResult());
+                }
+                json.writeEndArray();
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        }
+        return out.toByteArray();
+    }
+
+    /** Every matching package with its number of results, most results first. */
+    static byte[] packages(String query, QueryRun run) throws IOException {
+        ResultIndex index = run.index();
+        int[] counts = index.packageCounts();
+        Integer[] ids = new Integer[counts.length];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = i;
+        }
+        java.util.Arrays.sort(ids, (a, b) -> counts[a] != counts[b] ? Integer.compare(counts[b], counts[a])
+                : index.packages().name(a).compareTo(index.packages().name(b)));
+        ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.writeStartObject();
+            header(json, query, run, index.size());
+            json.writeArrayFieldStart("packages");
+            for (int id : ids) {
+                json.writeStartObject();
+                json.writeStringField("package", index.packages().name(id));
+                json.writeNumberField("results", counts[id]);
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        }
+        return out.toByteArray();
+    }
+
+    /** Status, query, counts and shards: the fields every search answer starts with. */
+    private static void header(JsonGenerator json, String query, QueryRun run, int total) throws IOException {
+        json.writeStringField("status", "done");
+        json.writeStringField("query", query);
+        json.writeNumberField("total_results", total);
+        List<ShardStatus> failed = run.failed();
+        json.writeBooleanField("partial", !failed.isEmpty());
+        json.writeObjectFieldStart("shards");
+        json.writeNumberField("total", run.statuses().size());
+        json.writeNumberField("successful", run.statuses().size() - failed.size());
+        json.writeArrayFieldStart("failed");
+        for (ShardStatus s : failed) {
+            json.writeStartObject();
+            json.writeStringField("shard", s.shard());
+            json.writeStringField("reason", s.reason());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeEndObject();
+        json.writeNumberField("elapsed_seconds", run.elapsedNanos() / 1e9);
     }
 
     private static void result(JsonGenerator json, Result.Reader r) throws IOException {

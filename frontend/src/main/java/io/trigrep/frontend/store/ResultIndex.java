@@ -125,6 +125,46 @@ public final class ResultIndex {
         return order[rank];
     }
 
+    /** Results per package id. */
+    public int[] packageCounts() {
+        int[] counts = new int[pool.size()];
+        for (int i = 0; i < size; i++) {
+            counts[packageId(i)]++;
+        }
+        return counts;
+    }
+
+    /** Packages in the order of their best result, each with its count and its first results in sorted order. */
+    public record Grouped(int[] packages, int[] counts, int[][] top) {}
+
+    /** The grouped view (after {@link #sort}): at most {@code perPackage} results of each package. */
+    public Grouped grouped(int perPackage) {
+        int[] counts = packageCounts();
+        int[] order = new int[counts.length];
+        int[][] top = new int[counts.length][];
+        int[] filled = new int[counts.length];
+        int packagesSeen = 0;
+        for (int rank = 0; rank < size; rank++) {
+            int r = sorted(rank);
+            int p = packageId(r);
+            if (top[p] == null) {
+                top[p] = new int[Math.min(perPackage, counts[p])];
+                order[packagesSeen++] = p;
+            }
+            if (filled[p] < top[p].length) {
+                top[p][filled[p]++] = r;
+            }
+        }
+        int[] packagesInOrder = Arrays.copyOf(order, packagesSeen);
+        int[] countsInOrder = new int[packagesSeen];
+        int[][] topInOrder = new int[packagesSeen][];
+        for (int i = 0; i < packagesSeen; i++) {
+            countsInOrder[i] = counts[packagesInOrder[i]];
+            topInOrder[i] = top[packagesInOrder[i]];
+        }
+        return new Grouped(packagesInOrder, countsInOrder, topInOrder);
+    }
+
     private int compare(int a, int b) {
         int c = Float.compare(ranking(b), ranking(a));
         if (c != 0) {

@@ -121,6 +121,40 @@ class HttpApiTest {
     }
 
     @Test
+    void groupedPagesAndThePackageListAgreeWithTheFlatList() throws Exception {
+        List<JsonNode> flat = new ArrayList<>();
+        JsonNode page0 = JSON.readTree(get("/api/v1/search?q=" + q("int") + "&per_page=1000").body());
+        page0.get("results").forEach(flat::add);
+        assertThat(flat).hasSize(page0.get("total_results").asInt());
+        java.util.LinkedHashMap<String, List<String>> byPackage = new java.util.LinkedHashMap<>();
+        for (JsonNode r : flat) {
+            byPackage.computeIfAbsent(r.get("package").asText(), k -> new ArrayList<>())
+                    .add(r.get("path").asText() + ":" + r.get("line").asInt());
+        }
+        JsonNode packages = JSON.readTree(get("/api/v1/packages?q=" + q("int")).body()).get("packages");
+        assertThat(packages).hasSize(byPackage.size());
+        for (JsonNode p : packages) {
+            assertThat(p.get("results").asInt()).isEqualTo(byPackage.get(p.get("package").asText()).size());
+        }
+        List<String> order = new ArrayList<>();
+        int pages = JSON.readTree(get("/api/v1/search/packages?q=" + q("int") + "&per_page=2&per_package=3").body()).get("pages").asInt();
+        for (int page = 0; page < pages; page++) {
+            JsonNode body = JSON.readTree(get("/api/v1/search/packages?q=" + q("int") + "&per_page=2&per_package=3&page=" + page).body());
+            for (JsonNode p : body.get("packages")) {
+                String name = p.get("package").asText();
+                order.add(name);
+                List<String> expected = byPackage.get(name);
+                assertThat(p.get("results_total").asInt()).isEqualTo(expected.size());
+                List<String> got = new ArrayList<>();
+                p.get("results").forEach(r -> got.add(r.get("path").asText() + ":" + r.get("line").asInt()));
+                assertThat(got).isEqualTo(expected.subList(0, Math.min(3, expected.size())));
+            }
+        }
+        // Packages come in the order of their best result in the flat list.
+        assertThat(order).containsExactlyElementsOf(byPackage.keySet());
+    }
+
+    @Test
     void aBadRegexIsA400WithThePosition() throws Exception {
         HttpResponse<String> response = get("/api/v1/search?q=" + q("foo(bar"));
         assertThat(response.statusCode()).isEqualTo(400);
