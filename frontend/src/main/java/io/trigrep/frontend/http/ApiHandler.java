@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.trigrep.frontend.fanout.FanOut;
+import io.trigrep.frontend.fanout.FileFetch;
 import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.fanout.Readiness;
 import io.trigrep.proto.Failure;
@@ -83,6 +84,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             case "/api/v1/search" -> search(ctx, keepAlive, uri.parameters(), View.RESULTS);
             case "/api/v1/search/packages" -> search(ctx, keepAlive, uri.parameters(), View.GROUPED);
             case "/api/v1/packages" -> search(ctx, keepAlive, uri.parameters(), View.PACKAGES);
+            case "/api/v1/file" -> file(ctx, keepAlive, uri.parameters());
             case "/metrics" -> {
                 byte[] text = fanOut.metrics().scrape().getBytes(StandardCharsets.UTF_8);
                 FullHttpResponse response = response(HttpResponseStatus.OK, text);
@@ -91,6 +93,32 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             }
             default -> send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, PageRenderer.error("no such endpoint: " + uri.path(), 0));
         }
+    }
+
+    private void file(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params) throws IOException {
+        String pkg = first(params, "package", null);
+        String path = first(params, "path", null);
+        if (pkg == null || path == null || pkg.isEmpty() || path.isEmpty() || path.startsWith("/") || pkg.contains("/")
+                || List.of(path.split("/", -1)).contains("..") || pkg.equals("..") || path.length() > 4096) {
+            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("give package=NAME and a relative path=P without ..", 0));
+            return;
+        }
+        pages.execute(() -> {
+            FileFetch.Outcome outcome = FileFetch.fetch(fanOut.backends(), pkg, path, 1000);
+            try {
+                if (outcome.content() != null) {
+                    send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.file(pkg, path, outcome.content()));
+                } else if (outcome.code() == Failure.Code.NOT_FOUND) {
+                    send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, PageRenderer.error(outcome.message(), 0));
+                } else if (outcome.code() == Failure.Code.BAD_REQUEST) {
+                    send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error(outcome.message(), 0));
+                } else {
+                    send(ctx, keepAlive, HttpResponseStatus.BAD_GATEWAY, PageRenderer.error(outcome.message(), 0));
+                }
+            } catch (IOException e) {
+                send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
+            }
+        });
     }
 
     /** What a search answers with: a page of results, a page of packages with their best results, or every package. */

@@ -159,6 +159,18 @@ final class PageRenderer {
         json.writeEndArray();
     }
 
+    static byte[] file(String pkg, String path, byte[] content) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(content.length + 256);
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.writeStartObject();
+            json.writeStringField("package", pkg);
+            json.writeStringField("path", path);
+            json.writeStringField("content", new String(content, java.nio.charset.StandardCharsets.UTF_8));
+            json.writeEndObject();
+        }
+        return out.toByteArray();
+    }
+
     static byte[] error(String message, int position) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         try (JsonGenerator json = JSON.createGenerator(out)) {

@@ -155,6 +155,22 @@ class HttpApiTest {
     }
 
     @Test
+    void fileContentsComeFromTheOwningBackend() throws Exception {
+        for (String file : List.of("zlib_1.2.13.dfsg-1/adler32.c", "lua5.4_5.4.4-3+deb12u1/src/lua.h", "synthetic_1.0/web/index.html")) {
+            int slash = file.indexOf('/');
+            HttpResponse<String> response = get("/api/v1/file?package=" + q(file.substring(0, slash)) + "&path=" + q(file.substring(slash + 1)));
+            assertThat(response.statusCode()).as(file).isEqualTo(200);
+            assertThat(JSON.readTree(response.body()).get("content").asText())
+                    .isEqualTo(Files.readString(CORPUS.resolve(file), StandardCharsets.UTF_8));
+        }
+        assertThat(get("/api/v1/file?package=zlib_1.2.13.dfsg-1&path=nope.c").statusCode()).isEqualTo(404);
+        assertThat(get("/api/v1/file?package=zlib_1.2.13.dfsg-1&path=" + q("../../etc/passwd")).statusCode()).isEqualTo(400);
+        assertThat(get("/api/v1/file?package=zlib_1.2.13.dfsg-1&path=" + q("/etc/passwd")).statusCode()).isEqualTo(400);
+        assertThat(get("/api/v1/file?package=..&path=x").statusCode()).isEqualTo(400);
+        assertThat(get("/api/v1/file?path=x").statusCode()).isEqualTo(400);
+    }
+
+    @Test
     void aBadRegexIsA400WithThePosition() throws Exception {
         HttpResponse<String> response = get("/api/v1/search?q=" + q("foo(bar"));
         assertThat(response.statusCode()).isEqualTo(400);
