@@ -177,6 +177,21 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             return;
         }
         int pageNumber = page;
+        boolean wait = !"false".equals(first(params, "wait", "true"));
+        if (!wait && !entry.run().completion().isDone()) {
+            // Answer at once with what is known; the query runs on and later calls find it.
+            pages.execute(() -> {
+                try {
+                    send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.running(query, entry.run()));
+                } catch (IOException | RuntimeException e) {
+                    send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
+                } finally {
+                    cache.release(entry);
+                    queries.release();
+                }
+            });
+            return;
+        }
         entry.run().completion().whenCompleteAsync((done, failure) -> {
             try {
                 if (failure != null) {

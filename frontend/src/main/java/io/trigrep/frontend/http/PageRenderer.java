@@ -159,6 +159,29 @@ final class PageRenderer {
         json.writeEndArray();
     }
 
+    /** A query still running: how far it is, no results yet (they are sorted once it is done). */
+    static byte[] running(String query, QueryRun run) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+        List<ShardStatus> statuses = run.statuses();
+        long done = statuses.stream().filter(s -> s.state() == ShardStatus.State.DONE).count();
+        long failed = statuses.stream().filter(s -> s.state() == ShardStatus.State.FAILED).count();
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.writeStartObject();
+            json.writeStringField("status", "running");
+            json.writeStringField("query", query);
+            json.writeNumberField("results_so_far", run.index().size());
+            json.writeObjectFieldStart("shards");
+            json.writeNumberField("total", statuses.size());
+            json.writeNumberField("done", done);
+            json.writeNumberField("failed", failed);
+            json.writeEndObject();
+            json.writeArrayFieldStart("results");
+            json.writeEndArray();
+            json.writeEndObject();
+        }
+        return out.toByteArray();
+    }
+
     static byte[] file(String pkg, String path, byte[] content) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(content.length + 256);
         try (JsonGenerator json = JSON.createGenerator(out)) {

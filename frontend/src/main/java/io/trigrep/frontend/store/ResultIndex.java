@@ -21,7 +21,7 @@ public final class ResultIndex {
     private int[][] packages = new int[16][];
     private final PackagePool pool = new PackagePool();
     private final ResultPeek peek = new ResultPeek();
-    private int size;
+    private volatile int size;
     private int[] order;
 
     public int size() {

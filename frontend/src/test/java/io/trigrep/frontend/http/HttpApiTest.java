@@ -171,6 +171,32 @@ class HttpApiTest {
     }
 
     @Test
+    void waitFalseAnswersAtOnceWhileAQueryRuns() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0)) {
+            Thread accept = new Thread(() -> {
+                try (Socket s = silent.accept()) {
+                    Thread.sleep(20_000);
+                } catch (Exception ignored) {
+                    // the test is over
+                }
+            });
+            accept.setDaemon(true);
+            accept.start();
+            List<InetSocketAddress> withSilent = List.of(fanOut.backends().get(0), new InetSocketAddress("127.0.0.1", silent.getLocalPort()));
+            try (FanOut slow = new FanOut(withSilent, dir.resolve("data3"), 1); FrontendServer server = new FrontendServer(slow, 2)) {
+                InetSocketAddress at = server.start("127.0.0.1", 0);
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort()
+                        + "/api/v1/search?q=return&wait=false")).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(response.statusCode()).isEqualTo(200);
+                JsonNode body = JSON.readTree(response.body());
+                assertThat(body.get("status").asText()).isEqualTo("running");
+                assertThat(body.get("shards").get("total").asInt()).isEqualTo(2);
+                assertThat(body.get("results")).isEmpty();
+            }
+        }
+    }
+
+    @Test
     void aBadRegexIsA400WithThePosition() throws Exception {
         HttpResponse<String> response = get("/api/v1/search?q=" + q("foo(bar"));
         assertThat(response.statusCode()).isEqualTo(400);
