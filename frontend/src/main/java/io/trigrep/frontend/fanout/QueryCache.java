@@ -157,6 +157,12 @@ public final class QueryCache {
         return entries.size();
     }
 
+    /** The running query with this key, or null. */
+    public synchronized QueryRun runningQuery(String key) {
+        Entry e = entries.get(key);
+        return e != null && !e.run.completion().isDone() ? e.run : null;
+    }
+
     /** Queries still running, by key. */
     public synchronized List<String> running() {
         List<String> out = new ArrayList<>();

@@ -172,6 +172,13 @@ public final class QueryRun implements AutoCloseable {
         completeIfLast();
     }
 
+    /** An operator stopped the query: every backend still running is marked failed and closed. */
+    public void cancel() {
+        for (int i = 0; i < statuses.length; i++) {
+            fail(i, "cancelled");
+        }
+    }
+
     /** The deadline passed: every backend still running is marked failed. */
     void expire() {
         for (int i = 0; i < statuses.length; i++) {
@@ -212,7 +219,7 @@ public final class QueryRun implements AutoCloseable {
         return shardNanos[shard];
     }
 
-    /** A short label for how a backend's part ended, for metrics: ok, connect, malformed, closed, deadline, error. */
+    /** A short label for how a backend's part ended, for metrics: ok, connect, malformed, closed, deadline, cancelled, error. */
     public static String outcome(ShardStatus status) {
         if (status.state() != ShardStatus.State.FAILED) {
             return "ok";
@@ -229,6 +236,9 @@ public final class QueryRun implements AutoCloseable {
         }
         if (reason.startsWith("deadline")) {
             return "deadline";
+        }
+        if (reason.equals("cancelled")) {
+            return "cancelled";
         }
         return "error";
     }

@@ -17,6 +17,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.FileFetch;
 import io.trigrep.frontend.fanout.QueryCache;
+import io.trigrep.frontend.fanout.QueryRun;
 import io.trigrep.frontend.fanout.Readiness;
 import io.trigrep.proto.Failure;
 import java.io.IOException;
@@ -57,8 +58,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             send(ctx, false, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("malformed HTTP request", 0));
             return;
         }
-        if (request.method() != HttpMethod.GET && request.method() != HttpMethod.HEAD) {
-            send(ctx, keepAlive, HttpResponseStatus.METHOD_NOT_ALLOWED, PageRenderer.error("only GET is supported", 0));
+        boolean cancel = request.uri().startsWith("/api/v1/queries/cancel");
+        if (cancel ? request.method() != HttpMethod.POST : request.method() != HttpMethod.GET && request.method() != HttpMethod.HEAD) {
+            send(ctx, keepAlive, HttpResponseStatus.METHOD_NOT_ALLOWED,
+                    PageRenderer.error(cancel ? "cancel with POST" : "only GET is supported here", 0));
             return;
         }
         QueryStringDecoder uri;
@@ -85,6 +88,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             case "/api/v1/search/packages" -> search(ctx, keepAlive, uri.parameters(), View.GROUPED);
             case "/api/v1/packages" -> search(ctx, keepAlive, uri.parameters(), View.PACKAGES);
             case "/api/v1/file" -> file(ctx, keepAlive, uri.parameters());
+            case "/api/v1/queries" -> send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.queries(cache));
+            case "/api/v1/queries/cancel" -> {
+                String query = first(uri.parameters(), "q", first(uri.parameters(), "query", ""));
+                QueryRun running = cache.runningQuery(first(uri.parameters(), "match_mode", "regexp") + "\u0000" + query.strip());
+                if (running == null) {
+                    send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, PageRenderer.error("no running query '" + query + "'", 0));
+                } else {
+                    running.cancel();
+                    send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.object("status", "cancelled", "query", query));
+                }
+            }
             case "/metrics" -> {
                 byte[] text = fanOut.metrics().scrape().getBytes(StandardCharsets.UTF_8);
                 FullHttpResponse response = response(HttpResponseStatus.OK, text);

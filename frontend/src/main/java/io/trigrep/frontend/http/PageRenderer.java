@@ -159,6 +159,29 @@ final class PageRenderer {
         json.writeEndArray();
     }
 
+    /** The running queries, for operators: each with its mode, text and results so far. */
+    static byte[] queries(io.trigrep.frontend.fanout.QueryCache cache) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.writeStartObject();
+            json.writeArrayFieldStart("running");
+            for (String key : cache.running()) {
+                int split = key.indexOf('\u0000');
+                QueryRun run = cache.runningQuery(key);
+                json.writeStartObject();
+                json.writeStringField("match_mode", key.substring(0, split));
+                json.writeStringField("query", key.substring(split + 1));
+                json.writeNumberField("results_so_far", run == null ? 0 : run.index().size());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeNumberField("cached_queries", cache.size());
+            json.writeNumberField("store_bytes", cache.bytes());
+            json.writeEndObject();
+        }
+        return out.toByteArray();
+    }
+
     /** A query still running: how far it is, no results yet (they are sorted once it is done). */
     static byte[] running(String query, QueryRun run) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(512);

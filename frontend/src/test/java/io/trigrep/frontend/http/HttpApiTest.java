@@ -192,6 +192,20 @@ class HttpApiTest {
                 assertThat(body.get("status").asText()).isEqualTo("running");
                 assertThat(body.get("shards").get("total").asInt()).isEqualTo(2);
                 assertThat(body.get("results")).isEmpty();
+                String port = "http://127.0.0.1:" + at.getPort();
+                JsonNode running = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(port + "/api/v1/queries")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body());
+                assertThat(running.get("running").get(0).get("query").asText()).isEqualTo("return");
+                HttpResponse<String> cancelled = http.send(HttpRequest.newBuilder(URI.create(port + "/api/v1/queries/cancel?q=return"))
+                        .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(cancelled.statusCode()).isEqualTo(200);
+                JsonNode after = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(port + "/api/v1/search?q=return")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body());
+                assertThat(after.get("status").asText()).isEqualTo("done");
+                assertThat(after.get("partial").asBoolean()).isTrue();
+                assertThat(after.get("shards").get("failed").get(0).get("reason").asText()).isEqualTo("cancelled");
+                assertThat(http.send(HttpRequest.newBuilder(URI.create(port + "/api/v1/queries/cancel?q=return"))
+                        .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
             }
         }
     }
