@@ -8,9 +8,7 @@ import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.util.List;
 import org.capnproto.MessageBuilder;
 
@@ -28,13 +26,10 @@ public final class FileFetch {
         String lastFailure = null;
         boolean anyAnswered = false;
         for (InetSocketAddress backend : backends) {
-            try (Socket socket = new Socket()) {
-                socket.connect(backend, timeoutMillis);
-                socket.setSoTimeout(5 * timeoutMillis);
+            try {
                 MessageBuilder request = Messages.newBuilder();
                 request.initRoot(Request.factory).initFetchFile().setPackage(pkg).setPath(path);
-                Framing.write(request, Channels.newChannel(socket.getOutputStream()));
-                ByteBuffer frame = Framing.readFrame(Channels.newChannel(socket.getInputStream()), FrameLimits.DEFAULT);
+                ByteBuffer frame = BackendCall.ask(backend, request, timeoutMillis, 5 * timeoutMillis);
                 if (frame == null) {
                     lastFailure = backend + " closed without answering";
                     continue;

@@ -1,15 +1,11 @@
 package io.trigrep.frontend.fanout;
 
-import io.trigrep.proto.FrameLimits;
-import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.util.ArrayList;
 import java.util.List;
 import org.capnproto.MessageBuilder;
@@ -23,13 +19,10 @@ public final class Readiness {
         List<String> down = new ArrayList<>();
         for (InetSocketAddress backend : backends) {
             String name = backend.getHostString() + ":" + backend.getPort();
-            try (Socket socket = new Socket()) {
-                socket.connect(backend, timeoutMillis);
-                socket.setSoTimeout(timeoutMillis);
+            try {
                 MessageBuilder ping = Messages.newBuilder();
                 ping.initRoot(Request.factory).setPing();
-                Framing.write(ping, Channels.newChannel(socket.getOutputStream()));
-                ByteBuffer frame = Framing.readFrame(Channels.newChannel(socket.getInputStream()), FrameLimits.DEFAULT);
+                ByteBuffer frame = BackendCall.ask(backend, ping, timeoutMillis, timeoutMillis);
                 if (frame == null || Messages.peekResponse(frame) != Response.Which.STATUS) {
                     down.add(name + " (no status)");
                 }
