@@ -110,6 +110,7 @@ public final class QueryRun implements AutoCloseable {
                         }
                     }
                     case DONE, ERROR -> finish(shard, Messages.response(Framing.read(view, FrameLimits.DEFAULT)));
+                    case PROGRESS -> progress(shard, Messages.response(Framing.read(view, FrameLimits.DEFAULT)).getProgress());
                     default -> { }
                 }
             } catch (IOException | RuntimeException e) {
@@ -119,6 +120,21 @@ public final class QueryRun implements AutoCloseable {
                 handler.written();
             }
         });
+    }
+
+    private synchronized void progress(int shard, io.trigrep.proto.Progress.Reader p) {
+        ShardStatus s = statuses[shard];
+        if (s.state() == ShardStatus.State.RUNNING) {
+            statuses[shard] = new ShardStatus(s.shard(), s.state(), null, p.getResults(), p.getFilesSearched(), p.getTotalFiles());
+        }
+    }
+
+    /**
+     * The best {@code k} results so far, computed on the writer thread (the only one that touches
+     * the index while the query runs), handed to {@code consumer} there.
+     */
+    public void bestSoFar(int k, java.util.function.Consumer<int[]> consumer) {
+        writer.execute(() -> consumer.accept(index.best(k)));
     }
 
     private void finish(int shard, Response.Reader last) {

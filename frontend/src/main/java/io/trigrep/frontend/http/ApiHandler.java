@@ -86,6 +86,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             });
             case "/api/v1/search" -> search(ctx, keepAlive, uri.parameters(), View.RESULTS);
             case "/api/v1/search/packages" -> search(ctx, keepAlive, uri.parameters(), View.GROUPED);
+            case "/api/v1/search/events" -> search(ctx, keepAlive, uri.parameters(), View.EVENTS);
             case "/api/v1/packages" -> search(ctx, keepAlive, uri.parameters(), View.PACKAGES);
             case "/api/v1/file" -> file(ctx, keepAlive, uri.parameters());
             case "/api/v1/queries" -> send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.queries(cache));
@@ -136,7 +137,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     /** What a search answers with: a page of results, a page of packages with their best results, or every package. */
-    enum View { RESULTS, GROUPED, PACKAGES }
+    enum View { RESULTS, GROUPED, PACKAGES, EVENTS }
 
     static final int DEFAULT_PER_PACKAGE = 5;
     static final int MAX_PER_PACKAGE = 100;
@@ -191,6 +192,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             return;
         }
         int pageNumber = page;
+        if (view == View.EVENTS) {
+            new EventStream(ctx, cache, entry, query, perPage, queries::release).start();
+            return;
+        }
         boolean wait = !"false".equals(first(params, "wait", "true"));
         if (!wait && !entry.run().completion().isDone()) {
             // Answer at once with what is known; the query runs on and later calls find it.
@@ -217,7 +222,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                             + done.failed().get(0).reason(), 0));
                 } else {
                     byte[] body = switch (view) {
-                        case RESULTS -> PageRenderer.page(query, done, pageNumber, perPage);
+                        case RESULTS, EVENTS -> PageRenderer.page(query, done, pageNumber, perPage);
                         case GROUPED -> PageRenderer.grouped(query, done, pageNumber, perPage, perPackage);
                         case PACKAGES -> PageRenderer.packages(query, done);
                     };

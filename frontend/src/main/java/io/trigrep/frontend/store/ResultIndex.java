@@ -125,6 +125,28 @@ public final class ResultIndex {
         return order[rank];
     }
 
+    /** The {@code k} best results (ranking, then path hash, then offset), best first, without sorting all. */
+    public int[] best(int k) {
+        int n = Math.min(k, size);
+        int[] top = new int[n];
+        int filled = 0;
+        for (int i = 0; i < size; i++) {
+            if (filled < n) {
+                top[filled++] = i;
+            } else if (compare(i, top[n - 1]) < 0) {
+                top[n - 1] = i;
+            } else {
+                continue;
+            }
+            for (int j = filled - 1; j > 0 && compare(top[j], top[j - 1]) < 0; j--) {
+                int t = top[j];
+                top[j] = top[j - 1];
+                top[j - 1] = t;
+            }
+        }
+        return top;
+    }
+
     /** Results per package id. */
     public int[] packageCounts() {
         int[] counts = new int[pool.size()];

@@ -206,8 +206,60 @@ class HttpApiTest {
                 assertThat(after.get("shards").get("failed").get(0).get("reason").asText()).isEqualTo("cancelled");
                 assertThat(http.send(HttpRequest.newBuilder(URI.create(port + "/api/v1/queries/cancel?q=return"))
                         .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
+
+                // Events while a query runs: progress first (the silent backend keeps it running), done after the cancel.
+                HttpResponse<java.util.stream.Stream<String>> events = http.send(HttpRequest.newBuilder(
+                        URI.create(port + "/api/v1/search/events?q=" + q("int"))).build(), HttpResponse.BodyHandlers.ofLines());
+                java.util.Iterator<String> lines = events.body().iterator();
+                assertThat(lines.next()).isEqualTo("event: progress");
+                JsonNode progress = JSON.readTree(lines.next().substring(6));
+                assertThat(progress.get("status").asText()).isEqualTo("running");
+                assertThat(progress.get("shards_total").asInt()).isEqualTo(2);
+                http.send(HttpRequest.newBuilder(URI.create(port + "/api/v1/queries/cancel?q=int")).POST(HttpRequest.BodyPublishers.noBody())
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                String last = null;
+                while (lines.hasNext()) {
+                    String line = lines.next();
+                    if (line.startsWith("event: ")) {
+                        last = line;
+                    }
+                }
+                assertThat(last).isEqualTo("event: done");
             }
         }
+    }
+
+    @Test
+    void eventsReportProgressThenDone() throws Exception {
+        HttpResponse<String> response = get("/api/v1/search/events?q=" + q("return") + "&per_page=7&cache=false");
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("content-type").orElse("")).startsWith("text/event-stream");
+        List<String> events = new ArrayList<>();
+        List<JsonNode> data = new ArrayList<>();
+        String event = null;
+        for (String line : response.body().split("\n")) {
+            if (line.startsWith("event: ")) {
+                event = line.substring(7);
+            } else if (line.startsWith("data: ")) {
+                events.add(event);
+                data.add(JSON.readTree(line.substring(6)));
+            }
+        }
+        assertThat(events).isNotEmpty();
+        assertThat(events.get(events.size() - 1)).isEqualTo("done");
+        JsonNode done = data.get(data.size() - 1);
+        int total = JSON.readTree(get("/api/v1/search?q=" + q("return")).body()).get("total_results").asInt();
+        assertThat(done.get("total_results").asInt()).isEqualTo(total);
+        assertThat(done.get("pages").asInt()).isEqualTo((total + 6) / 7);
+        for (int i = 0; i < events.size() - 1; i++) {
+            assertThat(events.get(i)).isEqualTo("progress");
+            assertThat(data.get(i).get("shards_total").asInt()).isEqualTo(3);
+        }
+        // A late client (the query is finished and cached) gets the final state at once.
+        HttpResponse<String> late = get("/api/v1/search/events?q=" + q("return"));
+        assertThat(late.body()).startsWith("event: done");
+        // A bad query ends in an error event.
+        assertThat(get("/api/v1/search/events?q=" + q("foo(bar")).body()).contains("event: error").contains("missing closing )");
     }
 
     @Test

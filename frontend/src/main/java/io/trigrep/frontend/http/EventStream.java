@@ -1,0 +1,184 @@
+package io.trigrep.frontend.http;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.trigrep.frontend.fanout.QueryCache;
+import io.trigrep.frontend.fanout.QueryRun;
+import io.trigrep.frontend.fanout.ShardStatus;
+import io.trigrep.frontend.store.ResultIndex;
+import io.trigrep.proto.FrameLimits;
+import io.trigrep.proto.Framing;
+import io.trigrep.proto.Messages;
+import io.trigrep.proto.Result;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Server-Sent Events for one query: a {@code progress} event at once (a late client gets the
+ * current state) and every 250 ms while the query runs (backends done, files searched, results so
+ * far, the best results so far), then one {@code done} event with the page count, or an
+ * {@code error} event; then the stream ends.
+ */
+final class EventStream {
+    static final long PERIOD_MILLIS = 250;
+    static final int BEST = 10;
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private final ChannelHandlerContext ctx;
+    private final QueryCache cache;
+    private final QueryCache.Entry entry;
+    private final String query;
+    private final int perPage;
+    private final Runnable onEnd;
+    private ScheduledFuture<?> ticks;
+    private boolean ended;
+
+    EventStream(ChannelHandlerContext ctx, QueryCache cache, QueryCache.Entry entry, String query, int perPage, Runnable onEnd) {
+        this.ctx = ctx;
+        this.cache = cache;
+        this.entry = entry;
+        this.query = query;
+        this.perPage = perPage;
+        this.onEnd = onEnd;
+    }
+
+    void start() {
+        HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
+        response.headers().set(HttpHeaderNames.TRANSFER_ENCODING, "chunked");
+        // Compressing would hold events back in the deflater: this stream goes out as it is.
+        response.headers().set(HttpHeaderNames.CONTENT_ENCODING, "identity");
+        ctx.writeAndFlush(response);
+        tick();
+        ticks = ctx.executor().scheduleAtFixedRate(this::tick, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        ctx.channel().closeFuture().addListener(f -> end());
+    }
+
+    private void tick() {
+        if (ended) {
+            return;
+        }
+        QueryRun run = entry.run();
+        if (run.completion().isDone()) {
+            end(done(run));
+            return;
+        }
+        run.bestSoFar(BEST, best -> {
+            try {
+                send("progress", progress(run, best));
+            } catch (IOException | RuntimeException e) {
+                // A frame that cannot be read back: report it and end the stream.
+                ctx.executor().execute(() -> end(event("error", "{\"error\":\"cannot read results\"}")));
+            }
+        });
+    }
+
+    private byte[] progress(QueryRun run, int[] best) throws IOException {
+        List<ShardStatus> statuses = run.statuses();
+        long searched = 0;
+        long total = 0;
+        int done = 0;
+        int failed = 0;
+        for (ShardStatus s : statuses) {
+            searched += s.filesSearched();
+            total += s.totalFiles();
+            done += s.state() == ShardStatus.State.DONE ? 1 : 0;
+            failed += s.state() == ShardStatus.State.FAILED ? 1 : 0;
+        }
+        ResultIndex index = run.index();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.writeStartObject();
+            json.writeStringField("status", "running");
+            json.writeNumberField("shards_total", statuses.size());
+            json.writeNumberField("shards_done", done);
+            json.writeNumberField("shards_failed", failed);
+            json.writeNumberField("files_searched", searched);
+            json.writeNumberField("files_total", total);
+            json.writeNumberField("results_so_far", index.size());
+            json.writeArrayFieldStart("best");
+            for (int r : best) {
+                Result.Reader result = Messages.response(Framing.read(run.tee().read(index.offset(r), index.length(r)),
+                        FrameLimits.DEFAULT)).getResult();
+                json.writeStartObject();
+                json.writeStringField("package", result.getPackage().toString());
+                json.writeStringField("path", result.getPath().toString());
+                json.writeNumberField("line", Integer.toUnsignedLong(result.getLine()));
+                json.writeStringField("context", result.getContext().toString());
+                json.writeNumberField("ranking", result.getRanking());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        }
+        return out.toByteArray();
+    }
+
+    private byte[] done(QueryRun run) {
+        int total = run.index().size();
+        String body = "{\"status\":\"done\",\"total_results\":" + total + ",\"pages\":" + (total + perPage - 1) / perPage
+                + ",\"per_page\":" + perPage + ",\"partial\":" + !run.failed().isEmpty() + "}";
+        if (run.errorMessage() != null) {
+            return event("error", new String(errorJson(run), StandardCharsets.UTF_8));
+        }
+        return event("done", body);
+    }
+
+    private static byte[] errorJson(QueryRun run) {
+        try {
+            return PageRenderer.error(run.errorMessage(), run.errorPosition());
+        } catch (IOException impossible) {
+            return "{\"error\":\"bad query\"}".getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    private void send(String name, byte[] json) {
+        byte[] event = event(name, new String(json, StandardCharsets.UTF_8));
+        ctx.executor().execute(() -> {
+            if (!ended) {
+                ctx.writeAndFlush(new DefaultHttpContent(Unpooled.wrappedBuffer(event)));
+            }
+        });
+    }
+
+    private static byte[] event(String name, String json) {
+        return ("event: " + name + "\ndata: " + json + "\n\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Writes the last event, ends the chunked stream and closes. Event loop only. */
+    private void end(byte[] last) {
+        if (ended) {
+            return;
+        }
+        ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(last)));
+        ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
+        end();
+    }
+
+    private void end() {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        if (ticks != null) {
+            ticks.cancel(false);
+        }
+        cache.release(entry);
+        onEnd.run();
+    }
+}
