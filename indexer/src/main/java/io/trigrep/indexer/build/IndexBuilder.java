@@ -70,9 +70,6 @@ public final class IndexBuilder {
         long start = System.nanoTime();
         Files.createDirectories(out);
         removeLeftovers(out);
-        Path scratch = Files.createTempDirectory(out, ".build-");
-        Thread cleanup = new Thread(() -> deleteQuietly(scratch), "trigrep-index-cleanup");
-        Runtime.getRuntime().addShutdownHook(cleanup);
         List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
         Consumer<String> report = message -> {
             problems.add(message);
@@ -89,6 +86,32 @@ public final class IndexBuilder {
             t.setDaemon(true);
             return t;
         });
+        // On Ctrl-C or SIGTERM: stop the workers first (they would go on writing into the scratch
+        // folder), then delete it. Shards already renamed into place are complete. The hook is in
+        // place before the scratch folder exists, so no signal can fall between the two.
+        java.util.concurrent.atomic.AtomicReference<Path> scratchRef = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread cleanup = new Thread(() -> {
+            pool.shutdownNow();
+            slicePool.shutdownNow();
+            try {
+                pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+                slicePool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            deleteScratch(scratchRef.get());
+        }, "trigrep-index-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        Path scratch;
+        try {
+            scratch = Files.createTempDirectory(out, ".build-");
+            scratchRef.set(scratch);
+        } catch (IOException | RuntimeException e) {
+            pool.shutdownNow();
+            slicePool.shutdownNow();
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+            throw e;
+        }
         try {
             for (PackageSource p : packages) {
                 stats.inputBytesTotal.addAndGet(p.inputBytes());
@@ -117,7 +140,7 @@ public final class IndexBuilder {
         } finally {
             pool.shutdownNow();
             slicePool.shutdownNow();
-            deleteQuietly(scratch);
+            deleteScratch(scratch);
             try {
                 Runtime.getRuntime().removeShutdownHook(cleanup);
             } catch (IllegalStateException shuttingDown) {
@@ -237,18 +260,61 @@ public final class IndexBuilder {
         }
     }
 
-    static void deleteQuietly(Path root) {
-        try {
-            if (!Files.exists(root)) {
-                return;
-            }
-            try (Stream<Path> walk = Files.walk(root)) {
-                for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
+    /**
+     * Deletes the scratch folder, retrying while a straggling worker (one that ignored its interrupt
+     * for a moment) may still be adding files to it.
+     */
+    private static void deleteScratch(Path scratch) {
+        if (scratch == null) {
+            return;
+        }
+        for (int attempt = 0; attempt < 20 && Files.exists(scratch); attempt++) {
+            deleteQuietly(scratch);
+            if (Files.exists(scratch)) {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
                 }
             }
+        }
+    }
+
+    static void deleteQuietly(Path root) {
+        if (root == null || !Files.exists(root)) {
+            return;
+        }
+        try {
+            // walkFileTree rather than Files.walk: a file that vanishes mid-walk is skipped, not fatal
+            Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                    deleteOne(file);
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) {
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult postVisitDirectory(Path dir, IOException e) {
+                    deleteOne(dir);
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+            });
         } catch (IOException e) {
             // best effort: a leftover temporary folder is removed by the next run
+        }
+    }
+
+    private static void deleteOne(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException e) {
+            // a folder a worker is still filling: the caller retries
         }
     }
 }
