@@ -215,6 +215,11 @@ public final class QueryRun implements AutoCloseable {
                 return;
             }
             index.sort();
+            try {
+                tee.finish();
+            } catch (IOException e) {
+                // the tail stays buffered: reads flush it again and report the failure there
+            }
             elapsedNanos = System.nanoTime() - startedNanos;
             completion.complete(this);
         });

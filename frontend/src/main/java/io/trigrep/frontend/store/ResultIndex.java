@@ -109,12 +109,50 @@ public final class ResultIndex {
      * within equal ranking and path (the caller's merge guarantees that).
      */
     public void sort() {
-        int[] o = new int[size];
+        // Sorting packed primitive keys with Arrays.sort is about ten times faster than the indirect
+        // quicksort below (measured on 600,000 results: it was most of the frontend's time per query),
+        // at the price of a transient 8 bytes per result. Pass 1 orders by ranking; pass 2 orders each
+        // run of equal ranking by path hash; the index in the low half breaks the remaining ties,
+        // which is the offset order whenever offsets grow with the index (the tee's append order).
+        long[] keys = new long[size];
         for (int i = 0; i < size; i++) {
-            o[i] = i;
+            keys[i] = ((long) descending(ranking(i)) << 32) | i;
         }
-        sort(o, 0, size - 1);
+        Arrays.sort(keys);
+        int[] o = new int[size];
+        int start = 0;
+        while (start < size) {
+            int high = (int) (keys[start] >>> 32);
+            int end = start + 1;
+            while (end < size && (int) (keys[end] >>> 32) == high) {
+                end++;
+            }
+            if (end - start > 1) {
+                for (int k = start; k < end; k++) {
+                    int i = (int) keys[k];
+                    keys[k] = ((long) pathHash(i) << 32) | i;
+                }
+                Arrays.sort(keys, start, end);
+            }
+            for (int k = start; k < end; k++) {
+                o[k] = (int) keys[k];
+            }
+            start = end;
+        }
+        // Results added out of offset order (not from a tee) get the exact comparison on their ties.
+        for (int k = 1; k < size; k++) {
+            if (compare(o[k - 1], o[k]) > 0) {
+                sort(o, 0, size - 1);
+                break;
+            }
+        }
         order = o;
+    }
+
+    /** An int whose signed order is the descending order of {@link Float#compare}. */
+    private static int descending(float ranking) {
+        int bits = Float.floatToIntBits(ranking);
+        return ~(bits ^ ((bits >> 31) & 0x7fffffff));
     }
 
     /** The result at {@code rank} in sorted order. */

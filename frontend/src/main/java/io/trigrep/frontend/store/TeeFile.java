@@ -14,11 +14,21 @@ import java.nio.file.StandardOpenOption;
  * A query's tee: every frame the backends sent, appended as received (no conversion), and read
  * back one frame at a time by offset and length when a page is rendered. One writer thread;
  * reads are positional and may come from any thread.
+ *
+ * <p>Appends gather in a 64 KiB buffer: a result frame is about 100 bytes, and one positional
+ * write per frame cost about 1.5 µs of system time each, most of the frontend's time per result.
+ * A read that reaches into the buffered tail flushes it first, so offsets are valid the moment
+ * {@link #append} returns. {@link #finish} flushes and drops the buffer once the query is done.
  */
 public final class TeeFile implements Closeable {
+    private static final int BUFFER_BYTES = 64 * 1024;
+
     private final Path path;
     private final FileChannel channel;
     private volatile long end;
+    /** Bytes on disk; everything from here to {@link #end} is in {@link #buffer}. */
+    private volatile long flushed;
+    private ByteBuffer buffer;
 
     public TeeFile(Path path) throws IOException {
         this.path = path;
@@ -30,14 +40,47 @@ public final class TeeFile implements Closeable {
     }
 
     /** Appends the frame (position to limit); returns the offset it starts at. */
-    public long append(ByteBuffer frame) throws IOException {
+    public synchronized long append(ByteBuffer frame) throws IOException {
         long at = end;
-        long position = at;
-        while (frame.hasRemaining()) {
-            position += channel.write(frame, position);
+        int length = frame.remaining();
+        if (buffer == null) {
+            buffer = ByteBuffer.allocate(BUFFER_BYTES);
         }
-        end = position;
+        if (length > buffer.remaining()) {
+            flushLocked();
+        }
+        if (length > buffer.capacity()) {
+            writeFully(frame, at);
+            flushed = at + length;
+        } else {
+            buffer.put(frame);
+        }
+        end = at + length;
         return at;
+    }
+
+    /** Writes out the buffered tail and lets the buffer go: the query is complete. */
+    public synchronized void finish() throws IOException {
+        flushLocked();
+        buffer = null;
+    }
+
+    private void flushLocked() throws IOException {
+        if (buffer == null || buffer.position() == 0) {
+            return;
+        }
+        buffer.flip();
+        long at = flushed;
+        int length = buffer.remaining();
+        writeFully(buffer, at);
+        buffer.clear();
+        flushed = at + length;
+    }
+
+    private void writeFully(ByteBuffer bytes, long position) throws IOException {
+        while (bytes.hasRemaining()) {
+            position += channel.write(bytes, position);
+        }
     }
 
     public long size() {
@@ -46,6 +89,11 @@ public final class TeeFile implements Closeable {
 
     /** One frame, read into a fresh little-endian buffer. */
     public ByteBuffer read(long offset, int length) throws IOException {
+        if (offset + length > flushed) {
+            synchronized (this) {
+                flushLocked();
+            }
+        }
         ByteBuffer out = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
         while (out.hasRemaining()) {
             if (channel.read(out, offset + out.position()) < 0) {
@@ -56,12 +104,13 @@ public final class TeeFile implements Closeable {
     }
 
     @Override
-    public void close() throws IOException {
+    public synchronized void close() throws IOException {
+        flushLocked();
         channel.close();
     }
 
     /** Closes and removes the file. */
-    public void delete() throws IOException {
+    public synchronized void delete() throws IOException {
         channel.close();
         Files.deleteIfExists(path);
     }

@@ -64,6 +64,37 @@ class ResultIndexTest {
     }
 
     @Test
+    void orderIsExactForAwkwardRankingsAndOffsetsNotInArrivalOrder() {
+        float[] awkward = {0f, -0f, 1f, -1f, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.MIN_VALUE, 0.5f};
+        for (boolean shuffledOffsets : new boolean[] {false, true}) {
+            Random random = new Random(11);
+            ResultIndex index = new ResultIndex();
+            List<Expected> expected = new ArrayList<>();
+            for (int i = 0; i < 20_000; i++) {
+                String path = "f" + random.nextInt(50);
+                float ranking = awkward[random.nextInt(awkward.length)];
+                long offset = shuffledOffsets ? random.nextInt(1_000_000) : i * 100L;
+                assertThat(index.add(frame("p", path, ranking), offset)).isTrue();
+                byte[] pathBytes = path.getBytes(StandardCharsets.UTF_8);
+                expected.add(new Expected(i, ranking, ResultIndex.hash(ByteBuffer.wrap(pathBytes), 0, pathBytes.length), offset, "p"));
+            }
+            index.sort();
+            expected.sort((a, b) -> {
+                int c = Float.compare(b.ranking(), a.ranking());
+                c = c != 0 ? c : Integer.compare(a.pathHash(), b.pathHash());
+                return c != 0 ? c : Long.compare(a.offset(), b.offset());
+            });
+            for (int rank = 0; rank < expected.size(); rank++) {
+                Expected want = expected.get(rank);
+                int got = index.sorted(rank);
+                assertThat(new Object[] {index.ranking(got), index.pathHash(got), index.offset(got)})
+                        .as("rank %d (shuffled offsets: %s)", rank, shuffledOffsets)
+                        .containsExactly(want.ranking(), want.pathHash(), want.offset());
+            }
+        }
+    }
+
+    @Test
     void twoMillionResultsTakeAtMost32BytesEach() {
         List<ByteBuffer> frames = new ArrayList<>();
         for (int i = 0; i < 256; i++) {

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Streams about 5 million results through the frontend and reports: heap bytes per retained
+# result, end-to-end time against the slowest backend's own time for the same query, and the
+# time to render page 1 and page 10,000 of the finished query.
+#
+#   bench/frontend-5m.sh [RESULTS]
+#
+# Generates its own corpus (every line matches), indexes it into 3 shards, starts 3 backends and
+# the frontend on loopback, and stops them at the end.
+set -euo pipefail
+results="${1:-5000000}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+echo "generating $results matching lines..." >&2
+python3 - "$work/corpus" "$results" <<'PY'
+import os, sys
+out, total = sys.argv[1], int(sys.argv[2])
+packages, files = 30, 10
+per_file = -(-total // (packages * files))
+n = 0
+for p in range(packages):
+    d = os.path.join(out, f"pkg{p}_1.0")
+    os.makedirs(d)
+    for f in range(files):
+        with open(os.path.join(d, f"file{f}.c"), "w") as fh:
+            lines = min(per_file, total - n)
+            fh.write("".join(f"int match_{n + i} = {i};\n" for i in range(lines)))
+            n += lines
+PY
+"$root/trigrep" index --shards 3 --out "$work/shards" --max-file-bytes 16777216 "$work/corpus" >/dev/null 2>&1
+
+backends=()
+for s in 0 1 2; do
+  port=$(free_port)
+  "$root/trigrep" backend --shard "$work/shards/shard-$s" --port "$port" --max-results "$results" --deadline-ms 300000 \
+    > "$work/backend-$s.log" 2>&1 &
+  pids+=($!)
+  backends+=("127.0.0.1:$port")
+done
+fport=$(free_port)
+TRIGREP_JAVA_OPTS="${TRIGREP_JAVA_OPTS:--Xmx2g}" "$root/trigrep" frontend --backends "$(IFS=,; echo "${backends[*]}")" \
+  --data "$work/data" --port "$fport" --cache-bytes 20000000000 --min-free-bytes 0 > "$work/frontend.log" 2>&1 &
+fpid=$!
+pids+=($fpid)
+for f in "$work"/backend-*.log "$work/frontend.log"; do
+  for _ in $(seq 120); do grep -q listening "$f" && break; sleep 0.5; done
+done
+java_pid=$(pgrep -f "FrontendCommand.*$fport" | head -n 1)
+
+echo "backends' own time (each alone, same query, no frontend)..." >&2
+slowest=0
+for b in "${backends[@]}"; do
+  t=$("$root/trigrep" search --backend "$b" --repeat 5 'match_' | awk '{print $2}')
+  slowest=$(awk -v a="$slowest" -v b="$t" 'BEGIN { print (b > a) ? b : a }')
+done
+
+heap() { jcmd "$java_pid" GC.run >/dev/null; sleep 1; jcmd "$java_pid" GC.heap_info | awk '/used/ { for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i + 1); sub("K", "", v); print v * 1024; exit } }'; }
+before=$(heap)
+curl -s -o "$work/page0.json" "http://127.0.0.1:$fport/api/v1/search?q=match_"
+after=$(heap)
+# The first run above also warmed the frontend's JIT; time five fresh runs and take the median.
+e2e=$(for _ in 1 2 3 4 5; do
+  curl -s -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$fport/api/v1/search?q=match_&cache=false"
+done | sort -n | sed -n 3p)
+got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total_results"])' "$work/page0.json")
+p1=$(curl -s -o /dev/null -w '%{time_total}' "http://127.0.0.1:$fport/api/v1/search?q=match_&page=0")
+p1=$(curl -s -o /dev/null -w '%{time_total}' "http://127.0.0.1:$fport/api/v1/search?q=match_&page=0")
+p10k=$(curl -s -o /dev/null -w '%{time_total}' "http://127.0.0.1:$fport/api/v1/search?q=match_&page=10000")
+p10k=$(curl -s -o /dev/null -w '%{time_total}' "http://127.0.0.1:$fport/api/v1/search?q=match_&page=10000")
+printf 'results through the frontend          %s\n' "$got"
+printf 'heap retained per result (bytes)      %s\n' "$(awk -v a="$after" -v b="$before" -v n="$got" 'BEGIN { printf "%.1f", (a - b) / n }')"
+printf 'end-to-end, median of 5 (s)           %s\n' "$e2e"
+printf 'slowest backend alone, median of 5 (s) %s\n' "$slowest"
+printf 'frontend overhead                     %s\n' "$(awk -v a="$e2e" -v b="$slowest" 'BEGIN { printf "%.2fx", a / b }')"
+printf 'page 0 of the finished query (s)      %s\n' "$p1"
+printf 'page 10,000 of the finished query (s) %s\n' "$p10k"
