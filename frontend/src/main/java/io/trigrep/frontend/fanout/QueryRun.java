@@ -94,32 +94,43 @@ public final class QueryRun implements AutoCloseable {
         }
     }
 
-    void ingest(int shard, ByteBuf frame, StreamHandler handler) {
+    void ingest(int shard, java.util.List<ByteBuf> frames, int bytes, StreamHandler handler) {
         writer.execute(() -> {
             try {
-                ByteBuffer view = frame.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
-                bytesReceived += view.remaining();
-                long offset = tee.append(view.duplicate());
-                Response.Which which = Messages.peekResponse(view);
-                switch (which) {
-                    case RESULT -> {
-                        if (!index.add(view, offset)) {
-                            failNow(shard, "a result frame this frontend cannot read");
-                        } else if (firstResultNanos < 0) {
-                            firstResultNanos = System.nanoTime() - startedNanos;
-                        }
+                for (ByteBuf frame : frames) {
+                    try {
+                        ingestOne(shard, frame);
+                    } finally {
+                        frame.release();
                     }
-                    case DONE, ERROR -> finish(shard, Messages.response(Framing.read(view, FrameLimits.DEFAULT)));
-                    case PROGRESS -> progress(shard, Messages.response(Framing.read(view, FrameLimits.DEFAULT)).getProgress());
-                    default -> { }
                 }
-            } catch (IOException | RuntimeException e) {
-                failNow(shard, "unreadable stream: " + e.getMessage());
             } finally {
-                frame.release();
-                handler.written();
+                handler.written(bytes);
             }
         });
+    }
+
+    private void ingestOne(int shard, ByteBuf frame) {
+        try {
+            ByteBuffer view = frame.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            bytesReceived += view.remaining();
+            long offset = tee.append(view.duplicate());
+            Response.Which which = Messages.peekResponse(view);
+            switch (which) {
+                case RESULT -> {
+                    if (!index.add(view, offset)) {
+                        failNow(shard, "a result frame this frontend cannot read");
+                    } else if (firstResultNanos < 0) {
+                        firstResultNanos = System.nanoTime() - startedNanos;
+                    }
+                }
+                case DONE, ERROR -> finish(shard, Messages.response(Framing.read(view, FrameLimits.DEFAULT)));
+                case PROGRESS -> progress(shard, Messages.response(Framing.read(view, FrameLimits.DEFAULT)).getProgress());
+                default -> { }
+            }
+        } catch (IOException | RuntimeException e) {
+            failNow(shard, "unreadable stream: " + e.getMessage());
+        }
     }
 
     private synchronized void progress(int shard, io.trigrep.proto.Progress.Reader p) {

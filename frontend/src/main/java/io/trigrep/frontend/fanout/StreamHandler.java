@@ -7,17 +7,21 @@ import io.trigrep.proto.MalformedFrame;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One backend's stream for one query. Reads only on demand (auto-read is off): frames go to the
- * query's writer thread, and the next read is asked for only while fewer than
- * {@link #MAX_PENDING} frames wait to be teed, so a slow disk slows the backend, not the heap.
+ * One backend's stream for one query. Reads only on demand (auto-read is off): the frames of one
+ * socket read go to the query's writer thread as one batch (one task, not one per ~100-byte
+ * frame), and the next read is asked for only while fewer than {@link #MAX_PENDING_BYTES} wait
+ * to be teed, so a slow disk slows the backend, not the heap.
  */
 final class StreamHandler extends ChannelInboundHandlerAdapter {
-    static final int MAX_PENDING = 256;
+    static final int MAX_PENDING_BYTES = 1 << 20;
 
     private final QueryRun run;
     private final int shard;
     private final org.capnproto.MessageBuilder request;
     private final AtomicInteger pending = new AtomicInteger();
+    /** Frames read since the last hand-off; event loop only. */
+    private java.util.List<ByteBuf> batch = new java.util.ArrayList<>();
+    private int batchBytes;
     private volatile boolean readWanted;
     private ChannelHandlerContext ctx;
 
@@ -44,26 +48,41 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof MalformedFrame bad) {
+            handOff();
             run.fail(shard, "malformed stream: " + bad.reason());
             ctx.close();
             return;
         }
-        pending.incrementAndGet();
-        run.ingest(shard, (ByteBuf) msg, this);
+        ByteBuf frame = (ByteBuf) msg;
+        batch.add(frame);
+        batchBytes += frame.readableBytes();
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (pending.get() < MAX_PENDING) {
+        handOff();
+        if (pending.get() < MAX_PENDING_BYTES) {
             ctx.read();
         } else {
             readWanted = true;
         }
     }
 
-    /** Called by the writer thread after each frame: reading resumes once the backlog is small. */
-    void written() {
-        if (pending.decrementAndGet() < MAX_PENDING / 2 && readWanted) {
+    /** Gives the frames read so far to the writer, in order; keeps failures and closes after them. */
+    private void handOff() {
+        if (batch.isEmpty()) {
+            return;
+        }
+        java.util.List<ByteBuf> frames = batch;
+        batch = new java.util.ArrayList<>(frames.size());
+        pending.addAndGet(batchBytes);
+        run.ingest(shard, frames, batchBytes, this);
+        batchBytes = 0;
+    }
+
+    /** Called by the writer thread after each batch: reading resumes once the backlog is small. */
+    void written(int bytes) {
+        if (pending.addAndGet(-bytes) < MAX_PENDING_BYTES / 2 && readWanted) {
             readWanted = false;
             ctx.channel().eventLoop().execute(ctx::read);
         }
@@ -71,12 +90,14 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        handOff();
         run.closed(shard);
         ctx.fireChannelInactive();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        handOff();
         run.fail(shard, cause.getMessage() == null ? cause.toString() : cause.getMessage());
         ctx.close();
     }
