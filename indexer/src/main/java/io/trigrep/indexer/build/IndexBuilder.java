@@ -86,11 +86,12 @@ public final class IndexBuilder {
             t.setDaemon(true);
             return t;
         });
-        // On Ctrl-C or SIGTERM: stop the workers first (they would go on writing into the scratch
-        // folder), then delete it. Shards already renamed into place are complete. The hook is in
-        // place before the scratch folder exists, so no signal can fall between the two.
+        // On Ctrl-C or SIGTERM, and when the build ends or fails: stop the workers first (they would
+        // go on writing into the scratch folder), then delete it. Shards already renamed into place
+        // are complete. The hook is in place before the scratch folder exists, so no signal can fall
+        // between the two.
         java.util.concurrent.atomic.AtomicReference<Path> scratchRef = new java.util.concurrent.atomic.AtomicReference<>();
-        Thread cleanup = new Thread(() -> {
+        Runnable stopAndClean = () -> {
             pool.shutdownNow();
             slicePool.shutdownNow();
             try {
@@ -100,19 +101,12 @@ public final class IndexBuilder {
                 Thread.currentThread().interrupt();
             }
             deleteScratch(scratchRef.get());
-        }, "trigrep-index-cleanup");
+        };
+        Thread cleanup = new Thread(stopAndClean, "trigrep-index-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
-        Path scratch;
         try {
-            scratch = Files.createTempDirectory(out, ".build-");
+            Path scratch = Files.createTempDirectory(out, ".build-");
             scratchRef.set(scratch);
-        } catch (IOException | RuntimeException e) {
-            pool.shutdownNow();
-            slicePool.shutdownNow();
-            Runtime.getRuntime().removeShutdownHook(cleanup);
-            throw e;
-        }
-        try {
             for (PackageSource p : packages) {
                 stats.inputBytesTotal.addAndGet(p.inputBytes());
             }
@@ -138,9 +132,7 @@ public final class IndexBuilder {
             fsync(out);
             return new Report(results, List.copyOf(problems), stats, readNanos, System.nanoTime() - start);
         } finally {
-            pool.shutdownNow();
-            slicePool.shutdownNow();
-            deleteScratch(scratch);
+            stopAndClean.run();
             try {
                 Runtime.getRuntime().removeShutdownHook(cleanup);
             } catch (IllegalStateException shuttingDown) {
