@@ -23,6 +23,8 @@ public final class ResultIndex {
     private final ResultPeek peek = new ResultPeek();
     private volatile int size;
     private int[] order;
+    /** Whether offsets never decreased with arrival: then arrival order breaks ties as offsets do. */
+    private boolean offsetsInArrivalOrder = true;
 
     public int size() {
         return size;
@@ -45,6 +47,9 @@ public final class ResultIndex {
         int slot = size & (CHUNK - 1);
         if (slot == 0) {
             grow(chunk);
+        }
+        if (size > 0 && offset < offset(size - 1)) {
+            offsetsInArrivalOrder = false;
         }
         offsets[chunk][slot] = offset;
         lengths[chunk][slot] = f.limit() - f.position();
@@ -114,6 +119,16 @@ public final class ResultIndex {
         // at the price of a transient 8 bytes per result. Pass 1 orders by ranking; pass 2 orders each
         // run of equal ranking by path hash; the index in the low half breaks the remaining ties,
         // which is the offset order whenever offsets grow with the index (the tee's append order).
+        // Results added out of offset order (not from a tee) take the exact comparison instead.
+        if (!offsetsInArrivalOrder) {
+            int[] o = new int[size];
+            for (int i = 0; i < size; i++) {
+                o[i] = i;
+            }
+            sort(o, 0, size - 1);
+            order = o;
+            return;
+        }
         long[] keys = new long[size];
         for (int i = 0; i < size; i++) {
             keys[i] = ((long) descending(ranking(i)) << 32) | i;
@@ -138,13 +153,6 @@ public final class ResultIndex {
                 o[k] = (int) keys[k];
             }
             start = end;
-        }
-        // Results added out of offset order (not from a tee) get the exact comparison on their ties.
-        for (int k = 1; k < size; k++) {
-            if (compare(o[k - 1], o[k]) > 0) {
-                sort(o, 0, size - 1);
-                break;
-            }
         }
         order = o;
     }
