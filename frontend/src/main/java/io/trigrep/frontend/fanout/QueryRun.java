@@ -114,7 +114,9 @@ public final class QueryRun implements AutoCloseable {
         try {
             ByteBuffer view = frame.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
             bytesReceived += view.remaining();
-            long offset = tee.append(view.duplicate());
+            int start = view.position();
+            long offset = tee.append(view); // consumes the view; no duplicate per result
+            view.position(start);
             Response.Which which = Messages.peekResponse(view);
             switch (which) {
                 case RESULT -> {
