@@ -55,6 +55,20 @@ public final class IndexCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "INPUT", description = "folders, .dsc files or archives")
     List<Path> inputs;
 
+    /**
+     * The sort buffer asked for, but at most a quarter of the heap: the sorter holds it twice, and
+     * a small -Xmx must slow the build down (more runs to merge), not end it with OutOfMemoryError.
+     */
+    private long sortBufferBytes() {
+        long asked = (long) sortBufferMb << 20;
+        long cap = Runtime.getRuntime().maxMemory() / 4;
+        if (asked > cap) {
+            System.err.printf("note: sort buffer %d MiB, not %d: the heap (-Xmx) is %d MiB%n", cap >> 20, sortBufferMb,
+                    Runtime.getRuntime().maxMemory() >> 20);
+        }
+        return Math.min(asked, cap);
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintStream err = System.err;
@@ -62,7 +76,7 @@ public final class IndexCommand implements Callable<Integer> {
         IndexBuilder.Options options = new IndexBuilder.Options(shards,
                 new FilterLimits(maxFileBytes, maxLineBytes, maxTrigrams, FilterLimits.DEFAULT.maxInvalidUtf8()),
                 popularity == null ? Popularity.none() : Popularity.read(popularity), workers,
-                Math.max(1024, sortBufferMb * (1 << 20) / 16));
+                (int) Math.max(1024, sortBufferBytes() / 16));
         Files.createDirectories(out);
         int[] errorCount = {0};
         List<PackageSource> packages = Corpus.discover(inputs, out, message -> {

@@ -1,0 +1,226 @@
+# ./trigrep demo: a whole trigrep on one machine, from a fresh clone, in one command.
+# Sourced by the launcher, which defines $root, build_module and the roles it starts.
+
+demo_usage() {
+  cat <<'USAGE'
+usage: ./trigrep demo [OPTIONS]
+
+Indexes a corpus into shards (once; a second run reuses them), starts one backend per shard and
+the frontend on loopback, waits until the frontend is ready and prints its URL. Ctrl-C (or
+SIGTERM) stops every process it started.
+
+corpus (default: the -sources.jar of every library trigrep runs on, fetched with Maven):
+  --corpus PATH      index PATH instead: a folder of packages, an archive or a .dsc (repeatable)
+  --debian PKG,...   fetch these Debian source packages (apt-get source; needs root or sudo once)
+  --jdk              the running JDK's lib/src.zip
+
+  --data DIR         corpus, shards, query files and logs (env TRIGREP_DEMO_DIR; default target/demo)
+  --port P           frontend HTTP port, 0 for any free one (env TRIGREP_DEMO_PORT; default 8080)
+  --shards N         number of shards, one backend each (default 3)
+  --reindex          build the shards again even if the corpus did not change
+USAGE
+}
+
+# Prints the HTTP status code of GET PATH on 127.0.0.1:PORT, or nothing when nobody answers.
+# Plain bash, so the demo needs no curl.
+demo_http_status() {
+  local port="$1" path="$2" code=""
+  { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || return 0
+  printf 'GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$path" >&3
+  IFS=' ' read -r -t 5 _ code _ <&3 || true
+  exec 3<&- 3>&-
+  printf '%s' "$code"
+}
+
+# Waits until FILE has a line matching the extended regex RE and prints it. Fails when PID exits
+# first, or after SECONDS.
+demo_await_log() {
+  local file="$1" re="$2" pid="$3" seconds="$4" line i
+  for ((i = 0; i < seconds * 10; i++)); do
+    line="$(grep -E -m1 "$re" "$file" 2>/dev/null || true)"
+    if [ -n "$line" ]; then
+      printf '%s' "$line"
+      return 0
+    fi
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+demo_pids=()
+
+# Stops every process the demo started (SIGTERM, then SIGKILL after 10 s) and exits with $1.
+demo_stop() {
+  trap - INT TERM
+  local p n
+  if [ ${#demo_pids[@]} -gt 0 ]; then
+    echo "trigrep demo: stopping ${#demo_pids[@]} processes" >&2
+    kill -TERM "${demo_pids[@]}" 2>/dev/null || true
+    for p in "${demo_pids[@]}"; do
+      for ((n = 0; n < 100; n++)); do
+        kill -0 "$p" 2>/dev/null || break
+        sleep 0.1
+      done
+      kill -KILL "$p" 2>/dev/null || true
+      wait "$p" 2>/dev/null || true
+    done
+    echo "trigrep demo: stopped" >&2
+  fi
+  exit "$1"
+}
+
+# Prints where the process started last logs to, for an error message.
+demo_log_tail() {
+  echo "trigrep demo: $1 did not start; $2 ends with:" >&2
+  tail -n 8 "$2" >&2 || true
+}
+
+run_demo() {
+  local data="${TRIGREP_DEMO_DIR:-$root/target/demo}" port="${TRIGREP_DEMO_PORT:-8080}" shards=3
+  local reindex=0 jdk=0 debian="" corpus=() arg
+  while [ $# -gt 0 ]; do
+    arg="$1"
+    case "$arg" in
+      --corpus|--debian|--data|--port|--shards)
+        [ $# -ge 2 ] || { echo "trigrep demo: $arg needs a value" >&2; return 2; } ;;
+    esac
+    case "$arg" in
+      --corpus) [ -e "$2" ] || { echo "trigrep demo: no such corpus: $2" >&2; return 2; }
+                corpus+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); shift ;;
+      --debian) debian="$2"; shift ;;
+      --jdk) jdk=1 ;;
+      --data) data="$2"; shift ;;
+      --port) port="$2"; shift ;;
+      --shards) shards="$2"; shift ;;
+      --reindex) reindex=1 ;;
+      -h|--help) demo_usage; return 0 ;;
+      *) echo "trigrep demo: unknown option '$arg'" >&2; demo_usage >&2; return 2 ;;
+    esac
+    shift
+  done
+  if ! [[ "$port" =~ ^[0-9]+$ && "$shards" =~ ^[1-9][0-9]?$ ]]; then
+    echo "trigrep demo: --port takes a port number and --shards a number from 1 to 99" >&2
+    return 2
+  fi
+  mkdir -p "$data/logs" "$data/queries"
+  data="$(cd "$data" && pwd)"
+  local started=$SECONDS
+
+  if [ ${#corpus[@]} -eq 0 ] && [ -n "$debian" ]; then
+    mkdir -p "$data/debian"
+    local packages=()
+    IFS=',' read -r -a packages <<<"$debian"
+    "$root/indexer/fetch-debian-sources.sh" "$data/debian" "${packages[@]}"
+    corpus=("$data"/debian/*.dsc)
+  elif [ ${#corpus[@]} -eq 0 ] && [ "$jdk" -eq 1 ]; then
+    local home
+    home="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.home = //p')"
+    if [ ! -f "$home/lib/src.zip" ]; then
+      echo "trigrep demo: $home/lib/src.zip is missing (on Debian: apt-get install openjdk-17-source)" >&2
+      return 1
+    fi
+    corpus=("$home/lib/src.zip")
+  elif [ ${#corpus[@]} -eq 0 ]; then
+    corpus=("$data/maven-sources")
+  fi
+
+  # One Maven run builds the three roles and, for the built-in corpus, fetches the sources.
+  local stale=0 m
+  for m in indexer source-backend frontend; do
+    if [ ! -f "$root/$m/target/.trigrep-built" ] || [ ! -f "$root/$m/target/classpath.txt" ] ||
+       [ -n "$(find "$root/pom.xml" "$root"/*/pom.xml "$root"/*/src/main -newer "$root/$m/target/.trigrep-built" -print -quit 2>/dev/null)" ]; then
+      stale=1
+    fi
+  done
+  [ -n "${TRIGREP_SKIP_BUILD:-}" ] && stale=0
+  local fetch=0
+  [ "${corpus[0]}" = "$data/maven-sources" ] && [ -z "$(ls -A "$data/maven-sources" 2>/dev/null)" ] && fetch=1
+  if [ "$stale" -eq 1 ] || [ "$fetch" -eq 1 ]; then
+    echo "trigrep demo: building trigrep$([ "$fetch" -eq 1 ] && echo " and fetching the sources of the libraries it runs on") (Maven)" >&2
+    mkdir -p "$root/target"
+    (
+      flock 9
+      cd "$root"
+      goals=(package)
+      [ "$fetch" -eq 1 ] && goals+=(dependency:copy-dependencies@demo-sources "-Dtrigrep.demo.corpus=$data/maven-sources")
+      mvn -q -B -ntp -DskipTests -pl indexer,source-backend,frontend -am "${goals[@]}" >&2
+      for m in proto indexer source-backend frontend; do touch "$root/$m/target/.trigrep-built"; done
+    ) 9>"$root/target/.trigrep-build.lock"
+  fi
+  export TRIGREP_SKIP_BUILD=1
+
+  # The shards are reused while the corpus list, sizes and times are what they were built from.
+  local shard_dir="$data/shards" signature
+  signature="$(printf '%s\n' "shards=$shards" "${corpus[@]}"; find "${corpus[@]}" -maxdepth 1 -printf '%P %s %T@\n' | sort)"
+  if [ "$reindex" -eq 1 ] || [ "$(cat "$shard_dir/corpus.txt" 2>/dev/null)" != "$signature" ]; then
+    rm -rf "$shard_dir"
+    echo "trigrep demo: indexing ${corpus[*]} into $shards shards" >&2
+    "$root/trigrep" index --shards "$shards" --out "$shard_dir" "${corpus[@]}"
+    printf '%s' "$signature" >"$shard_dir/corpus.txt"
+  else
+    echo "trigrep demo: reusing the shards in $shard_dir (--reindex builds them again)" >&2
+  fi
+
+  trap 'demo_stop 0' INT TERM
+  local backends="" i line
+  for ((i = 0; i < shards; i++)); do
+    "$root/trigrep" backend --shard "$shard_dir/shard-$i" --port 0 >"$data/logs/backend-$i.log" 2>&1 &
+    demo_pids+=($!)
+  done
+  for ((i = 0; i < shards; i++)); do
+    if ! line="$(demo_await_log "$data/logs/backend-$i.log" 'listening on' "${demo_pids[$i]}" 120)"; then
+      demo_log_tail "backend $i" "$data/logs/backend-$i.log"
+      demo_stop 1
+    fi
+    backends="${backends:+$backends,}${line##* }"
+  done
+
+  "$root/trigrep" frontend --backends "$backends" --data "$data/queries" --port "$port" >"$data/logs/frontend.log" 2>&1 &
+  demo_pids+=($!)
+  local frontend_pid="${demo_pids[$shards]}"
+  if ! line="$(demo_await_log "$data/logs/frontend.log" 'listening on http' "$frontend_pid" 120)"; then
+    demo_log_tail "the frontend" "$data/logs/frontend.log"
+    demo_stop 1
+  fi
+  local url="${line#*listening on }" fport
+  url="${url%% *}"
+  fport="${url##*:}"
+  fport="${fport%/}"
+  for ((i = 0; i < 1200; i++)); do
+    [ "$(demo_http_status "$fport" /readyz)" = 200 ] && break
+    kill -0 "$frontend_pid" 2>/dev/null || { demo_log_tail "the frontend" "$data/logs/frontend.log"; demo_stop 1; }
+    sleep 0.1
+  done
+
+  cat <<READY
+trigrep demo: ready in $((SECONDS - started)) s
+
+  open ${url}
+
+  corpus    ${corpus[*]}
+  shards    $shard_dir ($(du -sh "$shard_dir" | cut -f1))
+  ports     frontend $fport, backends $backends
+  queries   $data/queries
+  logs      $data/logs
+
+  try:
+    ${url}search?q=ByteBuf%5Cs%2Bwrite%5Cw%2B
+    ${url}search?q=class+%5Cw%2BDecoder+filetype%3Ajava
+    curl '${url}api/v1/search?q=%28%3Fi%29utf-8&per_page=3'
+
+Ctrl-C stops everything.
+READY
+
+  # A process that dies on its own takes the demo down with it: half a system only confuses.
+  local p
+  while true; do
+    wait -n "${demo_pids[@]}" 2>/dev/null || true
+    for p in "${demo_pids[@]}"; do
+      if ! kill -0 "$p" 2>/dev/null; then
+        echo "trigrep demo: process $p exited on its own; see $data/logs" >&2
+        demo_stop 1
+      fi
+    done
+  done
+}
