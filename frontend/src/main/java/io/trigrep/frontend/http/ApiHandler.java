@@ -1,18 +1,13 @@
 package io.trigrep.frontend.http;
 
-import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.FileFetch;
@@ -28,10 +23,15 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 
+import static io.trigrep.frontend.http.Responses.first;
+import static io.trigrep.frontend.http.Responses.send;
+import static io.trigrep.frontend.http.Responses.write;
+
 /**
- * Routes HTTP requests: {@code /api/v1/search}, {@code /healthz}, {@code /readyz}. Every answer
- * is JSON; every error is JSON with a message and the fitting status (400 for a bad query with
- * the position of the error, 404, 405, 429, 502). Searching never blocks the event loop: the
+ * Routes HTTP requests: {@code /api/v1/...}, {@code /healthz}, {@code /readyz}, {@code /metrics},
+ * and hands the rest to the {@link WebUi}. Every API answer is JSON; every error is JSON with a
+ * message and the fitting status (400 for a bad query with the position of the error, 404, 405,
+ * 429, 502). Searching never blocks the event loop: the
  * answer is written when the query completes.
  */
 final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -43,12 +43,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final QueryCache cache;
     private final ExecutorService pages;
     private final Semaphore queries;
+    private final WebUi ui;
 
     ApiHandler(FanOut fanOut, QueryCache cache, ExecutorService pages, Semaphore queries) {
         this.fanOut = fanOut;
         this.cache = cache;
         this.pages = pages;
         this.queries = queries;
+        this.ui = new WebUi(fanOut, cache, pages, queries);
     }
 
     @Override
@@ -92,7 +94,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             case "/api/v1/queries" -> send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.queries(cache));
             case "/api/v1/queries/cancel" -> {
                 String query = first(uri.parameters(), "q", first(uri.parameters(), "query", ""));
-                QueryRun running = cache.runningQuery(first(uri.parameters(), "match_mode", "regexp") + "\u0000" + query.strip());
+                QueryRun running = cache.runningQuery(queryKey(first(uri.parameters(), "match_mode", "regexp"), query));
                 if (running == null) {
                     send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, PageRenderer.error("no running query '" + query + "'", 0));
                 } else {
@@ -102,20 +104,24 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             }
             case "/metrics" -> {
                 byte[] text = fanOut.metrics().scrape().getBytes(StandardCharsets.UTF_8);
-                FullHttpResponse response = response(HttpResponseStatus.OK, text);
+                FullHttpResponse response = Responses.response(HttpResponseStatus.OK, text, Responses.JSON);
                 response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
                 write(ctx, keepAlive, response);
             }
-            default -> send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, PageRenderer.error("no such endpoint: " + uri.path(), 0));
+            default -> {
+                if (!ui.handle(ctx, keepAlive, request, uri.path(), uri.parameters())) {
+                    send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, PageRenderer.error("no such endpoint: " + uri.path(), 0));
+                }
+            }
         }
     }
 
     private void file(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params) throws IOException {
         String pkg = first(params, "package", null);
         String path = first(params, "path", null);
-        if (pkg == null || path == null || pkg.isEmpty() || path.isEmpty() || path.startsWith("/") || pkg.contains("/")
-                || List.of(path.split("/", -1)).contains("..") || pkg.equals("..") || path.length() > 4096) {
-            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("give package=NAME and a relative path=P without ..", 0));
+        String problem = fileProblem(pkg, path);
+        if (problem != null) {
+            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error(problem, 0));
             return;
         }
         pages.execute(() -> {
@@ -134,6 +140,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
             }
         });
+    }
+
+    /** Why a file request cannot be sent to a backend, or null when it can. */
+    static String fileProblem(String pkg, String path) {
+        if (pkg == null || path == null || pkg.isEmpty() || path.isEmpty() || path.startsWith("/") || pkg.contains("/")
+                || List.of(path.split("/", -1)).contains("..") || pkg.equals("..") || path.length() > 4096) {
+            return "give package=NAME and a relative path=P without ..";
+        }
+        return null;
     }
 
     /** What a search answers with: a page of results, a page of packages with their best results, or every package. */
@@ -174,18 +189,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             return;
         }
         if (!queries.tryAcquire()) {
-            FullHttpResponse busy = response(HttpResponseStatus.TOO_MANY_REQUESTS,
-                    PageRenderer.error("too many queries are running; try again shortly", 0));
+            FullHttpResponse busy = Responses.response(HttpResponseStatus.TOO_MANY_REQUESTS,
+                    PageRenderer.error("too many queries are running; try again shortly", 0), Responses.JSON);
             busy.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
             write(ctx, keepAlive, busy);
             return;
         }
         // Identical queries share one run: a running one is joined, a finished one served from disk.
-        String key = mode + "\u0000" + query.strip();
         boolean fresh = "false".equals(first(params, "cache", "true"));
         QueryCache.Entry entry;
         try {
-            entry = cache.acquire(key, fresh, () -> fanOut.search(query.strip(), mode.equals("literal"), 2, DEADLINE));
+            entry = start(fanOut, cache, mode, query, fresh);
         } catch (IOException e) {
             queries.release();
             send(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR, PageRenderer.error("cannot start the query: " + e.getMessage(), 0));
@@ -237,36 +251,21 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }, pages);
     }
 
+    /** Identical queries share one run: the key is the mode and the query without outer blanks. */
+    static String queryKey(String mode, String query) {
+        return mode + "\u0000" + query.strip();
+    }
+
+    /** Starts the query, or joins it when running, or takes it from the cache when finished. */
+    static QueryCache.Entry start(FanOut fanOut, QueryCache cache, String mode, String query, boolean fresh) throws IOException {
+        return cache.acquire(queryKey(mode, query), fresh, () -> fanOut.search(query.strip(), mode.equals("literal"), 2, DEADLINE));
+    }
+
     private static byte[] errorBytes(Exception e) {
         try {
             return PageRenderer.error("cannot render the page: " + e.getMessage(), 0);
         } catch (IOException impossible) {
             return "{\"error\":\"internal\"}".getBytes(StandardCharsets.UTF_8);
-        }
-    }
-
-    private static String first(Map<String, List<String>> params, String name, String fallback) {
-        List<String> values = params.get(name);
-        return values == null || values.isEmpty() ? fallback : values.get(0);
-    }
-
-    private static FullHttpResponse response(HttpResponseStatus status, byte[] body) {
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json; charset=utf-8");
-        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
-        return response;
-    }
-
-    private static void send(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, byte[] body) {
-        write(ctx, keepAlive, response(status, body));
-    }
-
-    private static void write(ChannelHandlerContext ctx, boolean keepAlive, FullHttpResponse response) {
-        if (keepAlive) {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-            ctx.writeAndFlush(response);
-        } else {
-            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
         }
     }
 }

@@ -113,15 +113,7 @@ final class EventStream {
             json.writeNumberField("results_so_far", index.size());
             json.writeArrayFieldStart("best");
             for (int r : best) {
-                Result.Reader result = Messages.response(Framing.read(run.tee().read(index.offset(r), index.length(r)),
-                        FrameLimits.DEFAULT)).getResult();
-                json.writeStartObject();
-                json.writeStringField("package", result.getPackage().toString());
-                json.writeStringField("path", result.getPath().toString());
-                json.writeNumberField("line", Integer.toUnsignedLong(result.getLine()));
-                json.writeStringField("context", result.getContext().toString());
-                json.writeNumberField("ranking", result.getRanking());
-                json.writeEndObject();
+                PageRenderer.result(json, PageRenderer.read(run, r));
             }
             json.writeEndArray();
             json.writeEndObject();

@@ -39,9 +39,7 @@ final class PageRenderer {
             json.writeNumberField("per_page", perPage);
             json.writeArrayFieldStart("results");
             for (int rank = page * perPage; rank < Math.min(total, (page + 1) * perPage); rank++) {
-                int r = index.sorted(rank);
-                ByteBuffer frame = run.tee().read(index.offset(r), index.length(r));
-                result(json, Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getResult());
+                result(json, read(run, index.sorted(rank)));
             }
             json.writeEndArray();
             json.writeEndObject();
@@ -69,8 +67,7 @@ final class PageRenderer {
                 json.writeNumberField("results_total", grouped.counts()[i]);
                 json.writeArrayFieldStart("results");
                 for (int r : grouped.top()[i]) {
-                    ByteBuffer frame = run.tee().read(index.offset(r), index.length(r));
-                    result(json, Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getResult());
+                    result(json, read(run, r));
                 }
                 json.writeEndArray();
                 json.writeEndObject();
@@ -85,18 +82,12 @@ final class PageRenderer {
     static byte[] packages(String query, QueryRun run) throws IOException {
         ResultIndex index = run.index();
         int[] counts = index.packageCounts();
-        Integer[] ids = new Integer[counts.length];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = i;
-        }
-        java.util.Arrays.sort(ids, (a, b) -> counts[a] != counts[b] ? Integer.compare(counts[b], counts[a])
-                : index.packages().name(a).compareTo(index.packages().name(b)));
         ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.writeStartObject();
             header(json, query, run, index.size());
             json.writeArrayFieldStart("packages");
-            for (int id : ids) {
+            for (int id : index.packagesByCount()) {
                 json.writeStartObject();
                 json.writeStringField("package", index.packages().name(id));
                 json.writeNumberField("results", counts[id]);
@@ -130,7 +121,14 @@ final class PageRenderer {
         json.writeNumberField("elapsed_seconds", run.elapsedNanos() / 1e9);
     }
 
-    private static void result(JsonGenerator json, Result.Reader r) throws IOException {
+    /** Result {@code r} of the run, read back from its tee by offset. */
+    static Result.Reader read(QueryRun run, int r) throws IOException {
+        ResultIndex index = run.index();
+        ByteBuffer frame = run.tee().read(index.offset(r), index.length(r));
+        return Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getResult();
+    }
+
+    static void result(JsonGenerator json, Result.Reader r) throws IOException {
         json.writeStartObject();
         json.writeStringField("package", r.getPackage().toString());
         json.writeStringField("path", r.getPath().toString());

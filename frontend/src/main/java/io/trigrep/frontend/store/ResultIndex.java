@@ -202,6 +202,14 @@ public final class ResultIndex {
         return counts;
     }
 
+    /** Ids of the packages with results, most results first, then by name. */
+    public int[] packagesByCount() {
+        int[] counts = packageCounts();
+        return java.util.stream.IntStream.range(0, counts.length).filter(id -> counts[id] > 0).boxed()
+                .sorted((a, b) -> counts[a] != counts[b] ? Integer.compare(counts[b], counts[a]) : pool.name(a).compareTo(pool.name(b)))
+                .mapToInt(Integer::intValue).toArray();
+    }
+
     /** Packages in the order of their best result, each with its count and its first results in sorted order. */
     public record Grouped(int[] packages, int[] counts, int[][] top) {}
 

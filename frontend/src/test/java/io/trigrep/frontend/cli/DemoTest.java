@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -27,8 +26,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code ./trigrep demo} as a user runs it: the launcher as a child process indexes a small real
@@ -43,23 +42,16 @@ class DemoTest {
     static final String READY = "Ctrl-C stops everything.";
     static final Pattern PORTS = Pattern.compile("ports +frontend (\\d+), backends (\\S+)");
 
+    @TempDir
     Path data;
     Process demo;
     Thread reader;
 
-    @BeforeEach
-    void setUp() throws IOException {
-        data = Files.createTempDirectory("demo");
-    }
-
     @AfterEach
-    void tearDown() throws IOException {
+    void tearDown() {
         if (demo != null && demo.isAlive()) {
             demo.descendants().forEach(ProcessHandle::destroyForcibly);
             demo.destroyForcibly();
-        }
-        try (var walk = Files.walk(data)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 

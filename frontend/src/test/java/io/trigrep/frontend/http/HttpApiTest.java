@@ -29,11 +29,13 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The JSON API end to end: a real corpus in three shards, three backends and the frontend on loopback. */
 class HttpApiTest {
     static final Path CORPUS = Path.of("../source-backend/src/test/resources/corpus");
     static final ObjectMapper JSON = new ObjectMapper();
+    @TempDir
     static Path dir;
     static List<BackendServer> backends = new ArrayList<>();
     static FanOut fanOut;
@@ -43,7 +45,6 @@ class HttpApiTest {
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("http-api");
         List<InetSocketAddress> addresses = new ArrayList<>();
         for (Shard shard : TestShards.build(CORPUS, dir.resolve("shards"), 3)) {
             BackendServer server = new BackendServer(shard, BackendConfig.defaults());
@@ -62,9 +63,6 @@ class HttpApiTest {
         fanOut.close();
         for (BackendServer b : backends) {
             b.close();
-        }
-        try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 

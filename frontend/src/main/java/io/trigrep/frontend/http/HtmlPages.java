@@ -1,0 +1,354 @@
+package io.trigrep.frontend.http;
+
+import io.trigrep.frontend.fanout.QueryRun;
+import io.trigrep.frontend.fanout.ShardStatus;
+import io.trigrep.frontend.store.ResultIndex;
+import io.trigrep.proto.Range;
+import io.trigrep.proto.Result;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.capnproto.StructList;
+import org.capnproto.Text;
+import org.capnproto.TextList;
+
+/**
+ * The web UI's pages, rendered on the server so that they work without JavaScript: the search
+ * page, a page of results (by rank, grouped by package, or the list of packages), a query still
+ * running, a file, and the error pages. {@code app.js} adds live progress on top; it renders the
+ * best results so far with the same markup as {@link #result}.
+ */
+final class HtmlPages {
+    static final int PER_PAGE = 10;
+    static final int PACKAGES_PER_PAGE = 10;
+    static final int PER_PACKAGE = 3;
+
+    private HtmlPages() {}
+
+    /** What a results page shows: the query, its mode, the view and the page (from 1, as people count). */
+    record UiQuery(String query, boolean literal, String view, int page) {
+        static final List<String> VIEWS = List.of("rank", "packages", "list");
+
+        String href(String view, int page) {
+            return "/search?q=" + Html.url(query) + (literal ? "&mode=literal" : "") + (view.equals("rank") ? "" : "&view=" + view)
+                    + (page > 1 ? "&page=" + page : "");
+        }
+
+        /** The same query narrowed to one package: {@code package:} takes a regex, so the name is quoted. */
+        UiQuery inPackage(String pkg) {
+            StringBuilder quoted = new StringBuilder("^");
+            for (int i = 0; i < pkg.length(); i++) {
+                char c = pkg.charAt(i);
+                if ("\\.+*?()|[]{}^$".indexOf(c) >= 0) {
+                    quoted.append('\\');
+                }
+                quoted.append(c);
+            }
+            return new UiQuery(query + " package:" + quoted + "$", literal, "rank", 1);
+        }
+
+        String apiParameters() {
+            return "q=" + Html.url(query) + "&match_mode=" + (literal ? "literal" : "regexp");
+        }
+    }
+
+    static byte[] home() {
+        Html h = new Html();
+        head(h, "trigrep: regex code search", null, false);
+        h.raw("</header>");
+        h.raw("<main id=\"main\" class=\"home\">");
+        h.raw("<p class=\"lead\">Search source code with regular expressions (RE2 syntax). Results stream in while the query runs.</p>");
+        help(h);
+        h.raw("</main>");
+        return foot(h);
+    }
+
+    static byte[] queryError(UiQuery q, String message, int position) {
+        Html h = new Html();
+        head(h, q.query() + " · trigrep", q, false);
+        h.raw("</header>");
+        h.raw("<div class=\"error\" id=\"query-error\" role=\"alert\"><p>").text(message).raw("</p>");
+        if (position > 0 && position <= q.query().length() + 1) {
+            h.raw("<pre class=\"caret\">").text(q.query()).raw("\n").text(" ".repeat(position - 1)).raw("^</pre>");
+        }
+        h.raw("</div><main id=\"main\">");
+        help(h);
+        h.raw("</main>");
+        return foot(h);
+    }
+
+    /** A page that says what went wrong in words, with a way on: busy, every backend down, no such file. */
+    static byte[] notice(UiQuery q, String title, String message, String retryHref) {
+        Html h = new Html();
+        head(h, title + " · trigrep", q, false);
+        h.raw("</header>");
+        h.raw("<main id=\"main\"><div class=\"notice\" role=\"alert\"><h1>").text(title).raw("</h1><p>").text(message).raw("</p>");
+        if (retryHref != null) {
+            h.raw("<p><a class=\"button\" href=\"").text(retryHref).raw("\">Try again</a></p>");
+        }
+        h.raw("</div></main>");
+        return foot(h);
+    }
+
+    /** A query still running: a progress bar that app.js moves; without JavaScript the page reloads itself. */
+    static byte[] running(UiQuery q, QueryRun run) {
+        Html h = new Html();
+        head(h, q.query() + " · trigrep", q, true);
+        h.raw("</header>");
+        h.raw("<main id=\"main\" data-events=\"/api/v1/search/events?").text(q.apiParameters()).raw("&amp;per_page=").number(PER_PAGE)
+                .raw("\"><section class=\"progress\" aria-live=\"polite\"><progress id=\"bar\" max=\"1\" value=\"0\"></progress>")
+                .raw("<p id=\"progress-text\">Searching ").number(run.statuses().size()).raw(" shards…</p>")
+                .raw("<p id=\"progress-notice\" class=\"notice partial\" hidden></p></section>")
+                .raw("<h2 class=\"best-title\" hidden>Best results so far</h2><ol id=\"best\" class=\"results\"></ol></main>");
+        return foot(h);
+    }
+
+    static byte[] results(UiQuery q, QueryRun run) throws IOException {
+        ResultIndex index = run.index();
+        int total = index.size();
+        int pages = Math.max(1, (total + PER_PAGE - 1) / PER_PAGE);
+        int page = Math.min(q.page(), pages);
+        Html h = new Html();
+        head(h, q.query() + " · trigrep", q, false);
+        h.raw("</header>");
+        h.raw("<main id=\"main\" data-done>");
+        summary(h, q, run, total);
+        if (total == 0) {
+            h.raw("<p class=\"empty\">No results. A regex is case-sensitive unless it starts with <code>(?i)</code>.</p>");
+        }
+        h.raw("<ol class=\"results\" start=\"").number((long) (page - 1) * PER_PAGE + 1).raw("\">");
+        for (int rank = (page - 1) * PER_PAGE; rank < Math.min(total, page * PER_PAGE); rank++) {
+            result(h, q, PageRenderer.read(run, index.sorted(rank)));
+        }
+        h.raw("</ol>");
+        pager(h, q, page, pages);
+        h.raw("</main>");
+        return foot(h);
+    }
+
+    static byte[] grouped(UiQuery q, QueryRun run) throws IOException {
+        ResultIndex index = run.index();
+        ResultIndex.Grouped grouped = index.grouped(PER_PACKAGE);
+        int packages = grouped.packages().length;
+        int pages = Math.max(1, (packages + PACKAGES_PER_PAGE - 1) / PACKAGES_PER_PAGE);
+        int page = Math.min(q.page(), pages);
+        Html h = new Html();
+        head(h, q.query() + " · trigrep", q, false);
+        h.raw("</header>");
+        h.raw("<main id=\"main\" data-done>");
+        summary(h, q, run, index.size());
+        for (int i = (page - 1) * PACKAGES_PER_PAGE; i < Math.min(packages, page * PACKAGES_PER_PAGE); i++) {
+            String name = index.packages().name(grouped.packages()[i]);
+            int count = grouped.counts()[i];
+            h.raw("<section class=\"package\"><h2>").text(name).raw("</h2><ol class=\"results\">");
+            for (int r : grouped.top()[i]) {
+                result(h, q, PageRenderer.read(run, r));
+            }
+            h.raw("</ol>");
+            h.raw("<p class=\"more\"><a href=\"").text(q.inPackage(name).href("rank", 1)).raw("\">show all ").count(count)
+                    .raw(count == 1 ? " result" : " results").raw(" in this package</a></p></section>");
+        }
+        pager(h, q, page, pages);
+        h.raw("</main>");
+        return foot(h);
+    }
+
+    static byte[] packageList(UiQuery q, QueryRun run) {
+        ResultIndex index = run.index();
+        int[] counts = index.packageCounts();
+        Html h = new Html();
+        head(h, q.query() + " · trigrep", q, false);
+        h.raw("</header>");
+        h.raw("<main id=\"main\" data-done>");
+        summary(h, q, run, index.size());
+        h.raw("<ul class=\"package-list\">");
+        for (int id : index.packagesByCount()) {
+            String name = index.packages().name(id);
+            h.raw("<li><a href=\"").text(q.inPackage(name).href("rank", 1)).raw("\">").text(name).raw("</a> <span class=\"count\">")
+                    .count(counts[id]).raw("</span></li>");
+        }
+        h.raw("</ul></main>");
+        return foot(h);
+    }
+
+    static byte[] file(String pkg, String path, byte[] content, UiQuery back) {
+        Html h = new Html();
+        head(h, pkg + "/" + path + " · trigrep", back, false);
+        // Inside the sticky header: the way back and the file's name stay in sight however far down the line is.
+        h.raw("<nav class=\"crumbs\">");
+        if (back != null) {
+            h.raw("<a href=\"").text(back.href("rank", 1)).raw("\">← back to the results</a> · ");
+        }
+        h.raw("<span class=\"pkg\">").text(pkg).raw("</span>/<span class=\"path\">").text(path).raw("</span></nav></header>");
+        h.raw("<main id=\"main\" class=\"file-view\">");
+        String text = new String(content, StandardCharsets.UTF_8);
+        h.raw("<pre class=\"file\">");
+        int line = 1;
+        int start = 0;
+        while (start < text.length() || line == 1) {
+            int end = text.indexOf('\n', start);
+            if (end < 0) {
+                end = text.length();
+            }
+            h.raw("<span class=\"l\" id=\"L").number(line).raw("\"><a class=\"n\" href=\"#L").number(line).raw("\">").number(line)
+                    .raw("</a>").text(text, start, end).raw("\n</span>");
+            line++;
+            start = end + 1;
+            if (end == text.length()) {
+                break;
+            }
+        }
+        h.raw("</pre></main>");
+        return foot(h);
+    }
+
+    /** Everything up to the search form; the caller closes the header, after what else it puts in it. */
+    private static void head(Html h, String title, UiQuery q, boolean refresh) {
+        h.raw("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+                .raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+                .raw("<title>").text(title).raw("</title>")
+                .raw("<link rel=\"stylesheet\" href=\"/static/style.css\"><script src=\"/static/app.js\" defer></script>");
+        if (refresh) {
+            h.raw("<noscript><meta http-equiv=\"refresh\" content=\"1\"></noscript>");
+        }
+        h.raw("</head><body><header class=\"bar\"><a class=\"logo\" href=\"/\">trigrep</a>")
+                .raw("<form class=\"search\" action=\"/search\" method=\"get\" role=\"search\">")
+                .raw("<input id=\"q\" type=\"search\" name=\"q\" aria-label=\"Search query\" placeholder=\"regex, e.g. inflateInit2?_\"")
+                .raw(" autocomplete=\"off\" autocapitalize=\"off\" spellcheck=\"false\" required value=\"")
+                .text(q == null ? "" : q.query()).raw("\"").raw(q == null ? " autofocus" : "").raw(">")
+                .raw("<label class=\"mode\" title=\"Take the query literally: no regex metacharacters\">")
+                .raw("<input id=\"literal\" type=\"checkbox\" name=\"mode\" value=\"literal\"").raw(q != null && q.literal() ? " checked" : "")
+                .raw("> literal</label><button type=\"submit\">Search</button></form>");
+    }
+
+    private static byte[] foot(Html h) {
+        h.raw("<footer><a href=\"/\">trigrep</a> · regex code search · <a href=\"/api/v1/search?q=inflate&amp;per_page=1\">JSON API</a>")
+                .raw(" · press <kbd>/</kbd> to search</footer></body></html>\n");
+        return h.bytes();
+    }
+
+    private static void help(Html h) {
+        h.raw("<section class=\"help\"><h2>Syntax</h2><dl>")
+                .raw("<dt><code>foo\\w+bar</code></dt><dd>an RE2 regular expression, case-sensitive</dd>")
+                .raw("<dt><code>(?i)foo</code> or <code>case:no</code></dt><dd>ignore case</dd>")
+                .raw("<dt><code>package:zlib</code> <code>-package:linux</code></dt><dd>only, or not, packages matching a regex</dd>")
+                .raw("<dt><code>path:\\.c$</code> <code>-path:test</code></dt><dd>only, or not, paths matching a regex</dd>")
+                .raw("<dt><code>filetype:go</code> <code>-filetype:c</code></dt><dd>by language: c, c++, go, java, python, rust, shell, perl, ruby, php, js, ts</dd>")
+                .raw("<dt>literal</dt><dd>tick it to search the text as typed, metacharacters and all</dd></dl>")
+                .raw("<h2>Examples</h2><ul class=\"examples\">");
+        for (String example : List.of("inflateInit2_", "ByteBuf\\s+write\\w+", "class \\w+Decoder filetype:java", "(?i)utf-?8 path:\\.h$",
+                "TODO|FIXME -path:test")) {
+            h.raw("<li><a href=\"/search?q=").text(Html.url(example)).raw("\"><code>").text(example).raw("</code></a></li>");
+        }
+        h.raw("</ul></section>");
+    }
+
+    private static void summary(Html h, UiQuery q, QueryRun run, int total) {
+        int packages = 0;
+        for (int c : run.index().packageCounts()) {
+            packages += c > 0 ? 1 : 0;
+        }
+        h.raw("<nav class=\"views\" aria-label=\"Views\">");
+        view(h, q, "rank", "by rank");
+        view(h, q, "packages", "by package");
+        view(h, q, "list", "packages (" + packages + ")");
+        h.raw("</nav><p class=\"summary\"><span id=\"total\">").count(total).raw(total == 1 ? " result" : " results").raw("</span> in ")
+                .count(packages).raw(packages == 1 ? " package" : " packages")
+                .raw(String.format(java.util.Locale.ROOT, " · %.2f s", run.elapsedNanos() / 1e9)).raw("</p>");
+        List<ShardStatus> failed = run.failed();
+        if (!failed.isEmpty()) {
+            h.raw("<div class=\"notice partial\" role=\"status\" id=\"partial\"><p>").number(failed.size()).raw(" of ")
+                    .number(run.statuses().size()).raw(" shards failed: these results are partial.</p><ul>");
+            for (ShardStatus s : failed) {
+                h.raw("<li>").text(s.shard()).raw(": ").text(s.reason()).raw("</li>");
+            }
+            h.raw("</ul></div>");
+        }
+    }
+
+    private static void view(Html h, UiQuery q, String view, String label) {
+        if (q.view().equals(view)) {
+            h.raw("<span class=\"current\" aria-current=\"page\">").text(label).raw("</span>");
+        } else {
+            h.raw("<a href=\"").text(q.href(view, 1)).raw("\">").text(label).raw("</a>");
+        }
+    }
+
+    private static void pager(Html h, UiQuery q, int page, int pages) {
+        if (pages <= 1) {
+            return;
+        }
+        h.raw("<nav class=\"pager\" aria-label=\"Pages\">");
+        if (page > 1) {
+            h.raw("<a rel=\"prev\" href=\"").text(q.href(q.view(), page - 1)).raw("\">← previous</a>");
+        }
+        int last = 0;
+        for (int p = 1; p <= pages; p++) {
+            if (p != 1 && p != pages && Math.abs(p - page) > 2) {
+                continue;
+            }
+            if (p > last + 1) {
+                h.raw("<span class=\"gap\">…</span>");
+            }
+            if (p == page) {
+                h.raw("<span class=\"current\" aria-current=\"page\">").number(p).raw("</span>");
+            } else {
+                h.raw("<a href=\"").text(q.href(q.view(), p)).raw("\">").number(p).raw("</a>");
+            }
+            last = p;
+        }
+        if (page < pages) {
+            h.raw("<a rel=\"next\" href=\"").text(q.href(q.view(), page + 1)).raw("\">next →</a>");
+        }
+        h.raw("</nav>");
+    }
+
+    /** One result: its location, linked to the file view at its line, and its lines with the matches marked. */
+    private static void result(Html h, UiQuery q, Result.Reader r) {
+        String pkg = r.getPackage().toString();
+        String path = r.getPath().toString();
+        long line = Integer.toUnsignedLong(r.getLine());
+        TextList.Reader before = r.getBefore();
+        TextList.Reader after = r.getAfter();
+        h.raw("<li class=\"result\"><a class=\"loc\" href=\"/show?package=").text(Html.url(pkg)).raw("&amp;path=").text(Html.url(path))
+                .raw("&amp;").text(q.apiParameters().replace("match_mode=", "mode=")).raw("#L").number(line).raw("\"><span class=\"pkg\">")
+                .text(pkg).raw("</span>/<span class=\"path\">").text(path).raw("</span>:<span class=\"lno\">").number(line)
+                .raw("</span></a><pre class=\"ctx\">");
+        for (int i = 0; i < before.size(); i++) {
+            contextLine(h, line - before.size() + i, before.get(i).toString());
+        }
+        h.raw("<span class=\"l hit\"><span class=\"n\">").number(line).raw("</span>");
+        marked(h, r.getContext(), r.getRanges());
+        h.raw("\n</span>");
+        for (int i = 0; i < after.size(); i++) {
+            contextLine(h, line + 1 + i, after.get(i).toString());
+        }
+        h.raw("</pre></li>");
+    }
+
+    private static void contextLine(Html h, long number, String text) {
+        h.raw("<span class=\"l\"><span class=\"n\">").number(number).raw("</span>").text(text).raw("\n</span>");
+    }
+
+    /**
+     * The line with each match in a mark. Ranges are UTF-8 byte offsets into the line as the backend
+     * sent it, so the line is cut at those bytes and each piece decoded on its own: offsets stay
+     * exact even when the file was not valid UTF-8.
+     */
+    static void marked(Html h, Text.Reader line, StructList.Reader<Range.Reader> ranges) {
+        byte[] bytes = new byte[line.size()];
+        line.asByteBuffer().get(bytes);
+        int done = 0;
+        for (int i = 0; i < ranges.size(); i++) {
+            long start = Integer.toUnsignedLong(ranges.get(i).getStart());
+            long end = Math.min(Integer.toUnsignedLong(ranges.get(i).getEnd()), bytes.length);
+            if (start < done || start >= end) {
+                continue; // overlapping, empty or beyond the line: nothing to mark
+            }
+            h.text(new String(bytes, done, (int) start - done, StandardCharsets.UTF_8)).raw("<mark>")
+                    .text(new String(bytes, (int) start, (int) (end - start), StandardCharsets.UTF_8)).raw("</mark>");
+            done = (int) end;
+        }
+        h.text(new String(bytes, done, bytes.length - done, StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,47 @@
+package io.trigrep.frontend.http;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import java.util.List;
+import java.util.Map;
+
+/** Writing whole responses, shared by the JSON API and the web UI. */
+final class Responses {
+    static final String JSON = "application/json; charset=utf-8";
+    static final String HTML = "text/html; charset=utf-8";
+
+    private Responses() {}
+
+    static FullHttpResponse response(HttpResponseStatus status, byte[] body, String contentType) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        response.headers().set("X-Content-Type-Options", "nosniff");
+        return response;
+    }
+
+    static void send(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, byte[] json) {
+        write(ctx, keepAlive, response(status, json, JSON));
+    }
+
+    static void write(ChannelHandlerContext ctx, boolean keepAlive, FullHttpResponse response) {
+        if (keepAlive) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            ctx.writeAndFlush(response);
+        } else {
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    static String first(Map<String, List<String>> params, String name, String fallback) {
+        List<String> values = params.get(name);
+        return values == null || values.isEmpty() ? fallback : values.get(0);
+    }
+}

@@ -1,0 +1,213 @@
+package io.trigrep.frontend.http;
+
+import static io.trigrep.frontend.http.Responses.first;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.trigrep.frontend.fanout.FanOut;
+import io.trigrep.frontend.fanout.FileFetch;
+import io.trigrep.frontend.fanout.QueryCache;
+import io.trigrep.frontend.fanout.QueryRun;
+import io.trigrep.proto.Failure;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The web UI's routes: {@code /} (the search page), {@code /search} (results, server-rendered),
+ * {@code /show} (a file) and the two static assets. Pages render on the pages pool, never on the
+ * event loop.
+ */
+final class WebUi {
+    /** A query that finishes within this long is answered with its results, without a progress page in between. */
+    static final long FAST_MILLIS = 250;
+    static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+            + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+    private record Asset(byte[] bytes, String type, String etag) {}
+
+    private static final Map<String, Asset> ASSETS = Map.of(
+            "/static/app.js", asset("ui/app.js", "text/javascript; charset=utf-8"),
+            "/static/style.css", asset("ui/style.css", "text/css; charset=utf-8"));
+
+    private final FanOut fanOut;
+    private final QueryCache cache;
+    private final ExecutorService pages;
+    private final Semaphore queries;
+
+    WebUi(FanOut fanOut, QueryCache cache, ExecutorService pages, Semaphore queries) {
+        this.fanOut = fanOut;
+        this.cache = cache;
+        this.pages = pages;
+        this.queries = queries;
+    }
+
+    /** Answers the request if it is the UI's, and says whether it was. */
+    boolean handle(ChannelHandlerContext ctx, boolean keepAlive, FullHttpRequest request, String path, Map<String, List<String>> params) {
+        switch (path) {
+            case "/" -> html(ctx, keepAlive, HttpResponseStatus.OK, HtmlPages.home());
+            case "/search" -> search(ctx, keepAlive, params);
+            case "/show" -> show(ctx, keepAlive, params);
+            default -> {
+                Asset asset = ASSETS.get(path);
+                if (asset == null) {
+                    return false;
+                }
+                serve(ctx, keepAlive, request, asset);
+            }
+        }
+        return true;
+    }
+
+    private void search(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params) {
+        String query = first(params, "q", "");
+        if (query.isBlank()) {
+            FullHttpResponse redirect = Responses.response(HttpResponseStatus.FOUND, new byte[0], Responses.HTML);
+            redirect.headers().set(HttpHeaderNames.LOCATION, "/");
+            Responses.write(ctx, keepAlive, redirect);
+            return;
+        }
+        String view = first(params, "view", "rank");
+        int page;
+        try {
+            page = Math.max(1, Integer.parseInt(first(params, "page", "1")));
+        } catch (NumberFormatException e) {
+            page = 1;
+        }
+        HtmlPages.UiQuery q = new HtmlPages.UiQuery(query, "literal".equals(first(params, "mode", "regexp")),
+                HtmlPages.UiQuery.VIEWS.contains(view) ? view : "rank", page);
+        if (!queries.tryAcquire()) {
+            FullHttpResponse busy = htmlResponse(HttpResponseStatus.TOO_MANY_REQUESTS, HtmlPages.notice(q, "Too busy right now",
+                    "trigrep is running as many queries as it takes at once. Try again in a moment.", q.href(q.view(), q.page())));
+            busy.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+            Responses.write(ctx, keepAlive, busy);
+            return;
+        }
+        QueryCache.Entry entry;
+        try {
+            entry = ApiHandler.start(fanOut, cache, q.literal() ? "literal" : "regexp", query, false);
+        } catch (IOException e) {
+            queries.release();
+            html(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                    HtmlPages.notice(q, "Cannot start the query", e.getMessage(), q.href(q.view(), q.page())));
+            return;
+        }
+        // Whichever comes first: the query's end (results at once) or FAST_MILLIS (a live progress page).
+        AtomicBoolean answered = new AtomicBoolean();
+        Runnable answer = () -> {
+            if (answered.compareAndSet(false, true)) {
+                pages.execute(() -> {
+                    try {
+                        answer(ctx, keepAlive, q, entry.run());
+                    } finally {
+                        cache.release(entry);
+                        queries.release();
+                    }
+                });
+            }
+        };
+        entry.run().completion().whenComplete((run, failure) -> answer.run());
+        ctx.executor().schedule(answer, FAST_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void answer(ChannelHandlerContext ctx, boolean keepAlive, HtmlPages.UiQuery q, QueryRun run) {
+        try {
+            if (!run.completion().isDone()) {
+                html(ctx, keepAlive, HttpResponseStatus.OK, HtmlPages.running(q, run));
+            } else if (run.completion().isCompletedExceptionally()) {
+                html(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                        HtmlPages.notice(q, "The query failed", "Something went wrong in the frontend; try again.", q.href(q.view(), q.page())));
+            } else if (run.errorCode() == Failure.Code.BAD_QUERY) {
+                html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, HtmlPages.queryError(q, run.errorMessage(), run.errorPosition()));
+            } else if (!run.statuses().isEmpty() && run.failed().size() == run.statuses().size()) {
+                html(ctx, keepAlive, HttpResponseStatus.BAD_GATEWAY, HtmlPages.notice(q, "No shard answered",
+                        "Every one of the " + run.statuses().size() + " shards failed (first: " + run.failed().get(0).reason()
+                                + "). Try again in a moment.", q.href(q.view(), q.page())));
+            } else {
+                byte[] page = switch (q.view()) {
+                    case "packages" -> HtmlPages.grouped(q, run);
+                    case "list" -> HtmlPages.packageList(q, run);
+                    default -> HtmlPages.results(q, run);
+                };
+                html(ctx, keepAlive, HttpResponseStatus.OK, page);
+            }
+        } catch (IOException | RuntimeException e) {
+            html(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                    HtmlPages.notice(q, "Cannot show this page", "Reading the results back failed.", q.href(q.view(), q.page())));
+        }
+    }
+
+    private void show(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params) {
+        String pkg = first(params, "package", "");
+        String path = first(params, "path", "");
+        String query = first(params, "q", "");
+        HtmlPages.UiQuery back = query.isBlank() ? null
+                : new HtmlPages.UiQuery(query, "literal".equals(first(params, "mode", "regexp")), "rank", 1);
+        String problem = ApiHandler.fileProblem(pkg, path);
+        if (problem != null) {
+            html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, HtmlPages.notice(back, "Not a file", problem, null));
+            return;
+        }
+        pages.execute(() -> {
+            FileFetch.Outcome outcome = FileFetch.fetch(fanOut.backends(), pkg, path, 1000);
+            if (outcome.content() != null) {
+                html(ctx, keepAlive, HttpResponseStatus.OK, HtmlPages.file(pkg, path, outcome.content(), back));
+            } else if (outcome.code() == Failure.Code.NOT_FOUND) {
+                html(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, HtmlPages.notice(back, "No such file", outcome.message(), null));
+            } else {
+                html(ctx, keepAlive, outcome.code() == Failure.Code.BAD_REQUEST ? HttpResponseStatus.BAD_REQUEST : HttpResponseStatus.BAD_GATEWAY,
+                        HtmlPages.notice(back, "Cannot show the file", outcome.message(), null));
+            }
+        });
+    }
+
+    private static void serve(ChannelHandlerContext ctx, boolean keepAlive, FullHttpRequest request, Asset asset) {
+        FullHttpResponse response;
+        if (asset.etag().equals(request.headers().get(HttpHeaderNames.IF_NONE_MATCH))) {
+            response = Responses.response(HttpResponseStatus.NOT_MODIFIED, new byte[0], asset.type());
+        } else {
+            response = Responses.response(HttpResponseStatus.OK, asset.bytes(), asset.type());
+        }
+        response.headers().set(HttpHeaderNames.ETAG, asset.etag());
+        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
+        Responses.write(ctx, keepAlive, response);
+    }
+
+    private static FullHttpResponse htmlResponse(HttpResponseStatus status, byte[] page) {
+        FullHttpResponse response = Responses.response(status, page, Responses.HTML);
+        response.headers().set("Content-Security-Policy", CSP);
+        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
+        return response;
+    }
+
+    private static void html(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, byte[] page) {
+        Responses.write(ctx, keepAlive, htmlResponse(status, page));
+    }
+
+    private static Asset asset(String name, String type) {
+        try (InputStream in = WebUi.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing UI asset " + name + " on the classpath");
+            }
+            byte[] bytes = in.readAllBytes();
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes);
+            return new Asset(bytes, type, "\"" + HexFormat.of().formatHex(digest, 0, 12) + "\"");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

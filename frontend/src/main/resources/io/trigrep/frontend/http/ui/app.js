@@ -1,0 +1,151 @@
+// trigrep's web UI on top of the server-rendered pages: "/" focuses the search box, and a query
+// that is still running shows its progress and best results so far from the Server-Sent Events
+// stream, then the finished first page. Every piece of text from the server goes in through
+// textContent, never as markup.
+'use strict';
+
+document.addEventListener('keydown', (event) => {
+  const target = event.target;
+  const typing = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target.isContentEditable;
+  if (event.key === '/' && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
+    event.preventDefault();
+    const box = document.getElementById('q');
+    box.focus();
+    box.select();
+  }
+});
+
+const main = document.getElementById('main');
+if (main && main.dataset.events) {
+  follow(main.dataset.events);
+}
+
+function follow(url) {
+  const events = new EventSource(url);
+  const bar = document.getElementById('bar');
+  const text = document.getElementById('progress-text');
+  const notice = document.getElementById('progress-notice');
+  const best = document.getElementById('best');
+  const bestTitle = document.querySelector('.best-title');
+  const number = new Intl.NumberFormat('en');
+  events.addEventListener('progress', (event) => {
+    const p = JSON.parse(event.data);
+    bar.max = Math.max(1, p.files_total);
+    bar.value = p.files_searched;
+    text.textContent = `${number.format(p.files_searched)} of ${number.format(p.files_total)} files searched · `
+      + `${p.shards_done} of ${p.shards_total} shards answered · ${number.format(p.results_so_far)} results so far`;
+    if (p.shards_failed > 0) {
+      notice.hidden = false;
+      notice.textContent = `${p.shards_failed} of ${p.shards_total} shards failed: the results will be partial.`;
+    }
+    if (p.best.length > 0) {
+      bestTitle.hidden = false;
+      best.replaceChildren(...p.best.map(resultItem));
+    }
+  });
+  events.addEventListener('done', () => {
+    events.close();
+    bar.value = bar.max;
+    showFinished();
+  });
+  events.addEventListener('error', (event) => {
+    events.close();
+    if (event.data) {
+      const failure = JSON.parse(event.data);
+      showQueryError(failure.error, failure.position || 0);
+    } else {
+      // The stream broke (the server restarted, a proxy cut it): the page itself says where things are.
+      showFinished();
+    }
+  });
+}
+
+// Replaces the progress page with the finished page the server renders for the same URL.
+async function showFinished() {
+  try {
+    const response = await fetch(location.href, { headers: { Accept: 'text/html' } });
+    const page = new DOMParser().parseFromString(await response.text(), 'text/html');
+    const fresh = page.getElementById('main');
+    const error = page.getElementById('query-error');
+    if (error) {
+      document.querySelector('header.bar').after(document.adoptNode(error));
+    }
+    document.title = page.title;
+    main.replaceWith(document.adoptNode(fresh));
+    if (fresh.dataset.events) {
+      follow(fresh.dataset.events);
+    }
+  } catch (e) {
+    location.reload();
+  }
+}
+
+function showQueryError(message, position) {
+  const box = document.createElement('div');
+  box.className = 'error';
+  box.id = 'query-error';
+  box.setAttribute('role', 'alert');
+  const p = document.createElement('p');
+  p.textContent = message;
+  box.append(p);
+  const query = document.getElementById('q').value;
+  if (position > 0 && position <= query.length + 1) {
+    const caret = document.createElement('pre');
+    caret.className = 'caret';
+    caret.textContent = `${query}\n${' '.repeat(position - 1)}^`;
+    box.append(caret);
+  }
+  document.querySelector('header.bar').after(box);
+  document.querySelector('.progress').hidden = true;
+}
+
+// One result, with the markup HtmlPages.result renders on the server.
+function resultItem(r) {
+  const params = new URLSearchParams(location.search);
+  const show = new URLSearchParams({ package: r.package, path: r.path, q: params.get('q') || '' });
+  if (params.get('mode') === 'literal') show.set('mode', 'literal');
+  const item = element('li', 'result');
+  const loc = element('a', 'loc');
+  loc.href = `/show?${show}#L${r.line}`;
+  loc.append(element('span', 'pkg', r.package), '/', element('span', 'path', r.path), ':', element('span', 'lno', String(r.line)));
+  const pre = element('pre', 'ctx');
+  const before = r.context_before || [];
+  before.forEach((line, i) => pre.append(contextLine(r.line - before.length + i, line)));
+  const hit = contextLine(r.line, '');
+  hit.classList.add('hit');
+  hit.lastChild.remove();
+  hit.append(...marked(r.context, r.ranges || []), '\n');
+  pre.append(hit);
+  (r.context_after || []).forEach((line, i) => pre.append(contextLine(r.line + 1 + i, line)));
+  item.append(loc, pre);
+  return item;
+}
+
+function contextLine(number, text) {
+  const line = element('span', 'l');
+  line.append(element('span', 'n', String(number)), text + '\n');
+  return line;
+}
+
+// The line as text nodes and <mark>s; ranges are UTF-8 byte offsets, as the server sends them.
+function marked(line, ranges) {
+  const bytes = new TextEncoder().encode(line);
+  const decode = (from, to) => new TextDecoder().decode(bytes.subarray(from, to));
+  const parts = [];
+  let done = 0;
+  for (const [start, rawEnd] of ranges) {
+    const end = Math.min(rawEnd, bytes.length);
+    if (start < done || start >= end) continue;
+    parts.push(decode(done, start), element('mark', null, decode(start, end)));
+    done = end;
+  }
+  parts.push(decode(done, bytes.length));
+  return parts;
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}

@@ -1,0 +1,304 @@
+package io.trigrep.frontend.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trigrep.backend.TestShards;
+import io.trigrep.backend.server.BackendConfig;
+import io.trigrep.backend.server.BackendServer;
+import io.trigrep.frontend.fanout.FanOut;
+import io.trigrep.indexer.format.Shard;
+import java.io.File;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The web UI in Debian's headless Chromium, driven through its chromedriver: a real frontend over
+ * three real backends on loopback, serving the test corpus plus a bulk of copies that makes a
+ * full-scan query run long enough to watch its progress. Screenshots go to target/screenshots/.
+ */
+class WebUiBrowserTest {
+    static final Path SCREENSHOTS = Path.of("target/screenshots");
+    /** No trigram to narrow it down: every file of every shard is scanned, which takes a while. */
+    static final String SLOW_QUERY = "\\w+\\s*\\(\\s*\\w+\\s*,\\s*\\w+";
+    static final int BULK_COPIES = 200;
+
+    @TempDir
+    static Path dir;
+    static final List<BackendServer> backends = new ArrayList<>();
+    static FanOut fanOut;
+    static FrontendServer frontend;
+    static FanOut partialFanOut;
+    static FrontendServer partialFrontend;
+    static String base;
+    static String partialBase;
+    static WebDriver browser;
+    static WebDriverWait wait;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path corpus = dir.resolve("corpus");
+        copy(HttpApiTest.CORPUS, corpus);
+        // Copies of a real package under other names: enough bytes that a full scan is not instant.
+        for (int i = 0; i < BULK_COPIES; i++) {
+            copy(HttpApiTest.CORPUS.resolve("zlib_1.2.13.dfsg-1"), corpus.resolve(String.format("bulk%03d_1.0", i)));
+        }
+        List<InetSocketAddress> addresses = new ArrayList<>();
+        for (Shard shard : TestShards.build(corpus, dir.resolve("shards"), 3)) {
+            BackendServer server = new BackendServer(shard, new BackendConfig(1, 64, 5_000_000, Duration.ofSeconds(30),
+                    Duration.ofMinutes(5), 10));
+            addresses.add(server.start("127.0.0.1", 0));
+            backends.add(server);
+        }
+        fanOut = new FanOut(addresses, dir.resolve("data"), 2);
+        frontend = new FrontendServer(fanOut, 8);
+        base = "http://127.0.0.1:" + frontend.start("127.0.0.1", 0).getPort();
+
+        // The same backends and one more that refuses every connection: a partial answer.
+        List<InetSocketAddress> withDead = new ArrayList<>(addresses);
+        try (ServerSocket closed = new ServerSocket(0)) {
+            withDead.add(new InetSocketAddress("127.0.0.1", closed.getLocalPort()));
+        }
+        partialFanOut = new FanOut(withDead, dir.resolve("data-partial"), 2);
+        partialFrontend = new FrontendServer(partialFanOut, 8);
+        partialBase = "http://127.0.0.1:" + partialFrontend.start("127.0.0.1", 0).getPort();
+
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary("/usr/bin/chromium");
+        // The flags keep Chromium off the network this machine does not have, and root-safe.
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--window-size=1280,900", "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium")));
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File("/usr/bin/chromedriver")).usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        wait = new WebDriverWait(browser, Duration.ofSeconds(30), Duration.ofMillis(20));
+        Files.createDirectories(SCREENSHOTS);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (browser != null) {
+            browser.quit();
+        }
+        for (AutoCloseable c : new AutoCloseable[] {partialFrontend, partialFanOut, frontend, fanOut}) {
+            if (c != null) {
+                c.close();
+            }
+        }
+        for (BackendServer b : backends) {
+            b.close();
+        }
+    }
+
+    @BeforeEach
+    void blank() {
+        browser.get("about:blank");
+    }
+
+    @Test
+    void searchPageFocusesTheBoxAndSlashFocusesItAgain() throws Exception {
+        browser.get(base + "/");
+        assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("q");
+        assertThat(browser.findElement(By.cssSelector(".help")).getText()).contains("package:", "-package:", "path:", "-path:",
+                "filetype:", "case:no", "(?i)");
+        assertThat(browser.findElements(By.cssSelector(".examples a"))).isNotEmpty();
+        screenshot("search-page");
+
+        browser.findElement(By.cssSelector("footer")).click();
+        assertThat(browser.switchTo().activeElement().getAttribute("id")).isNotEqualTo("q");
+        browser.findElement(By.tagName("body")).sendKeys("/");
+        assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("q");
+    }
+
+    @Test
+    void aTypedQueryShowsProgressThenHighlightedResults() throws Exception {
+        browser.get(base + "/");
+        WebElement box = browser.findElement(By.id("q"));
+        box.sendKeys(SLOW_QUERY + Keys.ENTER);
+        // The query outlasts the frontend's quick-answer window: the page shows the progress bar first...
+        WebElement bar = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("bar")));
+        assertThat(bar.getTagName()).isEqualTo("progress");
+        assertThat(browser.getCurrentUrl()).contains("/search?q=");
+        // The stream's first event comes at once: files and shards counted out of their totals.
+        wait.until(ExpectedConditions.textMatches(By.id("progress-text"), java.util.regex.Pattern.compile(
+                "[\\d,]+ of [\\d,]+ files searched · \\d of 3 shards answered · [\\d,]+ results so far")));
+        screenshot("progress");
+        // ...then app.js swaps in the finished first page.
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
+        List<WebElement> marks = browser.findElements(By.cssSelector(".result .l.hit mark"));
+        assertThat(marks).isNotEmpty();
+        for (WebElement mark : marks) {
+            assertThat(mark.getText()).matches("(?s)\\w+\\s*\\(\\s*\\w+\\s*,\\s*\\w+");
+        }
+        assertThat(browser.findElement(By.cssSelector(".summary")).getText()).containsPattern("[\\d,]+ results in \\d+ packages");
+        assertThat(browser.findElements(By.cssSelector(".pager a"))).isNotEmpty();
+        screenshot("results");
+
+        // The same page on a phone: nothing wider than the screen but the code blocks, which scroll.
+        browser.manage().window().setSize(new org.openqa.selenium.Dimension(390, 844));
+        try {
+            Object overflow = ((JavascriptExecutor) browser).executeScript(
+                    "return document.documentElement.scrollWidth - document.documentElement.clientWidth");
+            Object wide = ((JavascriptExecutor) browser).executeScript(
+                    "const w = document.documentElement.clientWidth; return [...document.querySelectorAll('*')]"
+                    + ".filter(e => e.getBoundingClientRect().right > w + 0.5).slice(0, 8)"
+                    + ".map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).join('; ')");
+            assertThat(((Number) overflow).intValue()).as("wider than the screen: %s", wide).isLessThanOrEqualTo(0);
+            screenshot("results-phone");
+        } finally {
+            browser.manage().window().setSize(new org.openqa.selenium.Dimension(1280, 900));
+        }
+    }
+
+    @Test
+    void pageTwoAndTheBackButton() {
+        browser.get(base + "/search?q=" + enc("return"));
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
+        String firstOnPageOne = browser.findElement(By.cssSelector(".result .loc")).getText();
+        browser.findElement(By.cssSelector(".pager a[href$='page=2']")).click();
+        wait.until(ExpectedConditions.urlContains("page=2"));
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("ol.results[start='11']")));
+        assertThat(browser.findElement(By.cssSelector(".pager .current")).getText()).isEqualTo("2");
+        assertThat(browser.findElement(By.cssSelector(".result .loc")).getText()).isNotEqualTo(firstOnPageOne);
+
+        browser.navigate().back();
+        wait.until(ExpectedConditions.not(ExpectedConditions.urlContains("page=2")));
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("ol.results[start='1']")));
+        assertThat(browser.findElement(By.cssSelector(".result .loc")).getText()).isEqualTo(firstOnPageOne);
+        assertThat(browser.findElement(By.id("q")).getAttribute("value")).isEqualTo("return");
+    }
+
+    @Test
+    void thePerPackageViewLinksToAllResultsOfAPackage() throws Exception {
+        browser.get(base + "/search?q=" + enc("return"));
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
+        browser.findElement(By.linkText("by package")).click();
+        wait.until(ExpectedConditions.urlContains("view=packages"));
+        List<WebElement> packages = browser.findElements(By.cssSelector("section.package"));
+        assertThat(packages).isNotEmpty();
+        assertThat(packages.get(0).findElements(By.cssSelector(".result")).size()).isBetween(1, HtmlPages.PER_PACKAGE);
+        screenshot("packages");
+
+        String name = packages.get(0).findElement(By.tagName("h2")).getText();
+        WebElement all = packages.get(0).findElement(By.cssSelector(".more a"));
+        int count = Integer.parseInt(all.getText().replaceAll("\\D", ""));
+        all.click();
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
+        assertThat(browser.findElement(By.id("q")).getAttribute("value")).startsWith("return package:^");
+        assertThat(browser.findElement(By.id("total")).getText()).isEqualTo(count + (count == 1 ? " result" : " results"));
+        for (WebElement pkg : browser.findElements(By.cssSelector(".result .loc .pkg"))) {
+            assertThat(pkg.getText()).isEqualTo(name);
+        }
+
+        browser.findElement(By.partialLinkText("packages (")).click();
+        wait.until(ExpectedConditions.urlContains("view=list"));
+        assertThat(browser.findElements(By.cssSelector(".package-list li"))).hasSize(1);
+    }
+
+    @Test
+    void aResultOpensTheFileAtItsLine() throws Exception {
+        browser.get(base + "/search?q=" + enc("adler32_combine_"));
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
+        WebElement loc = browser.findElement(By.cssSelector(".result .loc"));
+        String line = loc.findElement(By.cssSelector(".lno")).getText();
+        String hit = browser.findElement(By.cssSelector(".result .l.hit")).getText().replaceFirst("^\\d+", "");
+        loc.click();
+        wait.until(ExpectedConditions.urlContains("/show?"));
+        assertThat(browser.getCurrentUrl()).endsWith("#L" + line);
+        WebElement target = browser.findElement(By.id("L" + line));
+        assertThat(((JavascriptExecutor) browser).executeScript("return document.querySelector(':target').id")).isEqualTo("L" + line);
+        assertThat(target.getText().replaceFirst("^\\d+", "")).isEqualTo(hit);
+        assertThat(target.getCssValue("background-color")).isNotIn("rgba(0, 0, 0, 0)", "transparent");
+        screenshot("file-view");
+
+        browser.findElement(By.partialLinkText("back to the results")).click();
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
+        assertThat(browser.findElement(By.id("q")).getAttribute("value")).isEqualTo("adler32_combine_");
+    }
+
+    @Test
+    void anInvalidRegexShowsItsMessageAndPosition() {
+        browser.get(base + "/");
+        browser.findElement(By.id("q")).sendKeys("foo(bar" + Keys.ENTER);
+        WebElement error = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("query-error")));
+        assertThat(error.getText()).containsIgnoringCase("missing closing )");
+        assertThat(error.findElement(By.cssSelector(".caret")).getText()).startsWith("foo(bar\n").endsWith("^");
+        assertThat(browser.getPageSource()).doesNotContain("Exception", "\tat ");
+    }
+
+    @Test
+    void markupInAFileIsShownAsTextAndRunsNothing() {
+        browser.get(base + "/search?q=" + enc("alert(1)") + "&mode=literal");
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
+        assertThat(browser.findElement(By.cssSelector("#literal")).isSelected()).isTrue();
+        WebElement hit = browser.findElement(By.cssSelector(".result .l.hit"));
+        assertThat(hit.getText()).contains("<script>alert(1)</script>");
+        assertThat(hit.findElement(By.tagName("mark")).getText()).isEqualTo("alert(1)");
+        assertThat(browser.findElements(By.cssSelector("main script"))).isEmpty();
+        assertThat(ExpectedConditions.alertIsPresent().apply(browser)).isNull();
+
+        // The file view shows it as text too.
+        browser.findElement(By.cssSelector(".result .loc")).click();
+        wait.until(ExpectedConditions.urlContains("/show?"));
+        assertThat(browser.findElement(By.cssSelector("pre.file")).getText()).contains("<script>alert(1)</script>");
+        assertThat(browser.findElements(By.cssSelector("main script"))).isEmpty();
+        assertThat(ExpectedConditions.alertIsPresent().apply(browser)).isNull();
+    }
+
+    @Test
+    void aFailedShardIsNamedInANotice() {
+        browser.get(partialBase + "/search?q=" + enc("return"));
+        WebElement notice = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("partial")));
+        assertThat(notice.getText()).contains("1 of 4 shards failed").contains("cannot connect");
+        assertThat(browser.findElements(By.cssSelector(".result"))).isNotEmpty();
+    }
+
+    private static void screenshot(String name) throws Exception {
+        byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+        Files.write(SCREENSHOTS.resolve(name + ".png"), png);
+        assertThat(png.length).isGreaterThan(1000);
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private static void copy(Path from, Path to) throws Exception {
+        try (Stream<Path> walk = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+}
