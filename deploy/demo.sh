@@ -173,7 +173,8 @@ run_demo() {
       demo_log_tail "backend $i" "$data/logs/backend-$i.log"
       demo_stop 1
     fi
-    backends="${backends:+$backends,}${line##* }"
+    line="${line#*listening on }"
+    backends="${backends:+$backends,}${line%% *}"
   done
 
   "$root/trigrep" frontend --backends "$backends" --data "$data/queries" --port "$port" >"$data/logs/frontend.log" 2>&1 &

@@ -1,5 +1,6 @@
 package io.trigrep.frontend.fanout;
 
+import io.trigrep.proto.Call;
 import io.trigrep.proto.Failure;
 import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Framing;
@@ -29,7 +30,7 @@ public final class FileFetch {
             try {
                 MessageBuilder request = Messages.newBuilder();
                 request.initRoot(Request.factory).initFetchFile().setPackage(pkg).setPath(path);
-                ByteBuffer frame = BackendCall.ask(backend, request, timeoutMillis, 5 * timeoutMillis);
+                ByteBuffer frame = Call.ask(backend, request, timeoutMillis, 5 * timeoutMillis);
                 if (frame == null) {
                     lastFailure = backend + " closed without answering";
                     continue;

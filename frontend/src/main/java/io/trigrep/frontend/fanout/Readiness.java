@@ -1,14 +1,9 @@
 package io.trigrep.frontend.fanout;
 
-import io.trigrep.proto.Messages;
-import io.trigrep.proto.Request;
-import io.trigrep.proto.Response;
-import java.io.IOException;
+import io.trigrep.proto.Call;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.capnproto.MessageBuilder;
 
 /** Pings every backend (a real ping request, answered by a status message) to decide readiness. Blocking: call off the event loop. */
 public final class Readiness {
@@ -18,16 +13,9 @@ public final class Readiness {
     public static List<String> unreachable(List<InetSocketAddress> backends, int timeoutMillis) {
         List<String> down = new ArrayList<>();
         for (InetSocketAddress backend : backends) {
-            String name = backend.getHostString() + ":" + backend.getPort();
-            try {
-                MessageBuilder ping = Messages.newBuilder();
-                ping.initRoot(Request.factory).setPing();
-                ByteBuffer frame = BackendCall.ask(backend, ping, timeoutMillis, timeoutMillis);
-                if (frame == null || Messages.peekResponse(frame) != Response.Which.STATUS) {
-                    down.add(name + " (no status)");
-                }
-            } catch (IOException e) {
-                down.add(name + " (" + e.getMessage() + ")");
+            String problem = Call.ping(backend, timeoutMillis);
+            if (problem != null) {
+                down.add(backend.getHostString() + ":" + backend.getPort() + " (" + problem + ")");
             }
         }
         return down;

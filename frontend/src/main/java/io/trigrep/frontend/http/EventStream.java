@@ -157,9 +157,10 @@ final class EventStream {
         if (ended) {
             return;
         }
+        // The query slot is freed first: a client that sees the stream end may ask again at once.
+        end();
         ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(last)));
         ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
-        end();
     }
 
     private void end() {

@@ -60,6 +60,8 @@ public final class FrontendMetrics {
                 .description("Finished queries removed from the store").register(registry);
         Gauge.builder("trigrep.store.used", cache, c -> c.bytes()).baseUnit("bytes")
                 .description("Disk used by the query files of the result store").register(registry);
+        // disk_free_bytes and disk_total_bytes of the store's file system, for the disk-full alert.
+        new io.micrometer.core.instrument.binder.system.DiskSpaceMetrics(cache.folder().toFile()).bindTo(registry);
     }
 
     public void queryStarted() {

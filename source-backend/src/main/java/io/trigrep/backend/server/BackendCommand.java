@@ -1,5 +1,6 @@
 package io.trigrep.backend.server;
 
+import io.trigrep.backend.ops.OpsServer;
 import io.trigrep.indexer.format.Shard;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -22,6 +23,10 @@ public final class BackendCommand implements Callable<Integer> {
 
     @Option(names = "--bind", defaultValue = "${env:TRIGREP_BIND:-127.0.0.1}", description = "address to listen on (env TRIGREP_BIND; default ${DEFAULT-VALUE})")
     String bind;
+
+    @Option(names = "--http-port", defaultValue = "${env:TRIGREP_HTTP_PORT:--1}",
+            description = "HTTP port for /metrics, /healthz and /readyz, 0 for any free one (env TRIGREP_HTTP_PORT; default: none)")
+    int httpPort;
 
     @Option(names = "--threads", defaultValue = "${env:TRIGREP_THREADS:-0}", description = "search threads (env TRIGREP_THREADS; default one per core)")
     int threads;
@@ -48,13 +53,19 @@ public final class BackendCommand implements Callable<Integer> {
                 maxResults, Duration.ofMillis(deadlineMs), Duration.ofMillis(Math.max(deadlineMs, 300_000)), 10);
         BackendServer server = new BackendServer(opened, config);
         InetSocketAddress address = server.start(bind, port);
+        OpsServer ops = httpPort < 0 ? null : new OpsServer(server.metrics(), address);
+        InetSocketAddress opsAddress = ops == null ? null : ops.start(bind, httpPort);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (ops != null) {
+                ops.close();
+            }
             server.close();
             stopped.countDown();
         }, "trigrep-backend-shutdown"));
         System.out.println("backend " + opened.manifest().shard() + " (" + opened.manifest().docs() + " files) listening on "
-                + address.getHostString() + ":" + address.getPort());
+                + address.getHostString() + ":" + address.getPort()
+                + (opsAddress == null ? "" : " (metrics and probes on http://" + opsAddress.getHostString() + ":" + opsAddress.getPort() + "/)"));
         System.out.flush();
         stopped.await();
         return 0;

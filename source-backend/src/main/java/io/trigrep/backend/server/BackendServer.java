@@ -8,6 +8,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.trigrep.backend.ops.BackendMetrics;
 import io.trigrep.indexer.format.Shard;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -27,11 +28,14 @@ public final class BackendServer implements AutoCloseable {
     private final ThreadPoolExecutor searchPool;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final java.util.concurrent.atomic.LongAdder produced = new java.util.concurrent.atomic.LongAdder();
+    private final BackendMetrics metrics;
     private Channel channel;
 
     public BackendServer(Shard shard, BackendConfig config) {
         this.shard = shard;
         this.config = config;
+        this.metrics = new BackendMetrics(shard.manifest().shard(), shard.manifest().docs(), shard.manifest().contentBytes());
+        metrics.bind(inFlight::get, produced::sum);
         AtomicInteger ids = new AtomicInteger();
         // Each query has at most `threads` tasks queued: the queue cannot grow past this.
         this.searchPool = new ThreadPoolExecutor(config.threads(), config.threads(), 0, TimeUnit.SECONDS,
@@ -51,9 +55,13 @@ public final class BackendServer implements AutoCloseable {
                 // A client may send its request and shut down its output: the answer must still go out.
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
-                .childHandler(new BackendServerInitializer(new Backend(shard, config, searchPool, inFlight, produced)));
+                .childHandler(new BackendServerInitializer(new Backend(shard, config, searchPool, inFlight, produced, metrics)));
         channel = bootstrap.bind(host, port).sync().channel();
         return (InetSocketAddress) channel.localAddress();
+    }
+
+    public BackendMetrics metrics() {
+        return metrics;
     }
 
     /** Results produced since start, by all queries: shows whether searches advance. */
@@ -66,8 +74,14 @@ public final class BackendServer implements AutoCloseable {
         return inFlight.get();
     }
 
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** Stops serving; a second call does nothing. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         if (channel != null) {
             channel.close().syncUninterruptibly();
         }

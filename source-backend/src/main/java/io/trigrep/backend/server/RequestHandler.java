@@ -106,16 +106,21 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
             spec = SearchSpec.of(parse(request), maxResults(request), deadlineNanos(request),
                     Math.min(request.getContextLines(), config.maxContextLines()));
         } catch (QueryException e) {
+            backend.metrics().refused("bad_query");
             error(Failure.Code.BAD_QUERY, e.getMessage(), e.position());
             return;
         }
         if (inFlight.incrementAndGet() > config.maxConcurrent()) {
             inFlight.decrementAndGet();
+            backend.metrics().refused("overloaded");
             error(Failure.Code.OVERLOADED, "overloaded: " + config.maxConcurrent() + " queries are running, try again shortly", 0);
             return;
         }
-        execution = new SearchExecution(shard, spec, this, backend.searchPool(), config.threads(), System::nanoTime,
-                inFlight::decrementAndGet, backend.produced());
+        long started = System.nanoTime();
+        execution = new SearchExecution(shard, spec, this, backend.searchPool(), config.threads(), System::nanoTime, () -> {
+            inFlight.decrementAndGet();
+            backend.metrics().searchFinished(System.nanoTime() - started);
+        }, backend.produced());
         execution.start();
     }
 

@@ -1,0 +1,38 @@
+package io.trigrep.proto;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import org.capnproto.MessageBuilder;
+
+/**
+ * One request answered by one message, on a fresh blocking connection with timeouts: pings and
+ * file fetches. Blocking: never call it on an event loop.
+ */
+public final class Call {
+    private Call() {}
+
+    /** The answer's frame, or null when the backend closed without one. */
+    public static ByteBuffer ask(InetSocketAddress backend, MessageBuilder request, int connectMillis, int readMillis) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(backend, connectMillis);
+            socket.setSoTimeout(readMillis);
+            Framing.write(request, Channels.newChannel(socket.getOutputStream()));
+            return Framing.readFrame(Channels.newChannel(socket.getInputStream()), FrameLimits.DEFAULT);
+        }
+    }
+
+    /** Pings a backend: null when it answered with its status within {@code timeoutMillis}, else why not. */
+    public static String ping(InetSocketAddress backend, int timeoutMillis) {
+        try {
+            MessageBuilder ping = Messages.newBuilder();
+            ping.initRoot(Request.factory).setPing();
+            ByteBuffer frame = ask(backend, ping, timeoutMillis, timeoutMillis);
+            return frame != null && Messages.peekResponse(frame) == Response.Which.STATUS ? null : "no status";
+        } catch (IOException e) {
+            return e.getMessage() == null ? e.toString() : e.getMessage();
+        }
+    }
+}
