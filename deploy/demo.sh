@@ -21,17 +21,6 @@ corpus (default: the -sources.jar of every library trigrep runs on, fetched with
 USAGE
 }
 
-# Prints the HTTP status code of GET PATH on 127.0.0.1:PORT, or nothing when nobody answers.
-# Plain bash, so the demo needs no curl.
-demo_http_status() {
-  local port="$1" path="$2" code=""
-  { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || return 0
-  printf 'GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$path" >&3
-  IFS=' ' read -r -t 5 _ code _ <&3 || true
-  exec 3<&- 3>&-
-  printf '%s' "$code"
-}
-
 # Waits until FILE has a line matching the extended regex RE and prints it. Fails when PID exits
 # first, or after SECONDS.
 demo_await_log() {
@@ -189,7 +178,7 @@ run_demo() {
   fport="${url##*:}"
   fport="${fport%/}"
   for ((i = 0; i < 1200; i++)); do
-    [ "$(demo_http_status "$fport" /readyz)" = 200 ] && break
+    [ "$(http_status 127.0.0.1 "$fport" /readyz)" = 200 ] && break
     kill -0 "$frontend_pid" 2>/dev/null || { demo_log_tail "the frontend" "$data/logs/frontend.log"; demo_stop 1; }
     sleep 0.1
   done

@@ -27,18 +27,18 @@ public final class FrontendCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "${env:TRIGREP_PORT:-8080}", description = "HTTP port (env TRIGREP_PORT; default ${DEFAULT-VALUE})")
     int port;
 
-    @Option(names = "--bind", defaultValue = "${env:TRIGREP_BIND:-127.0.0.1}", description = "address to listen on (default ${DEFAULT-VALUE})")
+    @Option(names = "--bind", defaultValue = "${env:TRIGREP_BIND:-127.0.0.1}", description = "address to listen on (env TRIGREP_BIND; default ${DEFAULT-VALUE})")
     String bind;
 
-    @Option(names = "--max-queries", defaultValue = "${env:TRIGREP_MAX_QUERIES:-32}", description = "queries at once; more get 429 (default ${DEFAULT-VALUE})")
+    @Option(names = "--max-queries", defaultValue = "${env:TRIGREP_MAX_QUERIES:-32}", description = "queries at once; more get 429 (env TRIGREP_MAX_QUERIES; default ${DEFAULT-VALUE})")
     int maxQueries;
 
     @Option(names = "--cache-bytes", defaultValue = "${env:TRIGREP_CACHE_BYTES:-1073741824}",
-            description = "disk for finished queries' files, least recently used evicted first (default ${DEFAULT-VALUE})")
+            description = "disk for finished queries' files, least recently used evicted first (env TRIGREP_CACHE_BYTES; default ${DEFAULT-VALUE})")
     long cacheBytes;
 
     @Option(names = "--min-free-bytes", defaultValue = "${env:TRIGREP_MIN_FREE_BYTES:-1073741824}",
-            description = "evict finished queries while the data disk has less free (default ${DEFAULT-VALUE})")
+            description = "evict finished queries while the data disk has less free (env TRIGREP_MIN_FREE_BYTES; default ${DEFAULT-VALUE})")
     long minFreeBytes;
 
     @Override

@@ -78,10 +78,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             case "/healthz" -> send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.object("status", "ok"));
             case "/readyz" -> pages.execute(() -> {
                 List<String> down = Readiness.unreachable(fanOut.backends(), 1000);
+                // partial=true: ready while any backend answers (partial results beat none), for
+                // load balancers that would otherwise take every frontend out when one shard restarts.
+                boolean partialOk = "true".equals(first(uri.parameters(), "partial", "false"));
+                boolean ready = down.isEmpty() || partialOk && down.size() < fanOut.backends().size();
                 try {
-                    send(ctx, keepAlive, down.isEmpty() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    send(ctx, keepAlive, ready ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
                             down.isEmpty() ? PageRenderer.object("status", "ready")
-                                    : PageRenderer.object("status", "not ready", "unreachable", String.join(", ", down)));
+                                    : PageRenderer.object("status", ready ? "ready, partial" : "not ready", "unreachable", String.join(", ", down)));
                 } catch (IOException e) {
                     send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
                 }

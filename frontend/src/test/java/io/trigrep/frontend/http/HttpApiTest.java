@@ -357,6 +357,10 @@ class HttpApiTest {
                     HttpResponse.BodyHandlers.ofString());
             assertThat(ready.statusCode()).isEqualTo(503);
             assertThat(ready.body()).contains("127.0.0.1:" + dead);
+            HttpResponse<String> partialReady = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort()
+                    + "/readyz?partial=true")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(partialReady.statusCode()).isEqualTo(200);
+            assertThat(partialReady.body()).contains("ready, partial").contains("127.0.0.1:" + dead);
             HttpResponse<String> search = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort()
                     + "/api/v1/search?q=return")).build(), HttpResponse.BodyHandlers.ofString());
             JsonNode body = JSON.readTree(search.body());

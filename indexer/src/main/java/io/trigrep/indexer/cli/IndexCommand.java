@@ -31,25 +31,25 @@ public final class IndexCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, defaultValue = "${env:TRIGREP_INDEX_DIR}", description = "folder that receives shard-0 … shard-N-1 (env TRIGREP_INDEX_DIR)")
     Path out;
 
-    @Option(names = "--max-file-bytes", defaultValue = "${env:TRIGREP_MAX_FILE_BYTES:-1048576}", description = "skip larger files (default ${DEFAULT-VALUE})")
+    @Option(names = "--max-file-bytes", defaultValue = "${env:TRIGREP_MAX_FILE_BYTES:-1048576}", description = "skip larger files (env TRIGREP_MAX_FILE_BYTES; default ${DEFAULT-VALUE})")
     long maxFileBytes;
 
-    @Option(names = "--max-line-bytes", defaultValue = "2000", description = "skip files with a longer line (default ${DEFAULT-VALUE})")
+    @Option(names = "--max-line-bytes", defaultValue = "${env:TRIGREP_MAX_LINE_BYTES:-2000}", description = "skip files with a longer line (env TRIGREP_MAX_LINE_BYTES; default ${DEFAULT-VALUE})")
     int maxLineBytes;
 
-    @Option(names = "--max-trigrams", defaultValue = "20000", description = "skip files with more distinct trigrams (default ${DEFAULT-VALUE})")
+    @Option(names = "--max-trigrams", defaultValue = "${env:TRIGREP_MAX_TRIGRAMS:-20000}", description = "skip files with more distinct trigrams (env TRIGREP_MAX_TRIGRAMS; default ${DEFAULT-VALUE})")
     int maxTrigrams;
 
-    @Option(names = "--popularity", description = "file of 'package count' lines (Debian popcon) weighting packages' rank")
+    @Option(names = "--popularity", defaultValue = "${env:TRIGREP_POPULARITY}", description = "file of 'package count' lines (Debian popcon) weighting packages' rank (env TRIGREP_POPULARITY)")
     Path popularity;
 
-    @Option(names = "--threads", defaultValue = "0", description = "worker threads (default: one per core)")
+    @Option(names = "--threads", defaultValue = "${env:TRIGREP_THREADS:-0}", description = "worker threads (env TRIGREP_THREADS; default: one per core)")
     int threads;
 
-    @Option(names = "--sort-buffer-mb", defaultValue = "${env:TRIGREP_SORT_BUFFER_MB:-128}", description = "memory for sorting postings per shard being built, twice this on the heap (default ${DEFAULT-VALUE})")
+    @Option(names = "--sort-buffer-mb", defaultValue = "${env:TRIGREP_SORT_BUFFER_MB:-128}", description = "memory for sorting postings per shard being built, twice this on the heap, at most a quarter of it (env TRIGREP_SORT_BUFFER_MB; default ${DEFAULT-VALUE})")
     int sortBufferMb;
 
-    @Option(names = "--verify", description = "read every written shard back and check its checksums")
+    @Option(names = "--verify", defaultValue = "${env:TRIGREP_VERIFY:-false}", description = "read every written shard back and check its checksums (env TRIGREP_VERIFY)")
     boolean verify;
 
     @Parameters(arity = "1..*", paramLabel = "INPUT", description = "folders, .dsc files or archives")

@@ -31,16 +31,16 @@ public final class BackendCommand implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "${env:TRIGREP_THREADS:-0}", description = "search threads (env TRIGREP_THREADS; default one per core)")
     int threads;
 
-    @Option(names = "--max-concurrent", defaultValue = "${env:TRIGREP_MAX_CONCURRENT:-64}", description = "queries at once; more are refused (default ${DEFAULT-VALUE})")
+    @Option(names = "--max-concurrent", defaultValue = "${env:TRIGREP_MAX_CONCURRENT:-64}", description = "queries at once; more are refused (env TRIGREP_MAX_CONCURRENT; default ${DEFAULT-VALUE})")
     int maxConcurrent;
 
-    @Option(names = "--max-results", defaultValue = "${env:TRIGREP_MAX_RESULTS:-5000000}", description = "results per query at most (default ${DEFAULT-VALUE})")
+    @Option(names = "--max-results", defaultValue = "${env:TRIGREP_MAX_RESULTS:-5000000}", description = "results per query at most (env TRIGREP_MAX_RESULTS; default ${DEFAULT-VALUE})")
     int maxResults;
 
-    @Option(names = "--deadline-ms", defaultValue = "${env:TRIGREP_DEADLINE_MS:-30000}", description = "default per-query deadline (default ${DEFAULT-VALUE})")
+    @Option(names = "--deadline-ms", defaultValue = "${env:TRIGREP_DEADLINE_MS:-30000}", description = "default per-query deadline in milliseconds (env TRIGREP_DEADLINE_MS; default ${DEFAULT-VALUE})")
     long deadlineMs;
 
-    @Option(names = "--verify", description = "check every checksum of the shard before serving")
+    @Option(names = "--verify", defaultValue = "${env:TRIGREP_VERIFY:-false}", description = "check every checksum of the shard before serving (env TRIGREP_VERIFY)")
     boolean verify;
 
     @Override

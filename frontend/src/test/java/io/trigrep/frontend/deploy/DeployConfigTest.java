@@ -1,0 +1,438 @@
+package io.trigrep.frontend.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import picocli.CommandLine.Option;
+
+/**
+ * The deploy files agree with the code: every role, flag and environment variable they use
+ * exists, backends and shards line up, probes and scrape targets point at real endpoints on the
+ * right ports; and the real validators (docker-compose, promtool, systemd-analyze) accept them.
+ */
+class DeployConfigTest {
+    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    static final ObjectMapper JSON = new ObjectMapper();
+    /** What the HTTP ports of the frontend and of a backend's operator port answer for probes. */
+    static final Set<String> PROBE_PATHS = Set.of("/healthz", "/readyz", "/metrics");
+    static final Pattern FLAG = Pattern.compile("--[a-z][a-z-]*");
+
+    /** One launcher role: the flags its command takes, each with its environment variable (or null). */
+    record Role(String name, Map<String, String> envByFlag) {
+        Set<String> env() {
+            return envByFlag.values().stream().filter(e -> e != null).collect(Collectors.toSet());
+        }
+    }
+
+    /** The launcher's roles that run Java, read from the launcher itself: {@code role) ... run_java MODULE CLASS}. */
+    static Map<String, Role> roles() throws Exception {
+        Map<String, Role> roles = new LinkedHashMap<>();
+        String label = null;
+        for (String line : Files.readAllLines(ROOT.resolve("trigrep"))) {
+            Matcher arm = Pattern.compile("^  ([a-z]+)\\)$").matcher(line);
+            if (arm.matches()) {
+                label = arm.group(1);
+            }
+            Matcher run = Pattern.compile("run_java \\S+ (io\\.trigrep\\.[\\w.]+)").matcher(line);
+            if (run.find() && label != null && !line.trim().startsWith("#")) {
+                Map<String, String> flags = new LinkedHashMap<>();
+                for (Class<?> c = Class.forName(run.group(1)); c != null; c = c.getSuperclass()) {
+                    for (Field f : c.getDeclaredFields()) {
+                        Option option = f.getAnnotation(Option.class);
+                        if (option != null) {
+                            Matcher env = Pattern.compile("\\$\\{env:([A-Z0-9_]+)").matcher(option.defaultValue());
+                            for (String name : option.names()) {
+                                flags.put(name, env.find(0) ? env.group(1) : null);
+                            }
+                        }
+                    }
+                }
+                roles.put(label, new Role(label, flags));
+            }
+        }
+        return roles;
+    }
+
+    /** Environment variables the launcher itself reads (not a command's options). */
+    static Set<String> launcherEnv() throws IOException {
+        String text = Files.readString(ROOT.resolve("trigrep")) + Files.readString(ROOT.resolve("deploy/demo.sh"));
+        Set<String> names = new TreeSet<>();
+        Matcher m = Pattern.compile("\\$\\{(TRIGREP_[A-Z_]+)").matcher(text);
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        return names;
+    }
+
+    /** Checks a command line of the launcher: a known role, and only flags that role takes; returns flag values. */
+    static Map<String, String> checkCommand(Map<String, Role> roles, List<String> words, String where) {
+        assertThat(roles).as("%s: role of %s", where, words).containsKey(words.get(0));
+        Role role = roles.get(words.get(0));
+        Map<String, String> values = new LinkedHashMap<>();
+        for (int i = 1; i < words.size(); i++) {
+            String w = words.get(i);
+            if (w.startsWith("--")) {
+                String flag = w.contains("=") ? w.substring(0, w.indexOf('=')) : w;
+                assertThat(role.envByFlag()).as("%s: %s takes %s", where, role.name(), flag).containsKey(flag);
+                String value = w.contains("=") ? w.substring(w.indexOf('=') + 1)
+                        : i + 1 < words.size() && !words.get(i + 1).startsWith("--") ? words.get(++i) : "";
+                values.put(flag, value);
+            }
+        }
+        return values;
+    }
+
+    static void checkEnv(Map<String, Role> roles, String role, Iterable<String> names, String where) throws IOException {
+        Set<String> known = new HashSet<>(launcherEnv());
+        known.addAll(roles.get(role).env());
+        for (String name : names) {
+            assertThat(known).as("%s: environment variable %s of role %s", where, name, role).contains(name);
+        }
+    }
+
+    static List<String> words(JsonNode list) {
+        List<String> words = new ArrayList<>();
+        list.forEach(n -> words.add(n.asText()));
+        return words;
+    }
+
+    /** A YAML file as a tree; SnakeYAML resolves anchors, aliases and merge keys ({@code <<: *anchor}). */
+    static JsonNode yaml(Path file) throws IOException {
+        return JSON.valueToTree(new Yaml(new SafeConstructor(new LoaderOptions())).load(Files.readString(file)));
+    }
+
+    /** Every document of a multi-document YAML file. */
+    static List<JsonNode> yamlDocuments(Path file) throws IOException {
+        List<JsonNode> docs = new ArrayList<>();
+        for (Object doc : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(Files.readString(file))) {
+            docs.add(JSON.valueToTree(doc));
+        }
+        return docs;
+    }
+
+    static int port(String hostPort) {
+        return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
+    }
+
+    @Test
+    void theConfigurationTableIsEveryOptionOfEveryRole() throws Exception {
+        Map<String, Role> roles = roles();
+        assertThat(roles.keySet()).contains("index", "backend", "frontend", "search", "files");
+        Set<String> documented = new TreeSet<>();
+        Matcher row = Pattern.compile("(?m)^\\| (\\S+) \\| (?:`(--[a-z-]+)`)? *\\| `(TRIGREP_[A-Z_]+)` \\|")
+                .matcher(Files.readString(ROOT.resolve("deploy/README.md")));
+        Set<String> launcher = launcherEnv();
+        while (row.find()) {
+            String role = row.group(1);
+            String env = row.group(3);
+            if (roles.containsKey(role)) {
+                assertThat(roles.get(role).envByFlag()).as("%s %s", role, row.group(2)).containsEntry(row.group(2), env);
+                documented.add(role + " " + row.group(2));
+            } else {
+                assertThat(launcher).as("launcher variable %s", env).contains(env);
+            }
+        }
+        for (String role : List.of("index", "backend", "frontend")) {
+            for (Map.Entry<String, String> option : roles.get(role).envByFlag().entrySet()) {
+                if (option.getKey().equals("--help") || option.getKey().equals("-h") || option.getKey().startsWith("-V")
+                        || option.getKey().equals("--version")) {
+                    continue;
+                }
+                assertThat(option.getValue()).as("%s %s has an environment variable", role, option.getKey()).isNotNull();
+                assertThat(documented).as("deploy/README.md documents %s %s", role, option.getKey()).contains(role + " " + option.getKey());
+            }
+        }
+    }
+
+    @Test
+    void composeAgreesWithTheCode() throws Exception {
+        Map<String, Role> roles = roles();
+        JsonNode compose = yaml(ROOT.resolve("docker-compose.yml"));
+        JsonNode services = compose.get("services");
+        int shards = -1;
+        Map<Integer, Integer> backendPorts = new LinkedHashMap<>();
+        Map<Integer, Integer> backendHttpPorts = new LinkedHashMap<>();
+        List<String> frontendBackends = null;
+        int frontendPort = -1;
+        for (Iterator<Map.Entry<String, JsonNode>> it = services.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String name = e.getKey();
+            JsonNode service = e.getValue();
+            if (!service.path("image").asText().startsWith("trigrep")) {
+                continue;
+            }
+            assertThat(service.path("build").path("dockerfile").asText()).isEqualTo("deploy/Dockerfile");
+            assertThat(ROOT.resolve("deploy/Dockerfile")).exists();
+            List<String> command = words(service.get("command"));
+            Map<String, String> flags = checkCommand(roles, command, "docker-compose " + name);
+            List<String> env = new ArrayList<>();
+            service.path("environment").fieldNames().forEachRemaining(env::add);
+            checkEnv(roles, command.get(0), env, "docker-compose " + name);
+            List<String> volumes = words(service.path("volumes"));
+            switch (command.get(0)) {
+                case "index" -> {
+                    shards = Integer.parseInt(flags.get("--shards"));
+                    assertThat(volumes).anyMatch(v -> v.startsWith("shards:" + flags.get("--out")));
+                }
+                case "backend" -> {
+                    Matcher n = Pattern.compile("backend-(\\d+)").matcher(name);
+                    assertThat(n.matches()).as(name).isTrue();
+                    int i = Integer.parseInt(n.group(1));
+                    assertThat(flags.get("--shard")).isEqualTo("/data/shards/shard-" + i);
+                    assertThat(volumes).contains("shards:/data/shards:ro");
+                    assertThat(flags.get("--bind")).isEqualTo("0.0.0.0");
+                    backendPorts.put(i, Integer.parseInt(flags.get("--port")));
+                    backendHttpPorts.put(i, Integer.parseInt(flags.get("--http-port")));
+                    checkProbe(service, Integer.parseInt(flags.get("--http-port")), name);
+                    assertThat(service.path("depends_on").path("indexer").path("condition").asText())
+                            .isEqualTo("service_completed_successfully");
+                }
+                case "frontend" -> {
+                    frontendBackends = Arrays.asList(flags.get("--backends").split(","));
+                    frontendPort = Integer.parseInt(flags.get("--port"));
+                    assertThat(flags.get("--bind")).isEqualTo("0.0.0.0");
+                    checkProbe(service, frontendPort, name);
+                    assertThat(words(service.path("ports"))).contains(frontendPort + ":" + frontendPort);
+                    for (Iterator<String> d = service.path("depends_on").fieldNames(); d.hasNext(); ) {
+                        assertThat(service.path("depends_on").path(d.next()).path("condition").asText()).isEqualTo("service_healthy");
+                    }
+                }
+                default -> throw new AssertionError("unexpected role in docker-compose: " + command);
+            }
+        }
+        assertThat(shards).isPositive();
+        assertThat(backendPorts.keySet()).as("one backend per shard").containsExactlyInAnyOrderElementsOf(
+                java.util.stream.IntStream.range(0, shards).boxed().toList());
+        List<String> expected = new ArrayList<>();
+        backendPorts.forEach((i, p) -> expected.add("backend-" + i + ":" + p));
+        assertThat(frontendBackends).containsExactlyInAnyOrderElementsOf(expected);
+        for (String depends : List.of("backend-0", "backend-1", "backend-2")) {
+            assertThat(services.path("frontend").path("depends_on").has(depends)).isTrue();
+        }
+
+        // Prometheus scrapes exactly those ports, and reads its files from the mounted deploy folder.
+        JsonNode prometheus = yaml(ROOT.resolve("deploy/prometheus/prometheus.yml"));
+        Map<String, List<String>> targets = new LinkedHashMap<>();
+        for (JsonNode job : prometheus.get("scrape_configs")) {
+            List<String> t = new ArrayList<>();
+            job.path("static_configs").forEach(sc -> t.addAll(words(sc.path("targets"))));
+            targets.put(job.get("job_name").asText(), t);
+            assertThat(job.path("metrics_path").asText("/metrics")).isIn(PROBE_PATHS);
+        }
+        assertThat(targets.get("trigrep-frontend")).containsExactly("frontend:" + frontendPort);
+        List<String> backendTargets = new ArrayList<>();
+        backendHttpPorts.forEach((i, p) -> backendTargets.add("backend-" + i + ":" + p));
+        assertThat(targets.get("trigrep-backend")).containsExactlyInAnyOrderElementsOf(backendTargets);
+        assertThat(words(services.path("prometheus").path("volumes"))).contains("./deploy/prometheus:/etc/prometheus:ro");
+    }
+
+    private static void checkProbe(JsonNode service, int port, String name) {
+        List<String> test = words(service.path("healthcheck").path("test"));
+        assertThat(test).as(name).hasSize(4);
+        assertThat(test.subList(0, 3)).containsExactly("CMD", "/opt/trigrep/trigrep", "probe");
+        Matcher url = Pattern.compile("http://127\\.0\\.0\\.1:(\\d+)(/\\S*)").matcher(test.get(3));
+        assertThat(url.matches()).as(test.get(3)).isTrue();
+        assertThat(Integer.parseInt(url.group(1))).as("%s probes its own port", name).isEqualTo(port);
+        assertThat(url.group(2)).isIn(PROBE_PATHS);
+    }
+
+    @Test
+    void kubernetesManifestsAgreeWithTheCode() throws Exception {
+        Map<String, Role> roles = roles();
+        Path k8s = ROOT.resolve("deploy/k8s");
+        JsonNode kustomization = yaml(k8s.resolve("kustomization.yaml"));
+        Map<String, JsonNode> byKindAndName = new LinkedHashMap<>();
+        for (JsonNode resource : kustomization.get("resources")) {
+            Path file = k8s.resolve(resource.asText());
+            assertThat(file).exists();
+            for (JsonNode doc : yamlDocuments(file)) {
+                if (doc != null && doc.has("kind")) {
+                    byKindAndName.put(doc.get("kind").asText() + "/" + doc.path("metadata").path("name").asText(), doc);
+                }
+            }
+        }
+        try (var files = Files.list(k8s)) {
+            assertThat(files.filter(f -> f.toString().endsWith(".yaml") && !f.endsWith("kustomization.yaml"))
+                    .map(f -> f.getFileName().toString()).toList())
+                    .as("every manifest is in the kustomization").allMatch(f -> kustomization.get("resources").toString().contains(f));
+        }
+
+        JsonNode job = byKindAndName.get("Job/trigrep-index");
+        JsonNode indexer = job.path("spec").path("template").path("spec").path("containers").get(0);
+        Map<String, String> indexFlags = checkCommand(roles, words(indexer.get("args")), "Job/trigrep-index");
+        checkK8sEnv(roles, "index", indexer, "Job/trigrep-index");
+        int shards = Integer.parseInt(indexFlags.get("--shards"));
+
+        JsonNode sts = byKindAndName.get("StatefulSet/trigrep-backend");
+        assertThat(sts.path("spec").path("replicas").asInt()).as("one backend per shard").isEqualTo(shards);
+        JsonNode backend = sts.path("spec").path("template").path("spec").path("containers").get(0);
+        String shell = words(backend.get("command")).get(2);
+        assertThat(shell).startsWith("exec /opt/trigrep/trigrep ");
+        Map<String, String> backendFlags = checkCommand(roles, List.of(shell.substring("exec /opt/trigrep/trigrep ".length()).split(" ")),
+                "StatefulSet/trigrep-backend");
+        assertThat(backendFlags.get("--shard")).isEqualTo(indexFlags.get("--out") + "/shard-${HOSTNAME##*-}");
+        checkK8sEnv(roles, "backend", backend, "StatefulSet/trigrep-backend");
+        Map<String, Integer> backendPorts = containerPorts(backend);
+        assertThat(backendPorts).containsEntry("search", Integer.parseInt(backendFlags.get("--port")))
+                .containsEntry("http", Integer.parseInt(backendFlags.get("--http-port")));
+        checkK8sProbes(backend, backendPorts, "http", "StatefulSet/trigrep-backend");
+        assertThat(sts.path("spec").path("template").path("metadata").path("annotations").path("prometheus.io/port").asText())
+                .isEqualTo(backendFlags.get("--http-port"));
+        String serviceName = sts.path("spec").path("serviceName").asText();
+        JsonNode backendService = byKindAndName.get("Service/" + serviceName);
+        assertThat(backendService.path("spec").path("clusterIP").asText()).isEqualTo("None");
+        checkServicePorts(backendService, backendPorts);
+        assertThat(sts.path("spec").path("template").path("spec").path("volumes").toString()).contains("trigrep-shards");
+        assertThat(byKindAndName).containsKey("PersistentVolumeClaim/trigrep-shards").containsKey("PersistentVolumeClaim/trigrep-corpus");
+
+        JsonNode deployment = byKindAndName.get("Deployment/trigrep-frontend");
+        JsonNode frontend = deployment.path("spec").path("template").path("spec").path("containers").get(0);
+        Map<String, String> frontendFlags = checkCommand(roles, words(frontend.get("args")), "Deployment/trigrep-frontend");
+        checkK8sEnv(roles, "frontend", frontend, "Deployment/trigrep-frontend");
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < shards; i++) {
+            expected.add(sts.path("metadata").path("name").asText() + "-" + i + "." + serviceName + ":" + backendFlags.get("--port"));
+        }
+        assertThat(frontendFlags.get("--backends").split(",")).containsExactlyElementsOf(expected);
+        Map<String, Integer> frontendPorts = containerPorts(frontend);
+        assertThat(frontendPorts).containsEntry("http", Integer.parseInt(frontendFlags.get("--port")));
+        checkK8sProbes(frontend, frontendPorts, "http", "Deployment/trigrep-frontend");
+        assertThat(deployment.path("spec").path("template").path("metadata").path("annotations").path("prometheus.io/port").asText())
+                .isEqualTo(frontendFlags.get("--port"));
+        checkServicePorts(byKindAndName.get("Service/trigrep-frontend"), frontendPorts);
+
+        for (String workload : List.of("StatefulSet/trigrep-backend", "Deployment/trigrep-frontend")) {
+            JsonNode w = byKindAndName.get(workload);
+            JsonNode labels = w.path("spec").path("template").path("metadata").path("labels");
+            assertThat(w.path("spec").path("selector").path("matchLabels")).isEqualTo(labels);
+            JsonNode pdb = byKindAndName.get("PodDisruptionBudget/" + w.path("metadata").path("name").asText());
+            assertThat(pdb).as("PodDisruptionBudget for %s", workload).isNotNull();
+            assertThat(pdb.path("spec").path("selector").path("matchLabels")).isEqualTo(labels);
+            JsonNode resources = w.path("spec").path("template").path("spec").path("containers").get(0).path("resources");
+            assertThat(resources.path("requests").path("memory").asText()).isNotEmpty();
+            assertThat(resources.path("limits").path("memory").asText()).isNotEmpty();
+        }
+    }
+
+    private static void checkK8sEnv(Map<String, Role> roles, String role, JsonNode container, String where) throws IOException {
+        List<String> names = new ArrayList<>();
+        container.path("env").forEach(e -> names.add(e.get("name").asText()));
+        checkEnv(roles, role, names, where);
+    }
+
+    private static Map<String, Integer> containerPorts(JsonNode container) {
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        container.path("ports").forEach(p -> ports.put(p.get("name").asText(), p.get("containerPort").asInt()));
+        return ports;
+    }
+
+    private static void checkK8sProbes(JsonNode container, Map<String, Integer> ports, String portName, String where) {
+        for (String probe : List.of("readinessProbe", "livenessProbe")) {
+            JsonNode get = container.path(probe).path("httpGet");
+            assertThat(get.isMissingNode()).as("%s has a %s", where, probe).isFalse();
+            assertThat(get.get("port").asText()).as("%s %s port", where, probe).isEqualTo(portName);
+            assertThat(ports).containsKey(portName);
+            assertThat(get.get("path").asText().replaceFirst("\\?.*", "")).as("%s %s path", where, probe).isIn(PROBE_PATHS);
+        }
+    }
+
+    private static void checkServicePorts(JsonNode service, Map<String, Integer> containerPorts) {
+        assertThat(service).isNotNull();
+        for (JsonNode port : service.path("spec").path("ports")) {
+            assertThat(containerPorts).as("Service targets a named container port").containsKey(port.get("targetPort").asText());
+        }
+    }
+
+    @Test
+    void systemdUnitsAgreeWithTheCode(@TempDir Path dir) throws Exception {
+        Map<String, Role> roles = roles();
+        Path systemd = ROOT.resolve("deploy/systemd");
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(systemd.resolve("trigrep.env"))) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                env.put(line.substring(0, line.indexOf('=')), line.substring(line.indexOf('=') + 1));
+            }
+        }
+        Set<String> anyRole = new HashSet<>(launcherEnv());
+        roles.values().forEach(r -> anyRole.addAll(r.env()));
+        assertThat(anyRole).containsAll(env.keySet());
+
+        Map<String, Map<String, String>> flagsByUnit = new LinkedHashMap<>();
+        try (var units = Files.list(systemd)) {
+            for (Path unit : units.filter(u -> u.toString().endsWith(".service")).toList()) {
+                String text = Files.readString(unit);
+                Matcher exec = Pattern.compile("(?m)^ExecStart=/opt/trigrep/trigrep (.+)$").matcher(text);
+                assertThat(exec.find()).as(unit.toString()).isTrue();
+                flagsByUnit.put(unit.getFileName().toString(), checkCommand(roles, List.of(exec.group(1).split(" ")), unit.toString()));
+                assertThat(text).contains("EnvironmentFile=/etc/trigrep/trigrep.env");
+            }
+        }
+        int shards = Integer.parseInt(flagsByUnit.get("trigrep-index.service").get("--shards"));
+        assertThat(env.get("TRIGREP_BACKENDS").split(",")).hasSize(shards);
+        Map<String, String> backend = flagsByUnit.get("trigrep-backend@.service");
+        assertThat(backend.get("--shard")).isEqualTo("/var/lib/trigrep/shards/shard-%i");
+        for (int i = 0; i < shards; i++) {
+            assertThat(env.get("TRIGREP_BACKENDS").split(",")[i]).isEqualTo("127.0.0.1:" + backend.get("--port").replace("%i", "" + i));
+            assertThat(Files.readString(systemd.resolve("trigrep.target"))).contains("trigrep-backend@" + i + ".service");
+        }
+
+        // systemd's own check, on copies that run this checkout's launcher instead of /opt's.
+        List<String> command = new ArrayList<>(List.of("systemd-analyze", "verify", "--man=no"));
+        try (var units = Files.list(systemd)) {
+            for (Path unit : units.filter(u -> u.toString().endsWith(".service") || u.toString().endsWith(".target")).toList()) {
+                Path copy = dir.resolve(unit.getFileName());
+                Files.writeString(copy, Files.readString(unit).replace("/opt/trigrep/trigrep", ROOT.resolve("trigrep").toString()));
+                command.add(copy.toString());
+            }
+        }
+        assertThat(run(command)).isEqualTo("");
+    }
+
+    @Test
+    void theRealValidatorsAcceptTheFiles(@TempDir Path dir) throws Exception {
+        assertThat(run(List.of("docker-compose", "-f", ROOT.resolve("docker-compose.yml").toString(), "config", "-q"))).isEqualTo("");
+        assertThat(run(List.of("promtool", "check", "config", ROOT.resolve("deploy/prometheus/prometheus.yml").toString())))
+                .contains("SUCCESS");
+        assertThat(run(List.of("promtool", "check", "rules", ROOT.resolve("deploy/prometheus/rules/trigrep.yml").toString())))
+                .contains("SUCCESS: 15 rules found");
+        // The validators do fail: a rule with a broken expression is refused.
+        Path broken = dir.resolve("broken.yml");
+        Files.writeString(broken, "groups:\n  - name: x\n    rules:\n      - record: x:y\n        expr: sum(rate(foo[5m])\n");
+        Process p = new ProcessBuilder("promtool", "check", "rules", broken.toString()).redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        assertThat(p.waitFor()).isNotZero();
+    }
+
+    /** Runs a validator; fails the test with its output unless it exits 0. Returns its output. */
+    static String run(List<String> command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).directory(ROOT.toFile()).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("%s said:\n%s", command, out).isZero();
+        return out.strip();
+    }
+}
