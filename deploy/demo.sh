@@ -68,6 +68,8 @@ demo_log_tail() {
 run_demo() {
   local data="${TRIGREP_DEMO_DIR:-$root/target/demo}" port="${TRIGREP_DEMO_PORT:-8080}" shards=3
   local reindex=0 jdk=0 debian="" corpus=() arg
+  # Example queries printed at the end, URL-encoded: for the built-in corpus unless another is chosen.
+  local examples=("ByteBuf%5Cs%2Bwrite%5Cw%2B" "class+%5Cw%2BDecoder+filetype%3Ajava" "%28%3Fi%29utf-8")
   while [ $# -gt 0 ]; do
     arg="$1"
     case "$arg" in
@@ -76,7 +78,8 @@ run_demo() {
     esac
     case "$arg" in
       --corpus) [ -e "$2" ] || { echo "trigrep demo: no such corpus: $2" >&2; return 2; }
-                corpus+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); shift ;;
+                corpus+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")")
+                examples=("TODO%7CFIXME" "%28%3Fi%29copyright" "%5Cbmain%5Cs%2A%5C%28"); shift ;;
       --debian) debian="$2"; shift ;;
       --jdk) jdk=1 ;;
       --data) data="$2"; shift ;;
@@ -102,6 +105,7 @@ run_demo() {
     IFS=',' read -r -a packages <<<"$debian"
     "$root/indexer/fetch-debian-sources.sh" "$data/debian" "${packages[@]}"
     corpus=("$data"/debian/*.dsc)
+    examples=("inflateInit2_" "%28%3Fi%29copyright+path%3Adebian%2F" "TODO%7CFIXME+filetype%3Ac")
   elif [ ${#corpus[@]} -eq 0 ] && [ "$jdk" -eq 1 ]; then
     local home
     home="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.home = //p')"
@@ -109,7 +113,16 @@ run_demo() {
       echo "trigrep demo: $home/lib/src.zip is missing (on Debian: apt-get install openjdk-17-source)" >&2
       return 1
     fi
-    corpus=("$home/lib/src.zip")
+    # One package per JDK module (java.base, java.desktop, ...), as the zip's top folders are:
+    # the whole zip as one package would fill one shard and leave the others empty.
+    if [ ! -d "$data/jdk-src" ] || [ "$home/lib/src.zip" -nt "$data/jdk-src" ]; then
+      rm -rf "$data/jdk-src"
+      mkdir -p "$data/jdk-src"
+      echo "trigrep demo: unpacking $home/lib/src.zip" >&2
+      (cd "$data/jdk-src" && jar xf "$home/lib/src.zip")
+    fi
+    corpus=("$data/jdk-src")
+    examples=("ConcurrentHashMap" "class+%5Cw%2BException+extends" "%28%3Fi%29todo+package%3Ajava.base")
   elif [ ${#corpus[@]} -eq 0 ]; then
     corpus=("$data/maven-sources")
   fi
@@ -195,9 +208,9 @@ trigrep demo: ready in $((SECONDS - started)) s
   logs      $data/logs
 
   try:
-    ${url}search?q=ByteBuf%5Cs%2Bwrite%5Cw%2B
-    ${url}search?q=class+%5Cw%2BDecoder+filetype%3Ajava
-    curl '${url}api/v1/search?q=%28%3Fi%29utf-8&per_page=3'
+    ${url}search?q=${examples[0]}
+    ${url}search?q=${examples[1]}
+    curl '${url}api/v1/search?q=${examples[2]}&per_page=3'
 
 Ctrl-C stops everything.
 READY
