@@ -12,8 +12,9 @@ import java.util.List;
  * boundaries, {@code .} never a newline). One per worker thread; not thread-safe.
  *
  * <p>Case-sensitive literals skip the regex engine: the content is viewed as a Latin-1 string so
- * that {@code String.indexOf}, an intrinsic, finds the byte sequence. Everything else runs on
- * RE2J, a linear-time engine, over the whole file; each hit is re-checked on its line alone.
+ * that {@code String.indexOf}, an intrinsic, finds the byte sequence. Regexes with literal pieces
+ * find candidate lines by those pieces; the others by a lazy DFA over the bytes ({@link LineDfa}).
+ * Either way RE2J, a linear-time engine, then runs on each candidate line alone for the ranges.
  */
 final class LineMatcher {
     private final Pattern pattern;
@@ -279,42 +280,42 @@ final class LineMatcher {
         return ~(((x & LOW7) + LOW7) | x | LOW7);
     }
 
+    private LineDfa dfa;
+    private final DfaLines dfaLines = new DfaLines();
+
+    /**
+     * The lazy DFA finds the matching lines a byte at a time; RE2J then runs on each of those
+     * lines alone, for the match ranges. Most lines of most files never reach RE2J.
+     */
     private void searchRegex(byte[] content, int length, int start, int startLine, LineSink sink) {
-        int chars = decode(content, length);
-        CharBuffer text = CharBuffer.wrap(this.chars, 0, chars);
-        Matcher whole = pattern.matcher(text);
-        int lineNumber = startLine;
-        int counted = start;
-        int from = charIndex(start, chars);
-        while (from < chars && whole.find(from)) {
-            int hit = whole.start();
-            int lineStart = hit;
-            while (lineStart > 0 && this.chars[lineStart - 1] != '\n') {
-                lineStart--;
-            }
-            int lineEnd = hit;
-            while (lineEnd < chars && this.chars[lineEnd] != '\n') {
-                lineEnd++;
-            }
-            if (lineStart == chars) {
-                // An empty match after the last newline: there is no line there.
-                return;
-            }
+        if (dfa == null) {
+            dfa = new LineDfa(pattern);
+        }
+        dfaLines.content = content;
+        dfaLines.sink = sink;
+        try {
+            dfa.search(content, length, start, startLine, dfaLines);
+        } finally {
+            dfaLines.content = null;
+            dfaLines.sink = null;
+        }
+    }
+
+    /** The ranges of a line the DFA found, from RE2J on the line alone, handed to the sink. */
+    private final class DfaLines implements LineDfa.Lines {
+        byte[] content;
+        LineSink sink;
+
+        @Override
+        public boolean line(int start, int end, int lineNumber) {
+            int chars = decode(content, start, end);
             int count = 0;
-            Matcher line = lineMatcher(lineStart, lineEnd - lineStart);
-            for (int at = 0; at <= lineEnd - lineStart && line.find(at); ) {
-                count = add(count, byteOffset(lineStart + line.start()), byteOffset(lineStart + line.end()));
+            Matcher line = lineMatcher(0, chars);
+            for (int at = 0; at <= chars && line.find(at); ) {
+                count = add(count, byteOffset(line.start()), byteOffset(line.end()));
                 at = line.end() > line.start() ? line.end() : line.end() + 1;
             }
-            if (count > 0) {
-                int byteLineStart = byteOffset(lineStart);
-                lineNumber += countNewlines(content, counted, byteLineStart);
-                counted = byteLineStart;
-                if (!sink.line(byteLineStart, byteOffset(lineEnd), lineNumber, ranges, count)) {
-                    return;
-                }
-            }
-            from = lineEnd + 1;
+            return count == 0 || sink.line(start, end, lineNumber, ranges, count);
         }
     }
 
@@ -361,11 +362,6 @@ final class LineMatcher {
     private char[] chars = new char[0];
     private int[] offsets = new int[0];
 
-    /** Decodes UTF-8 into {@link #chars}, recording each char's byte offset; returns the char count. */
-    private int decode(byte[] content, int length) {
-        return decode(content, 0, length);
-    }
-
     /** Decodes {@code content[from, length)}; offsets stay absolute byte offsets. */
     private int decode(byte[] content, int from, int length) {
         if (chars.length < length - from + 1) {
@@ -382,25 +378,8 @@ final class LineMatcher {
                 i++;
                 continue;
             }
-            int need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xc2 && b <= 0xdf ? 1 : -1;
-            int cp = need == 3 ? b & 0x07 : need == 2 ? b & 0x0f : b & 0x1f;
-            boolean ok = need > 0;
-            for (int k = 1; ok && k <= need; k++) {
-                if (i + k >= length || (content[i + k] & 0xc0) != 0x80) {
-                    ok = false;
-                } else {
-                    cp = cp << 6 | content[i + k] & 0x3f;
-                }
-            }
-            if (ok && (need == 2 && (cp < 0x800 || cp >= 0xd800 && cp <= 0xdfff) || need == 3 && (cp < 0x10000 || cp > 0x10ffff))) {
-                ok = false;
-            }
-            if (!ok) {
-                offsets[n] = i;
-                chars[n++] = '\ufffd';
-                i++;
-                continue;
-            }
+            long rune = Utf8.rune(content, i, length);
+            int cp = (int) rune;
             if (cp >= 0x10000) {
                 offsets[n] = i;
                 chars[n++] = Character.highSurrogate(cp);
@@ -410,25 +389,10 @@ final class LineMatcher {
                 offsets[n] = i;
                 chars[n++] = (char) cp;
             }
-            i += need + 1;
+            i += (int) (rune >>> 32);
         }
         offsets[n] = length;
         return n;
-    }
-
-    /** The index of the char that starts at byte {@code offset} (a line start), by binary search. */
-    private int charIndex(int offset, int chars) {
-        int lo = 0;
-        int hi = chars;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (offsets[mid] < offset) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 
     /** The byte offset of char index {@code at} (the end of the text for the char count). */

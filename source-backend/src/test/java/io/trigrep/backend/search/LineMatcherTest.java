@@ -40,7 +40,8 @@ class LineMatcherTest {
     static List<Hit> naive(Pattern pattern, String text, int fromLine) {
         List<Hit> hits = new ArrayList<>();
         String[] lines = text.split("\n", -1);
-        int count = text.endsWith("\n") ? lines.length - 1 : lines.length;
+        // As grep counts: an empty file has no line, and a final newline ends the last line.
+        int count = text.isEmpty() ? 0 : text.endsWith("\n") ? lines.length - 1 : lines.length;
         for (int i = fromLine - 1; i < count; i++) {
             var m = pattern.matcher(lines[i]);
             List<Integer> r = new ArrayList<>();
@@ -92,6 +93,63 @@ class LineMatcherTest {
         // Every match of these regexes holds "ab" (in any case for the (?i) one: its needle is folded).
         boolean fold = regex.startsWith("(?i)");
         assertThat(run(LineMatcher.regex(pattern, List.of("ab"), fold), content, 0, 1)).as("needles").isEqualTo(truth);
+    }
+
+    /**
+     * The DFA finds the same lines as RE2J on each line alone, for generated regexes over every
+     * construct the DFA treats itself: classes, repetition, alternation, case folding, non-ASCII,
+     * {@code ^ $ \\A \\z \\b \\B}, empty matches. The whole-file matcher built on it must then agree in
+     * ranges too, from any line a paused search resumes at.
+     */
+    @Property(tries = 3000)
+    void theDfaFindsExactlyTheLinesRe2jMatches(@ForAll("texts") String text, @ForAll("generatedRegexes") String regex,
+                                               @ForAll @IntRange(min = 1, max = 4) int fromLine) {
+        Pattern pattern = Pattern.compile(regex, Pattern.MULTILINE);
+        byte[] content = text.getBytes(StandardCharsets.UTF_8);
+        int lines = text.split("\n", -1).length;
+        int from = Math.min(fromLine, lines);
+        List<Integer> truth = naive(pattern, text, from).stream().map(Hit::line).toList();
+        List<Integer> found = new ArrayList<>();
+        new LineDfa(pattern).search(content, content.length, offsetOfLine(text, from), from, (start, end, line) -> found.add(line));
+        assertThat(found).as("regex %s", regex).isEqualTo(truth);
+        assertThat(run(LineMatcher.regex(pattern, List.of(), false), content, offsetOfLine(text, from), from))
+                .as("regex %s", regex).isEqualTo(naive(pattern, text, from));
+    }
+
+    /** A DFA that outgrows its state budget drops its cache and goes on, finding the same lines. */
+    @org.junit.jupiter.api.Test
+    void theDfaAgreesWhenItsCacheIsDroppedOnTheWay() {
+        // (a|b)*a(a|b){12}x: the textbook regex whose DFA has 2^13 states, more than MAX_STATES.
+        // Random a/b lines see thousands of distinct 13-letter windows, so the cache fills up.
+        Pattern pattern = Pattern.compile("(a|b)*a(a|b){12}x", Pattern.MULTILINE);
+        for (long seed = 1; seed <= 5; seed++) {
+            java.util.Random random = new java.util.Random(seed);
+            StringBuilder text = new StringBuilder();
+            for (int line = 0; line < 4; line++) {
+                for (int k = 0; k < 5000; k++) {
+                    text.append(random.nextBoolean() ? 'a' : 'b');
+                }
+                text.append(random.nextBoolean() ? "x\n" : "\n");
+            }
+            byte[] content = text.toString().getBytes(StandardCharsets.UTF_8);
+            List<Integer> found = new ArrayList<>();
+            LineDfa dfa = new LineDfa(pattern);
+            dfa.search(content, content.length, 0, 1, (start, end, line) -> found.add(line));
+            assertThat(found).isEqualTo(naive(pattern, text.toString(), 1).stream().map(Hit::line).toList());
+            assertThat(dfa.resets()).as("seed %d", seed).isPositive();
+        }
+    }
+
+    @Provide
+    Arbitrary<String> generatedRegexes() {
+        Arbitrary<String> atom = Arbitraries.of("a", "b", "A", "é", "日", "K", "ſ", " ", ".", "[ab]", "[^a]", "[a-zé]", "\\w", "\\W",
+                "\\s", "\\S", "\\d", "(ab|b)", "(?:a|)", "x");
+        Arbitrary<String> quantifier = Arbitraries.of("", "", "", "*", "+", "?", "{2}", "{1,3}", "*?");
+        Arbitrary<String> assertion = Arbitraries.of("", "", "", "", "^", "$", "\\b", "\\B", "\\A", "\\z");
+        Arbitrary<String> term = net.jqwik.api.Combinators.combine(assertion, atom, quantifier).as((x, y, z) -> x + y + z);
+        Arbitrary<String> branch = term.list().ofMinSize(1).ofMaxSize(4).map(l -> String.join("", l));
+        Arbitrary<String> alternation = branch.list().ofMinSize(1).ofMaxSize(3).map(l -> String.join("|", l));
+        return net.jqwik.api.Combinators.combine(Arbitraries.of("", "", "(?i)", "(?s)"), alternation).as((f, r) -> f + r);
     }
 
     @Provide

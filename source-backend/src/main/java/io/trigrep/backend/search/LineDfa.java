@@ -1,0 +1,272 @@
+package io.trigrep.backend.search;
+
+import com.google.re2j.CompiledProgram;
+import com.google.re2j.Pattern;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Which lines of a file hold a match of a regex, a byte at a time, as grep and codesearch find
+ * them: a lazily built DFA over RE2J's own compiled program. Each DFA state is the set of program
+ * counters the NFA would be at (a new thread starting at every position, as an unanchored search
+ * does) plus what the previous character was (line start, word character or not), which decides
+ * {@code ^}, {@code \b} and {@code \B} when the next character comes. A line matches once a state
+ * reaches MATCH, before some character or at the line's end; {@code \A} and {@code \z} are the
+ * line's ends, as they are for RE2J run on the line alone. States are made on first use; ASCII
+ * transitions are cached in a table, others in a map. At {@link #MAX_STATES} states the cache is
+ * dropped and rebuilt from the current state on, as RE2 does: memory stays bounded for patterns
+ * whose DFA would blow up, and time stays linear in the input. One per worker thread; not
+ * thread-safe.
+ */
+final class LineDfa {
+    /** What a line-finding pass reports: lines through the callback, then how it ended. */
+    interface Lines {
+        /** A line {@code [start, end)} that holds a match; false stops the pass. */
+        boolean line(int start, int end, int lineNumber);
+    }
+
+    static final int MAX_STATES = 2048;
+    private static final int UNKNOWN = -2;
+    private static final int MATCHED = -1;
+    /** What came before the current position: it decides the empty-width assertions there. */
+    private static final int AT_LINE_START = 0;
+    private static final int AFTER_WORD = 1;
+    private static final int AFTER_OTHER = 2;
+
+    private final CompiledProgram program;
+    private final Map<StateKey, Integer> ids = new HashMap<>();
+    private int[][] pcs = new int[64][];
+    private int[] before = new int[64];
+    /** 0 unknown, 1 no, 2 yes: does the state match at the end of a line. */
+    private byte[] atEnd = new byte[64];
+    private int[] ascii = new int[64 * 128];
+    private final Map<Long, Integer> other = new HashMap<>();
+    private int states;
+    private int start;
+    /** How often the cache was dropped, for tests and benchmarks. */
+    private int resets;
+
+    // Scratch for closures: a sparse set of pcs, and a stack.
+    private final int[] dense;
+    private final int[] sparse;
+    private int size;
+    private final int[] stack;
+
+    private record StateKey(int before, int[] pcs) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof StateKey k && k.before == before && Arrays.equals(k.pcs, pcs);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * before + Arrays.hashCode(pcs);
+        }
+    }
+
+    LineDfa(Pattern pattern) {
+        this.program = CompiledProgram.of(pattern);
+        int n = program.size();
+        this.dense = new int[n];
+        this.sparse = new int[n];
+        // Each pc enters the closure once but may be pushed once per incoming edge (two at most) and as a root.
+        this.stack = new int[3 * n + 4];
+        Arrays.fill(ascii, UNKNOWN);
+        this.start = state(new int[] {program.start()}, AT_LINE_START);
+    }
+
+    /** Drops every state but the start and {@code s}; returns {@code s}'s new id. */
+    private int reset(int s) {
+        int[] keepPcs = pcs[s];
+        int keepBefore = before[s];
+        ids.clear();
+        other.clear();
+        Arrays.fill(ascii, 0, states << 7, UNKNOWN);
+        Arrays.fill(atEnd, 0, states, (byte) 0);
+        states = 0;
+        resets++;
+        start = state(new int[] {program.start()}, AT_LINE_START);
+        return state(keepPcs, keepBefore);
+    }
+
+    int resets() {
+        return resets;
+    }
+
+    /**
+     * Reports every line of {@code content[from, length)} that holds a match; {@code from} is
+     * the start of line number {@code firstLine}. Returns false when {@code lines} stopped it.
+     */
+    boolean search(byte[] content, int length, int from, int firstLine, Lines lines) {
+        int s = start;
+        int lineStart = from;
+        int lineNumber = firstLine;
+        int i = from;
+        while (i < length) {
+            int b = content[i];
+            int t;
+            int width = 1;
+            if (b >= 0) {
+                if (b == '\n') {
+                    if (matchesAtEnd(s) && !lines.line(lineStart, i, lineNumber)) {
+                        return false;
+                    }
+                    s = start;
+                    lineNumber++;
+                    lineStart = ++i;
+                    continue;
+                }
+                t = ascii[(s << 7) | b];
+                if (t == UNKNOWN) {
+                    if (states >= MAX_STATES) {
+                        s = reset(s);
+                    }
+                    t = step(s, b);
+                    ascii[(s << 7) | b] = t;
+                }
+            } else {
+                long rune = Utf8.rune(content, i, length);
+                width = (int) (rune >>> 32);
+                int r = (int) rune;
+                Long key = (long) s << 32 | r;
+                Integer cached = other.get(key);
+                if (cached == null) {
+                    if (states >= MAX_STATES) {
+                        s = reset(s);
+                        key = (long) s << 32 | r;
+                    }
+                    cached = step(s, r);
+                    other.put(key, cached);
+                }
+                t = cached;
+            }
+            if (t == MATCHED) {
+                int end = LineMatcher.lineEnd(content, length, i);
+                if (!lines.line(lineStart, end, lineNumber)) {
+                    return false;
+                }
+                s = start;
+                lineNumber++;
+                i = end + 1;
+                lineStart = i;
+                continue;
+            }
+            s = t;
+            i += width;
+        }
+        return lineStart >= length || !matchesAtEnd(s) || lines.line(lineStart, length, lineNumber);
+    }
+
+    /** Whether state {@code s} holds a match when the line ends there. */
+    private boolean matchesAtEnd(int s) {
+        if (atEnd[s] == 0) {
+            int flags = CompiledProgram.EMPTY_END_LINE | CompiledProgram.EMPTY_END_TEXT | boundary(before[s], false);
+            atEnd[s] = (byte) (closure(pcs[s], flags) ? 2 : 1);
+        }
+        return atEnd[s] == 2;
+    }
+
+    /** The state after {@code s} reads {@code rune}, or MATCHED when a match ends before it. */
+    private int step(int s, int rune) {
+        boolean word = CompiledProgram.isWordRune(rune);
+        int flags = boundary(before[s], word);
+        if (closure(pcs[s], flags)) {
+            return MATCHED;
+        }
+        // The threads that consume the rune, then a new one starting after it.
+        int[] next = new int[size + 1];
+        int n = 0;
+        for (int k = 0; k < size; k++) {
+            int pc = dense[k];
+            int op = program.op(pc);
+            if (op >= CompiledProgram.RUNE && op <= CompiledProgram.RUNE_ANY_NOT_NL && program.matchRune(pc, rune)) {
+                next[n++] = program.out(pc);
+            }
+        }
+        next[n++] = program.start();
+        int[] set = Arrays.copyOf(next, n);
+        Arrays.sort(set);
+        return state(dedupe(set), word ? AFTER_WORD : AFTER_OTHER);
+    }
+
+    /** The empty-width flags that hold between what came before and a character that is (or is not) a word character. */
+    private static int boundary(int before, boolean nextIsWord) {
+        int flags = 0;
+        if (before == AT_LINE_START) {
+            flags |= CompiledProgram.EMPTY_BEGIN_LINE | CompiledProgram.EMPTY_BEGIN_TEXT;
+        }
+        boolean prevIsWord = before == AFTER_WORD;
+        return flags | (prevIsWord != nextIsWord ? CompiledProgram.EMPTY_WORD_BOUNDARY : CompiledProgram.EMPTY_NO_WORD_BOUNDARY);
+    }
+
+    /**
+     * Follows every empty transition from {@code roots} under {@code flags} into the scratch set
+     * (the instructions that consume a rune, and MATCH); returns whether MATCH is reached.
+     */
+    private boolean closure(int[] roots, int flags) {
+        size = 0;
+        boolean matched = false;
+        int top = 0;
+        for (int r = roots.length - 1; r >= 0; r--) {
+            stack[top++] = roots[r];
+        }
+        while (top > 0) {
+            int pc = stack[--top];
+            int at = sparse[pc];
+            if (at < size && dense[at] == pc) {
+                continue;
+            }
+            sparse[pc] = size;
+            dense[size++] = pc;
+            switch (program.op(pc)) {
+                case CompiledProgram.ALT, CompiledProgram.ALT_MATCH -> {
+                    stack[top++] = program.arg(pc);
+                    stack[top++] = program.out(pc);
+                }
+                case CompiledProgram.NOP, CompiledProgram.CAPTURE -> stack[top++] = program.out(pc);
+                case CompiledProgram.EMPTY_WIDTH -> {
+                    if ((program.arg(pc) & ~flags) == 0) {
+                        stack[top++] = program.out(pc);
+                    }
+                }
+                case CompiledProgram.MATCH -> matched = true;
+                default -> {
+                    // a rune instruction waits for the next character; FAIL goes nowhere
+                }
+            }
+        }
+        return matched;
+    }
+
+    private static int[] dedupe(int[] sorted) {
+        int n = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            if (n == 0 || sorted[n - 1] != sorted[i]) {
+                sorted[n++] = sorted[i];
+            }
+        }
+        return n == sorted.length ? sorted : Arrays.copyOf(sorted, n);
+    }
+
+    private int state(int[] set, int before) {
+        StateKey key = new StateKey(before, set);
+        Integer id = ids.get(key);
+        if (id != null) {
+            return id;
+        }
+        int s = states++;
+        if (s == pcs.length) {
+            pcs = Arrays.copyOf(pcs, 2 * s);
+            this.before = Arrays.copyOf(this.before, 2 * s);
+            atEnd = Arrays.copyOf(atEnd, 2 * s);
+            int old = ascii.length;
+            ascii = Arrays.copyOf(ascii, 2 * old);
+            Arrays.fill(ascii, old, ascii.length, UNKNOWN);
+        }
+        pcs[s] = set;
+        this.before[s] = before;
+        ids.put(key, s);
+        return s;
+    }
+}
