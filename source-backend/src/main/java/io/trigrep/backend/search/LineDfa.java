@@ -99,31 +99,32 @@ final class LineDfa {
      * the start of line number {@code firstLine}. Returns false when {@code lines} stopped it.
      */
     boolean search(byte[] content, int length, int from, int firstLine, Lines lines) {
+        // The hot loop is a byte, a table load and a compare: a newline is a transition like any
+        // other (to the start state, or MATCHED when the line matches at its end), and lines are
+        // counted only when one matches, eight bytes at a time.
         int s = start;
-        int lineStart = from;
         int lineNumber = firstLine;
+        int counted = from;
+        int[] table = ascii;
         int i = from;
         while (i < length) {
             int b = content[i];
             int t;
             int width = 1;
             if (b >= 0) {
-                if (b == '\n') {
-                    if (matchesAtEnd(s) && !lines.line(lineStart, i, lineNumber)) {
-                        return false;
-                    }
-                    s = start;
-                    lineNumber++;
-                    lineStart = ++i;
+                t = table[(s << 7) | b];
+                if (t >= 0) {
+                    s = t;
+                    i++;
                     continue;
                 }
-                t = ascii[(s << 7) | b];
                 if (t == UNKNOWN) {
                     if (states >= MAX_STATES) {
                         s = reset(s);
                     }
-                    t = step(s, b);
-                    ascii[(s << 7) | b] = t;
+                    t = b == '\n' ? (matchesAtEnd(s) ? MATCHED : start) : step(s, b);
+                    table = ascii;
+                    table[(s << 7) | b] = t;
                 }
             } else {
                 long rune = Utf8.rune(content, i, length);
@@ -137,25 +138,33 @@ final class LineDfa {
                         key = (long) s << 32 | r;
                     }
                     cached = step(s, r);
+                    table = ascii;
                     other.put(key, cached);
                 }
                 t = cached;
             }
-            if (t == MATCHED) {
-                int end = LineMatcher.lineEnd(content, length, i);
-                if (!lines.line(lineStart, end, lineNumber)) {
-                    return false;
-                }
-                s = start;
-                lineNumber++;
-                i = end + 1;
-                lineStart = i;
+            if (t != MATCHED) {
+                s = t;
+                i += width;
                 continue;
             }
-            s = t;
-            i += width;
+            // The line holding byte i matches (at i itself when i is its newline).
+            int lineStart = LineMatcher.lineStart(content, i);
+            int lineEnd = LineMatcher.lineEnd(content, length, i);
+            lineNumber += LineMatcher.countNewlines(content, counted, lineStart);
+            if (!lines.line(lineStart, lineEnd, lineNumber)) {
+                return false;
+            }
+            lineNumber++;
+            counted = lineEnd + 1;
+            s = start;
+            i = lineEnd + 1;
         }
-        return lineStart >= length || !matchesAtEnd(s) || lines.line(lineStart, length, lineNumber);
+        if (i != length || length == from || content[length - 1] == '\n' || !matchesAtEnd(s)) {
+            return true;
+        }
+        int lineStart = LineMatcher.lineStart(content, length);
+        return lines.line(lineStart, length, lineNumber + LineMatcher.countNewlines(content, counted, lineStart));
     }
 
     /** Whether state {@code s} holds a match when the line ends there. */
