@@ -46,6 +46,17 @@ final class LineDfa {
     private int start;
     /** How often the cache was dropped, for tests and benchmarks. */
     private int resets;
+    /**
+     * The idle states are those where no match has begun: the start state and the same thread
+     * after a word or another character. The few ASCII bytes that lead out of them (each repeated
+     * in a word), or null when there are more than three or when not yet looked at
+     * ({@link #skipKnown}). While idle the search jumps to the next such byte, or byte of 0x80 or
+     * more, eight bytes at a time, as RE2 jumps with memchr to a match's first byte.
+     */
+    private long[] exits;
+    private boolean skipKnown;
+    private int idleWord = -1;
+    private int idleOther = -1;
 
     // Scratch for closures: a sparse set of pcs, and a stack.
     private final int[] dense;
@@ -86,6 +97,8 @@ final class LineDfa {
         Arrays.fill(atEnd, 0, states, (byte) 0);
         states = 0;
         resets++;
+        skipKnown = false;
+        exits = null;
         start = state(new int[] {program.start()}, AT_LINE_START);
         return state(keepPcs, keepBefore);
     }
@@ -108,6 +121,22 @@ final class LineDfa {
         int[] table = ascii;
         int i = from;
         while (i < length) {
+            if (!skipKnown) {
+                learnExits();
+                table = ascii;
+            }
+            if (exits != null && (s == start || s == idleWord || s == idleOther)) {
+                int j = skipToExit(content, i, length);
+                if (j != i) {
+                    // Every byte skipped kept the search idle: only the last one's class matters.
+                    int prev = content[j - 1];
+                    s = prev == '\n' ? start : CompiledProgram.isWordRune(prev) ? idleWord : idleOther;
+                    i = j;
+                    if (i >= length) {
+                        break;
+                    }
+                }
+            }
             int b = content[i];
             int t;
             int width = 1;
@@ -165,6 +194,69 @@ final class LineDfa {
         }
         int lineStart = LineMatcher.lineStart(content, length);
         return lines.line(lineStart, length, lineNumber + LineMatcher.countNewlines(content, counted, lineStart));
+    }
+
+    /** Fills the idle states' ASCII rows and notes the bytes that lead out of them, when they are few. */
+    private void learnExits() {
+        skipKnown = true;
+        exits = null;
+        if (states + 3 * 128 >= MAX_STATES) {
+            return; // the rows could outgrow the cache; no skipping until the next reset
+        }
+        int[] startPcs = {program.start()};
+        idleWord = state(startPcs, AFTER_WORD);
+        idleOther = state(startPcs.clone(), AFTER_OTHER);
+        int[] idle = {start, idleWord, idleOther};
+        long[] found = new long[3];
+        int n = 0;
+        for (int b = 0; b < 128; b++) {
+            boolean quiet = true;
+            for (int s : idle) {
+                int t = ascii[(s << 7) | b];
+                if (t == UNKNOWN) {
+                    t = b == '\n' ? (matchesAtEnd(s) ? MATCHED : start) : step(s, b);
+                    ascii[(s << 7) | b] = t;
+                }
+                quiet &= t == start || t == idleWord || t == idleOther;
+            }
+            if (!quiet) {
+                if (n == found.length) {
+                    return;
+                }
+                found[n++] = (b & 0xffL) * LineMatcher.ONES;
+            }
+        }
+        exits = java.util.Arrays.copyOf(found, n);
+    }
+
+    private static final long HIGH_BITS = 0x8080808080808080L;
+
+    /** The first index from {@code i} holding an exit byte or a byte of 0x80 or more, or {@code length}. */
+    private int skipToExit(byte[] content, int i, int length) {
+        long[] exits = this.exits;
+        while (i + 8 <= length) {
+            long v = (long) LineMatcher.LONGS.get(content, i);
+            long hits = v & HIGH_BITS;
+            for (long e : exits) {
+                hits |= LineMatcher.zeroBytes(v ^ e);
+            }
+            if (hits != 0) {
+                return i + (Long.numberOfTrailingZeros(hits) >>> 3);
+            }
+            i += 8;
+        }
+        for (; i < length; i++) {
+            int b = content[i];
+            if (b < 0) {
+                return i;
+            }
+            for (long e : exits) {
+                if ((byte) e == b) {
+                    return i;
+                }
+            }
+        }
+        return length;
     }
 
     /** Whether state {@code s} holds a match when the line ends there. */

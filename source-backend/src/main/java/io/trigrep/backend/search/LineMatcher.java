@@ -273,10 +273,10 @@ final class LineMatcher {
         return b >= 'a' && b <= 'z';
     }
 
-    private static final long ONES = 0x0101010101010101L;
+    static final long ONES = 0x0101010101010101L;
 
     /** The high bit of each byte of {@code x} that is zero, exactly (no borrow false positives). */
-    private static long zeroBytes(long x) {
+    static long zeroBytes(long x) {
         return ~(((x & LOW7) + LOW7) | x | LOW7);
     }
 
@@ -425,7 +425,7 @@ final class LineMatcher {
         return i;
     }
 
-    private static final java.lang.invoke.VarHandle LONGS =
+    static final java.lang.invoke.VarHandle LONGS =
             java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
     private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
     private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
