@@ -115,17 +115,17 @@ final class LineDfa {
         // The hot loop is a byte, a table load and a compare: a newline is a transition like any
         // other (to the start state, or MATCHED when the line matches at its end), and lines are
         // counted only when one matches, eight bytes at a time.
+        if (!skipKnown) {
+            learnExits();
+        }
+        boolean skipping = exits != null;
         int s = start;
         int lineNumber = firstLine;
         int counted = from;
         int[] table = ascii;
         int i = from;
         while (i < length) {
-            if (!skipKnown) {
-                learnExits();
-                table = ascii;
-            }
-            if (exits != null && (s == start || s == idleWord || s == idleOther)) {
+            if (skipping && (s == start || s == idleWord || s == idleOther)) {
                 int j = skipToExit(content, i, length);
                 if (j != i) {
                     // Every byte skipped kept the search idle: only the last one's class matters.
@@ -150,6 +150,7 @@ final class LineDfa {
                 if (t == UNKNOWN) {
                     if (states >= MAX_STATES) {
                         s = reset(s);
+                        skipping = false; // until the next file: the idle states are gone with the cache
                     }
                     t = b == '\n' ? (matchesAtEnd(s) ? MATCHED : start) : step(s, b);
                     table = ascii;
@@ -164,6 +165,7 @@ final class LineDfa {
                 if (cached == null) {
                     if (states >= MAX_STATES) {
                         s = reset(s);
+                        skipping = false;
                         key = (long) s << 32 | r;
                     }
                     cached = step(s, r);
