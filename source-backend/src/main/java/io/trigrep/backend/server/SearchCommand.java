@@ -9,6 +9,7 @@ import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import org.capnproto.MessageBuilder;
@@ -17,12 +18,17 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code ./trigrep search}: one query against one backend, printed grep-style; timings on stderr. */
+/**
+ * {@code ./trigrep search}: one query against one backend, printed grep-style; timings on stderr.
+ * Given several backends it asks them all at once and counts: how long the backends take to
+ * produce a fanned-out query's streams together, the frontend's baseline.
+ */
 @Command(name = "search", mixinStandardHelpOptions = true,
         description = "Query one backend and print package/path:line:text for every match.")
 public final class SearchCommand implements Callable<Integer> {
-    @Option(names = "--backend", required = true, description = "host:port of a backend")
-    String backend;
+    @Option(names = "--backend", required = true, split = ",",
+            description = "host:port of a backend; several, comma-separated, are asked at once (implies --count)")
+    List<String> backends;
 
     @Option(names = "--literal", description = "the query is a literal string, not a regex")
     boolean literal;
@@ -45,20 +51,26 @@ public final class SearchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        int colon = backend.lastIndexOf(':');
-        InetSocketAddress address = new InetSocketAddress(backend.substring(0, colon), Integer.parseInt(backend.substring(colon + 1)));
-        try (BackendClient.Connection connection = new BackendClient.Connection(address)) {
+        List<BackendClient.Connection> connections = new java.util.ArrayList<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(backends.size());
+        try {
+            for (String backend : backends) {
+                int colon = backend.lastIndexOf(':');
+                connections.add(new BackendClient.Connection(
+                        new InetSocketAddress(backend.substring(0, colon), Integer.parseInt(backend.substring(colon + 1)))));
+            }
+            count |= connections.size() > 1;
             if (repeat > 1) {
-                // One kept-alive connection, as a frontend holds one: warm up, then time each query.
+                // Kept-alive connections, as a frontend holds them: warm up, then time each query.
                 count = true;
                 for (int i = 0; i < 3; i++) {
-                    run(connection);
+                    runAll(connections, pool);
                 }
                 double[] seconds = new double[repeat];
                 long results = 0;
                 for (int i = 0; i < repeat; i++) {
                     long start = System.nanoTime();
-                    results = run(connection);
+                    results = runAll(connections, pool);
                     seconds[i] = (System.nanoTime() - start) / 1e9;
                 }
                 java.util.Arrays.sort(seconds);
@@ -66,15 +78,36 @@ public final class SearchCommand implements Callable<Integer> {
                 System.out.printf("%d %.4f%n", results, median);
                 return failed ? 1 : 0;
             }
-            long results = run(connection);
+            long results = runAll(connections, pool);
             if (count) {
                 System.out.println(results);
+            }
+        } finally {
+            pool.shutdownNow();
+            for (BackendClient.Connection c : connections) {
+                c.close();
             }
         }
         return failed ? 1 : 0;
     }
 
-    private boolean failed;
+    /** The query on every connection at once; returns the results of all. */
+    private long runAll(List<BackendClient.Connection> connections, java.util.concurrent.ExecutorService pool) throws Exception {
+        if (connections.size() == 1) {
+            return run(connections.get(0));
+        }
+        List<java.util.concurrent.Future<Long>> answers = new java.util.ArrayList<>();
+        for (BackendClient.Connection c : connections) {
+            answers.add(pool.submit(() -> run(c)));
+        }
+        long results = 0;
+        for (java.util.concurrent.Future<Long> answer : answers) {
+            results += answer.get();
+        }
+        return results;
+    }
+
+    private volatile boolean failed;
 
     /** One query: prints results unless counting, a summary on stderr; returns the result count. */
     private long run(BackendClient.Connection connection) throws Exception {
