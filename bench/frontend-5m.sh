@@ -52,15 +52,16 @@ for f in "$work"/backend-*.log "$work/frontend.log"; do
 done
 java_pid=$(pgrep -f "FrontendCommand.*$fport" | head -n 1)
 
-echo "backends' own time (each alone, then all three at once; same query, no frontend)..." >&2
+# The same request the frontend sends: the query with 2 context lines on each side.
+echo "backends' own time (each alone, then all three at once; same request, no frontend)..." >&2
 slowest=0
 for b in "${backends[@]}"; do
-  t=$("$root/trigrep" search --backend "$b" --repeat 5 'match_' | awk '{print $2}')
+  t=$("$root/trigrep" search --backend "$b" --repeat 5 --context 2 'match_' | awk '{print $2}')
   slowest=$(awk -v a="$slowest" -v b="$t" 'BEGIN { print (b > a) ? b : a }')
 done
 # The fair baseline on a small machine: the three streams produced together, as for a fanned-out
 # query, read and dropped by one client process.
-together=$("$root/trigrep" search --backend "$(IFS=,; echo "${backends[*]}")" --repeat 5 'match_' | awk '{print $2}')
+together=$("$root/trigrep" search --backend "$(IFS=,; echo "${backends[*]}")" --repeat 5 --context 2 'match_' | awk '{print $2}')
 
 heap() { jcmd "$java_pid" GC.run >/dev/null; sleep 1; jcmd "$java_pid" GC.heap_info | awk '/used/ { for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i + 1); sub("K", "", v); print v * 1024; exit } }'; }
 before=$(heap)

@@ -22,7 +22,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
     /** Frames read since the last hand-off; event loop only. */
     private java.util.List<ByteBuf> batch = new java.util.ArrayList<>();
     private int batchBytes;
-    private volatile boolean readWanted;
+    private final java.util.concurrent.atomic.AtomicBoolean readWanted = new java.util.concurrent.atomic.AtomicBoolean();
     private ChannelHandlerContext ctx;
 
     StreamHandler(QueryRun run, int shard, org.capnproto.MessageBuilder request) {
@@ -63,8 +63,13 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
         handOff();
         if (pending.get() < MAX_PENDING_BYTES) {
             ctx.read();
-        } else {
-            readWanted = true;
+            return;
+        }
+        // Ask the writer to resume reading; if it drained the backlog between the check above and
+        // this flag, nobody else will: then resume here, once (whoever clears the flag reads).
+        readWanted.set(true);
+        if (pending.get() < MAX_PENDING_BYTES / 2 && readWanted.compareAndSet(true, false)) {
+            ctx.read();
         }
     }
 
@@ -82,8 +87,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
 
     /** Called by the writer thread after each batch: reading resumes once the backlog is small. */
     void written(int bytes) {
-        if (pending.addAndGet(-bytes) < MAX_PENDING_BYTES / 2 && readWanted) {
-            readWanted = false;
+        if (pending.addAndGet(-bytes) < MAX_PENDING_BYTES / 2 && readWanted.compareAndSet(true, false)) {
             ctx.channel().eventLoop().execute(ctx::read);
         }
     }
