@@ -57,6 +57,8 @@ final class LineDfa {
     private boolean skipKnown;
     private int idleWord = -1;
     private int idleOther = -1;
+    /** Whether {@link #idleWord} and {@link #idleOther} name states of the current cache. */
+    private boolean idleValid;
 
     // Scratch for closures: a sparse set of pcs, and a stack.
     private final int[] dense;
@@ -98,6 +100,7 @@ final class LineDfa {
         states = 0;
         resets++;
         skipKnown = false;
+        idleValid = false;
         exits = null;
         start = state(new int[] {program.start()}, AT_LINE_START);
         return state(keepPcs, keepBefore);
@@ -148,31 +151,19 @@ final class LineDfa {
                     continue;
                 }
                 if (t == UNKNOWN) {
-                    if (states >= MAX_STATES) {
-                        s = reset(s);
-                        skipping = false; // until the next file: the idle states are gone with the cache
-                    }
-                    t = b == '\n' ? (matchesAtEnd(s) ? MATCHED : start) : step(s, b);
+                    int before = resets;
+                    t = asciiStep(s, b);
                     table = ascii;
-                    table[(s << 7) | b] = t;
+                    // A dropped cache takes the idle states with it: no jumping until the next file.
+                    skipping &= resets == before;
                 }
             } else {
                 long rune = Utf8.rune(content, i, length);
                 width = (int) (rune >>> 32);
-                int r = (int) rune;
-                Long key = (long) s << 32 | r;
-                Integer cached = other.get(key);
-                if (cached == null) {
-                    if (states >= MAX_STATES) {
-                        s = reset(s);
-                        skipping = false;
-                        key = (long) s << 32 | r;
-                    }
-                    cached = step(s, r);
-                    table = ascii;
-                    other.put(key, cached);
-                }
-                t = cached;
+                int before = resets;
+                t = runeStep(s, (int) rune);
+                table = ascii;
+                skipping &= resets == before;
             }
             if (t != MATCHED) {
                 s = t;
@@ -186,6 +177,9 @@ final class LineDfa {
             if (!lines.line(lineStart, lineEnd, lineNumber)) {
                 return false;
             }
+            // The callback may have grown or dropped the cache (through matchesFrom).
+            table = ascii;
+            skipping &= skipKnown;
             lineNumber++;
             counted = lineEnd + 1;
             s = start;
@@ -198,6 +192,12 @@ final class LineDfa {
         return lines.line(lineStart, length, lineNumber + LineMatcher.countNewlines(content, counted, lineStart));
     }
 
+    private void internIdle() {
+        idleWord = state(new int[] {program.start()}, AFTER_WORD);
+        idleOther = state(new int[] {program.start()}, AFTER_OTHER);
+        idleValid = true;
+    }
+
     /** Fills the idle states' ASCII rows and notes the bytes that lead out of them, when they are few. */
     private void learnExits() {
         skipKnown = true;
@@ -205,9 +205,7 @@ final class LineDfa {
         if (states + 3 * 128 >= MAX_STATES) {
             return; // the rows could outgrow the cache; no skipping until the next reset
         }
-        int[] startPcs = {program.start()};
-        idleWord = state(startPcs, AFTER_WORD);
-        idleOther = state(startPcs.clone(), AFTER_OTHER);
+        internIdle();
         int[] idle = {start, idleWord, idleOther};
         long[] found = new long[3];
         int n = 0;
@@ -259,6 +257,68 @@ final class LineDfa {
             }
         }
         return length;
+    }
+
+    /**
+     * Whether a match starts at or after byte {@code from} of the line {@code [lineStart, lineEnd)}:
+     * a few cached transitions where RE2J would scan the rest of the line to say no.
+     */
+    boolean matchesFrom(byte[] content, int lineStart, int from, int lineEnd) {
+        int s;
+        if (from == lineStart) {
+            s = start;
+        } else {
+            if (!idleValid) {
+                internIdle();
+            }
+            s = CompiledProgram.isWordRune(content[from - 1]) ? idleWord : idleOther;
+        }
+        int i = from;
+        while (i < lineEnd) {
+            int b = content[i];
+            int t;
+            if (b >= 0) {
+                t = ascii[(s << 7) | b];
+                if (t == UNKNOWN) {
+                    t = asciiStep(s, b);
+                }
+                i++;
+            } else {
+                long rune = Utf8.rune(content, i, lineEnd);
+                t = runeStep(s, (int) rune);
+                i += (int) (rune >>> 32);
+            }
+            if (t == MATCHED) {
+                return true;
+            }
+            s = t;
+        }
+        return matchesAtEnd(s);
+    }
+
+    /** The transition of {@code s} on ASCII byte {@code b}, made and cached (dropping the cache when full). */
+    private int asciiStep(int s, int b) {
+        if (states >= MAX_STATES) {
+            s = reset(s);
+        }
+        int t = b == '\n' ? (matchesAtEnd(s) ? MATCHED : start) : step(s, b);
+        ascii[(s << 7) | b] = t;
+        return t;
+    }
+
+    /** The transition of {@code s} on a non-ASCII code point, made and cached (dropping the cache when full). */
+    private int runeStep(int s, int rune) {
+        Long key = (long) s << 32 | rune;
+        Integer cached = other.get(key);
+        if (cached == null) {
+            if (states >= MAX_STATES) {
+                s = reset(s);
+                key = (long) s << 32 | rune;
+            }
+            cached = step(s, rune);
+            other.put(key, cached);
+        }
+        return cached;
     }
 
     /** Whether state {@code s} holds a match when the line ends there. */

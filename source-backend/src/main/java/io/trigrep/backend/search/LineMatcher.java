@@ -314,6 +314,11 @@ final class LineMatcher {
             for (int at = 0; at <= chars && line.find(at); ) {
                 count = add(count, byteOffset(line.start()), byteOffset(line.end()));
                 at = line.end() > line.start() ? line.end() : line.end() + 1;
+                // Most lines hold one match: the DFA says so in a few table lookups, where RE2J's
+                // next find would run its NFA over the rest of the line.
+                if (at > chars || !dfa.matchesFrom(content, start, byteOffset(at), end)) {
+                    break;
+                }
             }
             return count == 0 || sink.line(start, end, lineNumber, ranges, count);
         }

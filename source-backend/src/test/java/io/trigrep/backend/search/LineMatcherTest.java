@@ -137,6 +137,8 @@ class LineMatcherTest {
             dfa.search(content, content.length, 0, 1, (start, end, line) -> found.add(line));
             assertThat(found).isEqualTo(naive(pattern, text.toString(), 1).stream().map(Hit::line).toList());
             assertThat(dfa.resets()).as("seed %d", seed).isPositive();
+            // And through the line matcher, whose range search asks the same DFA mid-line.
+            assertThat(run(LineMatcher.regex(pattern, List.of(), false), content, 0, 1)).isEqualTo(naive(pattern, text.toString(), 1));
         }
     }
 
