@@ -20,7 +20,7 @@ import java.util.Map;
  * thread-safe.
  */
 final class LineDfa {
-    /** What a line-finding pass reports: lines through the callback, then how it ended. */
+    /** Where a line-finding pass reports the lines that hold a match. */
     interface Lines {
         /** A line {@code [start, end)} that holds a match; false stops the pass. */
         boolean line(int start, int end, int lineNumber);
@@ -83,7 +83,7 @@ final class LineDfa {
         int n = program.size();
         this.dense = new int[n];
         this.sparse = new int[n];
-        // Each pc enters the closure once but may be pushed once per incoming edge (two at most) and as a root.
+        // Each pc enters the closure once and pushes at most two successors; with the roots, 3n pushes in all.
         this.stack = new int[3 * n + 4];
         Arrays.fill(ascii, UNKNOWN);
         this.start = state(new int[] {program.start()}, AT_LINE_START);
