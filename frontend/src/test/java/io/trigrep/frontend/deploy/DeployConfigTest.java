@@ -138,6 +138,42 @@ class DeployConfigTest {
         return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
     }
 
+    /**
+     * Every HTTP path the deploy files probe or scrape, by the role that must answer it
+     * ("frontend" or "backend"), with its query string: {@code PrometheusRulesTest} asks a running
+     * frontend and backend for each.
+     */
+    static Map<String, Set<String>> probedPaths() throws Exception {
+        Map<String, Set<String>> paths = new LinkedHashMap<>();
+        paths.put("frontend", new TreeSet<>());
+        paths.put("backend", new TreeSet<>());
+        JsonNode services = yaml(ROOT.resolve("docker-compose.yml")).get("services");
+        services.fields().forEachRemaining(e -> {
+            JsonNode command = e.getValue().path("command");
+            List<String> test = words(e.getValue().path("healthcheck").path("test"));
+            if (command.isArray() && paths.containsKey(command.get(0).asText()) && test.size() == 4) {
+                paths.get(command.get(0).asText()).add(test.get(3).replaceFirst("^http://[^/]+", ""));
+            }
+        });
+        Path k8s = ROOT.resolve("deploy/k8s");
+        for (String[] file : new String[][] {{"frontend.yaml", "frontend"}, {"backend.yaml", "backend"}}) {
+            for (JsonNode doc : yamlDocuments(k8s.resolve(file[0]))) {
+                for (JsonNode container : doc.path("spec").path("template").path("spec").path("containers")) {
+                    for (String probe : List.of("startupProbe", "readinessProbe", "livenessProbe")) {
+                        JsonNode get = container.path(probe).path("httpGet");
+                        if (!get.isMissingNode()) {
+                            paths.get(file[1]).add(get.get("path").asText());
+                        }
+                    }
+                }
+            }
+        }
+        for (JsonNode job : yaml(ROOT.resolve("deploy/prometheus/prometheus.yml")).get("scrape_configs")) {
+            paths.get(job.get("job_name").asText().replace("trigrep-", "")).add(job.path("metrics_path").asText("/metrics"));
+        }
+        return paths;
+    }
+
     @Test
     void theConfigurationTableIsEveryOptionOfEveryRole() throws Exception {
         Map<String, Role> roles = roles();

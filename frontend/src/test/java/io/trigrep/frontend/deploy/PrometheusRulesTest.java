@@ -56,6 +56,7 @@ class PrometheusRulesTest {
     static final List<BackendServer> backends = new ArrayList<>();
     static final List<OpsServer> ops = new ArrayList<>();
     static final List<Integer> opsPorts = new ArrayList<>();
+    static final List<InetSocketAddress> live = new ArrayList<>();
     static FanOut fanOut;
     static FrontendServer frontend;
     static int frontendPort;
@@ -67,6 +68,7 @@ class PrometheusRulesTest {
             BackendServer server = new BackendServer(shard, BackendConfig.defaults());
             InetSocketAddress search = server.start("127.0.0.1", 0);
             addresses.add(search);
+            live.add(search);
             backends.add(server);
             OpsServer operator = new OpsServer(server.metrics(), search);
             opsPorts.add(operator.start("127.0.0.1", 0).getPort());
@@ -161,6 +163,24 @@ class PrometheusRulesTest {
             } else {
                 assertThat(exported).as("metric %s is exported", name).contains(name);
             }
+        }
+    }
+
+    /** Every path the compose file, the manifests and the scrape config ask of a role answers 200 from a running one. */
+    @Test
+    void everyProbedPathAnswersOnARunningFrontendAndBackend() throws Exception {
+        Map<String, Set<String>> probed = DeployConfigTest.probedPaths();
+        assertThat(probed.get("frontend")).contains("/readyz", "/readyz?partial=true", "/healthz", "/metrics");
+        assertThat(probed.get("backend")).contains("/readyz", "/healthz", "/metrics");
+        // A frontend whose backends all answer: the strict /readyz is 200 only then.
+        try (FanOut healthy = new FanOut(live, dir.resolve("data-healthy"), 1); FrontendServer server = new FrontendServer(healthy, 2)) {
+            int port = server.start("127.0.0.1", 0).getPort();
+            for (String path : probed.get("frontend")) {
+                assertThat(get(port, path).statusCode()).as("frontend %s", path).isEqualTo(200);
+            }
+        }
+        for (String path : probed.get("backend")) {
+            assertThat(get(opsPorts.get(0), path).statusCode()).as("backend %s", path).isEqualTo(200);
         }
     }
 
