@@ -60,6 +60,11 @@ public final class CompiledProgram {
         return inst[pc].arg;
     }
 
+    /** The one code point a RUNE1 instruction consumes (exactly, no case folding). */
+    public int rune1(int pc) {
+        return inst[pc].runes[0];
+    }
+
     /** Whether the rune instruction at {@code pc} consumes code point {@code rune}, folding case as RE2J does. */
     public boolean matchRune(int pc, int rune) {
         Inst i = inst[pc];

@@ -60,6 +60,13 @@ final class LineDfa {
     /** Whether {@link #idleWord} and {@link #idleOther} name states of the current cache. */
     private boolean idleValid;
 
+    /**
+     * An ASCII byte every match holds (the rarest such, by how often it appears in source code),
+     * repeated in a word; 0 when none. When the idle states have too many exits to jump, the search
+     * jumps instead from line start to the next line holding this byte: no other line can match.
+     */
+    private final long required;
+
     // Scratch for closures: a sparse set of pcs, and a stack.
     private final int[] dense;
     private final int[] sparse;
@@ -87,6 +94,69 @@ final class LineDfa {
         this.stack = new int[3 * n + 4];
         Arrays.fill(ascii, UNKNOWN);
         this.start = state(new int[] {program.start()}, AT_LINE_START);
+        int b = requiredByte(program);
+        this.required = b < 0 ? 0 : (b & 0xffL) * LineMatcher.ONES;
+    }
+
+    /** Punctuation from rarest to most common in source code; letters, digits and blanks are commoner still. */
+    private static final String RARITY = "`~^@$\\|!?%&#[]{}<>':\"+-*/=;.,_()";
+
+    /**
+     * The rarest ASCII byte that every match must consume, or -1: a byte is required when MATCH
+     * cannot be reached from the start once the instructions that consume exactly that byte are
+     * removed. (A class that also holds the byte stays passable, so this can miss a required
+     * byte but never names one that is not.)
+     */
+    static int requiredByte(CompiledProgram program) {
+        int best = -1;
+        int bestRank = Integer.MAX_VALUE;
+        for (int pc = 0; pc < program.size(); pc++) {
+            if (program.op(pc) != CompiledProgram.RUNE1) {
+                continue;
+            }
+            int rune = program.rune1(pc);
+            int rank = RARITY.indexOf(rune);
+            if (rune >= 128 || rune == '\n' || rank < 0 && bestRank != Integer.MAX_VALUE) {
+                continue;
+            }
+            int r = rank < 0 ? RARITY.length() : rank;
+            if (r < bestRank && !matchReachableWithout(program, rune)) {
+                best = rune;
+                bestRank = r;
+            }
+        }
+        return best;
+    }
+
+    private static boolean matchReachableWithout(CompiledProgram program, int rune) {
+        boolean[] seen = new boolean[program.size()];
+        int[] stack = new int[2 * program.size() + 2];
+        int top = 0;
+        stack[top++] = program.start();
+        while (top > 0) {
+            int pc = stack[--top];
+            if (seen[pc]) {
+                continue;
+            }
+            seen[pc] = true;
+            switch (program.op(pc)) {
+                case CompiledProgram.MATCH -> {
+                    return true;
+                }
+                case CompiledProgram.ALT, CompiledProgram.ALT_MATCH -> {
+                    stack[top++] = program.out(pc);
+                    stack[top++] = program.arg(pc);
+                }
+                case CompiledProgram.FAIL -> { }
+                case CompiledProgram.RUNE1 -> {
+                    if (program.rune1(pc) != rune) {
+                        stack[top++] = program.out(pc);
+                    }
+                }
+                default -> stack[top++] = program.out(pc); // NOP, CAPTURE, EMPTY_WIDTH, other runes
+            }
+        }
+        return false;
     }
 
     /** Drops every state but the start and {@code s}; returns {@code s}'s new id. */
@@ -128,6 +198,17 @@ final class LineDfa {
         int[] table = ascii;
         int i = from;
         while (i < length) {
+            if (s == start && required != 0 && !skipping) {
+                // At a line start: go to the next line that holds the required byte.
+                int j = nextRequired(content, i, length);
+                if (j >= length) {
+                    return true;
+                }
+                int lineStart = LineMatcher.lineStart(content, j);
+                if (lineStart > i) {
+                    i = lineStart;
+                }
+            }
             if (skipping && (s == start || s == idleWord || s == idleOther)) {
                 int j = skipToExit(content, i, length);
                 if (j != i) {
@@ -319,6 +400,24 @@ final class LineDfa {
             other.put(key, cached);
         }
         return cached;
+    }
+
+    /** The first index from {@code i} holding the required byte, or {@code length}. */
+    private int nextRequired(byte[] content, int i, int length) {
+        long want = required;
+        while (i + 8 <= length) {
+            long hits = LineMatcher.zeroBytes((long) LineMatcher.LONGS.get(content, i) ^ want);
+            if (hits != 0) {
+                return i + (Long.numberOfTrailingZeros(hits) >>> 3);
+            }
+            i += 8;
+        }
+        for (; i < length; i++) {
+            if (content[i] == (byte) want) {
+                return i;
+            }
+        }
+        return length;
     }
 
     /** Whether state {@code s} holds a match when the line ends there. */

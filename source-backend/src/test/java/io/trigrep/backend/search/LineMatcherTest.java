@@ -116,6 +116,23 @@ class LineMatcherTest {
                 .as("regex %s", regex).isEqualTo(naive(pattern, text, from));
     }
 
+    /** The byte the DFA jumps to is one every match holds, and only such a byte. */
+    @org.junit.jupiter.api.Test
+    void theRequiredByteIsHeldByEveryMatch() {
+        assertThat(required("\\w+_\\w+\\(")).isIn((int) '_', (int) '(');
+        assertThat(required("x\\(")).isEqualTo('(');
+        assertThat(required("0x[0-9a-f]{8}")).isIn((int) '0', (int) 'x');
+        assertThat(required("foo(bar)?")).isIn((int) 'f', (int) 'o');
+        assertThat(required("[A-Z]{8}")).isEqualTo(-1);
+        assertThat(required("a|b")).isEqualTo(-1);
+        assertThat(required("(?i)x")).as("folded: X matches too").isEqualTo(-1);
+        assertThat(required("x*")).isEqualTo(-1);
+    }
+
+    private static int required(String regex) {
+        return LineDfa.requiredByte(com.google.re2j.CompiledProgram.of(Pattern.compile(regex, Pattern.MULTILINE)));
+    }
+
     /** A DFA that outgrows its state budget drops its cache and goes on, finding the same lines. */
     @org.junit.jupiter.api.Test
     void theDfaAgreesWhenItsCacheIsDroppedOnTheWay() {
