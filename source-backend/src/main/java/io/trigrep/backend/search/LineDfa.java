@@ -41,7 +41,7 @@ final class LineDfa {
     /** 0 unknown, 1 no, 2 yes: does the state match at the end of a line. */
     private byte[] atEnd = new byte[64];
     private int[] ascii = new int[64 * 128];
-    private final Map<Long, Integer> other = new HashMap<>();
+    private final RuneTransitions other = new RuneTransitions();
     private int states;
     private int start;
     /** How often the cache was dropped, for tests and benchmarks. */
@@ -295,8 +295,7 @@ final class LineDfa {
             for (int s : idle) {
                 int t = ascii[(s << 7) | b];
                 if (t == UNKNOWN) {
-                    t = b == '\n' ? (matchesAtEnd(s) ? MATCHED : start) : step(s, b);
-                    ascii[(s << 7) | b] = t;
+                    t = asciiStep(s, b); // no reset: the budget was checked above
                 }
                 quiet &= t == start || t == idleWord || t == idleOther;
             }
@@ -389,17 +388,82 @@ final class LineDfa {
 
     /** The transition of {@code s} on a non-ASCII code point, made and cached (dropping the cache when full). */
     private int runeStep(int s, int rune) {
-        Long key = (long) s << 32 | rune;
-        Integer cached = other.get(key);
-        if (cached == null) {
+        int t = other.get(s, rune);
+        if (t == UNKNOWN) {
             if (states >= MAX_STATES) {
                 s = reset(s);
-                key = (long) s << 32 | rune;
             }
-            cached = step(s, rune);
-            other.put(key, cached);
+            t = step(s, rune);
+            other.put(s, rune, t);
         }
-        return cached;
+        return t;
+    }
+
+    /**
+     * Transitions on non-ASCII code points, (state, rune) to state, in open addressing over
+     * primitive arrays: a file of non-ASCII text looks one up per character, and boxed map keys
+     * would allocate each time.
+     */
+    private static final class RuneTransitions {
+        private long[] keys = new long[64];
+        private int[] values = new int[64];
+        private int size;
+
+        RuneTransitions() {
+            Arrays.fill(keys, -1);
+        }
+
+        int get(int state, int rune) {
+            long key = (long) state << 32 | rune;
+            int mask = keys.length - 1;
+            for (int i = slot(key, mask); ; i = (i + 1) & mask) {
+                if (keys[i] == key) {
+                    return values[i];
+                }
+                if (keys[i] == -1) {
+                    return UNKNOWN;
+                }
+            }
+        }
+
+        void put(int state, int rune, int value) {
+            if (2 * (size + 1) > keys.length) {
+                long[] oldKeys = keys;
+                int[] oldValues = values;
+                keys = new long[2 * oldKeys.length];
+                values = new int[keys.length];
+                Arrays.fill(keys, -1);
+                size = 0;
+                for (int i = 0; i < oldKeys.length; i++) {
+                    if (oldKeys[i] != -1) {
+                        insert(oldKeys[i], oldValues[i]);
+                    }
+                }
+            }
+            insert((long) state << 32 | rune, value);
+        }
+
+        private void insert(long key, int value) {
+            int mask = keys.length - 1;
+            int i = slot(key, mask);
+            while (keys[i] != -1 && keys[i] != key) {
+                i = (i + 1) & mask;
+            }
+            if (keys[i] == -1) {
+                size++;
+            }
+            keys[i] = key;
+            values[i] = value;
+        }
+
+        void clear() {
+            Arrays.fill(keys, -1);
+            size = 0;
+        }
+
+        private static int slot(long key, int mask) {
+            return (int) ((key * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+        }
     }
 
     /** The first index from {@code i} holding the required byte, or {@code length}. */
