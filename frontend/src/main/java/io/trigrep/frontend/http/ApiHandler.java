@@ -45,12 +45,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final Semaphore queries;
     private final WebUi ui;
 
-    ApiHandler(FanOut fanOut, QueryCache cache, ExecutorService pages, Semaphore queries) {
+    ApiHandler(FanOut fanOut, QueryCache cache, ExecutorService pages, Semaphore queries, WebUi ui) {
         this.fanOut = fanOut;
         this.cache = cache;
         this.pages = pages;
         this.queries = queries;
-        this.ui = new WebUi(fanOut, cache, pages, queries);
+        this.ui = ui;
     }
 
     @Override

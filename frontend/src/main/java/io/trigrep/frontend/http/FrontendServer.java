@@ -35,6 +35,8 @@ public final class FrontendServer implements AutoCloseable {
     private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     private final ExecutorService pages;
     private final Semaphore queries;
+    /** Stateless but for what it shares with the API: one for all connections. */
+    private final WebUi ui;
     private Channel channel;
 
     public FrontendServer(FanOut fanOut, int maxQueries) {
@@ -51,6 +53,7 @@ public final class FrontendServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.ui = new WebUi(fanOut, cache, pages, queries);
     }
 
     public InetSocketAddress start(String host, int port) throws InterruptedException {
@@ -63,7 +66,7 @@ public final class FrontendServer implements AutoCloseable {
                                 .addLast(new HttpServerKeepAliveHandler())
                                 .addLast(new HttpContentCompressor())
                                 .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
-                                .addLast(new ApiHandler(fanOut, cache, pages, queries));
+                                .addLast(new ApiHandler(fanOut, cache, pages, queries, ui));
                     }
                 });
         channel = bootstrap.bind(host, port).sync().channel();

@@ -118,8 +118,11 @@ final class WebUi {
                 });
             }
         };
-        entry.run().completion().whenComplete((run, failure) -> answer.run());
-        ctx.executor().schedule(answer, FAST_MILLIS, TimeUnit.MILLISECONDS);
+        var timer = ctx.executor().schedule(answer, FAST_MILLIS, TimeUnit.MILLISECONDS);
+        entry.run().completion().whenComplete((run, failure) -> {
+            timer.cancel(false);
+            answer.run();
+        });
     }
 
     private void answer(ChannelHandlerContext ctx, boolean keepAlive, HtmlPages.UiQuery q, QueryRun run) {
