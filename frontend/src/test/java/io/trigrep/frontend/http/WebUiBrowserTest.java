@@ -19,6 +19,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,20 +43,28 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The web UI in Debian's headless Chromium, driven through its chromedriver: a real frontend over
- * three real backends on loopback, serving the test corpus plus a bulk of copies that makes a
- * full-scan query run long enough to watch its progress. Screenshots go to target/screenshots/.
+ * three real backends on loopback, serving the test corpus plus copies of one of its packages.
+ * A second frontend also fans out to a peer that never answers, so a query there stays running
+ * (and its progress page on screen) until the test cancels it. Screenshots go to
+ * target/screenshots/.
  */
 class WebUiBrowserTest {
     static final Path SCREENSHOTS = Path.of("target/screenshots");
-    /** No trigram to narrow it down: every file of every shard is scanned, which takes a while. */
+    /** No trigram to narrow it down: a full scan, with results in every copy of the corpus. */
     static final String SLOW_QUERY = "\\w+\\s*\\(\\s*\\w+\\s*,\\s*\\w+";
-    static final int BULK_COPIES = 200;
+    static final int BULK_COPIES = 40;
 
     @TempDir
     static Path dir;
     static final List<BackendServer> backends = new ArrayList<>();
     static FanOut fanOut;
     static FrontendServer frontend;
+    /** A peer that accepts and never answers: it holds a query running until the test cancels it. */
+    static ServerSocket gate;
+    static final List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+    static FanOut gatedFanOut;
+    static FrontendServer gatedFrontend;
+    static String gatedBase;
     static FanOut partialFanOut;
     static FrontendServer partialFrontend;
     static String base;
@@ -64,14 +76,13 @@ class WebUiBrowserTest {
     static void start() throws Exception {
         Path corpus = dir.resolve("corpus");
         copy(HttpApiTest.CORPUS, corpus);
-        // Copies of a real package under other names: enough bytes that a full scan is not instant.
+        // Copies of a real package under other names: pages of results and packages to look at.
         for (int i = 0; i < BULK_COPIES; i++) {
             copy(HttpApiTest.CORPUS.resolve("zlib_1.2.13.dfsg-1"), corpus.resolve(String.format("bulk%03d_1.0", i)));
         }
         List<InetSocketAddress> addresses = new ArrayList<>();
         for (Shard shard : TestShards.build(corpus, dir.resolve("shards"), 3)) {
-            BackendServer server = new BackendServer(shard, new BackendConfig(1, 64, 5_000_000, Duration.ofSeconds(30),
-                    Duration.ofMinutes(5), 10));
+            BackendServer server = new BackendServer(shard, BackendConfig.defaults());
             addresses.add(server.start("127.0.0.1", 0));
             backends.add(server);
         }
@@ -87,6 +98,25 @@ class WebUiBrowserTest {
         partialFanOut = new FanOut(withDead, dir.resolve("data-partial"), 2);
         partialFrontend = new FrontendServer(partialFanOut, 8);
         partialBase = "http://127.0.0.1:" + partialFrontend.start("127.0.0.1", 0).getPort();
+
+        // The same backends and the gate: a query there runs until the test says it is over.
+        gate = new ServerSocket(0);
+        Thread accept = new Thread(() -> {
+            try {
+                while (true) {
+                    held.add(gate.accept());
+                }
+            } catch (java.io.IOException closed) {
+                // the test is over
+            }
+        }, "gate");
+        accept.setDaemon(true);
+        accept.start();
+        List<InetSocketAddress> withGate = new ArrayList<>(addresses);
+        withGate.add(new InetSocketAddress("127.0.0.1", gate.getLocalPort()));
+        gatedFanOut = new FanOut(withGate, dir.resolve("data-gated"), 2);
+        gatedFrontend = new FrontendServer(gatedFanOut, 8);
+        gatedBase = "http://127.0.0.1:" + gatedFrontend.start("127.0.0.1", 0).getPort();
 
         ChromeOptions options = new ChromeOptions();
         options.setBinary("/usr/bin/chromium");
@@ -106,10 +136,13 @@ class WebUiBrowserTest {
         if (browser != null) {
             browser.quit();
         }
-        for (AutoCloseable c : new AutoCloseable[] {partialFrontend, partialFanOut, frontend, fanOut}) {
+        for (AutoCloseable c : new AutoCloseable[] {gatedFrontend, gatedFanOut, gate, partialFrontend, partialFanOut, frontend, fanOut}) {
             if (c != null) {
                 c.close();
             }
+        }
+        for (java.net.Socket s : held) {
+            s.close();
         }
         for (BackendServer b : backends) {
             b.close();
@@ -138,26 +171,40 @@ class WebUiBrowserTest {
 
     @Test
     void aTypedQueryShowsProgressThenHighlightedResults() throws Exception {
-        browser.get(base + "/");
+        // On the gated frontend the query runs until the test cancels it: the progress page is
+        // what the browser gets, whatever the speed of the machine.
+        browser.get(gatedBase + "/");
         WebElement box = browser.findElement(By.id("q"));
         box.sendKeys(SLOW_QUERY + Keys.ENTER);
-        // The query outlasts the frontend's quick-answer window: the page shows the progress bar first...
         WebElement bar = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("bar")));
         assertThat(bar.getTagName()).isEqualTo("progress");
         assertThat(browser.getCurrentUrl()).contains("/search?q=");
-        // The stream's first event comes at once: files and shards counted out of their totals.
+        // Files and shards counted out of their totals: the three real backends answer, the gate does not.
         wait.until(ExpectedConditions.textMatches(By.id("progress-text"), java.util.regex.Pattern.compile(
-                "[\\d,]+ of [\\d,]+ files searched · \\d of 3 shards answered · [\\d,]+ results so far")));
+                "[\\d,]+ of [\\d,]+ files searched · 3 of 4 shards answered · [\\d,]+ results so far")));
+        // The best results so far, their matches marked from the ranges in the event stream.
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#best .result .l.hit mark")));
+        // Read in one go: the list is redrawn with every progress event.
+        @SuppressWarnings("unchecked")
+        List<String> best = (List<String>) ((JavascriptExecutor) browser).executeScript(
+                "return [...document.querySelectorAll('#best .result .l.hit mark')].map(m => m.textContent)");
+        assertThat(best).isNotEmpty().allMatch(m -> m.matches("(?s)\\w+\\s*\\(\\s*\\w+\\s*,\\s*\\w+"));
         screenshot("progress");
-        // ...then app.js swaps in the finished first page.
+
+        // Cancelled, the query is done: app.js swaps in the finished first page, which says a shard failed.
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> cancel = http.send(HttpRequest.newBuilder(URI.create(gatedBase + "/api/v1/queries/cancel?q="
+                + enc(SLOW_QUERY))).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(cancel.statusCode()).isEqualTo(200);
         wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
-        List<WebElement> marks = browser.findElements(By.cssSelector(".result .l.hit mark"));
-        assertThat(marks).isNotEmpty();
-        for (WebElement mark : marks) {
-            assertThat(mark.getText()).matches("(?s)\\w+\\s*\\(\\s*\\w+\\s*,\\s*\\w+");
-        }
-        assertThat(browser.findElement(By.cssSelector(".summary")).getText()).containsPattern("[\\d,]+ results in \\d+ packages");
-        assertThat(browser.findElements(By.cssSelector(".pager a"))).isNotEmpty();
+        assertThat(browser.findElement(By.id("partial")).getText()).contains("1 of 4 shards failed").contains("cancelled");
+        checkResults();
+
+        // The same query on the frontend whose backends all answer: the page to look at.
+        browser.get(base + "/search?q=" + enc(SLOW_QUERY));
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
+        assertThat(browser.findElements(By.id("partial"))).isEmpty();
+        checkResults();
         screenshot("results");
 
         // The same page on a phone: nothing wider than the screen but the code blocks, which scroll.
@@ -277,6 +324,17 @@ class WebUiBrowserTest {
         WebElement notice = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("partial")));
         assertThat(notice.getText()).contains("1 of 4 shards failed").contains("cannot connect");
         assertThat(browser.findElements(By.cssSelector(".result"))).isNotEmpty();
+    }
+
+    /** Results of {@link #SLOW_QUERY}: every mark a match of it, a summary and a pager. */
+    private static void checkResults() {
+        List<WebElement> marks = browser.findElements(By.cssSelector(".result .l.hit mark"));
+        assertThat(marks).isNotEmpty();
+        for (WebElement mark : marks) {
+            assertThat(mark.getText()).matches("(?s)\\w+\\s*\\(\\s*\\w+\\s*,\\s*\\w+");
+        }
+        assertThat(browser.findElement(By.cssSelector(".summary")).getText()).containsPattern("[\\d,]+ results in \\d+ packages");
+        assertThat(browser.findElements(By.cssSelector(".pager a"))).isNotEmpty();
     }
 
     private static void screenshot(String name) throws Exception {
