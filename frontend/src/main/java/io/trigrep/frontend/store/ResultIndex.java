@@ -58,6 +58,7 @@ public final class ResultIndex {
         packages[chunk][slot] = pool.intern(f, peek.packageOffset(), peek.packageLength());
         size++;
         order = null;
+        counts = null;
         return true;
     }
 
@@ -193,14 +194,23 @@ public final class ResultIndex {
         return top;
     }
 
-    /** Results per package id. */
+    /**
+     * Results per package id, counted once and kept until a result is added: every page of a
+     * finished query's web UI shows them. Callers must not change the array.
+     */
     public int[] packageCounts() {
-        int[] counts = new int[pool.size()];
-        for (int i = 0; i < size; i++) {
-            counts[packageId(i)]++;
+        if (counts == null) {
+            int[] c = new int[pool.size()];
+            for (int i = 0; i < size; i++) {
+                c[packageId(i)]++;
+            }
+            counts = c;
         }
         return counts;
     }
+
+    // Volatile: page renderers on several threads may count at once; each sees a whole array.
+    private volatile int[] counts;
 
     /** Ids of the packages with results, most results first, then by name. */
     public int[] packagesByCount() {
