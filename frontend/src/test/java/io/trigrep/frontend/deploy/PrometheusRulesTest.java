@@ -116,10 +116,9 @@ class PrometheusRulesTest {
     /** Every PromQL expression of the rules file and the dashboard. */
     static List<String> expressions() throws Exception {
         List<String> exprs = new ArrayList<>();
-        Map<?, ?> rules = new Yaml(new SafeConstructor(new LoaderOptions())).load(Files.readString(ROOT.resolve("deploy/prometheus/rules/trigrep.yml")));
-        for (Object group : (List<?>) rules.get("groups")) {
-            for (Object rule : (List<?>) ((Map<?, ?>) group).get("rules")) {
-                exprs.add(String.valueOf(((Map<?, ?>) rule).get("expr")));
+        for (JsonNode group : DeployConfigTest.yaml(ROOT.resolve("deploy/prometheus/rules/trigrep.yml")).get("groups")) {
+            for (JsonNode rule : group.get("rules")) {
+                exprs.add(rule.get("expr").asText());
             }
         }
         for (JsonNode panel : JSON.readTree(ROOT.resolve("deploy/grafana/trigrep-dashboard.json").toFile()).get("panels")) {
