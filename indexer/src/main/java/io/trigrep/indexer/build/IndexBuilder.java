@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  * package that fails to read is reported and left out; the others go on.
  */
 public final class IndexBuilder {
-    /** Options of a run. {@code pairBuffer} is the number of (trigram, doc) pairs sorted in memory per shard build. */
+    /** Options of a run. {@code pairBuffer} is the number of doc ids a shard build buffers for its posting lists (see PostingBuckets). */
     public record Options(int shards, FilterLimits limits, Popularity popularity, int threads, int pairBuffer) {
         public Options {
             if (shards < 1 || shards > 4096) {
@@ -45,7 +45,7 @@ public final class IndexBuilder {
         }
 
         public static Options defaults(int shards) {
-            return new Options(shards, FilterLimits.DEFAULT, Popularity.none(), Runtime.getRuntime().availableProcessors(), 8 << 20);
+            return new Options(shards, FilterLimits.DEFAULT, Popularity.none(), Runtime.getRuntime().availableProcessors(), 32 << 20);
         }
     }
 

@@ -45,86 +45,37 @@ final class ShardBuilder {
                 .thenComparing((a, b) -> Arrays.compareUnsigned(a.file().path(), b.file().path())));
 
         Files.createDirectories(folder);
-        Map<Path, MappedByteBuffer> spools = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<Path, MappedByteBuffer> spools = new HashMap<>();
         long[] contentOffsets = new long[docs.size()];
+        ByteBuffer[] docSpools = new ByteBuffer[docs.size()];
+        int[] docAts = new int[docs.size()];
+        int[] docCounts = new int[docs.size()];
+        for (int doc = 0; doc < docs.size(); doc++) {
+            Doc d = docs.get(doc);
+            // The filter collected each file's distinct trigrams once; read them instead of scanning again.
+            docSpools[doc] = spools.computeIfAbsent(d.trigramSpool(), ShardBuilder::map);
+            docAts[doc] = Math.toIntExact(4 * d.file().trigramOffset());
+            docCounts[doc] = d.file().trigrams();
+        }
+        for (SpooledPackage p : byName) {
+            spools.computeIfAbsent(p.spool(), ShardBuilder::map);
+        }
         int trigrams;
         long contentBytes;
         long postingBytes;
         long varintBytes;
-        int slices = Math.max(1, Math.min(threads, docs.size() / 1000 + 1));
-        List<PairSorter> sorters = new ArrayList<>();
-        try {
-            // Trigram pairs for slices of the docs in parallel; contents copied meanwhile on this thread.
-            List<java.util.concurrent.Future<?>> work = new ArrayList<>();
-            for (int s = 0; s < slices; s++) {
-                PairSorter sorter = new PairSorter(Math.max(1024, pairBuffer / slices), folder, Integer.toString(s));
-                sorters.add(sorter);
-                int from = (int) ((long) docs.size() * s / slices);
-                int to = (int) ((long) docs.size() * (s + 1) / slices);
-                work.add(pool.submit(() -> {
-                    for (int doc = from; doc < to; doc++) {
-                        Doc d = docs.get(doc);
-                        // The filter collected each file's distinct trigrams once; read them instead of scanning again.
-                        ByteBuffer docTrigrams = spools.computeIfAbsent(d.trigramSpool(), ShardBuilder::map);
-                        int at = Math.toIntExact(4 * d.file().trigramOffset());
-                        for (int i = 0; i < d.file().trigrams(); i++) {
-                            sorter.add(docTrigrams.getInt(at + 4 * i), doc);
-                        }
-                    }
-                    sorter.finishFilling();
-                    return null;
-                }));
-            }
-            // Contents go in package order, one kernel copy per package spool; docs point into it.
-            Map<Path, Long> packageBase = new HashMap<>();
-            try (ContentWriter contents = new ContentWriter(folder.resolve(ShardFiles.CONTENTS))) {
-                for (SpooledPackage p : byName) {
-                    try (FileChannel spool = FileChannel.open(p.spool(), StandardOpenOption.READ)) {
-                        packageBase.put(p.spool(), contents.appendFile(spool, spools.computeIfAbsent(p.spool(), ShardBuilder::map).duplicate()));
-                    }
-                }
-                contents.finish();
-                contentBytes = contents.position();
-            }
-            for (int doc = 0; doc < docs.size(); doc++) {
-                Doc d = docs.get(doc);
-                contentOffsets[doc] = packageBase.get(d.spool()) + d.file().offset();
-            }
-            for (java.util.concurrent.Future<?> w : work) {
-                await(w);
-            }
-            try (TrigramIndexWriter index = new TrigramIndexWriter(folder.resolve(ShardFiles.TRIGRAMS), docs.size())) {
-                // Each thread encodes the lists of one trigram range into a part; parts are appended in order.
-                int[] bounds = PairSorter.split(sorters, slices);
-                List<TrigramIndexWriter.Part> parts = new ArrayList<>();
-                List<java.util.concurrent.Future<?>> encoding = new ArrayList<>();
-                for (int r = 0; r < slices; r++) {
-                    TrigramIndexWriter.Part part = index.newPart(folder.resolve("part-" + r));
-                    parts.add(part);
-                    int from = bounds[r];
-                    int to = bounds[r + 1];
-                    encoding.add(pool.submit(() -> {
-                        PairSorter.drain(sorters, from, to, part::add);
-                        return null;
-                    }));
-                }
-                for (java.util.concurrent.Future<?> e : encoding) {
-                    await(e);
-                }
-                for (TrigramIndexWriter.Part part : parts) {
-                    index.append(part);
-                }
-                index.finish();
-                trigrams = index.trigramCount();
-                postingBytes = index.postingBytes();
-                varintBytes = index.varintPostingBytes();
-            }
-        } finally {
-            for (PairSorter sorter : sorters) {
-                sorter.close();
-            }
+        PostingBuckets.Outcome postings;
+        try (TrigramIndexWriter index = new TrigramIndexWriter(folder.resolve(ShardFiles.TRIGRAMS), docs.size())) {
+            // Contents are copied on the pool while this thread (and others) build the postings.
+            java.util.concurrent.Future<Long> copying = pool.submit(() -> copyContents(byName, spools, folder, contentOffsets, docs));
+            postings = PostingBuckets.build(new PostingBuckets.DocTrigrams(docSpools, docAts, docCounts), pairBuffer, threads, pool,
+                    index, folder);
+            contentBytes = await(copying);
+            index.finish();
+            trigrams = index.trigramCount();
+            postingBytes = index.postingBytes();
+            varintBytes = index.varintPostingBytes();
         }
-        int runs = sorters.stream().mapToInt(PairSorter::runs).sum();
         try (DocTableWriter table = new DocTableWriter(folder.resolve(ShardFiles.DOCS))) {
             int[] perPackage = new int[byName.size()];
             for (int doc = 0; doc < docs.size(); doc++) {
@@ -139,12 +90,33 @@ final class ShardBuilder {
             table.finish();
         }
         return new BuiltShard(docs.size(), byName.size(), trigrams, contentBytes,
-                Files.size(folder.resolve(ShardFiles.TRIGRAMS)), Files.size(folder.resolve(ShardFiles.DOCS)), runs, postingBytes, varintBytes);
+                Files.size(folder.resolve(ShardFiles.TRIGRAMS)), Files.size(folder.resolve(ShardFiles.DOCS)), postings.ranges(), postingBytes, varintBytes);
     }
 
-    private static void await(java.util.concurrent.Future<?> work) throws IOException {
+    /** Contents in package order, one kernel copy per package spool; records where each doc landed. */
+    private static long copyContents(List<SpooledPackage> byName, Map<Path, MappedByteBuffer> spools, Path folder, long[] contentOffsets,
+            List<Doc> docs) throws IOException {
+        Map<Path, Long> packageBase = new HashMap<>();
+        long bytes;
+        try (ContentWriter contents = new ContentWriter(folder.resolve(ShardFiles.CONTENTS))) {
+            for (SpooledPackage p : byName) {
+                try (FileChannel spool = FileChannel.open(p.spool(), StandardOpenOption.READ)) {
+                    packageBase.put(p.spool(), contents.appendFile(spool, spools.get(p.spool()).duplicate()));
+                }
+            }
+            contents.finish();
+            bytes = contents.position();
+        }
+        for (int doc = 0; doc < docs.size(); doc++) {
+            Doc d = docs.get(doc);
+            contentOffsets[doc] = packageBase.get(d.spool()) + d.file().offset();
+        }
+        return bytes;
+    }
+
+    private static <T> T await(java.util.concurrent.Future<T> work) throws IOException {
         try {
-            work.get();
+            return work.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException("interrupted while building a shard");

@@ -48,7 +48,10 @@ final class SpooledPackage implements FileVisitor {
         this.trigramOut = FileChannel.open(trigramSpool, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     }
 
-    /** The trigrams of every accepted file as little-endian ints, each file's run at its {@code trigramOffset}. */
+    /**
+     * The trigrams of every accepted file as little-endian ints, each file's run at its
+     * {@code trigramOffset}, grouped by first byte ({@link Trigrams.Set#membersByFirstByte}).
+     */
     Path trigramSpool() {
         return trigramSpool;
     }
@@ -97,7 +100,7 @@ final class SpooledPackage implements FileVisitor {
         Trigrams.Set set = filter.trigrams();
         files.add(new SpooledFile(pathBytes, written, length, type, filter.lines(), StaticRank.of(path, type, weight),
                 trigramsWritten, set.size()));
-        int[] members = set.members();
+        int[] members = set.membersByFirstByte();
         for (int i = 0; i < set.size(); i++) {
             if (trigramBuffer.remaining() < 4) {
                 flush(trigramBuffer, trigramOut);

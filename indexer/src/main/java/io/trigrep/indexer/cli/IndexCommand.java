@@ -46,7 +46,7 @@ public final class IndexCommand implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "${env:TRIGREP_THREADS:-0}", description = "worker threads (env TRIGREP_THREADS; default: one per core)")
     int threads;
 
-    @Option(names = "--sort-buffer-mb", defaultValue = "${env:TRIGREP_SORT_BUFFER_MB:-128}", description = "memory for sorting postings per shard being built, twice this on the heap, at most a quarter of it (env TRIGREP_SORT_BUFFER_MB; default ${DEFAULT-VALUE})")
+    @Option(names = "--sort-buffer-mb", defaultValue = "${env:TRIGREP_SORT_BUFFER_MB:-128}", description = "memory for the doc ids of the posting lists being built, per shard being built, besides a 64 MiB count table; at most a quarter of the heap less that table (env TRIGREP_SORT_BUFFER_MB; default ${DEFAULT-VALUE})")
     int sortBufferMb;
 
     @Option(names = "--verify", defaultValue = "${env:TRIGREP_VERIFY:-false}", description = "read every written shard back and check its checksums (env TRIGREP_VERIFY)")
@@ -56,12 +56,13 @@ public final class IndexCommand implements Callable<Integer> {
     List<Path> inputs;
 
     /**
-     * The sort buffer asked for, but at most a quarter of the heap: the sorter holds it twice, and
-     * a small -Xmx must slow the build down (more runs to merge), not end it with OutOfMemoryError.
+     * The buffer asked for, but at most a quarter of the heap less the count table: a small -Xmx
+     * must slow the build down (more passes over the trigram spools), not end it with
+     * OutOfMemoryError.
      */
     private long sortBufferBytes() {
         long asked = (long) sortBufferMb << 20;
-        long cap = Runtime.getRuntime().maxMemory() / 4;
+        long cap = Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4 - (64L << 20));
         if (asked > cap) {
             System.err.printf("note: sort buffer %d MiB, not %d: the heap (-Xmx) is %d MiB%n", cap >> 20, sortBufferMb,
                     Runtime.getRuntime().maxMemory() >> 20);
@@ -76,7 +77,7 @@ public final class IndexCommand implements Callable<Integer> {
         IndexBuilder.Options options = new IndexBuilder.Options(shards,
                 new FilterLimits(maxFileBytes, maxLineBytes, maxTrigrams, FilterLimits.DEFAULT.maxInvalidUtf8()),
                 popularity == null ? Popularity.none() : Popularity.read(popularity), workers,
-                (int) Math.max(1024, sortBufferBytes() / 16));
+                (int) Math.max(1024, sortBufferBytes() / 4));
         Files.createDirectories(out);
         int[] errorCount = {0};
         List<PackageSource> packages = Corpus.discover(inputs, out, message -> {

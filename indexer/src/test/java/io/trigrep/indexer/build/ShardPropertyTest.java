@@ -60,7 +60,7 @@ class ShardPropertyTest {
             }
             List<String> errors = new ArrayList<>();
             List<PackageSource> sources = Corpus.discover(List.of(root), out, errors::add);
-            // A tiny sort buffer forces spilled runs and the external merge.
+            // A tiny buffer cuts the trigrams into many ranges, each one pass over the spools.
             IndexBuilder.Options options = new IndexBuilder.Options(shards, FilterLimits.DEFAULT, Popularity.none(), 2, 1024);
             IndexBuilder.Report report = new IndexBuilder(options, Clock.systemUTC()).build(sources, out, errors::add);
             assertThat(errors).isEmpty();
