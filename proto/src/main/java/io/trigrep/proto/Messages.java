@@ -26,6 +26,9 @@ public final class Messages {
         return new MessageBuilder(FIRST_SEGMENT_WORDS);
     }
 
+    /** {@code Response.Which.values()} clones its array on every call. */
+    private static final Response.Which[] RESPONSE_KINDS = Response.Which.values();
+
     /**
      * Which member of the Response union a framed message holds, read straight from the bytes
      * without building a reader: for consumers that only count or route messages (a single
@@ -34,7 +37,8 @@ public final class Messages {
      * @param frame the whole frame, from position to limit
      */
     public static Response.Which peekResponse(ByteBuffer frame) throws MalformedMessageException {
-        ByteBuffer le = frame.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        // The frontend peeks at every frame: no duplicate when the caller's view is little-endian already.
+        ByteBuffer le = frame.order() == java.nio.ByteOrder.LITTLE_ENDIAN ? frame : frame.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
         int base = le.position();
         if (le.remaining() < 24 || le.getInt(base) != 0) {
             throw new MalformedMessageException("cannot peek: not a single-segment frame of at least 3 words");
@@ -46,8 +50,7 @@ public final class Messages {
             throw new MalformedMessageException("cannot peek: root is not a struct with a data section");
         }
         short tag = le.getShort(base + 16 + 8 * offset);
-        Response.Which[] all = Response.Which.values();
-        return tag >= 0 && tag < all.length - 1 ? all[tag] : Response.Which._NOT_IN_SCHEMA;
+        return tag >= 0 && tag < RESPONSE_KINDS.length - 1 ? RESPONSE_KINDS[tag] : Response.Which._NOT_IN_SCHEMA;
     }
 
     public static Request.Reader request(MessageReader message) throws MalformedMessageException {

@@ -131,30 +131,77 @@ class RoundTripTest {
         }
     }
 
-    @Test
-    void decoderEmitsEveryFrameWhateverTheChunking() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest(name = "batching={0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void decoderEmitsEveryFrameWhateverTheChunking(boolean batching) throws Exception {
         List<Object> values = messages().filter(v -> !isRequest(v)).toList();
         ByteBuf stream = Unpooled.buffer();
         for (Object v : values) {
             Framing.write(Values.write(v), stream);
         }
         Random random = new Random(7);
-        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(FrameLimits.DEFAULT));
+        EmbeddedChannel channel = new EmbeddedChannel(batching ? FrameDecoder.batching(FrameLimits.DEFAULT)
+                : new FrameDecoder(FrameLimits.DEFAULT));
+        int chunks = 0;
         while (stream.isReadable()) {
             int chunk = Math.min(stream.readableBytes(), 1 + random.nextInt(random.nextBoolean() ? 16 : 200_000));
             channel.writeInbound(stream.readRetainedSlice(chunk));
+            chunks++;
         }
         stream.release();
         assertThat(channel.finish()).isTrue();
         List<Object> back = new ArrayList<>();
-        for (ByteBuf frame; (frame = channel.readInbound()) != null; ) {
+        int emitted = 0;
+        for (ByteBuf run; (run = channel.readInbound()) != null; emitted++) {
             try {
-                back.add(Values.read(Messages.response(Framing.read(frame, FrameLimits.DEFAULT))));
+                // A batch is whole frames back to back; without batching, exactly one.
+                int at = run.readerIndex();
+                int frames = 0;
+                while (at < run.writerIndex()) {
+                    int length = (int) Framing.frameLength(run, at, run.writerIndex() - at, FrameLimits.DEFAULT);
+                    assertThat(length).isPositive().isLessThanOrEqualTo(run.writerIndex() - at);
+                    back.add(Values.read(Messages.response(Framing.read(run.nioBuffer(at, length), FrameLimits.DEFAULT))));
+                    at += length;
+                    frames++;
+                }
+                assertThat(frames).isPositive();
+                if (!batching) {
+                    assertThat(frames).isEqualTo(1);
+                }
             } finally {
-                frame.release();
+                run.release();
             }
         }
         assertThat(back).containsExactlyElementsOf(values);
+        if (batching) {
+            // at most one run per chunk written: frames are not emitted one by one
+            assertThat(emitted).isLessThanOrEqualTo(chunks).isLessThan(values.size());
+        } else {
+            assertThat(emitted).isEqualTo(values.size());
+        }
+    }
+
+    @Test
+    void batchingDecoderEmitsTheGoodFramesBeforeAMalformedOne() throws Exception {
+        ByteBuf stream = Unpooled.buffer();
+        ProgressValue good = new ProgressValue(1, 2, 3, 4);
+        Framing.write(Values.write(good), stream);
+        Framing.write(Values.write(good), stream);
+        stream.writeIntLE(Integer.MAX_VALUE).writeIntLE(1);
+        EmbeddedChannel channel = new EmbeddedChannel(FrameDecoder.batching(FrameLimits.DEFAULT));
+        channel.writeInbound(stream);
+        channel.finish();
+        ByteBuf run = channel.readInbound();
+        try {
+            int first = (int) Framing.frameLength(run, run.readerIndex(), run.readableBytes(), FrameLimits.DEFAULT);
+            assertThat(run.readableBytes()).isEqualTo(2 * first);
+        } finally {
+            run.release();
+        }
+        Object bad = channel.readInbound();
+        assertThat(bad).isInstanceOf(MalformedFrame.class);
+        assertThat(((MalformedFrame) bad).reason()).contains("2147483648 segments");
+        assertThat((Object) channel.readInbound()).isNull();
     }
 
     @Test

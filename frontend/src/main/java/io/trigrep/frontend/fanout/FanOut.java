@@ -89,7 +89,7 @@ public final class FanOut implements AutoCloseable {
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(new FrameDecoder(FrameLimits.DEFAULT), new StreamHandler(run, shard, request));
+                            ch.pipeline().addLast(FrameDecoder.batching(FrameLimits.DEFAULT), new StreamHandler(run, shard, request));
                         }
                     });
             bootstrap.connect(backends.get(i)).addListener(future -> {

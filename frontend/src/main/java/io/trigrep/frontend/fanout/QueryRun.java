@@ -94,45 +94,60 @@ public final class QueryRun implements AutoCloseable {
         }
     }
 
-    void ingest(int shard, java.util.List<ByteBuf> frames, int bytes, StreamHandler handler) {
+    /**
+     * Tees a run of complete frames with one write, then records each: results in the index,
+     * progress, done and errors in the shard's status. On the writer thread, in arrival order.
+     */
+    void ingest(int shard, ByteBuf frames, int bytes, StreamHandler handler) {
         writer.execute(() -> {
             try {
-                for (ByteBuf frame : frames) {
-                    try {
-                        ingestOne(shard, frame);
-                    } finally {
-                        frame.release();
-                    }
-                }
+                ingestAll(shard, frames);
             } finally {
+                frames.release();
                 handler.written(bytes);
             }
         });
     }
 
-    private void ingestOne(int shard, ByteBuf frame) {
+    private void ingestAll(int shard, ByteBuf frames) {
         try {
-            ByteBuffer view = frame.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
-            bytesReceived += view.remaining();
+            ByteBuffer view = frames.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
             int start = view.position();
-            long offset = tee.append(view); // consumes the view; no duplicate per result
-            view.position(start);
-            Response.Which which = Messages.peekResponse(view);
-            switch (which) {
-                case RESULT -> {
-                    if (!index.add(view, offset)) {
-                        failNow(shard, "a result frame this frontend cannot read");
-                    } else if (firstResultNanos < 0) {
-                        firstResultNanos = System.nanoTime() - startedNanos;
-                    }
+            int end = view.limit();
+            bytesReceived += end - start;
+            long base = tee.append(view); // consumes the view; one write for the whole run
+            for (int at = start; at < end; ) {
+                int length = (int) Framing.frameLength(frames, frames.readerIndex() + at - start, end - at, FrameLimits.DEFAULT);
+                view.limit(at + length).position(at);
+                if (!ingestOne(shard, view, base + at - start)) {
+                    return;
                 }
-                case DONE, ERROR -> finish(shard, Messages.response(Framing.read(view, FrameLimits.DEFAULT)));
-                case PROGRESS -> progress(shard, Messages.response(Framing.read(view, FrameLimits.DEFAULT)).getProgress());
-                default -> { }
+                view.limit(end);
+                at += length;
             }
         } catch (IOException | RuntimeException e) {
             failNow(shard, "unreadable stream: " + e.getMessage());
         }
+    }
+
+    /** Records one frame (the view's position to limit) teed at {@code offset}; false when the stream is unusable. */
+    private boolean ingestOne(int shard, ByteBuffer frame, long offset) throws IOException {
+        Response.Which which = Messages.peekResponse(frame);
+        switch (which) {
+            case RESULT -> {
+                if (!index.add(frame, offset)) {
+                    failNow(shard, "a result frame this frontend cannot read");
+                    return false;
+                }
+                if (firstResultNanos < 0) {
+                    firstResultNanos = System.nanoTime() - startedNanos;
+                }
+            }
+            case DONE, ERROR -> finish(shard, Messages.response(Framing.read(frame, FrameLimits.DEFAULT)));
+            case PROGRESS -> progress(shard, Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getProgress());
+            default -> { }
+        }
+        return true;
     }
 
     private synchronized void progress(int shard, io.trigrep.proto.Progress.Reader p) {

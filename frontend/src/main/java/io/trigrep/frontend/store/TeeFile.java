@@ -15,8 +15,10 @@ import java.nio.file.StandardOpenOption;
  * back one frame at a time by offset and length when a page is rendered. One writer thread;
  * reads are positional and may come from any thread.
  *
- * <p>Appends gather in a 64 KiB buffer: a result frame is about 100 bytes, and one positional
+ * <p>Small appends gather in a 64 KiB buffer: a result frame is about 100 bytes, and one positional
  * write per frame cost about 1.5 µs of system time each, most of the frontend's time per result.
+ * Appends of a quarter of the buffer or more (the frontend appends a socket read's frames at
+ * once) go straight to the file after what is buffered.
  * A read that reaches into the buffered tail flushes it first, so offsets are valid the moment
  * {@link #append} returns. {@link #finish} flushes and drops the buffer once the query is done.
  */
@@ -46,10 +48,12 @@ public final class TeeFile implements Closeable {
         if (buffer == null) {
             buffer = ByteBuffer.allocate(BUFFER_BYTES);
         }
-        if (length > buffer.remaining()) {
+        boolean direct = length >= buffer.capacity() / 4;
+        if (direct || length > buffer.remaining()) {
             flushLocked();
         }
-        if (length > buffer.capacity()) {
+        if (direct) {
+            // A run of frames from one socket read (often 64 KiB): written as it is, not copied first.
             writeFully(frame, at);
             flushed = at + length;
         } else {
