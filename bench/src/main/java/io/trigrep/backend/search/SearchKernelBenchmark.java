@@ -45,6 +45,8 @@ public class SearchKernelBenchmark {
     private LineMatcher literal;
     private LineMatcher needles;
     private LineMatcher wholeFile;
+    /** {@code [A-Z]{8}}: its idle states' 26 exits are one byte range, which the DFA jumps between. */
+    private LineDfa upperCaseRun;
     private final CountingSink sink = new CountingSink();
 
     static final class CountingSink implements LineSink {
@@ -99,6 +101,7 @@ public class SearchKernelBenchmark {
         Query plan = Planner.plan("inflate\\w+\\(", false, false);
         needles = LineMatcher.regex(regex, List.of("inf"), false);
         wholeFile = LineMatcher.regex(regex, List.of(), false);
+        upperCaseRun = new LineDfa(Pattern.compile("[A-Z]{8}", Pattern.MULTILINE));
         if (plan instanceof Query.All) {
             throw new IllegalStateException("plan should not be a full scan: " + plan);
         }
@@ -129,6 +132,12 @@ public class SearchKernelBenchmark {
     public long verifyRegexWithNeedles() {
         needles.search(content, content.length, 0, 1, sink);
         return sink.lines;
+    }
+
+    /** The lazy DFA alone over the 64 KiB file, which holds no match (nor an upper-case letter): a full scan's cost per byte. */
+    @Benchmark
+    public boolean dfaUpperCaseRunNoMatch() {
+        return upperCaseRun.search(content, content.length, 0, 1, (start, end, line) -> true);
     }
 
     @Benchmark

@@ -414,20 +414,42 @@ final class LineMatcher {
         return count + 1;
     }
 
+    /** The start of the line holding byte {@code at}: after the last newline before it, eight bytes at a time. */
     static int lineStart(byte[] content, int at) {
-        int i = Math.min(at, content.length) - 1;
-        while (i >= 0 && content[i] != '\n') {
+        int i = Math.min(at, content.length);
+        while (i >= 8) {
+            long newlines = newlineBytes((long) LONGS.get(content, i - 8));
+            if (newlines != 0) {
+                return i - 8 + ((63 - Long.numberOfLeadingZeros(newlines)) >>> 3) + 1;
+            }
+            i -= 8;
+        }
+        while (i > 0 && content[i - 1] != '\n') {
             i--;
         }
-        return i + 1;
+        return i;
     }
 
+    /** The end of the line holding byte {@code at}: its newline, or {@code length}; eight bytes at a time. */
     static int lineEnd(byte[] content, int length, int at) {
         int i = at;
+        while (i + 8 <= length) {
+            long newlines = newlineBytes((long) LONGS.get(content, i));
+            if (newlines != 0) {
+                return i + (Long.numberOfTrailingZeros(newlines) >>> 3);
+            }
+            i += 8;
+        }
         while (i < length && content[i] != '\n') {
             i++;
         }
         return i;
+    }
+
+    /** The high bit of every byte of {@code v} that is a newline, and of no other (exact, unlike the borrow trick). */
+    private static long newlineBytes(long v) {
+        long x = v ^ NEWLINES;
+        return ~(((x & LOW7) + LOW7) | x) & ~LOW7;
     }
 
     static final java.lang.invoke.VarHandle LONGS =
@@ -440,9 +462,7 @@ final class LineMatcher {
         int n = 0;
         int i = from;
         for (; i + 8 <= to; i += 8) {
-            long x = (long) LONGS.get(content, i) ^ NEWLINES;
-            long nonZero = ((x & LOW7) + LOW7) | x;
-            n += Long.bitCount(~nonZero & ~LOW7);
+            n += Long.bitCount(newlineBytes((long) LONGS.get(content, i)));
         }
         for (; i < to; i++) {
             if (content[i] == '\n') {
