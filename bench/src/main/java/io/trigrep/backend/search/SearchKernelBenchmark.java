@@ -137,7 +137,7 @@ public class SearchKernelBenchmark {
     /** The lazy DFA alone over the 64 KiB file, which holds no match (nor an upper-case letter): a full scan's cost per byte. */
     @Benchmark
     public boolean dfaUpperCaseRunNoMatch() {
-        return upperCaseRun.search(content, content.length, 0, 1, (start, end, line) -> true);
+        return upperCaseRun.search(content, content.length, 0, 1, (start, end, line, matchEnd) -> true);
     }
 
     @Benchmark

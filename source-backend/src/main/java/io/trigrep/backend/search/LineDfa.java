@@ -22,8 +22,11 @@ import java.util.Map;
 final class LineDfa {
     /** Where a line-finding pass reports the lines that hold a match. */
     interface Lines {
-        /** A line {@code [start, end)} that holds a match; false stops the pass. */
-        boolean line(int start, int end, int lineNumber);
+        /**
+         * A line {@code [start, end)} that holds a match, the earliest of whose matches ends at
+         * {@code firstMatchEnd}; false stops the pass.
+         */
+        boolean line(int start, int end, int lineNumber, int firstMatchEnd);
     }
 
     static final int MAX_STATES = 2048;
@@ -272,10 +275,10 @@ final class LineDfa {
             int lineStart = LineMatcher.lineStart(content, i);
             int lineEnd = LineMatcher.lineEnd(content, length, i);
             lineNumber += LineMatcher.countNewlines(content, counted, lineStart);
-            if (!lines.line(lineStart, lineEnd, lineNumber)) {
+            if (!lines.line(lineStart, lineEnd, lineNumber, i)) {
                 return false;
             }
-            // The callback may have grown or dropped the cache (through matchesFrom).
+            // The callback may have grown or dropped the cache (through matchEndFrom).
             table = ascii;
             skipping &= skipKnown;
             lineNumber++;
@@ -287,7 +290,7 @@ final class LineDfa {
             return true;
         }
         int lineStart = LineMatcher.lineStart(content, length);
-        return lines.line(lineStart, length, lineNumber + LineMatcher.countNewlines(content, counted, lineStart));
+        return lines.line(lineStart, length, lineNumber + LineMatcher.countNewlines(content, counted, lineStart), length);
     }
 
     /**
@@ -407,10 +410,12 @@ final class LineDfa {
     }
 
     /**
-     * Whether a match starts at or after byte {@code from} of the line {@code [lineStart, lineEnd)}:
-     * a few cached transitions where RE2J would scan the rest of the line to say no.
+     * Where the earliest match that starts at or after byte {@code from} of the line
+     * {@code [lineStart, lineEnd)} ends, or -1 when none does: a few cached transitions where
+     * RE2J would scan the rest of the line to say no. (MATCHED comes from the closure before a
+     * character, so the byte being read when it comes is where the match ends.)
      */
-    boolean matchesFrom(byte[] content, int lineStart, int from, int lineEnd) {
+    int matchEndFrom(byte[] content, int lineStart, int from, int lineEnd) {
         int s;
         if (from == lineStart) {
             s = start;
@@ -424,23 +429,109 @@ final class LineDfa {
         while (i < lineEnd) {
             int b = content[i];
             int t;
+            int width = 1;
             if (b >= 0) {
                 t = ascii[(s << 7) | b];
                 if (t == UNKNOWN) {
                     t = asciiStep(s, b);
                 }
-                i++;
             } else {
                 long rune = Utf8.rune(content, i, lineEnd);
                 t = runeStep(s, (int) rune);
-                i += (int) (rune >>> 32);
+                width = (int) (rune >>> 32);
             }
             if (t == MATCHED) {
-                return true;
+                return i;
             }
             s = t;
+            i += width;
         }
-        return matchesAtEnd(s);
+        return matchesAtEnd(s) ? lineEnd : -1;
+    }
+
+    /**
+     * The most runes a match can span, or -1 when unbounded: the longest path of rune-consuming
+     * instructions from the start to MATCH, when the program has no loop. A match that ends at
+     * byte {@code e} then starts at or after {@code e - 4 * maxMatchRunes()}, which lets RE2J start
+     * there instead of at the line's start.
+     */
+    int maxMatchRunes() {
+        lengths();
+        return maxMatchRunes;
+    }
+
+    /**
+     * The runes every match spans when all matches span the same number (at least one), else -1.
+     * Then the match that ends first is the one that starts first, the leftmost (RE2J's choice,
+     * whatever its priorities, as no other match starts there): each match is the {@code L} runes
+     * before an end the DFA finds, and RE2J is not needed for the ranges at all.
+     */
+    int fixedMatchRunes() {
+        lengths();
+        return fixedMatchRunes;
+    }
+
+    private int maxMatchRunes = UNKNOWN;
+    private int fixedMatchRunes = UNKNOWN;
+
+    private void lengths() {
+        if (maxMatchRunes != UNKNOWN) {
+            return;
+        }
+        long both = matchLengths(program);
+        maxMatchRunes = (int) (both >> 32);
+        int min = (int) both;
+        fixedMatchRunes = maxMatchRunes > 0 && min == maxMatchRunes ? min : -1;
+    }
+
+    /**
+     * The shortest and longest paths of rune-consuming instructions from the start to MATCH, as
+     * {@code longest << 32 | shortest}; longest -1 when the program has a loop (matches can be as
+     * long as the line). A depth-first walk that finishes each instruction after its successors.
+     */
+    static long matchLengths(CompiledProgram program) {
+        int n = program.size();
+        int[] longest = new int[n];
+        int[] shortest = new int[n];
+        byte[] color = new byte[n]; // 0 new, 1 on the stack, 2 done
+        int[] stack = new int[n];
+        int[] nextEdge = new int[n];
+        int top = 0;
+        stack[top++] = program.start();
+        color[program.start()] = 1;
+        while (top > 0) {
+            int pc = stack[top - 1];
+            int op = program.op(pc);
+            int edges = op == CompiledProgram.ALT || op == CompiledProgram.ALT_MATCH ? 2
+                    : op == CompiledProgram.MATCH || op == CompiledProgram.FAIL ? 0 : 1;
+            if (nextEdge[pc] < edges) {
+                int next = nextEdge[pc]++ == 0 ? program.out(pc) : program.arg(pc);
+                if (color[next] == 1) {
+                    return -1L << 32; // a loop
+                }
+                if (color[next] == 0) {
+                    color[next] = 1;
+                    stack[top++] = next;
+                }
+                continue;
+            }
+            int most = op == CompiledProgram.MATCH ? 0 : Integer.MIN_VALUE;
+            int least = op == CompiledProgram.MATCH ? 0 : Integer.MAX_VALUE;
+            for (int e = 0; e < edges; e++) {
+                int next = e == 0 ? program.out(pc) : program.arg(pc);
+                most = Math.max(most, longest[next]);
+                least = Math.min(least, shortest[next]);
+            }
+            int self = op >= CompiledProgram.RUNE && op <= CompiledProgram.RUNE_ANY_NOT_NL ? 1 : 0;
+            longest[pc] = most == Integer.MIN_VALUE ? most : most + self;
+            shortest[pc] = least == Integer.MAX_VALUE ? least : least + self;
+            color[pc] = 2;
+            top--;
+        }
+        int start = program.start();
+        int most = Math.max(0, longest[start]);
+        int least = shortest[start] == Integer.MAX_VALUE ? 0 : shortest[start];
+        return (long) most << 32 | least;
     }
 
     /** The transition of {@code s} on ASCII byte {@code b}, made and cached (dropping the cache when full). */

@@ -301,26 +301,88 @@ final class LineMatcher {
         }
     }
 
-    /** The ranges of a line the DFA found, from RE2J on the line alone, handed to the sink. */
+    /**
+     * The ranges of a line the DFA found, from RE2J on the line alone, handed to the sink. When
+     * matches are at most {@code L} runes long, RE2J starts at most {@code 4L} bytes before where
+     * the DFA saw the earliest match end (no match can start before that and end later), with
+     * the line before it as context: it then runs over a match's width, not the line's.
+     */
     private final class DfaLines implements LineDfa.Lines {
         byte[] content;
         LineSink sink;
 
         @Override
-        public boolean line(int start, int end, int lineNumber) {
+        public boolean line(int start, int end, int lineNumber, int firstMatchEnd) {
+            int fixed = dfa.fixedMatchRunes();
+            if (fixed > 0) {
+                int count = 0;
+                for (int matchEnd = firstMatchEnd; matchEnd >= 0; matchEnd = dfa.matchEndFrom(content, start, matchEnd, end)) {
+                    count = add(count, runesBefore(content, start, matchEnd, fixed), matchEnd);
+                    if (matchEnd >= end) {
+                        break;
+                    }
+                }
+                return sink.line(start, end, lineNumber, ranges, count);
+            }
             int chars = decode(content, start, end);
             int count = 0;
             Matcher line = lineMatcher(0, chars);
-            for (int at = 0; at <= chars && line.find(at); ) {
+            int maxBytes = dfa.maxMatchRunes() < 0 ? -1 : 4 * dfa.maxMatchRunes();
+            int matchEnd = firstMatchEnd;
+            for (int at = 0; at <= chars && line.find(narrowed(at, matchEnd, maxBytes, chars)); ) {
                 count = add(count, byteOffset(line.start()), byteOffset(line.end()));
                 at = line.end() > line.start() ? line.end() : line.end() + 1;
                 // Most lines hold one match: the DFA says so in a few table lookups, where RE2J's
                 // next find would run its NFA over the rest of the line.
-                if (at > chars || !dfa.matchesFrom(content, start, byteOffset(at), end)) {
+                if (at > chars || (matchEnd = dfa.matchEndFrom(content, start, byteOffset(at), end)) < 0) {
                     break;
                 }
             }
             return count == 0 || sink.line(start, end, lineNumber, ranges, count);
+        }
+
+        /**
+         * Where the {@code runes} runes that end at byte {@code end} start, as {@link Utf8#rune}
+         * reads them forward: every byte that is not a continuation byte (10xxxxxx) starts a
+         * rune, and a continuation byte belongs to the rune before it only when that rune is
+         * valid and this long; otherwise it is a rune (U+FFFD) of its own.
+         */
+        private static int runesBefore(byte[] content, int lineStart, int end, int runes) {
+            int at = end;
+            for (int r = 0; r < runes; r++) {
+                int lead = at - 1;
+                while (lead > lineStart && at - lead < 4 && (content[lead] & 0xc0) == 0x80) {
+                    lead--;
+                }
+                at = lead < at - 1 && content[lead] < 0 && (int) (Utf8.rune(content, lead, end) >>> 32) == at - lead ? lead : at - 1;
+            }
+            return at;
+        }
+
+        /** The char index from which RE2J looks for the next match: {@code at}, or later when match lengths are bounded. */
+        private int narrowed(int at, int matchEnd, int maxBytes, int chars) {
+            if (maxBytes < 0) {
+                return at;
+            }
+            int from = matchEnd - maxBytes;
+            if (from <= offsets[at]) {
+                return at;
+            }
+            // the first char of the rune holding byte `from` (both halves of a surrogate pair share an offset)
+            int lo = at;
+            int hi = chars;
+            while (lo < hi) {
+                int mid = (lo + hi + 1) >>> 1;
+                if (offsets[mid] <= from) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            while (lo > at && offsets[lo - 1] == offsets[lo]) {
+                lo--;
+            }
+            return lo;
         }
     }
 

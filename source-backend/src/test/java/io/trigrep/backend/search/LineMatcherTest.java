@@ -110,7 +110,7 @@ class LineMatcherTest {
         int from = Math.min(fromLine, lines);
         List<Integer> truth = naive(pattern, text, from).stream().map(Hit::line).toList();
         List<Integer> found = new ArrayList<>();
-        new LineDfa(pattern).search(content, content.length, offsetOfLine(text, from), from, (start, end, line) -> found.add(line));
+        new LineDfa(pattern).search(content, content.length, offsetOfLine(text, from), from, (start, end, line, matchEnd) -> found.add(line));
         assertThat(found).as("regex %s", regex).isEqualTo(truth);
         assertThat(run(LineMatcher.regex(pattern, List.of(), false), content, offsetOfLine(text, from), from))
                 .as("regex %s", regex).isEqualTo(naive(pattern, text, from));
@@ -151,7 +151,7 @@ class LineMatcherTest {
             byte[] content = text.toString().getBytes(StandardCharsets.UTF_8);
             List<Integer> found = new ArrayList<>();
             LineDfa dfa = new LineDfa(pattern);
-            dfa.search(content, content.length, 0, 1, (start, end, line) -> found.add(line));
+            dfa.search(content, content.length, 0, 1, (start, end, line, matchEnd) -> found.add(line));
             assertThat(found).isEqualTo(naive(pattern, text.toString(), 1).stream().map(Hit::line).toList());
             assertThat(dfa.resets()).as("seed %d", seed).isPositive();
             // And through the line matcher, whose range search asks the same DFA mid-line.
@@ -177,6 +177,39 @@ class LineMatcherTest {
             newlines += content[k] == '\n' ? 1 : 0;
         }
         assertThat(LineMatcher.countNewlines(content, 0, pos)).isEqualTo(newlines);
+    }
+
+    /**
+     * Fixed-length regexes take their ranges from the DFA alone, walking back over the runes
+     * before each match end; on invalid UTF-8 that walk must cut runes as the forward decoding
+     * does. The same regex made variable-length (an alternative that matches only where the
+     * first does, so the matches are the same) goes through RE2J: both must agree.
+     */
+    @Property(tries = 800)
+    void fixedLengthRangesAgreeWithRe2jOnAnyBytes(@ForAll("rawBytes") byte[] content,
+                                                  @ForAll("fixedRegexes") String regex) {
+        Pattern fixed = Pattern.compile(regex, Pattern.MULTILINE);
+        Pattern variable = Pattern.compile("(?:" + regex + ")|(?:" + regex + ")x?", Pattern.MULTILINE);
+        assertThat(run(LineMatcher.regex(fixed, List.of(), false), content, 0, 1)).as("regex %s", regex)
+                .isEqualTo(run(LineMatcher.regex(variable, List.of(), false), content, 0, 1));
+    }
+
+    @Provide
+    Arbitrary<String> fixedRegexes() {
+        return Arbitraries.of(".", "[^a]", "..", "\\W.", "[é日].", "\\x{FFFD}", ".\\b", "[^\\x00-\\x7f]{2}", "(?i)k.");
+    }
+
+    @Provide
+    Arbitrary<byte[]> rawBytes() {
+        return Arbitraries.of((byte) 'a', (byte) 'k', (byte) '\n', (byte) 0x80, (byte) 0xbf, (byte) 0xc3, (byte) 0xa9, (byte) 0xe6,
+                (byte) 0x97, (byte) 0xa5, (byte) 0xf0, (byte) 0x9f, (byte) 0xff, (byte) 0xe2, (byte) 0x84, (byte) 0xaa)
+                .list().ofMaxSize(120).map(l -> {
+                    byte[] b = new byte[l.size()];
+                    for (int k = 0; k < b.length; k++) {
+                        b[k] = l.get(k);
+                    }
+                    return b;
+                });
     }
 
     /** Long lines with bytes on both sides of '\n' (0x0a): 0x0b and 0x8a differ from it in one bit. */
