@@ -7,31 +7,16 @@ import java.util.List;
 
 /**
  * Splits a byte stream into framed Cap'n Proto messages. Emits each complete frame as a retained
- * {@link ByteBuf} slice (the receiver owns and releases it), never a partial one; a
- * {@link #batching batching} decoder instead emits all the complete frames at hand as one slice
- * (the receiver walks them with {@link Framing#frameLength}), which saves a buffer and a
- * pipeline event per frame where frames are small and many. A segment table that breaks
- * {@link FrameLimits} is answered with one {@link MalformedFrame} (after the complete frames
- * before it) instead of an exception; every byte after it is discarded unread, since the stream
- * cannot be re-synchronised.
+ * {@link ByteBuf} slice (the receiver owns and releases it), never a partial one. A segment table
+ * that breaks {@link FrameLimits} is answered with one {@link MalformedFrame} instead of an
+ * exception; every byte after it is discarded unread, since the stream cannot be re-synchronised.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
     private final FrameLimits limits;
-    private final boolean batching;
     private boolean failed;
 
     public FrameDecoder(FrameLimits limits) {
-        this(limits, false);
-    }
-
-    private FrameDecoder(FrameLimits limits, boolean batching) {
         this.limits = limits;
-        this.batching = batching;
-    }
-
-    /** A decoder that emits every run of complete frames as one slice. */
-    public static FrameDecoder batching(FrameLimits limits) {
-        return new FrameDecoder(limits, true);
     }
 
     @Override
@@ -40,31 +25,19 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             in.skipBytes(in.readableBytes());
             return;
         }
-        int start = in.readerIndex();
-        int end = in.writerIndex();
-        int at = start;
-        MalformedMessageException malformed = null;
-        do {
-            long length;
-            try {
-                length = Framing.frameLength(in, at, end - at, limits);
-            } catch (MalformedMessageException e) {
-                malformed = e;
-                break;
-            }
-            if (length < 0 || end - at < length) {
-                break;
-            }
-            at += (int) length;
-        } while (batching);
-        if (at > start) {
-            out.add(in.readRetainedSlice(at - start));
-        }
-        if (malformed != null) {
+        long length;
+        try {
+            length = Framing.frameLength(in, in.readerIndex(), in.readableBytes(), limits);
+        } catch (MalformedMessageException e) {
             failed = true;
             in.skipBytes(in.readableBytes());
-            out.add(new MalformedFrame(malformed.getMessage()));
+            out.add(new MalformedFrame(e.getMessage()));
+            return;
         }
+        if (length < 0 || in.readableBytes() < length) {
+            return;
+        }
+        out.add(in.readRetainedSlice((int) length));
     }
 
     @Override

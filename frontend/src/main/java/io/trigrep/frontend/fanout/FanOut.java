@@ -10,7 +10,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.trigrep.frontend.metrics.FrontendMetrics;
 import io.trigrep.frontend.store.TeeFile;
-import io.trigrep.proto.FrameDecoder;
+import io.trigrep.proto.FrameRunDecoder;
 import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
@@ -89,7 +89,7 @@ public final class FanOut implements AutoCloseable {
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(FrameDecoder.batching(FrameLimits.DEFAULT), new StreamHandler(run, shard, request));
+                            ch.pipeline().addLast(new FrameRunDecoder(FrameLimits.DEFAULT), new StreamHandler(run, shard, request));
                         }
                     });
             bootstrap.connect(backends.get(i)).addListener(future -> {

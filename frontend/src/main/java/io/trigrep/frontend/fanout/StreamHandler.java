@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One backend's stream for one query. Reads only on demand (auto-read is off): the complete
- * frames of one socket read arrive as one slice ({@link io.trigrep.proto.FrameDecoder#batching})
+ * frames of one socket read arrive as one slice ({@link io.trigrep.proto.FrameRunDecoder})
  * and go to the query's writer thread as one task, and the next read is asked for only while
  * fewer than {@link #MAX_PENDING_BYTES} wait to be teed, so a slow disk slows the backend, not
  * the heap.
