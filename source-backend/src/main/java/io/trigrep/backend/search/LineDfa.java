@@ -40,6 +40,9 @@ final class LineDfa {
     private static final int AFTER_OTHER = 2;
 
     private final CompiledProgram program;
+    private final boolean anchored;
+    /** In an anchored DFA's transitions: a match ends before the character. Above every state id. */
+    private static final int MATCH_BIT = 1 << 30;
     private final Map<StateKey, Integer> ids = new HashMap<>();
     private int[][] pcs = new int[64][];
     private int[] before = new int[64];
@@ -95,6 +98,20 @@ final class LineDfa {
     }
 
     LineDfa(Pattern pattern) {
+        this(pattern, false);
+    }
+
+    /**
+     * A DFA of the matches that start where it starts, for {@link #anchoredEnds}: no thread is
+     * added after each character, a state whose threads all died is dead, and a transition
+     * carries {@link #MATCH_BIT} when a match ends before its character instead of being MATCHED.
+     */
+    static LineDfa anchored(Pattern pattern) {
+        return new LineDfa(pattern, true);
+    }
+
+    private LineDfa(Pattern pattern, boolean anchored) {
+        this.anchored = anchored;
         this.program = CompiledProgram.of(pattern);
         int n = program.size();
         this.dense = new int[n];
@@ -416,37 +433,94 @@ final class LineDfa {
      * character, so the byte being read when it comes is where the match ends.)
      */
     int matchEndFrom(byte[] content, int lineStart, int from, int lineEnd) {
-        int s;
-        if (from == lineStart) {
-            s = start;
-        } else {
-            if (!idleValid) {
-                internIdle();
-            }
-            s = CompiledProgram.isWordRune(content[from - 1]) ? idleWord : idleOther;
-        }
+        int s = startingAt(content, lineStart, from);
         int i = from;
         while (i < lineEnd) {
-            int b = content[i];
-            int t;
-            int width = 1;
-            if (b >= 0) {
-                t = ascii[(s << 7) | b];
-                if (t == UNKNOWN) {
-                    t = asciiStep(s, b);
-                }
-            } else {
-                long rune = Utf8.rune(content, i, lineEnd);
-                t = runeStep(s, (int) rune);
-                width = (int) (rune >>> 32);
-            }
+            long step = transition(s, content, i, lineEnd);
+            int t = (int) step;
             if (t == MATCHED) {
                 return i;
             }
             s = t;
-            i += width;
+            i += (int) (step >>> 32);
         }
         return matchesAtEnd(s) ? lineEnd : -1;
+    }
+
+    /** The state of a pass that starts at byte {@code from} of a line: the start state at its start, else idle after what precedes. */
+    private int startingAt(byte[] content, int lineStart, int from) {
+        if (from == lineStart) {
+            return start;
+        }
+        if (!idleValid) {
+            internIdle();
+        }
+        return CompiledProgram.isWordRune(content[from - 1]) ? idleWord : idleOther;
+    }
+
+    /** The transition from {@code s} on the rune at byte {@code i}, made and cached when new, as {@code width << 32 | target}. */
+    private long transition(int s, byte[] content, int i, int lineEnd) {
+        int b = content[i];
+        if (b >= 0) {
+            int t = ascii[(s << 7) | b];
+            return 1L << 32 | (t == UNKNOWN ? asciiStep(s, b) : t) & 0xffffffffL;
+        }
+        long rune = Utf8.rune(content, i, lineEnd);
+        return rune >>> 32 << 32 | runeStep(s, (int) rune) & 0xffffffffL;
+    }
+
+    /** What {@link #anchoredEnds} returns when no match starts at its position. */
+    static final long NO_MATCH = -1;
+    /** What {@link #anchoredEnds} returns when it ran out of steps. */
+    static final long OUT_OF_STEPS = -2;
+    /** Transitions the last {@link #anchoredEnds} followed. */
+    private int anchoredSteps;
+
+    int anchoredSteps() {
+        return anchoredSteps;
+    }
+
+    /**
+     * On an {@link #anchored} DFA: where the matches that start at byte {@code from} of the line
+     * {@code [lineStart, lineEnd)} end, the first and the last, as {@code first << 32 | last};
+     * {@link #NO_MATCH} when none starts there, {@link #OUT_OF_STEPS} after {@code budget}
+     * transitions. When the first and last ends are one, that is the match whatever the
+     * regex's priorities.
+     */
+    long anchoredEnds(byte[] content, int lineStart, int from, int lineEnd, int budget) {
+        int s = startingAt(content, lineStart, from);
+        int first = -1;
+        int last = -1;
+        int i = from;
+        int steps = 0;
+        while (true) {
+            if (i >= lineEnd) {
+                if (matchesAtEnd(s)) {
+                    first = first < 0 ? lineEnd : first;
+                    last = lineEnd;
+                }
+                break;
+            }
+            if (++steps > budget) {
+                anchoredSteps = steps;
+                return OUT_OF_STEPS;
+            }
+            long step = transition(s, content, i, lineEnd);
+            int t = (int) step;
+            int width = (int) (step >>> 32);
+            if ((t & MATCH_BIT) != 0) {
+                first = first < 0 ? i : first;
+                last = i;
+                t &= ~MATCH_BIT;
+            }
+            if (pcs[t].length == 0) {
+                break; // every thread died: no longer match from here
+            }
+            s = t;
+            i += width;
+        }
+        anchoredSteps = steps;
+        return first < 0 ? NO_MATCH : (long) first << 32 | last;
     }
 
     /**
@@ -655,7 +729,8 @@ final class LineDfa {
     private int step(int s, int rune) {
         boolean word = CompiledProgram.isWordRune(rune);
         int flags = boundary(before[s], word);
-        if (closure(pcs[s], flags)) {
+        boolean matched = closure(pcs[s], flags);
+        if (matched && !anchored) {
             return MATCHED;
         }
         // The threads that consume the rune, then a new one starting after it.
@@ -668,10 +743,12 @@ final class LineDfa {
                 next[n++] = program.out(pc);
             }
         }
-        next[n++] = program.start();
+        if (!anchored) {
+            next[n++] = program.start();
+        }
         int[] set = Arrays.copyOf(next, n);
         Arrays.sort(set);
-        return state(dedupe(set), word ? AFTER_WORD : AFTER_OTHER);
+        return state(dedupe(set), word ? AFTER_WORD : AFTER_OTHER) | (matched ? MATCH_BIT : 0);
     }
 
     /** The empty-width flags that hold between what came before and a character that is (or is not) a word character. */

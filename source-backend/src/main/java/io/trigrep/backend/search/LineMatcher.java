@@ -281,6 +281,7 @@ final class LineMatcher {
     }
 
     private LineDfa dfa;
+    private LineDfa anchoredDfa;
     private final DfaLines dfaLines = new DfaLines();
 
     /**
@@ -302,20 +303,27 @@ final class LineMatcher {
     }
 
     /**
-     * The ranges of a line the DFA found, from RE2J on the line alone, handed to the sink. When
-     * matches are at most {@code L} runes long, RE2J starts at most {@code 4L} bytes before where
-     * the DFA saw the earliest match end (no match can start before that and end later), with
-     * the line before it as context: it then runs over a match's width, not the line's.
+     * The ranges of a line the DFA found, handed to the sink. RE2J's match is the leftmost one,
+     * and of those that start there, the one its priorities prefer. Fixed-length regexes need
+     * no more than the ends the DFA finds. Otherwise an anchored DFA tries each start from the
+     * last match on, up to the end the DFA found (no match that starts later can be the
+     * leftmost); at the first start with a match, when all its matches end at one place, that is
+     * the match. Only when they end at several places does RE2J choose, starting there. A line
+     * where the anchored tries exceed four steps per byte goes to RE2J for the rest (a long
+     * run of near-misses would make the tries quadratic). With bounded match lengths RE2J starts
+     * at most four bytes per rune before the end the DFA found.
      */
     private final class DfaLines implements LineDfa.Lines {
         byte[] content;
         LineSink sink;
+        private int chars = -1;
 
         @Override
         public boolean line(int start, int end, int lineNumber, int firstMatchEnd) {
+            chars = -1;
             int fixed = dfa.fixedMatchRunes();
+            int count = 0;
             if (fixed > 0) {
-                int count = 0;
                 for (int matchEnd = firstMatchEnd; matchEnd >= 0; matchEnd = dfa.matchEndFrom(content, start, matchEnd, end)) {
                     count = add(count, runesBefore(content, start, matchEnd, fixed), matchEnd);
                     if (matchEnd >= end) {
@@ -324,12 +332,80 @@ final class LineMatcher {
                 }
                 return sink.line(start, end, lineNumber, ranges, count);
             }
-            int chars = decode(content, start, end);
-            int count = 0;
-            Matcher line = lineMatcher(0, chars);
+            if (anchoredDfa == null) {
+                anchoredDfa = LineDfa.anchored(pattern);
+            }
+            int budget = 4 * (end - start) + 64;
+            int at = start;
+            for (int matchEnd = firstMatchEnd; matchEnd >= 0; ) {
+                long ends = LineDfa.NO_MATCH;
+                int from = at;
+                while (from <= matchEnd) {
+                    ends = anchoredDfa.anchoredEnds(content, start, from, end, budget);
+                    budget -= anchoredDfa.anchoredSteps();
+                    if (ends != LineDfa.NO_MATCH) {
+                        break;
+                    }
+                    from += from < end ? runeWidth(content, from, end) : 1;
+                }
+                if (ends < 0) {
+                    // out of steps (or, which cannot be, no start found): RE2J takes the rest of the line
+                    re2jLine(start, end);
+                    count = re2jRanges(start, end, charIndex(at, 0, chars), matchEnd, count);
+                    break;
+                }
+                int first = (int) (ends >>> 32);
+                int last = (int) ends;
+                int to = first == last ? first : re2jMatchEnd(start, end, from);
+                count = add(count, from, to);
+                if (to == from) {
+                    // After an empty match RE2J goes on one char (a UTF-16 unit) later: let it.
+                    re2jLine(start, end);
+                    int next = charIndex(to, 0, chars) + 1;
+                    if (next <= chars) {
+                        count = re2jRanges(start, end, next, dfa.matchEndFrom(content, start, byteOffset(next), end), count);
+                    }
+                    break;
+                }
+                at = to;
+                matchEnd = dfa.matchEndFrom(content, start, at, end);
+            }
+            return count == 0 || sink.line(start, end, lineNumber, ranges, count);
+        }
+
+        private int runeWidth(byte[] content, int at, int end) {
+            return content[at] >= 0 ? 1 : (int) (Utf8.rune(content, at, end) >>> 32);
+        }
+
+        /** The line decoded for RE2J, once per line and only when RE2J is needed. */
+        private Matcher re2jLine(int start, int end) {
+            if (chars < 0) {
+                chars = decode(content, start, end);
+            }
+            return lineMatcher(0, chars);
+        }
+
+        /** Where RE2J's match that starts at byte {@code from} (a match is known to start there) ends. */
+        private int re2jMatchEnd(int start, int end, int from) {
+            Matcher line = re2jLine(start, end);
+            int at = charIndex(from, 0, chars);
+            if (!line.find(at) || byteOffset(line.start()) != from) {
+                throw new IllegalStateException("the DFA and RE2J disagree on a match at byte " + from + " of line " + start);
+            }
+            return byteOffset(line.end());
+        }
+
+        /**
+         * The matches from char {@code from} on, all by RE2J; {@code matchEnd} is where the DFA saw
+         * the first of them end (-1: none).
+         */
+        private int re2jRanges(int start, int end, int from, int matchEnd, int count) {
+            if (matchEnd < 0) {
+                return count;
+            }
+            Matcher line = re2jLine(start, end);
             int maxBytes = dfa.maxMatchRunes() < 0 ? -1 : 4 * dfa.maxMatchRunes();
-            int matchEnd = firstMatchEnd;
-            for (int at = 0; at <= chars && line.find(narrowed(at, matchEnd, maxBytes, chars)); ) {
+            for (int at = from; at <= chars && line.find(narrowed(at, matchEnd, maxBytes, chars)); ) {
                 count = add(count, byteOffset(line.start()), byteOffset(line.end()));
                 at = line.end() > line.start() ? line.end() : line.end() + 1;
                 // Most lines hold one match: the DFA says so in a few table lookups, where RE2J's
@@ -338,7 +414,20 @@ final class LineMatcher {
                     break;
                 }
             }
-            return count == 0 || sink.line(start, end, lineNumber, ranges, count);
+            return count;
+        }
+
+        /** The first char at or after byte {@code at} (chars in {@code [lo, hi]}; {@code hi} is the end). */
+        private int charIndex(int at, int lo, int hi) {
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (offsets[mid] < at) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
         }
 
         /**
