@@ -198,6 +198,7 @@ final class LineDfa {
         skipKnown = false;
         idleValid = false;
         exits = null;
+        pairFirst = 0;
         start = state(new int[] {program.start()}, AT_LINE_START);
         return state(keepPcs, keepBefore);
     }
@@ -345,6 +346,7 @@ final class LineDfa {
     private void learnExits() {
         skipKnown = true;
         exits = null;
+        pairFirst = 0;
         if (states + 3 * 128 >= MAX_STATES) {
             return; // the rows could outgrow the cache; no skipping until the next reset
         }
@@ -386,7 +388,58 @@ final class LineDfa {
             }
         }
         exits = java.util.Arrays.copyOf(found, n);
+        if (n == 2) {
+            learnPair(idle);
+        }
     }
+
+    /**
+     * When a single byte {@code e} leads out of the idle states, always to one state E, and from E
+     * only one byte {@code f} leads anywhere but back to idle or to E itself (E on {@code e}
+     * staying E), the jump can go to the next {@code e} followed by {@code f} (as rg's prefilter
+     * looks for a literal like {@code 0x}): every {@code e} not followed by {@code f} leaves the
+     * search idle, or in E until the next {@code e}, which the landing state reproduces.
+     */
+    private void learnPair(int[] idle) {
+        pairFirst = 0;
+        if (states + 128 >= MAX_STATES) {
+            return;
+        }
+        int e = 128 - (int) (exits[1] & 0xff); // the range's first byte
+        if ((int) (exits[0] & 0xff) - 127 != e + 1) {
+            return; // more than one byte
+        }
+        int exitState = -1;
+        for (int s : idle) {
+            int t = ascii[(s << 7) | e];
+            if (t < 0 || exitState >= 0 && t != exitState) {
+                return;
+            }
+            exitState = t;
+        }
+        int f = -1;
+        for (int c = 0; c < 128; c++) {
+            int t = ascii[(exitState << 7) | c];
+            if (t == UNKNOWN) {
+                t = asciiStep(exitState, c); // no reset: the budget was checked above
+            }
+            boolean back = t == start || t == idleWord || t == idleOther || t == exitState;
+            if (c == e ? t != exitState : !back) {
+                if (f >= 0 || c == e) {
+                    return;
+                }
+                f = c;
+            }
+        }
+        if (f > 0) {
+            pairFirst = e * LineMatcher.ONES;
+            pairSecond = f * LineMatcher.ONES;
+        }
+    }
+
+    /** The pair {@link #learnPair} found, each byte repeated in a word; pairFirst 0 when none. */
+    private long pairFirst;
+    private long pairSecond;
 
     private static final long HIGH_BITS = 0x8080808080808080L;
     private static final long LOW_SEVEN = 0x7f7f7f7f7f7f7f7fL;
@@ -397,6 +450,9 @@ final class LineDfa {
      * low seven bits plus at most 127 stay under 256), so the lowest flagged byte is the first hit.
      */
     private int skipToExit(byte[] content, int i, int length) {
+        if (pairFirst != 0) {
+            return skipToPair(content, i, length);
+        }
         long[] exits = this.exits;
         while (i + 8 <= length) {
             long v = (long) LineMatcher.LONGS.get(content, i);
@@ -421,6 +477,32 @@ final class LineDfa {
                 if (b > loExclusive && b < hiExclusive) {
                     return i;
                 }
+            }
+        }
+        return length;
+    }
+
+    /**
+     * The first index from {@code i} holding the pair's first byte followed by its second (or by a
+     * byte of 0x80 or more), or a byte of 0x80 or more, or {@code length}; may stop early (the
+     * borrow in the zero-byte test can flag a byte above a true zero), never late.
+     */
+    private int skipToPair(byte[] content, int i, int length) {
+        long first = pairFirst;
+        long second = pairSecond;
+        while (i + 9 <= length) {
+            long v = (long) LineMatcher.LONGS.get(content, i);
+            long w = (long) LineMatcher.LONGS.get(content, i + 1);
+            long hits = v & HIGH_BITS | LineMatcher.zeroBytes(v ^ first) & (LineMatcher.zeroBytes(w ^ second) | w & HIGH_BITS);
+            if (hits != 0) {
+                return i + (Long.numberOfTrailingZeros(hits) >>> 3);
+            }
+            i += 8;
+        }
+        for (; i < length; i++) {
+            int b = content[i];
+            if (b < 0 || b == (byte) first && (i + 1 >= length || content[i + 1] == (byte) second || content[i + 1] < 0)) {
+                return i;
             }
         }
         return length;

@@ -228,7 +228,7 @@ class LineMatcherTest {
     @Provide
     Arbitrary<String> generatedRegexes() {
         Arbitrary<String> atom = Arbitraries.of("a", "b", "A", "é", "日", "K", "ſ", " ", ".", "[ab]", "[^a]", "[a-zé]", "\\w", "\\W",
-                "\\s", "\\S", "\\d", "(ab|b)", "(?:a|)", "x", "[A-Z]", "[0-9a-b]", "[@-Z]", "\\x00", "[^ -~]");
+                "\\s", "\\S", "\\d", "(ab|b)", "(?:a|)", "x", "[A-Z]", "[0-9a-b]", "[@-Z]", "\\x00", "[^ -~]", "0x", "a[^a]");
         Arbitrary<String> quantifier = Arbitraries.of("", "", "", "*", "+", "?", "{2}", "{1,3}", "*?");
         Arbitrary<String> assertion = Arbitraries.of("", "", "", "", "^", "$", "\\b", "\\B", "\\A", "\\z");
         Arbitrary<String> term = net.jqwik.api.Combinators.combine(assertion, atom, quantifier).as((x, y, z) -> x + y + z);
