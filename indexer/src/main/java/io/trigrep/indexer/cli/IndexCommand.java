@@ -64,7 +64,7 @@ public final class IndexCommand implements Callable<Integer> {
         long asked = (long) sortBufferMb << 20;
         long cap = Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4 - (64L << 20));
         if (asked > cap) {
-            System.err.printf("note: sort buffer %d MiB, not %d: the heap (-Xmx) is %d MiB%n", cap >> 20, sortBufferMb,
+            System.err.printf("note: posting buffer (--sort-buffer-mb) %d MiB, not %d: the heap (-Xmx) is %d MiB%n", cap >> 20, sortBufferMb,
                     Runtime.getRuntime().maxMemory() >> 20);
         }
         return Math.min(asked, cap);
