@@ -78,6 +78,12 @@ final class LineDfa {
      * jumps instead from line start to the next line holding this byte: no other line can match.
      */
     private final long required;
+    /**
+     * A second byte every match holds, repeated in a word; 0 when none. A line the jump lands on
+     * that lacks it is passed over without the DFA ({@code \w+_\w+\(}: the lines holding an
+     * {@code _} but no {@code (}), eight bytes at a time.
+     */
+    private final long alsoRequired;
 
     // Scratch for closures: a sparse set of pcs, and a stack.
     private final int[] dense;
@@ -122,6 +128,8 @@ final class LineDfa {
         this.start = state(new int[] {program.start()}, AT_LINE_START);
         int b = requiredByte(program);
         this.required = b < 0 ? 0 : (b & 0xffL) * LineMatcher.ONES;
+        int b2 = b < 0 ? -1 : requiredByte(program, b);
+        this.alsoRequired = b2 < 0 ? 0 : (b2 & 0xffL) * LineMatcher.ONES;
     }
 
     /** Punctuation from rarest to most common in source code; letters, digits and blanks are commoner still. */
@@ -134,6 +142,11 @@ final class LineDfa {
      * byte but never names one that is not.)
      */
     static int requiredByte(CompiledProgram program) {
+        return requiredByte(program, -1);
+    }
+
+    /** The rarest ASCII byte every match holds other than {@code except}, or -1. */
+    static int requiredByte(CompiledProgram program, int except) {
         int best = -1;
         int bestRank = Integer.MAX_VALUE;
         for (int pc = 0; pc < program.size(); pc++) {
@@ -142,7 +155,7 @@ final class LineDfa {
             }
             int rune = program.rune1(pc);
             int rank = RARITY.indexOf(rune);
-            if (rune >= 128 || rune == '\n' || rank < 0 && bestRank != Integer.MAX_VALUE) {
+            if (rune >= 128 || rune == '\n' || rune == except || rank < 0 && bestRank != Integer.MAX_VALUE) {
                 continue;
             }
             int r = rank < 0 ? RARITY.length() : rank;
@@ -227,11 +240,18 @@ final class LineDfa {
         while (i < length) {
             if (s == start && required != 0 && !skipping) {
                 // At a line start: go to the next line that holds the required byte.
-                int j = nextRequired(content, i, length);
+                int j = nextByte(content, i, length, required);
                 if (j >= length) {
                     return true;
                 }
                 int lineStart = LineMatcher.lineStart(content, j);
+                if (alsoRequired != 0) {
+                    int lineEnd = LineMatcher.lineEnd(content, length, j);
+                    if (nextByte(content, lineStart, lineEnd, alsoRequired) >= lineEnd) {
+                        i = lineEnd + 1; // no match on this line
+                        continue;
+                    }
+                }
                 if (lineStart > i) {
                     i = lineStart;
                 }
@@ -780,9 +800,8 @@ final class LineDfa {
         }
     }
 
-    /** The first index from {@code i} holding the required byte, or {@code length}. */
-    private int nextRequired(byte[] content, int i, int length) {
-        long want = required;
+    /** The first index from {@code i} holding the byte repeated in {@code want}, or {@code length}. */
+    private static int nextByte(byte[] content, int i, int length, long want) {
         while (i + 8 <= length) {
             long hits = LineMatcher.zeroBytes((long) LineMatcher.LONGS.get(content, i) ^ want);
             if (hits != 0) {
