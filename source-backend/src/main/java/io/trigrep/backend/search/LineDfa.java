@@ -84,6 +84,16 @@ final class LineDfa {
      * {@code _} but no {@code (}), eight bytes at a time.
      */
     private final long alsoRequired;
+    /**
+     * When every match ends at a line's end, after one of a few ASCII characters (as in
+     * {@code [ \t]+$}): those bytes as a 128-bit mask, and bit 128 when the last character may
+     * be non-ASCII; null otherwise. Then only a line whose last byte is one of them can match, and
+     * the search looks at line ends first (measured: {@code [ \t]+$} exits its idle states on every
+     * blank, so the DFA stepped through most of the text).
+     */
+    private final long[] lastBytes;
+    /** At most this many ASCII bytes may end a match for {@link #lastBytes} to be used: more would pass most lines. */
+    static final int MAX_LAST_BYTES = 8;
 
     // Scratch for closures: a sparse set of pcs, and a stack.
     private final int[] dense;
@@ -130,6 +140,7 @@ final class LineDfa {
         this.required = b < 0 ? 0 : (b & 0xffL) * LineMatcher.ONES;
         int b2 = b < 0 ? -1 : requiredByte(program, b);
         this.alsoRequired = b2 < 0 ? 0 : (b2 & 0xffL) * LineMatcher.ONES;
+        this.lastBytes = anchored ? null : lastBytesAtLineEnd(program);
     }
 
     /** Punctuation from rarest to most common in source code; letters, digits and blanks are commoner still. */
@@ -228,6 +239,9 @@ final class LineDfa {
         // The hot loop is a byte, a table load and a compare: a newline is a transition like any
         // other (to the start state, or MATCHED when the line matches at its end), and lines are
         // counted only when one matches, eight bytes at a time.
+        if (lastBytes != null) {
+            return searchLineEnds(content, length, from, firstLine, lines);
+        }
         if (!skipKnown) {
             learnExits();
         }
@@ -354,6 +368,98 @@ final class LineDfa {
             }
         }
         return (long) s << 32 | i;
+    }
+
+    /** {@link #search} for regexes whose matches all end at a line's end after one of {@link #lastBytes}. */
+    private boolean searchLineEnds(byte[] content, int length, int from, int firstLine, Lines lines) {
+        int lineNumber = firstLine;
+        for (int lineStart = from; lineStart < length; lineNumber++) {
+            int lineEnd = LineMatcher.lineEnd(content, length, lineStart);
+            if (lineEnd > lineStart) {
+                int last = content[lineEnd - 1];
+                int bit = last < 0 ? 128 : last;
+                if ((lastBytes[bit >>> 6] >>> bit & 1) != 0) {
+                    int matchEnd = matchEndFrom(content, lineStart, lineStart, lineEnd);
+                    if (matchEnd >= 0 && !lines.line(lineStart, lineEnd, lineNumber, matchEnd)) {
+                        return false;
+                    }
+                }
+            }
+            lineStart = lineEnd + 1;
+        }
+        return true;
+    }
+
+    /**
+     * The bytes that can end a match when every match ends at a line's end (see {@link #lastBytes}),
+     * or null: when a match can end elsewhere, can be empty, or can end after more than
+     * {@link #MAX_LAST_BYTES} ASCII characters. Follows the empty transitions after each
+     * instruction that consumes a character, noting whether an end-of-line or end-of-text
+     * assertion was passed before MATCH.
+     */
+    static long[] lastBytesAtLineEnd(CompiledProgram program) {
+        int n = program.size();
+        long[] mask = new long[3];
+        if (reachesMatch(program, program.start(), n) != 0) {
+            return null; // a match can be empty
+        }
+        for (int pc = 0; pc < n; pc++) {
+            int op = program.op(pc);
+            if (op < CompiledProgram.RUNE || op > CompiledProgram.RUNE_ANY_NOT_NL) {
+                continue;
+            }
+            int reach = reachesMatch(program, program.out(pc), n);
+            if ((reach & 1) != 0) {
+                return null; // a match can end after this character without being at a line's end
+            }
+            if (reach == 0) {
+                continue;
+            }
+            for (int b = 0; b < 128; b++) {
+                if (program.matchRune(pc, b)) {
+                    mask[b >>> 6] |= 1L << b;
+                }
+            }
+            if (op != CompiledProgram.RUNE1 || program.rune1(pc) >= 128) {
+                mask[2] |= 1; // bit 128: a non-ASCII character may end a match
+            }
+        }
+        return Long.bitCount(mask[0]) + Long.bitCount(mask[1]) <= MAX_LAST_BYTES ? mask : null;
+    }
+
+    /**
+     * Whether MATCH is reachable from {@code root} by empty transitions: bit 0 without passing an
+     * end-of-line or end-of-text assertion, bit 1 after passing one. (Other assertions are
+     * followed as if they held: the answer is a superset, which is what a filter needs.)
+     */
+    private static int reachesMatch(CompiledProgram program, int root, int n) {
+        int endFlags = CompiledProgram.EMPTY_END_LINE | CompiledProgram.EMPTY_END_TEXT;
+        boolean[] seen = new boolean[2 * n];
+        int[] stack = new int[4 * n + 2];
+        int top = 0;
+        stack[top++] = root << 1;
+        int reach = 0;
+        while (top > 0) {
+            int item = stack[--top];
+            int pc = item >>> 1;
+            int passed = item & 1;
+            if (seen[item]) {
+                continue;
+            }
+            seen[item] = true;
+            switch (program.op(pc)) {
+                case CompiledProgram.MATCH -> reach |= 1 << passed;
+                case CompiledProgram.ALT, CompiledProgram.ALT_MATCH -> {
+                    stack[top++] = program.out(pc) << 1 | passed;
+                    stack[top++] = program.arg(pc) << 1 | passed;
+                }
+                case CompiledProgram.NOP, CompiledProgram.CAPTURE -> stack[top++] = program.out(pc) << 1 | passed;
+                case CompiledProgram.EMPTY_WIDTH -> stack[top++] = program.out(pc) << 1
+                        | ((program.arg(pc) & endFlags) != 0 ? 1 : passed);
+                default -> { } // a character or FAIL: not an empty transition
+            }
+        }
+        return reach;
     }
 
     private void internIdle() {

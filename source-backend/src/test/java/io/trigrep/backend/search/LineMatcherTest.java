@@ -180,6 +180,25 @@ class LineMatcherTest {
     }
 
     /**
+     * Regexes whose matches all end at a line's end after a few known characters are searched
+     * by line ends first; the others (matches elsewhere, empty ones, too many last characters)
+     * must be left to the DFA. Both agree with RE2J on each line.
+     */
+    @Property(tries = 800)
+    void lineEndRegexesAgreeWithANaiveScan(@ForAll("texts") String text, @ForAll("lineEndRegexes") String regex) {
+        Pattern pattern = Pattern.compile(regex, Pattern.MULTILINE);
+        byte[] content = text.getBytes(StandardCharsets.UTF_8);
+        assertThat(run(LineMatcher.regex(pattern, List.of(), false), content, 0, 1)).as("regex %s", regex)
+                .isEqualTo(naive(pattern, text, 1));
+    }
+
+    @Provide
+    Arbitrary<String> lineEndRegexes() {
+        return Arbitraries.of("[ \\t]+$", "a$", "(?:a|b)\\z", "[^a]$", "ab$|b$", "é$", "x*$", "a$|b", "[ \\t]*$", "\\bK$",
+                "(?i)k$", "[^ab]+$", "a\\z|ab$", "(?:a$|ab)");
+    }
+
+    /**
      * Fixed-length regexes take their ranges from the DFA alone, walking back over the runes
      * before each match end; on invalid UTF-8 that walk must cut runes as the forward decoding
      * does. The same regex made variable-length (an alternative that matches only where the
