@@ -143,8 +143,14 @@ final class LineDfa {
         this.lastBytes = anchored ? null : lastBytesAtLineEnd(program);
     }
 
-    /** Punctuation from rarest to most common in source code; letters, digits and blanks are commoner still. */
-    private static final String RARITY = "`~^@$\\|!?%&#[]{}<>':\"+-*/=;.,_()";
+    /**
+     * Punctuation from rarest to most common in source code, counted over 150 MB of the benchmark
+     * corpus (every fifth file under 1 MB of 31 Debian packages): {@code ?} 61,000 times,
+     * {@code (} 1.34 million, {@code _} 2.2 million. Letters, digits and blanks are commoner still.
+     * (The order guessed before put {@code _} before {@code (}; {@code \w+_\w+\(} then jumped to
+     * the commoner byte.)
+     */
+    private static final String RARITY = "?`^!~&|@<+$}{>']%[#=;/\\*:()\".,-_";
 
     /**
      * The rarest ASCII byte that every match must consume, or -1: a byte is required when MATCH
