@@ -92,6 +92,8 @@ final class LineDfa {
      * blank, so the DFA stepped through most of the text).
      */
     private final long[] lastBytes;
+    /** The bytes some match may hold, as {@link #lastBytes} holds its bytes. */
+    private final long[] matchBytes;
     /** At most this many ASCII bytes may end a match for {@link #lastBytes} to be used: more would pass most lines. */
     static final int MAX_LAST_BYTES = 8;
 
@@ -141,6 +143,10 @@ final class LineDfa {
         int b2 = b < 0 ? -1 : requiredByte(program, b);
         this.alsoRequired = b2 < 0 ? 0 : (b2 & 0xffL) * LineMatcher.ONES;
         this.lastBytes = anchored ? null : lastBytesAtLineEnd(program);
+        this.matchBytes = new long[3];
+        for (int pc = 0; pc < n; pc++) {
+            addRuneBytes(program, pc, matchBytes);
+        }
     }
 
     /**
@@ -272,7 +278,20 @@ final class LineDfa {
                         continue;
                     }
                 }
-                if (lineStart > i) {
+                // A match that holds this byte (or a later one) starts after the last byte before it
+                // that no match holds: start there, idle, instead of at the line's start.
+                int q = j;
+                while (q > lineStart && mayBeInMatch(content[q - 1])) {
+                    q--;
+                }
+                if (q > lineStart) {
+                    if (!idleValid) {
+                        internIdle();
+                        table = ascii;
+                    }
+                    s = CompiledProgram.isWordRune(content[q - 1]) ? idleWord : idleOther;
+                    i = q;
+                } else if (lineStart > i) {
                     i = lineStart;
                 }
             }
@@ -421,16 +440,47 @@ final class LineDfa {
             if (reach == 0) {
                 continue;
             }
-            for (int b = 0; b < 128; b++) {
-                if (program.matchRune(pc, b)) {
-                    mask[b >>> 6] |= 1L << b;
-                }
-            }
-            if (op != CompiledProgram.RUNE1 || program.rune1(pc) >= 128) {
-                mask[2] |= 1; // bit 128: a non-ASCII character may end a match
-            }
+            addRuneBytes(program, pc, mask);
         }
         return Long.bitCount(mask[0]) + Long.bitCount(mask[1]) <= MAX_LAST_BYTES ? mask : null;
+    }
+
+    /**
+     * Adds the ASCII bytes instruction {@code pc} consumes to the 128-bit mask, and bit 128 when
+     * it may consume a non-ASCII character; nothing when it consumes none.
+     */
+    private static void addRuneBytes(CompiledProgram program, int pc, long[] mask) {
+        int op = program.op(pc);
+        if (op < CompiledProgram.RUNE || op > CompiledProgram.RUNE_ANY_NOT_NL) {
+            return;
+        }
+        for (int b = 0; b < 128; b++) {
+            if (program.matchRune(pc, b)) {
+                mask[b >>> 6] |= 1L << b;
+            }
+        }
+        if (op != CompiledProgram.RUNE1 || program.rune1(pc) >= 128) {
+            mask[2] |= 1;
+        }
+    }
+
+    /**
+     * Where the leftmost match that starts at or after {@code from} can start at the earliest,
+     * given that the earliest such match ends at {@code matchEnd}: after the last byte before
+     * {@code matchEnd} that no match holds (a match starting before it and ending at or after
+     * {@code matchEnd} would hold it), at a character boundary.
+     */
+    int matchStartBound(byte[] content, int from, int matchEnd) {
+        int q = matchEnd;
+        while (q > from && mayBeInMatch(content[q - 1])) {
+            q--;
+        }
+        return q;
+    }
+
+    /** Whether some match may hold byte {@code b} (a byte of 0x80 or more: when a match may hold a non-ASCII character). */
+    private boolean mayBeInMatch(int b) {
+        return b < 0 ? matchBytes[2] != 0 : (matchBytes[b >>> 6] >>> b & 1) != 0;
     }
 
     /**

@@ -344,7 +344,7 @@ final class LineMatcher {
             int at = start;
             for (int matchEnd = firstMatchEnd; matchEnd >= 0; ) {
                 long ends = LineDfa.NO_MATCH;
-                int from = at;
+                int from = dfa.matchStartBound(content, at, matchEnd);
                 while (from <= matchEnd) {
                     ends = anchoredDfa.anchoredEnds(content, start, from, end, budget);
                     budget -= anchoredDfa.anchoredSteps();

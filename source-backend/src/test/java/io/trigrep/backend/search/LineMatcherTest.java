@@ -180,6 +180,21 @@ class LineMatcherTest {
     }
 
     /**
+     * After the jump to a line holding the required byte, the search starts after the last byte
+     * before it that no match holds (here the blank before {@code a_b(}), not at the line's start;
+     * starting one byte later would lose the match that begins right there.
+     */
+    @org.junit.jupiter.api.Test
+    void theJumpStartsRightAfterTheLastByteNoMatchHolds() {
+        String text = "x = a_b(1);\n  if (c_d(2)) e_f(3);\n(g_h(\nno match here\n";
+        for (String regex : List.of("\\b[a-z]_\\w*\\(", "\\w+_\\w+\\(", "[a-z]_[a-z]\\(")) {
+            Pattern pattern = Pattern.compile(regex, Pattern.MULTILINE);
+            assertThat(run(LineMatcher.regex(pattern, List.of(), false), text.getBytes(StandardCharsets.UTF_8), 0, 1))
+                    .as("regex %s", regex).isEqualTo(naive(pattern, text, 1)).hasSize(3);
+        }
+    }
+
+    /**
      * Regexes whose matches all end at a line's end after a few known characters are searched
      * by line ends first; the others (matches elsewhere, empty ones, too many last characters)
      * must be left to the DFA. Both agree with RE2J on each line.
