@@ -7,11 +7,21 @@
 #
 # Generates its own corpus (every line matches), indexes it into 3 shards, starts 3 backends and
 # the frontend on loopback, and stops them at the end.
+#
+# PIN=1 runs the backends on CPU 0 and the frontend and the baseline client on CPU 1 (taskset),
+# as if they had machines of their own: then the ratio says whether the frontend keeps up with
+# the backends, rather than how much CPU it takes from them on a shared machine.
 set -euo pipefail
 results="${1:-5000000}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 pids=()
+backend_cpu=()
+consumer_cpu=()
+if [ "${PIN:-0}" = 1 ]; then
+  backend_cpu=(taskset -c 0)
+  consumer_cpu=(taskset -c 1)
+fi
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -37,13 +47,13 @@ PY
 backends=()
 for s in 0 1 2; do
   port=$(free_port)
-  "$root/trigrep" backend --shard "$work/shards/shard-$s" --port "$port" --max-results "$results" --deadline-ms 300000 \
+  "${backend_cpu[@]}" "$root/trigrep" backend --shard "$work/shards/shard-$s" --port "$port" --max-results "$results" --deadline-ms 300000 \
     > "$work/backend-$s.log" 2>&1 &
   pids+=($!)
   backends+=("127.0.0.1:$port")
 done
 fport=$(free_port)
-TRIGREP_JAVA_OPTS="${TRIGREP_JAVA_OPTS:--Xmx2g}" "$root/trigrep" frontend --backends "$(IFS=,; echo "${backends[*]}")" \
+TRIGREP_JAVA_OPTS="${TRIGREP_JAVA_OPTS:--Xmx2g}" "${consumer_cpu[@]}" "$root/trigrep" frontend --backends "$(IFS=,; echo "${backends[*]}")" \
   --data "$work/data" --port "$fport" --cache-bytes 20000000000 --min-free-bytes 0 > "$work/frontend.log" 2>&1 &
 fpid=$!
 pids+=($fpid)
@@ -56,12 +66,12 @@ java_pid=$(pgrep -f "FrontendCommand.*$fport" | head -n 1)
 echo "backends' own time (each alone, then all three at once; same request, no frontend)..." >&2
 slowest=0
 for b in "${backends[@]}"; do
-  t=$("$root/trigrep" search --backend "$b" --repeat 5 --context 2 'match_' | awk '{print $2}')
+  t=$("${consumer_cpu[@]}" "$root/trigrep" search --backend "$b" --repeat 5 --context 2 'match_' | awk '{print $2}')
   slowest=$(awk -v a="$slowest" -v b="$t" 'BEGIN { print (b > a) ? b : a }')
 done
 # The fair baseline on a small machine: the three streams produced together, as for a fanned-out
 # query, read and dropped by one client process.
-together=$("$root/trigrep" search --backend "$(IFS=,; echo "${backends[*]}")" --repeat 5 --context 2 'match_' | awk '{print $2}')
+together=$("${consumer_cpu[@]}" "$root/trigrep" search --backend "$(IFS=,; echo "${backends[*]}")" --repeat 5 --context 2 'match_' | awk '{print $2}')
 
 heap() { jcmd "$java_pid" GC.run >/dev/null; sleep 1; jcmd "$java_pid" GC.heap_info | awk '/used/ { for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i + 1); sub("K", "", v); print v * 1024; exit } }'; }
 before=$(heap)
