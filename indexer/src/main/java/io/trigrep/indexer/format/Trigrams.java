@@ -1,6 +1,5 @@
 package io.trigrep.indexer.format;
 
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
@@ -15,19 +14,10 @@ public final class Trigrams {
     }
 
     /**
-     * Adds the distinct trigrams of {@code content} (position to limit) to {@code set}; stops once
-     * the set holds at least {@code stopAfter} (it may then hold up to {@link Set#BLOCK} more).
-     * Returns the set's size.
+     * Adds the distinct trigrams of {@code bytes[offset, offset + length)} to {@code set}; stops
+     * once the set holds at least {@code stopAfter} (it may then hold up to {@link Set#BLOCK}
+     * more). Returns the set's size.
      */
-    public static int collect(ByteBuffer content, Set set, int stopAfter) {
-        if (content.hasArray()) {
-            return collect(content.array(), content.arrayOffset() + content.position(), content.remaining(), set, stopAfter);
-        }
-        byte[] copy = set.copy(content);
-        return collect(copy, 0, content.remaining(), set, stopAfter);
-    }
-
-    /** Same over {@code length} bytes of an array from {@code offset}. */
     public static int collect(byte[] bytes, int offset, int length, Set set, int stopAfter) {
         if (length < 3) {
             return set.size;
@@ -48,7 +38,7 @@ public final class Trigrams {
      * method before, about 30% of its CPU samples). Cleared in O(size).
      */
     public static final class Set {
-        /** Bytes {@link Trigrams#collect} hands to the branch-free loop at once, between checks of its limit. */
+        /** Bytes {@link Trigrams#collect} hands to {@link #addBlock} at once, between checks of its limit. */
         static final int BLOCK = 256;
 
         private final long[] bits = new long[1 << 18];
@@ -56,16 +46,6 @@ public final class Trigrams {
         private int[] grouped = new int[4096];
         private final int[] groupStarts = new int[257];
         private int size;
-        private byte[] copy = new byte[0];
-
-        /** The buffer's remaining bytes in a reused array: array loops beat ByteBuffer access. */
-        byte[] copy(ByteBuffer content) {
-            if (copy.length < content.remaining()) {
-                copy = new byte[Math.max(content.remaining(), 2 * copy.length)];
-            }
-            content.get(content.position(), copy, 0, content.remaining());
-            return copy;
-        }
 
         /**
          * Adds the trigrams ending at {@code bytes[from, to)}, {@code t} holding the two bytes
@@ -94,35 +74,15 @@ public final class Trigrams {
             return t;
         }
 
-        public boolean add(int trigram) {
-            int word = trigram >>> 6;
-            long bit = 1L << trigram;
-            long w = bits[word];
-            if ((w & bit) != 0) {
-                return false;
-            }
-            bits[word] = w | bit;
-            if (size == members.length) {
-                members = Arrays.copyOf(members, size * 2);
-            }
-            members[size++] = trigram;
-            return true;
-        }
-
         public int size() {
             return size;
         }
 
-        /** The members, valid up to {@link #size()}, in insertion order. */
-        public int[] members() {
-            return members;
-        }
-
         /**
          * The members, valid up to {@link #size()}, grouped by their first byte in increasing
-         * order (a counting sort; in insertion order within a group). The index build reads each
-         * file's trigrams once per range of the trigram space it fills, and grouped trigrams let
-         * it read only the groups a range covers.
+         * order (a counting sort; in insertion order within a group). The index build fills the
+         * trigram space range by range, and grouped trigrams let it read only the groups a range
+         * covers.
          */
         public int[] membersByFirstByte() {
             if (grouped.length < size) {
