@@ -2,12 +2,10 @@ package io.trigrep.indexer.build;
 
 import io.trigrep.indexer.format.TrigramIndexWriter;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -107,7 +105,7 @@ final class PostingBuckets {
                 throw new IOException(e);
             } finally {
                 for (Future<?> f : helpers) {
-                    await(f);
+                    ShardBuilder.await(f);
                 }
             }
             for (TrigramIndexWriter.Part part : parts) {
@@ -164,23 +162,6 @@ final class PostingBuckets {
                 part.add(t, buffer[j]);
             }
             start = end;
-        }
-    }
-
-    private static void await(Future<?> work) throws IOException {
-        try {
-            work.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while building posting lists");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IOException(e.getCause());
         }
     }
 }

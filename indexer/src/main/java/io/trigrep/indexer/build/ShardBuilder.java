@@ -114,7 +114,8 @@ final class ShardBuilder {
         return bytes;
     }
 
-    private static <T> T await(java.util.concurrent.Future<T> work) throws IOException {
+    /** The task's result; its IOException or RuntimeException rethrown as is. */
+    static <T> T await(java.util.concurrent.Future<T> work) throws IOException {
         try {
             return work.get();
         } catch (InterruptedException e) {
@@ -123,6 +124,9 @@ final class ShardBuilder {
         } catch (java.util.concurrent.ExecutionException e) {
             if (e.getCause() instanceof IOException io) {
                 throw io;
+            }
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
             }
             throw new IOException(e.getCause());
         }
