@@ -84,7 +84,7 @@ final class PostingBuckets {
                 for (int r = next.getAndIncrement(); r < ranges.size(); r = next.getAndIncrement()) {
                     int[] range = ranges.get(r);
                     if (buffer == null || buffer.length < range[2]) {
-                        buffer = new int[Math.max(range[2], buffer == null ? 0 : buffer.length)];
+                        buffer = new int[range[2]];
                     }
                     fill(docs, slots, range[0], range[1], buffer, cursors);
                     encode(slots, range[0], range[1], buffer, parts.get(r));
