@@ -4,11 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.trigrep.backend.TestShards;
-import io.trigrep.backend.server.BackendConfig;
-import io.trigrep.backend.server.BackendServer;
 import io.trigrep.frontend.fanout.FanOut;
-import io.trigrep.indexer.format.Shard;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -37,33 +33,19 @@ class HttpApiTest {
     static final ObjectMapper JSON = new ObjectMapper();
     @TempDir
     static Path dir;
-    static List<BackendServer> backends = new ArrayList<>();
-    static FanOut fanOut;
-    static FrontendServer frontend;
+    static LoopbackCluster cluster;
     static String base;
     static final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
     static void start() throws Exception {
-        List<InetSocketAddress> addresses = new ArrayList<>();
-        for (Shard shard : TestShards.build(CORPUS, dir.resolve("shards"), 3)) {
-            BackendServer server = new BackendServer(shard, BackendConfig.defaults());
-            addresses.add(server.start("127.0.0.1", 0));
-            backends.add(server);
-        }
-        fanOut = new FanOut(addresses, dir.resolve("data"), 2);
-        frontend = new FrontendServer(fanOut, 8);
-        InetSocketAddress at = frontend.start("127.0.0.1", 0);
-        base = "http://127.0.0.1:" + at.getPort();
+        cluster = new LoopbackCluster(CORPUS, dir, 3);
+        base = cluster.base;
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        frontend.close();
-        fanOut.close();
-        for (BackendServer b : backends) {
-            b.close();
-        }
+    static void stop() {
+        cluster.close();
     }
 
     static HttpResponse<String> get(String pathAndQuery) throws Exception {
@@ -180,7 +162,7 @@ class HttpApiTest {
             });
             accept.setDaemon(true);
             accept.start();
-            List<InetSocketAddress> withSilent = List.of(fanOut.backends().get(0), new InetSocketAddress("127.0.0.1", silent.getLocalPort()));
+            List<InetSocketAddress> withSilent = List.of(cluster.fanOut.backends().get(0), new InetSocketAddress("127.0.0.1", silent.getLocalPort()));
             try (FanOut slow = new FanOut(withSilent, dir.resolve("data3"), 1); FrontendServer server = new FrontendServer(slow, 2)) {
                 InetSocketAddress at = server.start("127.0.0.1", 0);
                 HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort()
@@ -349,7 +331,7 @@ class HttpApiTest {
         try (ServerSocket closed = new ServerSocket(0)) {
             dead = closed.getLocalPort();
         }
-        List<InetSocketAddress> withDead = new ArrayList<>(fanOut.backends());
+        List<InetSocketAddress> withDead = new ArrayList<>(cluster.fanOut.backends());
         withDead.add(new InetSocketAddress("127.0.0.1", dead));
         try (FanOut partial = new FanOut(withDead, dir.resolve("data2"), 1); FrontendServer server = new FrontendServer(partial, 2)) {
             InetSocketAddress at = server.start("127.0.0.1", 0);

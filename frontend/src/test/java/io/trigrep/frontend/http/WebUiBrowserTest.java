@@ -2,11 +2,7 @@ package io.trigrep.frontend.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.trigrep.backend.TestShards;
-import io.trigrep.backend.server.BackendConfig;
-import io.trigrep.backend.server.BackendServer;
 import io.trigrep.frontend.fanout.FanOut;
-import io.trigrep.indexer.format.Shard;
 import java.io.File;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -56,9 +52,7 @@ class WebUiBrowserTest {
 
     @TempDir
     static Path dir;
-    static final List<BackendServer> backends = new ArrayList<>();
-    static FanOut fanOut;
-    static FrontendServer frontend;
+    static LoopbackCluster cluster;
     /** A peer that accepts and never answers: it holds a query running until the test cancels it. */
     static ServerSocket gate;
     static final List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -80,15 +74,9 @@ class WebUiBrowserTest {
         for (int i = 0; i < BULK_COPIES; i++) {
             copy(HttpApiTest.CORPUS.resolve("zlib_1.2.13.dfsg-1"), corpus.resolve(String.format("bulk%03d_1.0", i)));
         }
-        List<InetSocketAddress> addresses = new ArrayList<>();
-        for (Shard shard : TestShards.build(corpus, dir.resolve("shards"), 3)) {
-            BackendServer server = new BackendServer(shard, BackendConfig.defaults());
-            addresses.add(server.start("127.0.0.1", 0));
-            backends.add(server);
-        }
-        fanOut = new FanOut(addresses, dir.resolve("data"), 2);
-        frontend = new FrontendServer(fanOut, 8);
-        base = "http://127.0.0.1:" + frontend.start("127.0.0.1", 0).getPort();
+        cluster = new LoopbackCluster(corpus, dir, 3);
+        base = cluster.base;
+        List<InetSocketAddress> addresses = cluster.addresses;
 
         // The same backends and one more that refuses every connection: a partial answer.
         List<InetSocketAddress> withDead = new ArrayList<>(addresses);
@@ -136,7 +124,7 @@ class WebUiBrowserTest {
         if (browser != null) {
             browser.quit();
         }
-        for (AutoCloseable c : new AutoCloseable[] {gatedFrontend, gatedFanOut, gate, partialFrontend, partialFanOut, frontend, fanOut}) {
+        for (AutoCloseable c : new AutoCloseable[] {gatedFrontend, gatedFanOut, gate, partialFrontend, partialFanOut}) {
             if (c != null) {
                 c.close();
             }
@@ -144,8 +132,8 @@ class WebUiBrowserTest {
         for (java.net.Socket s : held) {
             s.close();
         }
-        for (BackendServer b : backends) {
-            b.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 

@@ -2,11 +2,7 @@ package io.trigrep.frontend.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.trigrep.backend.TestShards;
-import io.trigrep.backend.server.BackendConfig;
-import io.trigrep.backend.server.BackendServer;
 import io.trigrep.frontend.fanout.FanOut;
-import io.trigrep.indexer.format.Shard;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -34,32 +30,19 @@ import org.junit.jupiter.api.io.TempDir;
 class WebUiHttpTest {
     @TempDir
     static Path dir;
-    static final List<BackendServer> backends = new ArrayList<>();
-    static FanOut fanOut;
-    static FrontendServer frontend;
+    static LoopbackCluster cluster;
     static String base;
     static final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
 
     @BeforeAll
     static void start() throws Exception {
-        List<InetSocketAddress> addresses = new ArrayList<>();
-        for (Shard shard : TestShards.build(HttpApiTest.CORPUS, dir.resolve("shards"), 2)) {
-            BackendServer server = new BackendServer(shard, BackendConfig.defaults());
-            addresses.add(server.start("127.0.0.1", 0));
-            backends.add(server);
-        }
-        fanOut = new FanOut(addresses, dir.resolve("data"), 2);
-        frontend = new FrontendServer(fanOut, 8);
-        base = "http://127.0.0.1:" + frontend.start("127.0.0.1", 0).getPort();
+        cluster = new LoopbackCluster(HttpApiTest.CORPUS, dir, 2);
+        base = cluster.base;
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        frontend.close();
-        fanOut.close();
-        for (BackendServer b : backends) {
-            b.close();
-        }
+    static void stop() {
+        cluster.close();
     }
 
     static HttpResponse<String> get(String root, String pathAndQuery, String... headers) throws Exception {
@@ -167,7 +150,7 @@ class WebUiHttpTest {
             });
             accept.setDaemon(true);
             accept.start();
-            List<InetSocketAddress> withSilent = List.of(fanOut.backends().get(0), new InetSocketAddress("127.0.0.1", silent.getLocalPort()));
+            List<InetSocketAddress> withSilent = List.of(cluster.fanOut.backends().get(0), new InetSocketAddress("127.0.0.1", silent.getLocalPort()));
             try (FanOut slow = new FanOut(withSilent, dir.resolve("data-slow"), 1); FrontendServer server = new FrontendServer(slow, 1)) {
                 String root = "http://127.0.0.1:" + server.start("127.0.0.1", 0).getPort();
                 HttpResponse<String> running = get(root, "/search?q=return");

@@ -1,0 +1,43 @@
+package io.trigrep.frontend.http;
+
+import io.trigrep.backend.TestShards;
+import io.trigrep.backend.server.BackendConfig;
+import io.trigrep.backend.server.BackendServer;
+import io.trigrep.frontend.fanout.FanOut;
+import io.trigrep.indexer.format.Shard;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the HTTP tests talk to: a corpus indexed into shards, a real backend per shard and the
+ * frontend fanning out to them, all on loopback ports the system picks. Closing stops them all.
+ */
+final class LoopbackCluster implements AutoCloseable {
+    final List<BackendServer> backends = new ArrayList<>();
+    /** Where the backends listen, in shard order. */
+    final List<InetSocketAddress> addresses = new ArrayList<>();
+    final FanOut fanOut;
+    final FrontendServer frontend;
+    /** The frontend's root URL, {@code http://127.0.0.1:PORT}. */
+    final String base;
+
+    LoopbackCluster(Path corpus, Path dir, int shards) throws Exception {
+        for (Shard shard : TestShards.build(corpus, dir.resolve("shards"), shards)) {
+            BackendServer server = new BackendServer(shard, BackendConfig.defaults());
+            backends.add(server);
+            addresses.add(server.start("127.0.0.1", 0));
+        }
+        fanOut = new FanOut(addresses, dir.resolve("data"), 2);
+        frontend = new FrontendServer(fanOut, 8);
+        base = "http://127.0.0.1:" + frontend.start("127.0.0.1", 0).getPort();
+    }
+
+    @Override
+    public void close() {
+        frontend.close();
+        fanOut.close();
+        backends.forEach(BackendServer::close);
+    }
+}
