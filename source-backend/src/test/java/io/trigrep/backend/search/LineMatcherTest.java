@@ -237,26 +237,22 @@ class LineMatcherTest {
     Arbitrary<byte[]> rawBytes() {
         return Arbitraries.of((byte) 'a', (byte) 'k', (byte) '\n', (byte) 0x80, (byte) 0xbf, (byte) 0xc3, (byte) 0xa9, (byte) 0xe6,
                 (byte) 0x97, (byte) 0xa5, (byte) 0xf0, (byte) 0x9f, (byte) 0xff, (byte) 0xe2, (byte) 0x84, (byte) 0xaa)
-                .list().ofMaxSize(120).map(l -> {
-                    byte[] b = new byte[l.size()];
-                    for (int k = 0; k < b.length; k++) {
-                        b[k] = l.get(k);
-                    }
-                    return b;
-                });
+                .list().ofMaxSize(120).map(LineMatcherTest::bytes);
     }
 
     /** Long lines with bytes on both sides of '\n' (0x0a): 0x0b and 0x8a differ from it in one bit. */
     @Provide
     Arbitrary<byte[]> sparseLines() {
         return Arbitraries.of((byte) 'a', (byte) 0x0b, (byte) 0x8a, (byte) 0x09, (byte) 0xff, (byte) 'a', (byte) 'b', (byte) '\n')
-                .list().ofMaxSize(400).map(l -> {
-                    byte[] b = new byte[l.size()];
-                    for (int k = 0; k < b.length; k++) {
-                        b[k] = l.get(k);
-                    }
-                    return b;
-                });
+                .list().ofMaxSize(400).map(LineMatcherTest::bytes);
+    }
+
+    private static byte[] bytes(List<Byte> list) {
+        byte[] b = new byte[list.size()];
+        for (int k = 0; k < b.length; k++) {
+            b[k] = list.get(k);
+        }
+        return b;
     }
 
     @Provide
