@@ -285,11 +285,8 @@ final class LineDfa {
                     q--;
                 }
                 if (q > lineStart) {
-                    if (!idleValid) {
-                        internIdle();
-                        table = ascii;
-                    }
-                    s = CompiledProgram.isWordRune(content[q - 1]) ? idleWord : idleOther;
+                    s = startingAt(content, lineStart, q);
+                    table = ascii; // interning the idle states may have grown the table
                     i = q;
                 } else if (lineStart > i) {
                     i = lineStart;
