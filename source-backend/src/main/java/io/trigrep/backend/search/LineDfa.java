@@ -92,6 +92,8 @@ final class LineDfa {
      * blank, so the DFA stepped through most of the text).
      */
     private final long[] lastBytes;
+    private final int maxMatchRunes;
+    private final int fixedMatchRunes;
     /** The bytes some match may hold, as {@link #lastBytes} holds its bytes. */
     private final long[] matchBytes;
     /** At most this many ASCII bytes may end a match for {@link #lastBytes} to be used: more would pass most lines. */
@@ -143,6 +145,10 @@ final class LineDfa {
         int b2 = b < 0 ? -1 : requiredByte(program, b);
         this.alsoRequired = b2 < 0 ? 0 : (b2 & 0xffL) * LineMatcher.ONES;
         this.lastBytes = anchored ? null : lastBytesAtLineEnd(program);
+        long lengths = matchLengths(program);
+        this.maxMatchRunes = (int) (lengths >> 32);
+        int shortest = (int) lengths;
+        this.fixedMatchRunes = maxMatchRunes > 0 && shortest == maxMatchRunes ? shortest : -1;
         this.matchBytes = new long[3];
         for (int pc = 0; pc < n; pc++) {
             addRuneBytes(program, pc, matchBytes);
@@ -791,7 +797,6 @@ final class LineDfa {
      * there instead of at the line's start.
      */
     int maxMatchRunes() {
-        lengths();
         return maxMatchRunes;
     }
 
@@ -802,21 +807,7 @@ final class LineDfa {
      * before an end the DFA finds, and RE2J is not needed for the ranges at all.
      */
     int fixedMatchRunes() {
-        lengths();
         return fixedMatchRunes;
-    }
-
-    private int maxMatchRunes = UNKNOWN;
-    private int fixedMatchRunes = UNKNOWN;
-
-    private void lengths() {
-        if (maxMatchRunes != UNKNOWN) {
-            return;
-        }
-        long both = matchLengths(program);
-        maxMatchRunes = (int) (both >> 32);
-        int min = (int) both;
-        fixedMatchRunes = maxMatchRunes > 0 && min == maxMatchRunes ? min : -1;
     }
 
     /**
