@@ -140,17 +140,18 @@ final class LineDfa {
         this.stack = new int[3 * n + 4];
         Arrays.fill(ascii, UNKNOWN);
         this.start = state(new int[] {program.start()}, AT_LINE_START);
-        int b = requiredByte(program);
+        // What the line search jumps and cuts with; an anchored DFA only answers anchoredEnds.
+        int b = anchored ? -1 : requiredByte(program);
         this.required = b < 0 ? 0 : (b & 0xffL) * LineMatcher.ONES;
         int b2 = b < 0 ? -1 : requiredByte(program, b);
         this.alsoRequired = b2 < 0 ? 0 : (b2 & 0xffL) * LineMatcher.ONES;
         this.lastBytes = anchored ? null : lastBytesAtLineEnd(program);
-        long lengths = matchLengths(program);
+        long lengths = anchored ? -1L << 32 : matchLengths(program);
         this.maxMatchRunes = (int) (lengths >> 32);
         int shortest = (int) lengths;
         this.fixedMatchRunes = maxMatchRunes > 0 && shortest == maxMatchRunes ? shortest : -1;
         this.matchBytes = new long[3];
-        for (int pc = 0; pc < n; pc++) {
+        for (int pc = 0; pc < n && !anchored; pc++) {
             addRuneBytes(program, pc, matchBytes);
         }
     }
