@@ -10,7 +10,9 @@
 #
 # PIN=1 runs the backends on CPU 0 and the frontend and the baseline client on CPU 1 (taskset),
 # as if they had machines of their own: then the ratio says whether the frontend keeps up with
-# the backends, rather than how much CPU it takes from them on a shared machine.
+# the backends, rather than how much CPU it takes from them on a shared machine. The frontend
+# runs G1 either way (on one CPU the JVM would pick the serial collector, whose heap report the
+# heap figure below does not read).
 set -euo pipefail
 results="${1:-5000000}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -53,7 +55,7 @@ for s in 0 1 2; do
   backends+=("127.0.0.1:$port")
 done
 fport=$(free_port)
-TRIGREP_JAVA_OPTS="${TRIGREP_JAVA_OPTS:--Xmx2g}" "${consumer_cpu[@]}" "$root/trigrep" frontend --backends "$(IFS=,; echo "${backends[*]}")" \
+TRIGREP_JAVA_OPTS="${TRIGREP_JAVA_OPTS:--Xmx2g -XX:+UseG1GC}" "${consumer_cpu[@]}" "$root/trigrep" frontend --backends "$(IFS=,; echo "${backends[*]}")" \
   --data "$work/data" --port "$fport" --cache-bytes 20000000000 --min-free-bytes 0 > "$work/frontend.log" 2>&1 &
 fpid=$!
 pids+=($fpid)

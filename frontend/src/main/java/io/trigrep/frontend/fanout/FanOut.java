@@ -33,6 +33,8 @@ public final class FanOut implements AutoCloseable {
     private final Path dataDir;
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     private final ExecutorService writers;
+    /** Writes the tees' full buffers; its tasks never wait on anything but the disk. */
+    private final ExecutorService teeIo;
     private final AtomicLong runs = new AtomicLong();
     private final FrontendMetrics metrics;
 
@@ -49,6 +51,11 @@ public final class FanOut implements AutoCloseable {
         this.dataDir = Files.createDirectories(dataDir);
         this.writers = Executors.newFixedThreadPool(writerThreads, r -> {
             Thread t = new Thread(r, "trigrep-tee");
+            t.setDaemon(true);
+            return t;
+        });
+        this.teeIo = Executors.newFixedThreadPool(TeeFile.DEPTH, r -> {
+            Thread t = new Thread(r, "trigrep-tee-io");
             t.setDaemon(true);
             return t;
         });
@@ -76,7 +83,7 @@ public final class FanOut implements AutoCloseable {
 
     public QueryRun search(String query, boolean literal, int contextLines, Duration deadline) throws IOException {
         Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
-        QueryRun run = new QueryRun(shardNames(), new TeeFile(tee), writers);
+        QueryRun run = new QueryRun(shardNames(), new TeeFile(tee, teeIo), writers);
         for (int i = 0; i < backends.size(); i++) {
             MessageBuilder request = Messages.newBuilder();
             request.initRoot(Request.factory).initSearch().setQuery(query).setLiteral(literal).setContextLines(contextLines)
@@ -115,5 +122,6 @@ public final class FanOut implements AutoCloseable {
     public void close() {
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         writers.shutdownNow();
+        teeIo.shutdown();
     }
 }

@@ -33,7 +33,7 @@ class QueryCacheTest {
 
     @Test
     void aRunningQueryIsJoinedAndAFinishedOneServedAgain() throws Exception {
-        QueryCache cache = new QueryCache(dir, 1 << 20, 0, () -> Long.MAX_VALUE);
+        QueryCache cache = new QueryCache(dir, 1 << 20, 0, () -> Long.MAX_VALUE, Runnable::run);
         QueryCache.Entry first = cache.acquire("q", false, () -> run(100));
         QueryCache.Entry joined = cache.acquire("q", false, () -> run(100));
         assertThat(joined).isSameAs(first);
@@ -56,7 +56,7 @@ class QueryCacheTest {
 
     @Test
     void leastRecentlyUsedFinishedQueriesAreEvictedOverTheByteBound() throws Exception {
-        QueryCache cache = new QueryCache(dir, 250, 0, () -> Long.MAX_VALUE);
+        QueryCache cache = new QueryCache(dir, 250, 0, () -> Long.MAX_VALUE, Runnable::run);
         QueryCache.Entry a = cache.acquire("a", false, () -> run(100));
         QueryCache.Entry b = cache.acquire("b", false, () -> run(100));
         finish(a.run());
@@ -77,7 +77,7 @@ class QueryCacheTest {
 
     @Test
     void runningAndInUseQueriesAreNeverEvicted() throws Exception {
-        QueryCache cache = new QueryCache(dir, 0, 0, () -> Long.MAX_VALUE);
+        QueryCache cache = new QueryCache(dir, 0, 0, () -> Long.MAX_VALUE, Runnable::run);
         QueryCache.Entry running = cache.acquire("running", false, () -> run(100));
         QueryCache.Entry reading = cache.acquire("reading", false, () -> run(100));
         finish(reading.run());
@@ -97,7 +97,7 @@ class QueryCacheTest {
     @Test
     void lowFreeDiskEvictsEvenUnderTheByteBound() throws Exception {
         AtomicLong free = new AtomicLong(Long.MAX_VALUE);
-        QueryCache cache = new QueryCache(dir, 1 << 20, 1000, free::get);
+        QueryCache cache = new QueryCache(dir, 1 << 20, 1000, free::get, Runnable::run);
         QueryCache.Entry a = cache.acquire("a", false, () -> run(100));
         finish(a.run());
         cache.release(a);
