@@ -49,10 +49,14 @@ public final class FrameRunDecoder extends ChannelInboundHandlerAdapter {
             int end = in.writerIndex();
             int at = start;
             String malformed = null;
+            // One NIO view of the read for the walk: ByteBuf accessors check bounds and liveness on
+            // every call, which showed in the frontend's samples at a few million frames a query.
+            java.nio.ByteBuffer view = end > start ? in.nioBuffer(start, end - start) : null;
+            int viewBase = view == null ? 0 : view.position() - start;
             while (at < end) {
                 long length;
                 try {
-                    length = Framing.frameLength(in, at, end - at, limits);
+                    length = Framing.frameLength(view, viewBase + at, end - at, limits);
                 } catch (MalformedMessageException e) {
                     malformed = e.getMessage();
                     break;

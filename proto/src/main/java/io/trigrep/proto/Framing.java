@@ -1,7 +1,6 @@
 package io.trigrep.proto;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -81,15 +80,33 @@ public final class Framing {
 
     /**
      * The size of the frame that starts at {@code index}, or -1 while fewer bytes than its
-     * segment table are readable. Reads nothing beyond the table and allocates nothing.
+     * segment table are readable. Reads nothing beyond the table. Allocates one view of the
+     * table's bytes: a caller walking many frames takes one NIO view of them all and uses
+     * {@link #frameLength(ByteBuffer, int, int, FrameLimits)}.
      *
      * @throws MalformedMessageException when the table is invalid or the frame exceeds the limits
      */
     public static long frameLength(ByteBuf in, int index, int readable, FrameLimits limits) throws MalformedMessageException {
+        int table = Math.min(readable, tableBytes(limits.maxSegments()));
+        return frameLength(in.nioBuffer(index, table), 0, readable, limits, true);
+    }
+
+    /**
+     * Same as {@link #frameLength(ByteBuf, int, int, FrameLimits)} for the frame at absolute
+     * index {@code at} of {@code in} (either byte order; the table is read as little-endian),
+     * {@code readable} bytes from there being available. Allocates nothing.
+     */
+    public static long frameLength(ByteBuffer in, int at, int readable, FrameLimits limits) throws MalformedMessageException {
+        return frameLength(in, at, readable, limits, false);
+    }
+
+    /** {@code relative}: {@code in} holds the table from its position (a view cut for the call), not at {@code at}. */
+    private static long frameLength(ByteBuffer in, int at, int readable, FrameLimits limits, boolean relative) throws MalformedMessageException {
         if (readable < 8) {
             return -1;
         }
-        long segments = in.getUnsignedIntLE(index) + 1;
+        int base = relative ? in.position() : at;
+        long segments = uint32(in, base) + 1;
         if (segments > limits.maxSegments()) {
             throw new MalformedMessageException("segment table announces " + segments + " segments, limit is " + limits.maxSegments());
         }
@@ -99,20 +116,25 @@ public final class Framing {
         }
         long total = table;
         for (int i = 0; i < segments; i++) {
-            total += in.getUnsignedIntLE(index + 4 + 4 * i) * 8;
+            total += uint32(in, base + 4 + 4 * i) * 8;
             if (total > limits.maxMessageBytes()) {
                 throw new MalformedMessageException("segment table announces over " + total + " bytes, limit is " + limits.maxMessageBytes());
             }
         }
-        if (in.getUnsignedIntLE(index + 4) == 0) {
+        if (uint32(in, base + 4) == 0) {
             throw new MalformedMessageException("segment 0 is empty: a message needs at least its root pointer");
         }
         return total;
     }
 
+    private static long uint32(ByteBuffer in, int index) {
+        int v = in.getInt(index);
+        return (in.order() == ByteOrder.LITTLE_ENDIAN ? v : Integer.reverseBytes(v)) & 0xffffffffL;
+    }
+
     /** Same as {@link #frameLength(ByteBuf, int, int, FrameLimits)} over a NIO buffer's remaining bytes. */
     public static long frameLength(ByteBuffer in, FrameLimits limits) throws MalformedMessageException {
-        return frameLength(Unpooled.wrappedBuffer(in), 0, in.remaining(), limits);
+        return frameLength(in, in.position(), in.remaining(), limits);
     }
 
     /**

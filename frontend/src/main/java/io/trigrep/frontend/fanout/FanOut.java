@@ -1,6 +1,7 @@
 package io.trigrep.frontend.fanout;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -29,6 +30,13 @@ import org.capnproto.MessageBuilder;
 
 /** Sends each query to every backend and gathers the streams into a {@link QueryRun}. */
 public final class FanOut implements AutoCloseable {
+    /**
+     * The largest socket read from a backend. Netty's default, 64 KiB, cost the frontend 0.3 of
+     * its 1.9 CPU-seconds more per 5 million results (1.6 GB) than 512 KiB: fewer reads, fewer
+     * hand-offs to the writer, fewer selector updates (reads are asked for one at a time).
+     */
+    static final int MAX_READ_BYTES = 512 * 1024;
+
     private final List<InetSocketAddress> backends;
     private final Path dataDir;
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
@@ -92,6 +100,7 @@ public final class FanOut implements AutoCloseable {
             Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
                     .option(ChannelOption.AUTO_READ, false)
                     .option(ChannelOption.TCP_NODELAY, true)
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(4096, 65536, MAX_READ_BYTES))
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(5000, deadline.toMillis()))
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override

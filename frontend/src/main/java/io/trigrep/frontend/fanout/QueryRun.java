@@ -117,7 +117,7 @@ public final class QueryRun implements AutoCloseable {
             bytesReceived += end - start;
             long base = tee.append(view); // consumes the view; one write for the whole run
             for (int at = start; at < end; ) {
-                int length = (int) Framing.frameLength(frames, frames.readerIndex() + at - start, end - at, FrameLimits.DEFAULT);
+                int length = (int) Framing.frameLength(view, at, end - at, FrameLimits.DEFAULT);
                 view.limit(at + length).position(at);
                 if (!ingestOne(shard, view, base + at - start)) {
                     return;
@@ -135,7 +135,7 @@ public final class QueryRun implements AutoCloseable {
         Response.Which which = Messages.peekResponse(frame);
         switch (which) {
             case RESULT -> {
-                if (!index.add(frame, offset)) {
+                if (!index.add(shard, frame, offset)) {
                     failNow(shard, "a result frame this frontend cannot read");
                     return false;
                 }

@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the heap.
  */
 final class StreamHandler extends ChannelInboundHandlerAdapter {
-    static final int MAX_PENDING_BYTES = 1 << 20;
+    /** Four of the largest reads ({@link FanOut#MAX_READ_BYTES}) per backend. */
+    static final int MAX_PENDING_BYTES = 4 * FanOut.MAX_READ_BYTES;
 
     private final QueryRun run;
     private final int shard;

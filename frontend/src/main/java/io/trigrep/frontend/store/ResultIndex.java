@@ -25,6 +25,17 @@ public final class ResultIndex {
     private int[] order;
     /** Whether offsets never decreased with arrival: then arrival order breaks ties as offsets do. */
     private boolean offsetsInArrivalOrder = true;
+    /**
+     * Per stream (a backend's), its previous result's path and package bytes, hash and id. A
+     * backend streams a file's matches one after another, so most results repeat both: comparing
+     * eight bytes at a time costs a fraction of hashing byte by byte (the path hash and the
+     * interning were a third of the ingest's samples on 5 million results). Per stream, because
+     * the streams' reads interleave.
+     */
+    private RecentBytes[] recentPaths = new RecentBytes[0];
+    private RecentBytes[] recentPackages = new RecentBytes[0];
+    private int[] recentPathHashes = new int[0];
+    private int[] recentPackageIds = new int[0];
 
     public int size() {
         return size;
@@ -39,6 +50,11 @@ public final class ResultIndex {
      * not a result this path can read (the caller then reads it fully or treats it as corrupt).
      */
     public boolean add(ByteBuffer frame, long offset) {
+        return add(0, frame, offset);
+    }
+
+    /** As {@link #add(ByteBuffer, long)}, for a frame of stream {@code stream} (a small number, such as a shard's index). */
+    public boolean add(int stream, ByteBuffer frame, long offset) {
         if (!peek.peek(frame)) {
             return false;
         }
@@ -54,12 +70,37 @@ public final class ResultIndex {
         offsets[chunk][slot] = offset;
         lengths[chunk][slot] = f.limit() - f.position();
         rankings[chunk][slot] = peek.ranking();
-        pathHashes[chunk][slot] = hash(f, peek.pathOffset(), peek.pathLength());
-        packages[chunk][slot] = pool.intern(f, peek.packageOffset(), peek.packageLength());
+        if (stream >= recentPaths.length) {
+            growStreams(stream + 1);
+        }
+        RecentBytes path = recentPaths[stream];
+        if (!path.sameAs(f, peek.pathOffset(), peek.pathLength())) {
+            recentPathHashes[stream] = hash(f, peek.pathOffset(), peek.pathLength());
+            path.set(f, peek.pathOffset(), peek.pathLength());
+        }
+        RecentBytes pkg = recentPackages[stream];
+        if (!pkg.sameAs(f, peek.packageOffset(), peek.packageLength())) {
+            recentPackageIds[stream] = pool.intern(f, peek.packageOffset(), peek.packageLength());
+            pkg.set(f, peek.packageOffset(), peek.packageLength());
+        }
+        pathHashes[chunk][slot] = recentPathHashes[stream];
+        packages[chunk][slot] = recentPackageIds[stream];
         size++;
         order = null;
         counts = null;
         return true;
+    }
+
+    private void growStreams(int n) {
+        int old = recentPaths.length;
+        recentPaths = Arrays.copyOf(recentPaths, n);
+        recentPackages = Arrays.copyOf(recentPackages, n);
+        recentPathHashes = Arrays.copyOf(recentPathHashes, n);
+        recentPackageIds = Arrays.copyOf(recentPackageIds, n);
+        for (int i = old; i < n; i++) {
+            recentPaths[i] = new RecentBytes();
+            recentPackages[i] = new RecentBytes();
+        }
     }
 
     private void grow(int chunk) {

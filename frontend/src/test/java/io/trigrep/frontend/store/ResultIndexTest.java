@@ -38,12 +38,23 @@ class ResultIndexTest {
         ResultIndex index = new ResultIndex();
         List<Expected> expected = new ArrayList<>();
         long offset = 0;
+        // Three interleaved streams, each mostly repeating its previous result's package and path
+        // (as a backend does within a file); changes keep the length ("src/f123.c" to "src/f124.c").
+        String[] pkgs = new String[3];
+        String[] paths = new String[3];
         for (int i = 0; i < 50_000; i++) {
-            String pkg = "pkg" + random.nextInt(40);
-            String path = "src/f" + random.nextInt(500) + ".c";
+            int stream = random.nextInt(3);
+            if (pkgs[stream] == null || random.nextInt(10) == 0) {
+                pkgs[stream] = "pkg" + random.nextInt(40);
+            }
+            if (paths[stream] == null || random.nextInt(5) == 0) {
+                paths[stream] = "src/f" + (random.nextInt(10) == 0 ? random.nextInt(100) : 100 + random.nextInt(400)) + ".c";
+            }
+            String pkg = pkgs[stream];
+            String path = paths[stream];
             float ranking = random.nextInt(20) / 20f;
             ByteBuffer frame = frame(pkg, path, ranking);
-            assertThat(index.add(frame, offset)).isTrue();
+            assertThat(index.add(stream, frame, offset)).isTrue();
             byte[] pathBytes = path.getBytes(StandardCharsets.UTF_8);
             expected.add(new Expected(i, ranking, ResultIndex.hash(ByteBuffer.wrap(pathBytes), 0, pathBytes.length), offset, pkg));
             offset += frame.remaining();

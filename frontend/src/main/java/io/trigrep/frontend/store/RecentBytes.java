@@ -1,0 +1,37 @@
+package io.trigrep.frontend.store;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/** A copy of a few bytes seen last, compared with bytes in place eight at a time. */
+final class RecentBytes {
+    private ByteBuffer bytes = ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN);
+    private int length = -1;
+
+    /** Whether {@code buffer[offset, offset + n)} (a little-endian buffer) equals the bytes last {@link #set}. */
+    boolean sameAs(ByteBuffer buffer, int offset, int n) {
+        if (n != length) {
+            return false;
+        }
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            if (buffer.getLong(offset + i) != bytes.getLong(i)) {
+                return false;
+            }
+        }
+        for (; i < n; i++) {
+            if (buffer.get(offset + i) != bytes.get(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void set(ByteBuffer buffer, int offset, int n) {
+        if (n > bytes.capacity()) {
+            bytes = ByteBuffer.allocate(Math.max(n, 2 * bytes.capacity())).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        bytes.put(0, buffer, offset, n);
+        length = n;
+    }
+}
