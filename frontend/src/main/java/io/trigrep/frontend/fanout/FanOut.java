@@ -31,11 +31,13 @@ import org.capnproto.MessageBuilder;
 /** Sends each query to every backend and gathers the streams into a {@link QueryRun}. */
 public final class FanOut implements AutoCloseable {
     /**
-     * The largest socket read from a backend. Netty's default, 64 KiB, cost the frontend 0.3 of
-     * its 1.9 CPU-seconds more per 5 million results (1.6 GB) than 512 KiB: fewer reads, fewer
-     * hand-offs to the writer, fewer selector updates (reads are asked for one at a time).
+     * The largest socket read from a backend. Netty's default, 64 KiB, cost the frontend about
+     * 0.3 of its 1.9 CPU-seconds per 5 million results (1.6 GB) more than 256 KiB: fewer reads,
+     * hand-offs to the writer and selector updates (reads are asked for one at a time). Larger
+     * reads (512 KiB with 2 MiB pending) saved little more and made the backends, on the other
+     * core, slower by 5 to 10 %.
      */
-    static final int MAX_READ_BYTES = 512 * 1024;
+    static final int MAX_READ_BYTES = 256 * 1024;
 
     private final List<InetSocketAddress> backends;
     private final Path dataDir;

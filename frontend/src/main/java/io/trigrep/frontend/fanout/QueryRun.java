@@ -127,6 +127,8 @@ public final class QueryRun implements AutoCloseable {
             }
         } catch (IOException | RuntimeException e) {
             failNow(shard, "unreadable stream: " + e.getMessage());
+        } finally {
+            index.publish();
         }
     }
 

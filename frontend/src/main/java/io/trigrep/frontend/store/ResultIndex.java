@@ -21,7 +21,15 @@ public final class ResultIndex {
     private int[][] packages = new int[16][];
     private final PackagePool pool = new PackagePool();
     private final ResultPeek peek = new ResultPeek();
+    /** Results added, read by the writer only. */
+    private int count;
+    /**
+     * {@link #count} as other threads may see it: published by {@link #publish} (after each batch
+     * of frames) and {@link #sort}, not per result, because a volatile write per result cost as much
+     * as the rest of {@link #add} together.
+     */
     private volatile int size;
+    private long lastOffset = Long.MIN_VALUE;
     private int[] order;
     /** Whether offsets never decreased with arrival: then arrival order breaks ties as offsets do. */
     private boolean offsetsInArrivalOrder = true;
@@ -37,8 +45,14 @@ public final class ResultIndex {
     private int[] recentPathHashes = new int[0];
     private int[] recentPackageIds = new int[0];
 
+    /** Results as of the last {@link #publish} or {@link #sort}: exact once the query is complete. */
     public int size() {
         return size;
+    }
+
+    /** Makes every result added so far count in {@link #size} for other threads. */
+    public void publish() {
+        size = count;
     }
 
     public PackagePool packages() {
@@ -59,14 +73,15 @@ public final class ResultIndex {
             return false;
         }
         ByteBuffer f = peek.frame();
-        int chunk = size >>> CHUNK_BITS;
-        int slot = size & (CHUNK - 1);
+        int chunk = count >>> CHUNK_BITS;
+        int slot = count & (CHUNK - 1);
         if (slot == 0) {
             grow(chunk);
         }
-        if (size > 0 && offset < offset(size - 1)) {
+        if (offset < lastOffset) {
             offsetsInArrivalOrder = false;
         }
+        lastOffset = offset;
         offsets[chunk][slot] = offset;
         lengths[chunk][slot] = f.limit() - f.position();
         rankings[chunk][slot] = peek.ranking();
@@ -85,9 +100,11 @@ public final class ResultIndex {
         }
         pathHashes[chunk][slot] = recentPathHashes[stream];
         packages[chunk][slot] = recentPackageIds[stream];
-        size++;
+        count++;
         order = null;
-        counts = null;
+        if (counts != null) {
+            counts = null;
+        }
         return true;
     }
 
@@ -156,6 +173,8 @@ public final class ResultIndex {
      * within equal ranking and path (the caller's merge guarantees that).
      */
     public void sort() {
+        publish();
+        int size = count;
         // Sorting packed primitive keys with Arrays.sort is about ten times faster than the indirect
         // quicksort below (measured on 600,000 results: it was most of the frontend's time per query),
         // at the price of a transient 8 bytes per result. Pass 1 orders by ranking; pass 2 orders each
@@ -213,12 +232,16 @@ public final class ResultIndex {
         return order[rank];
     }
 
-    /** The {@code k} best results (ranking, then path hash, then offset), best first, without sorting all. */
+    /**
+     * The {@code k} best results (ranking, then path hash, then offset), best first, without
+     * sorting all. On the writer's thread, or once the query is complete.
+     */
     public int[] best(int k) {
-        int n = Math.min(k, size);
+        int total = count;
+        int n = Math.min(k, total);
         int[] top = new int[n];
         int filled = 0;
-        for (int i = 0; i < size; i++) {
+        for (int i = 0; i < total; i++) {
             if (filled < n) {
                 top[filled++] = i;
             } else if (compare(i, top[n - 1]) < 0) {
@@ -242,7 +265,8 @@ public final class ResultIndex {
     public int[] packageCounts() {
         if (counts == null) {
             int[] c = new int[pool.size()];
-            for (int i = 0; i < size; i++) {
+            int total = size;
+            for (int i = 0; i < total; i++) {
                 c[packageId(i)]++;
             }
             counts = c;
@@ -271,7 +295,8 @@ public final class ResultIndex {
         int[][] top = new int[counts.length][];
         int[] filled = new int[counts.length];
         int packagesSeen = 0;
-        for (int rank = 0; rank < size; rank++) {
+        int total = size;
+        for (int rank = 0; rank < total; rank++) {
             int r = sorted(rank);
             int p = packageId(r);
             if (top[p] == null) {
