@@ -32,7 +32,13 @@ import org.capnproto.MessageBuilder;
  */
 public final class SearchExecution {
     private static final int CHUNK_DOCS = 64;
-    private static final int BATCH_BYTES = 64 << 10;
+    /**
+     * Results go to the connection in batches of this many bytes (or fewer, at a chunk's end).
+     * Each batch is a task for the event loop, which it wakes when idle: at 64 KiB, a stream of
+     * 5 million results (1.6 GB) cost the three backends 24,000 to 28,000 context switches and
+     * 10 % more CPU; at 256 KiB they streamed it 13 % faster, to the frontend and to a client alike.
+     */
+    private static final int BATCH_BYTES = 256 << 10;
     private static final long PROGRESS_NANOS = 250_000_000;
 
     private final Shard shard;
