@@ -26,6 +26,9 @@ import java.util.concurrent.Executor;
  * or failed.
  */
 public final class QueryRun implements AutoCloseable {
+    /** Ranks answered before the full sort: the first page at the largest page size, many at the usual ones. */
+    static final int FIRST_RANKS = 1000;
+
     private final List<String> shards;
     private final ShardStatus[] statuses;
     private final Channel[] channels;
@@ -110,6 +113,9 @@ public final class QueryRun implements AutoCloseable {
     }
 
     private void ingestAll(int shard, ByteBuf frames) {
+        if (!running(shard)) {
+            return; // in flight when the shard failed (deadline, cancel): the answer is already settled
+        }
         try {
             ByteBuffer view = frames.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
             int start = view.position();
@@ -150,6 +156,10 @@ public final class QueryRun implements AutoCloseable {
             default -> { }
         }
         return true;
+    }
+
+    private synchronized boolean running(int shard) {
+        return statuses[shard].state() == ShardStatus.State.RUNNING;
     }
 
     private synchronized void progress(int shard, io.trigrep.proto.Progress.Reader p) {
@@ -244,7 +254,7 @@ public final class QueryRun implements AutoCloseable {
             if (completion.isDone()) {
                 return;
             }
-            index.sort();
+            index.selectFirst(FIRST_RANKS);
             try {
                 tee.finish();
             } catch (IOException e) {
@@ -252,6 +262,7 @@ public final class QueryRun implements AutoCloseable {
             }
             elapsedNanos = System.nanoTime() - startedNanos;
             completion.complete(this);
+            index.sort(); // pages past the first ranks wait for it
         });
     }
 

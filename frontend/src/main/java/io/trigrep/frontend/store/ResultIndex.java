@@ -30,7 +30,12 @@ public final class ResultIndex {
      */
     private volatile int size;
     private long lastOffset = Long.MIN_VALUE;
-    private int[] order;
+    /** The full order, once {@link #sort} ran; null while results are being added. */
+    private volatile int[] order;
+    /** The first ranks, computed without sorting everything; see {@link #selectFirst}. */
+    private volatile int[] first;
+    /** Set by {@link #selectFirst}: {@link #sort} will follow, so {@link #sorted} may wait for it. */
+    private volatile boolean sortPromised;
     /** Whether offsets never decreased with arrival: then arrival order breaks ties as offsets do. */
     private boolean offsetsInArrivalOrder = true;
     /**
@@ -101,7 +106,11 @@ public final class ResultIndex {
         pathHashes[chunk][slot] = recentPathHashes[stream];
         packages[chunk][slot] = recentPackageIds[stream];
         count++;
-        order = null;
+        if (order != null || first != null) {
+            order = null;
+            first = null;
+            sortPromised = false;
+        }
         if (counts != null) {
             counts = null;
         }
@@ -187,7 +196,7 @@ public final class ResultIndex {
                 o[i] = i;
             }
             sort(o, 0, size - 1);
-            order = o;
+            ordered(o);
             return;
         }
         long[] keys = new long[size];
@@ -215,7 +224,12 @@ public final class ResultIndex {
             }
             start = end;
         }
+        ordered(o);
+    }
+
+    private synchronized void ordered(int[] o) {
         order = o;
+        notifyAll();
     }
 
     /** An int whose signed order is the descending order of {@link Float#compare}. */
@@ -224,12 +238,48 @@ public final class ResultIndex {
         return ~(bits ^ ((bits >> 31) & 0x7fffffff));
     }
 
-    /** The result at {@code rank} in sorted order. */
+    /**
+     * Selects the first {@code k} ranks without sorting everything (one pass, about a fifth of a
+     * full sort's time for 5 million results) and promises a {@link #sort} to follow: the query can
+     * answer its first pages as soon as its last backend is done, and the sort (the last 0.1 s
+     * of a 5-million-result query, while users waited) runs after. On the writer's thread.
+     */
+    public void selectFirst(int k) {
+        publish();
+        first = best(k);
+        sortPromised = true;
+    }
+
+    /**
+     * The result at {@code rank} in sorted order. A rank past the ones {@link #selectFirst} chose
+     * waits for the promised {@link #sort}.
+     */
     public int sorted(int rank) {
-        if (order == null) {
+        int[] o = order;
+        if (o != null) {
+            return o[rank];
+        }
+        int[] f = first;
+        if (f != null && rank < f.length) {
+            return f[rank];
+        }
+        if (!sortPromised) {
             throw new IllegalStateException("sort() first: results were added after the last sort");
         }
-        return order[rank];
+        synchronized (this) {
+            boolean interrupted = false;
+            while (order == null && sortPromised) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return sorted(rank);
     }
 
     /**

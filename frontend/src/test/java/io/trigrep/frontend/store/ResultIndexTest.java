@@ -1,6 +1,7 @@
 package io.trigrep.frontend.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -72,6 +73,43 @@ class ResultIndexTest {
         for (int rank = 0; rank < expected.size(); rank++) {
             assertThat(index.sorted(rank)).as("rank %d", rank).isEqualTo(expected.get(rank).index());
         }
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(60) // a rank that waits for a sort nobody runs fails here instead of hanging
+    void firstRanksAreAnsweredBeforeTheSortAndLaterOnesWaitForIt() throws Exception {
+        Random random = new Random(17);
+        ResultIndex index = new ResultIndex();
+        List<Expected> expected = new ArrayList<>();
+        long offset = 0;
+        for (int i = 0; i < 20_000; i++) {
+            String path = "src/f" + random.nextInt(300) + ".c";
+            float ranking = random.nextInt(50) / 50f;
+            ByteBuffer frame = frame("p" + random.nextInt(5), path, ranking);
+            assertThat(index.add(i % 3, frame, offset)).isTrue();
+            byte[] pathBytes = path.getBytes(StandardCharsets.UTF_8);
+            expected.add(new Expected(i, ranking, ResultIndex.hash(ByteBuffer.wrap(pathBytes), 0, pathBytes.length), offset, "p"));
+            offset += frame.remaining();
+        }
+        assertThatThrownBy(() -> index.sorted(0)).isInstanceOf(IllegalStateException.class);
+        expected.sort(Comparator.comparing(Expected::ranking, Comparator.reverseOrder()).thenComparingInt(Expected::pathHash)
+                .thenComparingLong(Expected::offset));
+        index.selectFirst(100);
+        assertThat(index.size()).isEqualTo(20_000);
+        for (int rank = 0; rank < 100; rank++) {
+            assertThat(index.sorted(rank)).as("rank %d", rank).isEqualTo(expected.get(rank).index());
+        }
+        java.util.concurrent.CompletableFuture<Integer> later = java.util.concurrent.CompletableFuture.supplyAsync(() -> index.sorted(5_000));
+        Thread.sleep(200);
+        assertThat(later).as("a rank past the first waits for the sort").isNotDone();
+        index.sort();
+        assertThat(later.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(expected.get(5_000).index());
+        for (int rank = 0; rank < expected.size(); rank++) {
+            assertThat(index.sorted(rank)).as("rank %d", rank).isEqualTo(expected.get(rank).index());
+        }
+        // a result added after the sort voids the order again
+        index.add(frame("p", "x.c", 1f), offset);
+        assertThatThrownBy(() -> index.sorted(0)).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
