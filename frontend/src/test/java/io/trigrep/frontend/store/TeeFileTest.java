@@ -49,13 +49,9 @@ class TeeFileTest {
                 // mostly small frames, some larger than a quarter of the buffer, some larger than all of it
                 int length = i % 1000 == 999 ? (1 << 20) + random.nextInt(1 << 19)
                         : i % 500 == 499 ? 100_000 + random.nextInt(50_000) : 1 + random.nextInt(300);
-                byte[] frame = new byte[length];
-                random.nextBytes(frame);
-                long offset = tee.append(ByteBuffer.wrap(frame));
-                assertThat(offset).isEqualTo(expectedEnd);
+                byte[] frame = appendRandom(tee, random, length, frames, offsets);
+                long offset = offsets.get(offsets.size() - 1);
                 expectedEnd += length;
-                frames.add(frame);
-                offsets.add(offset);
                 if (i % 8 != 0) {
                     continue; // let buffers pile up in flight between reads
                 }
@@ -74,14 +70,9 @@ class TeeFileTest {
             // block comes back from the file, and a straggler larger than the buffer goes on after it
             for (int i = 0; i < 3; i++) {
                 int length = i == 1 ? (1 << 20) + 4097 : 3 + i;
-                byte[] frame = new byte[length];
-                random.nextBytes(frame);
-                long offset = tee.append(ByteBuffer.wrap(frame));
-                assertThat(offset).isEqualTo(expectedEnd);
+                byte[] frame = appendRandom(tee, random, length, frames, offsets);
                 expectedEnd += length;
-                frames.add(frame);
-                offsets.add(offset);
-                assertThat(bytes(tee.read(offset, length))).isEqualTo(frame);
+                assertThat(bytes(tee.read(offsets.get(offsets.size() - 1), length))).isEqualTo(frame);
                 tee.finish();
                 assertThat(Files.size(path)).isEqualTo(expectedEnd);
             }
@@ -92,6 +83,18 @@ class TeeFileTest {
             assertThat(onDisk).isEqualTo(frames.get(i));
         }
         assertThat(all).hasSize(Math.toIntExact(offsets.get(frames.size() - 1) + frames.get(frames.size() - 1).length));
+    }
+
+    /** Appends {@code length} random bytes, checks they went right after the frames before, and records them. */
+    private static byte[] appendRandom(TeeFile tee, Random random, int length, List<byte[]> frames, List<Long> offsets) throws Exception {
+        byte[] frame = new byte[length];
+        random.nextBytes(frame);
+        long expected = frames.isEmpty() ? 0 : offsets.get(offsets.size() - 1) + frames.get(frames.size() - 1).length;
+        long offset = tee.append(ByteBuffer.wrap(frame));
+        assertThat(offset).isEqualTo(expected);
+        frames.add(frame);
+        offsets.add(offset);
+        return frame;
     }
 
     private static byte[] bytes(ByteBuffer b) {
