@@ -281,12 +281,19 @@ public final class QueryRun implements AutoCloseable {
         return shardNanos[shard];
     }
 
-    /** A short label for how a backend's part ended, for metrics: ok, connect, malformed, closed, deadline, cancelled, error. */
+    /**
+     * A short label for how a backend's part ended, for metrics: ok, bad_query (the backend
+     * answered that the user's query is wrong: not a backend failure), connect, malformed, closed,
+     * deadline, cancelled, error.
+     */
     public static String outcome(ShardStatus status) {
         if (status.state() != ShardStatus.State.FAILED) {
             return "ok";
         }
         String reason = status.reason();
+        if (reason.startsWith(Failure.Code.BAD_QUERY + ":")) {
+            return "bad_query";
+        }
         if (reason.startsWith("cannot connect")) {
             return "connect";
         }
