@@ -3,10 +3,14 @@ package io.trigrep.frontend.store;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-/** A copy of a few bytes seen last, compared with bytes in place eight at a time. */
+/**
+ * The bytes seen last and a value computed from them (a hash, an interned id), so that the next
+ * bytes, when equal (compared in place eight at a time), reuse the value instead of computing it.
+ */
 final class RecentBytes {
     private ByteBuffer bytes = ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN);
     private int length = -1;
+    private int value;
 
     /** Whether {@code buffer[offset, offset + n)} (a little-endian buffer) equals the bytes last {@link #set}. */
     boolean sameAs(ByteBuffer buffer, int offset, int n) {
@@ -27,11 +31,19 @@ final class RecentBytes {
         return true;
     }
 
-    void set(ByteBuffer buffer, int offset, int n) {
+    /** Remembers {@code buffer[offset, offset + n)} and the value computed from it; returns the value. */
+    int set(ByteBuffer buffer, int offset, int n, int value) {
         if (n > bytes.capacity()) {
             bytes = ByteBuffer.allocate(Math.max(n, 2 * bytes.capacity())).order(ByteOrder.LITTLE_ENDIAN);
         }
         bytes.put(0, buffer, offset, n);
         length = n;
+        this.value = value;
+        return value;
+    }
+
+    /** The value given with the bytes last {@link #set}. */
+    int value() {
+        return value;
     }
 }

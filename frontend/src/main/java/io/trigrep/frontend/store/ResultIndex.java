@@ -32,10 +32,11 @@ public final class ResultIndex {
     private long lastOffset = Long.MIN_VALUE;
     /** The full order, once {@link #sort} ran; null while results are being added. */
     private volatile int[] order;
-    /** The first ranks, computed without sorting everything; see {@link #selectFirst}. */
+    /**
+     * The first ranks, computed without sorting everything ({@link #selectFirst}); while set and
+     * {@link #order} is not, a {@link #sort} is promised, so {@link #sorted} may wait for it.
+     */
     private volatile int[] first;
-    /** Set by {@link #selectFirst}: {@link #sort} will follow, so {@link #sorted} may wait for it. */
-    private volatile boolean sortPromised;
     /** Whether offsets never decreased with arrival: then arrival order breaks ties as offsets do. */
     private boolean offsetsInArrivalOrder = true;
     /**
@@ -47,8 +48,6 @@ public final class ResultIndex {
      */
     private RecentBytes[] recentPaths = new RecentBytes[0];
     private RecentBytes[] recentPackages = new RecentBytes[0];
-    private int[] recentPathHashes = new int[0];
-    private int[] recentPackageIds = new int[0];
 
     /** Results as of the last {@link #publish} or {@link #sort}: exact once the query is complete. */
     public int size() {
@@ -65,14 +64,10 @@ public final class ResultIndex {
     }
 
     /**
-     * Records the result whose frame was teed at {@code offset}; returns false when the frame is
-     * not a result this path can read (the caller then reads it fully or treats it as corrupt).
+     * Records the result whose frame was teed at {@code offset}, from stream {@code stream} (a
+     * small number, such as a shard's index); returns false when the frame is not a result this
+     * path can read (the caller then reads it fully or treats it as corrupt).
      */
-    public boolean add(ByteBuffer frame, long offset) {
-        return add(0, frame, offset);
-    }
-
-    /** As {@link #add(ByteBuffer, long)}, for a frame of stream {@code stream} (a small number, such as a shard's index). */
     public boolean add(int stream, ByteBuffer frame, long offset) {
         if (!peek.peek(frame)) {
             return false;
@@ -94,22 +89,16 @@ public final class ResultIndex {
             growStreams(stream + 1);
         }
         RecentBytes path = recentPaths[stream];
-        if (!path.sameAs(f, peek.pathOffset(), peek.pathLength())) {
-            recentPathHashes[stream] = hash(f, peek.pathOffset(), peek.pathLength());
-            path.set(f, peek.pathOffset(), peek.pathLength());
-        }
+        int po = peek.pathOffset();
+        int pl = peek.pathLength();
+        pathHashes[chunk][slot] = path.sameAs(f, po, pl) ? path.value() : path.set(f, po, pl, hash(f, po, pl));
         RecentBytes pkg = recentPackages[stream];
-        if (!pkg.sameAs(f, peek.packageOffset(), peek.packageLength())) {
-            recentPackageIds[stream] = pool.intern(f, peek.packageOffset(), peek.packageLength());
-            pkg.set(f, peek.packageOffset(), peek.packageLength());
-        }
-        pathHashes[chunk][slot] = recentPathHashes[stream];
-        packages[chunk][slot] = recentPackageIds[stream];
+        int ko = peek.packageOffset();
+        int kl = peek.packageLength();
+        packages[chunk][slot] = pkg.sameAs(f, ko, kl) ? pkg.value() : pkg.set(f, ko, kl, pool.intern(f, ko, kl));
         count++;
         if (order != null || first != null) {
-            order = null;
-            first = null;
-            sortPromised = false;
+            voidOrder();
         }
         if (counts != null) {
             counts = null;
@@ -121,8 +110,6 @@ public final class ResultIndex {
         int old = recentPaths.length;
         recentPaths = Arrays.copyOf(recentPaths, n);
         recentPackages = Arrays.copyOf(recentPackages, n);
-        recentPathHashes = Arrays.copyOf(recentPathHashes, n);
-        recentPackageIds = Arrays.copyOf(recentPackageIds, n);
         for (int i = old; i < n; i++) {
             recentPaths[i] = new RecentBytes();
             recentPackages[i] = new RecentBytes();
@@ -227,6 +214,13 @@ public final class ResultIndex {
         ordered(o);
     }
 
+    /** A result came after the order was made: it no longer holds, and nobody may wait for it. */
+    private synchronized void voidOrder() {
+        order = null;
+        first = null;
+        notifyAll();
+    }
+
     private synchronized void ordered(int[] o) {
         order = o;
         notifyAll();
@@ -247,7 +241,6 @@ public final class ResultIndex {
     public void selectFirst(int k) {
         publish();
         first = best(k);
-        sortPromised = true;
     }
 
     /**
@@ -263,23 +256,27 @@ public final class ResultIndex {
         if (f != null && rank < f.length) {
             return f[rank];
         }
-        if (!sortPromised) {
+        o = f == null ? null : awaitSort();
+        if (o == null) {
             throw new IllegalStateException("sort() first: results were added after the last sort");
         }
-        synchronized (this) {
-            boolean interrupted = false;
-            while (order == null && sortPromised) {
-                try {
-                    wait();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+        return o[rank];
+    }
+
+    /** The full order once the promised sort is done; null when results were added meanwhile. */
+    private synchronized int[] awaitSort() {
+        boolean interrupted = false;
+        while (order == null && first != null) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
         }
-        return sorted(rank);
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return order;
     }
 
     /**

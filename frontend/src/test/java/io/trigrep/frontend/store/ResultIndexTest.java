@@ -108,7 +108,7 @@ class ResultIndexTest {
             assertThat(index.sorted(rank)).as("rank %d", rank).isEqualTo(expected.get(rank).index());
         }
         // a result added after the sort voids the order again
-        index.add(frame("p", "x.c", 1f), offset);
+        index.add(0, frame("p", "x.c", 1f), offset);
         assertThatThrownBy(() -> index.sorted(0)).isInstanceOf(IllegalStateException.class);
     }
 
@@ -123,7 +123,7 @@ class ResultIndexTest {
                 String path = "f" + random.nextInt(50);
                 float ranking = awkward[random.nextInt(awkward.length)];
                 long offset = shuffledOffsets ? random.nextInt(1_000_000) : i * 100L;
-                assertThat(index.add(frame("p", path, ranking), offset)).isTrue();
+                assertThat(index.add(0, frame("p", path, ranking), offset)).isTrue();
                 byte[] pathBytes = path.getBytes(StandardCharsets.UTF_8);
                 expected.add(new Expected(i, ranking, ResultIndex.hash(ByteBuffer.wrap(pathBytes), 0, pathBytes.length), offset, "p"));
             }
@@ -155,7 +155,7 @@ class ResultIndexTest {
         long offset = 0;
         for (int i = 0; i < results; i++) {
             ByteBuffer frame = frames.get(i & 255);
-            index.add(frame, offset);
+            index.add(0, frame, offset);
             offset += frame.remaining();
         }
         index.sort();
