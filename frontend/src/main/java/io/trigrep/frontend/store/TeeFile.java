@@ -12,8 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
-import java.util.IdentityHashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
@@ -61,8 +61,8 @@ public final class TeeFile implements Closeable {
     /** The buffer being filled: exactly {@link #BUFFER_BYTES}, block-aligned; null once the query is done. */
     private ByteBuffer buffer;
     private final ArrayDeque<ByteBuffer> spare = new ArrayDeque<>();
-    /** Every buffer allocated (aligned view to the allocation it is cut from), to free them. */
-    private final Map<ByteBuffer, ByteBuffer> rawOf = new IdentityHashMap<>();
+    /** The allocations the buffers are cut from (at most {@link #DEPTH}), to free them. */
+    private final List<ByteBuffer> allocations = new ArrayList<>();
 
     /** A tee whose full buffers are written by the thread that appends. */
     public TeeFile(Path path) throws IOException {
@@ -155,7 +155,7 @@ public final class TeeFile implements Closeable {
             }
             written(full, position, failure);
         });
-        while (spare.isEmpty() && rawOf.size() >= DEPTH && writeFailure == null) {
+        while (spare.isEmpty() && allocations.size() >= DEPTH && writeFailure == null) {
             awaitWrite();
         }
         throwIfFailed();
@@ -174,9 +174,7 @@ public final class TeeFile implements Closeable {
         if (failure != null && writeFailure == null) {
             writeFailure = failure;
         }
-        if (rawOf.containsKey(full)) {
-            spare.push(full);
-        }
+        spare.push(full); // buffers are freed only once no write is in flight
         notifyAll();
     }
 
@@ -205,7 +203,7 @@ public final class TeeFile implements Closeable {
     private ByteBuffer allocate() {
         ByteBuffer raw = ByteBuffer.allocateDirect(BUFFER_BYTES + block);
         ByteBuffer aligned = raw.alignedSlice(block).limit(BUFFER_BYTES).slice();
-        rawOf.put(aligned, raw);
+        allocations.add(raw);
         return aligned;
     }
 
@@ -246,10 +244,10 @@ public final class TeeFile implements Closeable {
 
     /** Frees every buffer; only when none is in flight (the I/O executor would write from freed memory). */
     private void free() {
-        for (ByteBuffer raw : rawOf.values()) {
+        for (ByteBuffer raw : allocations) {
             PlatformDependent.freeDirectBuffer(raw);
         }
-        rawOf.clear();
+        allocations.clear();
         spare.clear();
         buffer = null;
     }
@@ -320,10 +318,13 @@ public final class TeeFile implements Closeable {
      * the query running meanwhile for 300 to 400 ms; cut in steps, it did not stall them. Takes
      * about a second per 1.6 GB: call it off the request path.
      */
-    public synchronized void delete() throws IOException {
-        drain();
-        writes.close();
-        reads.close();
+    public void delete() throws IOException {
+        synchronized (this) {
+            drain();
+            writes.close();
+            reads.close();
+        }
+        // Off the monitor: nothing else touches a closed tee, and the cuts take a while.
         try (FileChannel shrink = FileChannel.open(path, StandardOpenOption.WRITE)) {
             for (long size = shrink.size(); size > REMOVE_STEP_BYTES; ) {
                 size -= REMOVE_STEP_BYTES;
