@@ -3,6 +3,7 @@ package io.trigrep.proto;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.nio.ByteBuffer;
 
 /**
  * Splits a byte stream into runs of complete framed messages without copying it: each socket
@@ -51,7 +52,7 @@ public final class FrameRunDecoder extends ChannelInboundHandlerAdapter {
             String malformed = null;
             // One NIO view of the read for the walk: ByteBuf accessors check bounds and liveness on
             // every call, which showed in the frontend's samples at a few million frames a query.
-            java.nio.ByteBuffer view = end > start ? in.nioBuffer(start, end - start) : null;
+            ByteBuffer view = end > start ? in.nioBuffer(start, end - start) : null;
             int viewBase = view == null ? 0 : view.position() - start;
             while (at < end) {
                 long length;

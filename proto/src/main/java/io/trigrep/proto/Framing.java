@@ -87,8 +87,8 @@ public final class Framing {
      * @throws MalformedMessageException when the table is invalid or the frame exceeds the limits
      */
     public static long frameLength(ByteBuf in, int index, int readable, FrameLimits limits) throws MalformedMessageException {
-        int table = Math.min(readable, tableBytes(limits.maxSegments()));
-        return frameLength(in.nioBuffer(index, table), 0, readable, limits, true);
+        ByteBuffer table = in.nioBuffer(index, Math.min(readable, tableBytes(limits.maxSegments())));
+        return frameLength(table, table.position(), readable, limits);
     }
 
     /**
@@ -97,16 +97,10 @@ public final class Framing {
      * {@code readable} bytes from there being available. Allocates nothing.
      */
     public static long frameLength(ByteBuffer in, int at, int readable, FrameLimits limits) throws MalformedMessageException {
-        return frameLength(in, at, readable, limits, false);
-    }
-
-    /** {@code relative}: {@code in} holds the table from its position (a view cut for the call), not at {@code at}. */
-    private static long frameLength(ByteBuffer in, int at, int readable, FrameLimits limits, boolean relative) throws MalformedMessageException {
         if (readable < 8) {
             return -1;
         }
-        int base = relative ? in.position() : at;
-        long segments = uint32(in, base) + 1;
+        long segments = uint32(in, at) + 1;
         if (segments > limits.maxSegments()) {
             throw new MalformedMessageException("segment table announces " + segments + " segments, limit is " + limits.maxSegments());
         }
@@ -116,12 +110,12 @@ public final class Framing {
         }
         long total = table;
         for (int i = 0; i < segments; i++) {
-            total += uint32(in, base + 4 + 4 * i) * 8;
+            total += uint32(in, at + 4 + 4 * i) * 8;
             if (total > limits.maxMessageBytes()) {
                 throw new MalformedMessageException("segment table announces over " + total + " bytes, limit is " + limits.maxMessageBytes());
             }
         }
-        if (uint32(in, base + 4) == 0) {
+        if (uint32(in, at + 4) == 0) {
             throw new MalformedMessageException("segment 0 is empty: a message needs at least its root pointer");
         }
         return total;
