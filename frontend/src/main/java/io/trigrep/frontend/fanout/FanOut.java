@@ -112,7 +112,7 @@ public final class FanOut implements AutoCloseable {
                     });
             bootstrap.connect(backends.get(i)).addListener(future -> {
                 if (!future.isSuccess()) {
-                    run.fail(shard, "cannot connect: " + future.cause().getMessage());
+                    run.fail(shard, ShardStatus.Outcome.CONNECT, "cannot connect: " + future.cause().getMessage());
                 }
             });
         }
@@ -123,7 +123,8 @@ public final class FanOut implements AutoCloseable {
             metrics.received(done.bytesReceived());
             List<ShardStatus> statuses = done.statuses();
             for (int i = 0; i < statuses.size(); i++) {
-                metrics.backend(statuses.get(i).shard(), done.shardNanos(i), QueryRun.outcome(statuses.get(i)));
+                ShardStatus.Outcome outcome = statuses.get(i).outcome();
+                metrics.backend(statuses.get(i).shard(), done.shardNanos(i), outcome.label(), outcome.backendFailed());
             }
         });
         return run;

@@ -3,6 +3,7 @@ package io.trigrep.frontend.fanout;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.trigrep.frontend.store.ResultIndex;
+import io.trigrep.frontend.fanout.ShardStatus.Outcome;
 import io.trigrep.frontend.store.TeeFile;
 import io.trigrep.proto.Done;
 import io.trigrep.proto.Failure;
@@ -132,7 +133,7 @@ public final class QueryRun implements AutoCloseable {
                 at += length;
             }
         } catch (IOException | RuntimeException e) {
-            failNow(shard, "unreadable stream: " + e.getMessage());
+            failNow(shard, Outcome.MALFORMED, "unreadable stream: " + e.getMessage());
         } finally {
             index.publish();
         }
@@ -144,7 +145,7 @@ public final class QueryRun implements AutoCloseable {
         switch (which) {
             case RESULT -> {
                 if (!index.add(shard, frame, offset)) {
-                    failNow(shard, "a result frame this frontend cannot read");
+                    failNow(shard, Outcome.MALFORMED, "a result frame this frontend cannot read");
                     return false;
                 }
                 if (firstResultNanos < 0) {
@@ -165,7 +166,7 @@ public final class QueryRun implements AutoCloseable {
     private synchronized void progress(int shard, io.trigrep.proto.Progress.Reader p) {
         ShardStatus s = statuses[shard];
         if (s.state() == ShardStatus.State.RUNNING) {
-            statuses[shard] = new ShardStatus(s.shard(), s.state(), null, p.getResults(), p.getFilesSearched(), p.getTotalFiles());
+            statuses[shard] = new ShardStatus(s.shard(), s.state(), Outcome.OK, null, p.getResults(), p.getFilesSearched(), p.getTotalFiles());
         }
     }
 
@@ -185,7 +186,7 @@ public final class QueryRun implements AutoCloseable {
             if (last.which() == Response.Which.DONE) {
                 Done.Reader d = last.getDone();
                 String reason = d.getTruncation() == Done.Truncation.NONE ? null : "truncated: " + d.getTruncation();
-                statuses[shard] = new ShardStatus(shards.get(shard), ShardStatus.State.DONE, reason, d.getResults(),
+                statuses[shard] = new ShardStatus(shards.get(shard), ShardStatus.State.DONE, Outcome.OK, reason, d.getResults(),
                         d.getFilesSearched(), d.getTotalFiles());
             } else {
                 Failure.Reader f = last.getError();
@@ -194,8 +195,8 @@ public final class QueryRun implements AutoCloseable {
                     errorMessage = f.getMessage().toString();
                     errorPosition = f.getPosition();
                 }
-                statuses[shard] = new ShardStatus(shards.get(shard), ShardStatus.State.FAILED,
-                        f.getCode() + ": " + f.getMessage(), 0, 0, 0);
+                statuses[shard] = ShardStatus.failed(shards.get(shard),
+                        f.getCode() == Failure.Code.BAD_QUERY ? Outcome.BAD_QUERY : Outcome.ERROR, f.getCode() + ": " + f.getMessage());
             }
             shardNanos[shard] = System.nanoTime() - startedNanos;
             if (channels[shard] != null) {
@@ -206,20 +207,20 @@ public final class QueryRun implements AutoCloseable {
     }
 
     /** A backend failed: recorded after every frame it sent before failing has been teed. */
-    void fail(int shard, String reason) {
-        writer.execute(() -> failNow(shard, reason));
+    void fail(int shard, Outcome outcome, String reason) {
+        writer.execute(() -> failNow(shard, outcome, reason));
     }
 
     void closed(int shard) {
-        fail(shard, "connection closed before the answer ended");
+        fail(shard, Outcome.CLOSED, "connection closed before the answer ended");
     }
 
-    private void failNow(int shard, String reason) {
+    private void failNow(int shard, Outcome outcome, String reason) {
         synchronized (this) {
             if (statuses[shard].state() != ShardStatus.State.RUNNING) {
                 return;
             }
-            statuses[shard] = new ShardStatus(shards.get(shard), ShardStatus.State.FAILED, reason, 0, 0, 0);
+            statuses[shard] = ShardStatus.failed(shards.get(shard), outcome, reason);
             shardNanos[shard] = System.nanoTime() - startedNanos;
             if (channels[shard] != null) {
                 channels[shard].close();
@@ -231,14 +232,14 @@ public final class QueryRun implements AutoCloseable {
     /** An operator stopped the query: every backend still running is marked failed and closed. */
     public void cancel() {
         for (int i = 0; i < statuses.length; i++) {
-            fail(i, "cancelled");
+            fail(i, Outcome.CANCELLED, "cancelled");
         }
     }
 
     /** The deadline passed: every backend still running is marked failed. */
     void expire() {
         for (int i = 0; i < statuses.length; i++) {
-            fail(i, "deadline exceeded");
+            fail(i, Outcome.DEADLINE, "deadline exceeded");
         }
     }
 
@@ -279,37 +280,6 @@ public final class QueryRun implements AutoCloseable {
     /** How long backend {@code shard} took, start to its last message or failure. */
     public synchronized long shardNanos(int shard) {
         return shardNanos[shard];
-    }
-
-    /**
-     * A short label for how a backend's part ended, for metrics: ok, bad_query (the backend
-     * answered that the user's query is wrong: not a backend failure), connect, malformed, closed,
-     * deadline, cancelled, error.
-     */
-    public static String outcome(ShardStatus status) {
-        if (status.state() != ShardStatus.State.FAILED) {
-            return "ok";
-        }
-        String reason = status.reason();
-        if (reason.startsWith(Failure.Code.BAD_QUERY + ":")) {
-            return "bad_query";
-        }
-        if (reason.startsWith("cannot connect")) {
-            return "connect";
-        }
-        if (reason.startsWith("malformed") || reason.startsWith("unreadable") || reason.startsWith("a result frame")) {
-            return "malformed";
-        }
-        if (reason.startsWith("connection closed")) {
-            return "closed";
-        }
-        if (reason.startsWith("deadline")) {
-            return "deadline";
-        }
-        if (reason.equals("cancelled")) {
-            return "cancelled";
-        }
-        return "error";
     }
 
     /** Shards that failed, with reasons. */

@@ -47,7 +47,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof MalformedFrame bad) {
-            run.fail(shard, "malformed stream: " + bad.reason());
+            run.fail(shard, ShardStatus.Outcome.MALFORMED, "malformed stream: " + bad.reason());
             ctx.close();
             return;
         }
@@ -86,7 +86,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        run.fail(shard, cause.getMessage() == null ? cause.toString() : cause.getMessage());
+        run.fail(shard, ShardStatus.Outcome.ERROR, cause.getMessage() == null ? cause.toString() : cause.getMessage());
         ctx.close();
     }
 }

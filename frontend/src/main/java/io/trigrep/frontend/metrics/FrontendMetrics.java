@@ -77,13 +77,16 @@ public final class FrontendMetrics {
         resultsPerQuery.record(results);
     }
 
-    /** One backend's part of a query: how long it took, and how it ended ("ok" or a failure kind). */
-    public void backend(String shard, long nanos, String outcome) {
+    /**
+     * One backend's part of a query: how long it took, and how it ended ("ok" or another kind);
+     * {@code failed} counts it as a backend failure.
+     */
+    public void backend(String shard, long nanos, String outcome, boolean failed) {
         Timer.builder("trigrep.backend.duration").description("Time each backend took for its part of a query")
                 .tag("shard", shard).tag("outcome", outcome).publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(1))
                 .register(registry).record(nanos, TimeUnit.NANOSECONDS);
-        if (!outcome.equals("ok") && !outcome.equals("bad_query")) { // a user's typo must not page operators
+        if (failed) {
             Counter.builder("trigrep.backend.failures").description("Backend failures by kind").tag("shard", shard)
                     .tag("reason", outcome).register(registry).increment();
         }

@@ -27,7 +27,7 @@ class QueryCacheTest {
     }
 
     static void finish(QueryRun run) {
-        run.fail(0, "finished for the test");
+        run.fail(0, ShardStatus.Outcome.CANCELLED, "finished for the test");
         assertThat(run.completion()).isDone();
     }
 
