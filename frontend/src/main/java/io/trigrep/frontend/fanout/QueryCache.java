@@ -25,10 +25,20 @@ import java.util.function.LongSupplier;
  * that much later) and block the event loop it runs on.
  */
 public final class QueryCache {
+    /**
+     * How long a finished answer that is not {@link QueryRun#reusable() reusable} is still served:
+     * long enough for the page that waited for it to be shown (the web UI reloads or swaps in the
+     * finished page right after the query ends), short enough that a shard back in service is
+     * searched again by the next user.
+     */
+    static final long UNREUSABLE_NANOS = TimeUnit.SECONDS.toNanos(10);
+
     /** A query run and who is using it. */
     public static final class Entry {
         private final QueryRun run;
         private int users;
+        /** When the run finished, by the cache's clock; Long.MIN_VALUE while it runs. */
+        private volatile long finishedNanos = Long.MIN_VALUE;
 
         Entry(QueryRun run) {
             this.run = run;
@@ -48,6 +58,7 @@ public final class QueryCache {
     private final Path folder;
     private final LongSupplier freeBytes;
     private final Executor remover;
+    private final LongSupplier nanoTime;
     private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
     private long hits;
     private long misses;
@@ -64,11 +75,11 @@ public final class QueryCache {
             Thread t = new Thread(r, "trigrep-cache-remover");
             t.setDaemon(true);
             return t;
-        }));
+        }), System::nanoTime);
     }
 
-    /** {@code remover} closes retired runs and removes their files. */
-    QueryCache(Path folder, long maxBytes, long minFreeBytes, LongSupplier freeBytes, Executor remover) {
+    /** {@code remover} closes retired runs and removes their files; {@code nanoTime} is the clock. */
+    QueryCache(Path folder, long maxBytes, long minFreeBytes, LongSupplier freeBytes, Executor remover, LongSupplier nanoTime) {
         if (maxBytes < 0 || minFreeBytes < 0) {
             throw new IllegalArgumentException("cache limits must be >= 0, got " + maxBytes + " and " + minFreeBytes);
         }
@@ -77,15 +88,21 @@ public final class QueryCache {
         this.minFreeBytes = minFreeBytes;
         this.freeBytes = freeBytes;
         this.remover = remover;
+        this.nanoTime = nanoTime;
     }
 
     /**
-     * The entry for {@code key}, joined or served from cache when it exists (unless {@code fresh}),
-     * else started. The caller must {@link #release} it when done reading.
+     * The entry for {@code key}: joined while it runs, served again once finished, else started.
+     * {@code fresh} neither joins nor reuses: it starts a run of its own, which replaces the old
+     * entry (whose readers keep it until they release it). A finished run that is not
+     * {@link QueryRun#reusable() reusable} (a shard failed or ran out of time) is served for
+     * {@link #UNREUSABLE_NANOS} after it ended, then a request starts afresh: a cause that is
+     * gone leaves no trace in later answers. The caller must {@link #release} the entry when done
+     * reading.
      */
     public synchronized Entry acquire(String key, boolean fresh, Starter starter) throws IOException {
         Entry entry = entries.get(key);
-        if (entry != null && fresh && entry.run.completion().isDone()) {
+        if (entry != null && (fresh || expired(entry))) {
             entries.remove(key);
             retire(entry);
             entry = null;
@@ -94,11 +111,18 @@ public final class QueryCache {
             hits++;
         } else {
             misses++;
-            entry = new Entry(starter.start());
+            Entry started = new Entry(starter.start());
+            started.run.completion().whenComplete((run, failure) -> started.finishedNanos = nanoTime.getAsLong());
+            entry = started;
             entries.put(key, entry);
         }
         entry.users++;
         return entry;
+    }
+
+    private boolean expired(Entry entry) {
+        long finished = entry.finishedNanos;
+        return finished != Long.MIN_VALUE && !entry.run.reusable() && nanoTime.getAsLong() - finished > UNREUSABLE_NANOS;
     }
 
     public synchronized void release(Entry entry) {

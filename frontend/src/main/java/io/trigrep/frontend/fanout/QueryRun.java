@@ -45,6 +45,8 @@ public final class QueryRun implements AutoCloseable {
     private volatile long firstResultNanos = -1;
     private long bytesReceived;
     private final long[] shardNanos;
+    /** A backend answered "done" but stopped at its own deadline: what it found depended on its load. */
+    private boolean cutByDeadline;
 
     QueryRun(List<String> shards, TeeFile tee, Executor pool) {
         this.shards = List.copyOf(shards);
@@ -186,6 +188,7 @@ public final class QueryRun implements AutoCloseable {
             if (last.which() == Response.Which.DONE) {
                 Done.Reader d = last.getDone();
                 String reason = d.getTruncation() == Done.Truncation.NONE ? null : "truncated: " + d.getTruncation();
+                cutByDeadline |= d.getTruncation() == Done.Truncation.DEADLINE;
                 statuses[shard] = new ShardStatus(shards.get(shard), ShardStatus.State.DONE, Outcome.OK, reason, d.getResults(),
                         d.getFilesSearched(), d.getTotalFiles());
             } else {
@@ -280,6 +283,20 @@ public final class QueryRun implements AutoCloseable {
     /** How long backend {@code shard} took, start to its last message or failure. */
     public synchronized long shardNanos(int shard) {
         return shardNanos[shard];
+    }
+
+    /**
+     * Whether the finished answer may be served again to a later request: every shard answered
+     * in full (or every one refused the query as invalid, which it will do again). A failed
+     * shard or one cut at its deadline made the answer depend on a moment, not on the query.
+     */
+    public synchronized boolean reusable() {
+        for (ShardStatus s : statuses) {
+            if (s.state() != ShardStatus.State.DONE && s.outcome() != Outcome.BAD_QUERY) {
+                return false;
+            }
+        }
+        return !cutByDeadline;
     }
 
     /** Shards that failed, with reasons. */

@@ -2,21 +2,32 @@ package io.trigrep.frontend.fanout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.trigrep.frontend.store.TeeFile;
+import io.trigrep.proto.Done;
+import io.trigrep.proto.Framing;
+import io.trigrep.proto.Messages;
+import io.trigrep.proto.Response;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.capnproto.MessageBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Joining, serving from disk, forcing a fresh run, and eviction by bytes and by free disk. */
+/**
+ * Joining, serving from disk, forcing a fresh run, never serving a partial answer again, and
+ * eviction by bytes and by free disk.
+ */
 class QueryCacheTest {
     @TempDir
     Path dir;
     final AtomicInteger started = new AtomicInteger();
+    final AtomicLong clock = new AtomicLong();
 
     /** A one-shard run whose tee holds {@code bytes} bytes; finished by {@link #finish}. */
     QueryRun run(int bytes) throws java.io.IOException {
@@ -26,14 +37,38 @@ class QueryCacheTest {
         return new QueryRun(List.of("shard"), tee, Runnable::run);
     }
 
+    /** Ends the run as its backend would: a real "done" frame, teed and recorded. */
     static void finish(QueryRun run) {
-        run.fail(0, ShardStatus.Outcome.CANCELLED, "finished for the test");
-        assertThat(run.completion()).isDone();
+        finish(run, Done.Truncation.NONE);
+    }
+
+    static void finish(QueryRun run, Done.Truncation truncation) {
+        ByteBuf frame = doneFrame(truncation);
+        run.ingest(0, frame, frame.readableBytes(), new StreamHandler(run, 0, Messages.newBuilder()));
+        assertThat(run.completion()).succeedsWithin(java.time.Duration.ofSeconds(10));
+    }
+
+    static ByteBuf doneFrame(Done.Truncation truncation) {
+        MessageBuilder message = Messages.newBuilder();
+        message.initRoot(Response.factory).initDone().setTruncation(truncation);
+        ByteBuf frame = Unpooled.buffer(Framing.frameBytes(message));
+        Framing.write(message, frame);
+        return frame;
+    }
+
+    /** Bytes a run of {@code bytes} takes once finished: its results and the done frame. */
+    static int finished(int bytes) {
+        ByteBuf frame = doneFrame(Done.Truncation.NONE);
+        try {
+            return bytes + frame.readableBytes();
+        } finally {
+            frame.release();
+        }
     }
 
     @Test
     void aRunningQueryIsJoinedAndAFinishedOneServedAgain() throws Exception {
-        QueryCache cache = new QueryCache(dir, 1 << 20, 0, () -> Long.MAX_VALUE, Runnable::run);
+        QueryCache cache = new QueryCache(dir, 1 << 20, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
         QueryCache.Entry first = cache.acquire("q", false, () -> run(100));
         QueryCache.Entry joined = cache.acquire("q", false, () -> run(100));
         assertThat(joined).isSameAs(first);
@@ -56,7 +91,8 @@ class QueryCacheTest {
 
     @Test
     void leastRecentlyUsedFinishedQueriesAreEvictedOverTheByteBound() throws Exception {
-        QueryCache cache = new QueryCache(dir, 250, 0, () -> Long.MAX_VALUE, Runnable::run);
+        int bound = 2 * finished(100) + 50;
+        QueryCache cache = new QueryCache(dir, bound, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
         QueryCache.Entry a = cache.acquire("a", false, () -> run(100));
         QueryCache.Entry b = cache.acquire("b", false, () -> run(100));
         finish(a.run());
@@ -65,19 +101,19 @@ class QueryCacheTest {
         cache.release(b);
         cache.release(cache.acquire("a", false, () -> run(100)));
         QueryCache.Entry c = cache.acquire("c", false, () -> run(100));
-        // Over 250 bytes with c running: b is the least recently used finished one.
+        // Over the bound with c running: b is the least recently used finished one.
         finish(c.run());
         cache.release(c);
         assertThat(cache.size()).isEqualTo(2);
         assertThat(b.run().tee().path()).doesNotExist();
         assertThat(a.run().tee().path()).exists();
         assertThat(cache.evictions()).isEqualTo(1);
-        assertThat(cache.bytes()).isLessThanOrEqualTo(250);
+        assertThat(cache.bytes()).isLessThanOrEqualTo(bound);
     }
 
     @Test
     void runningAndInUseQueriesAreNeverEvicted() throws Exception {
-        QueryCache cache = new QueryCache(dir, 0, 0, () -> Long.MAX_VALUE, Runnable::run);
+        QueryCache cache = new QueryCache(dir, 0, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
         QueryCache.Entry running = cache.acquire("running", false, () -> run(100));
         QueryCache.Entry reading = cache.acquire("reading", false, () -> run(100));
         finish(reading.run());
@@ -97,7 +133,7 @@ class QueryCacheTest {
     @Test
     void lowFreeDiskEvictsEvenUnderTheByteBound() throws Exception {
         AtomicLong free = new AtomicLong(Long.MAX_VALUE);
-        QueryCache cache = new QueryCache(dir, 1 << 20, 1000, free::get, Runnable::run);
+        QueryCache cache = new QueryCache(dir, 1 << 20, 1000, free::get, Runnable::run, clock::get);
         QueryCache.Entry a = cache.acquire("a", false, () -> run(100));
         finish(a.run());
         cache.release(a);
@@ -108,5 +144,69 @@ class QueryCacheTest {
         cache.release(b);
         assertThat(cache.size()).isZero();
         assertThat(Files.exists(a.run().tee().path())).isFalse();
+    }
+
+    @Test
+    void aPartialAnswerIsNeverServedToALaterRequest() throws Exception {
+        QueryCache cache = new QueryCache(dir, 1 << 20, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
+        QueryCache.Entry failed = cache.acquire("q", false, () -> run(100));
+        QueryCache.Entry joined = cache.acquire("q", false, () -> run(100));
+        assertThat(joined).as("joined while running, failure or not").isSameAs(failed);
+        failed.run().fail(0, ShardStatus.Outcome.CONNECT, "cannot connect: refused");
+        assertThat(failed.run().completion()).succeedsWithin(java.time.Duration.ofSeconds(10));
+        assertThat(failed.run().reusable()).isFalse();
+        cache.release(joined);
+        clock.addAndGet(QueryCache.UNREUSABLE_NANOS);
+        QueryCache.Entry shown = cache.acquire("q", false, () -> run(100));
+        assertThat(shown).as("served while the page that waited for it is shown").isSameAs(failed);
+        cache.release(shown);
+        clock.incrementAndGet();
+        QueryCache.Entry next = cache.acquire("q", false, () -> run(100));
+        assertThat(next).as("the backend is back: a new run, not the partial answer").isNotSameAs(failed);
+        assertThat(started.get()).isEqualTo(2);
+        assertThat(failed.run().tee().path()).as("still read by its first user").exists();
+        cache.release(failed);
+        assertThat(failed.run().tee().path()).doesNotExist();
+        finish(next.run());
+        assertThat(next.run().reusable()).isTrue();
+        cache.release(next);
+        QueryCache.Entry again = cache.acquire("q", false, () -> run(100));
+        assertThat(again).as("a complete answer is served again").isSameAs(next);
+        cache.release(again);
+    }
+
+    @Test
+    void anAnswerCutAtTheBackendsDeadlineIsNotServedAgain() throws Exception {
+        QueryCache cache = new QueryCache(dir, 1 << 20, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
+        QueryCache.Entry cut = cache.acquire("q", false, () -> run(100));
+        finish(cut.run(), Done.Truncation.DEADLINE);
+        cache.release(cut);
+        assertThat(cut.run().reusable()).isFalse();
+        clock.addAndGet(QueryCache.UNREUSABLE_NANOS + 1);
+        QueryCache.Entry next = cache.acquire("q", false, () -> run(100));
+        assertThat(next).isNotSameAs(cut);
+        finish(next.run(), Done.Truncation.MAX_RESULTS);
+        cache.release(next);
+        clock.addAndGet(QueryCache.UNREUSABLE_NANOS + 1);
+        assertThat(cache.acquire("q", false, () -> run(100))).as("a result cap is the same every time").isSameAs(next);
+    }
+
+    @Test
+    void cacheFalseNeitherJoinsARunningQueryNorEndsIt() throws Exception {
+        QueryCache cache = new QueryCache(dir, 1 << 20, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
+        QueryCache.Entry running = cache.acquire("q", false, () -> run(100));
+        QueryCache.Entry fresh = cache.acquire("q", true, () -> run(100));
+        assertThat(fresh).isNotSameAs(running);
+        assertThat(started.get()).isEqualTo(2);
+        assertThat(running.run().completion()).as("the first request's run goes on").isNotDone();
+        assertThat(running.run().tee().path()).exists();
+        finish(running.run());
+        cache.release(running);
+        assertThat(running.run().tee().path()).as("replaced, and released by its last user").doesNotExist();
+        QueryCache.Entry joined = cache.acquire("q", false, () -> run(100));
+        assertThat(joined).as("later requests join the fresh run").isSameAs(fresh);
+        finish(fresh.run());
+        cache.release(fresh);
+        cache.release(joined);
     }
 }
