@@ -50,7 +50,7 @@ while IFS=$'\t' read -r class query; do
     "env CSEARCHINDEX=$work/csearchindex csearch -n '$q'" \
     "rg --no-config -uuu -n '$q' $work/corpus" >/dev/null 2>&1 || true
   read -r t_c t_r < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(" ".join("%.4f" % x["median"] for x in r))' "$work/h.json")
-  n_c=$(CSEARCHINDEX="$work/csearchindex" csearch -n "$query" | wc -l)
+  n_c=$(CSEARCHINDEX="$work/csearchindex" csearch -n "$query" | wc -l || true)
   n_r=$(rg --no-config -uuu -n "$query" "$work/corpus" | wc -l || true)
   ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
   flag=""; [ "$n_t" = "$n_c" ] && [ "$n_t" = "$n_r" ] || flag="  counts differ"

@@ -1,0 +1,59 @@
+# Sourced by bench scripts: starts one backend per shard of an index and a frontend over them on
+# loopback ports, and stops them when the calling script exits.
+#
+#   source bench/stack.sh
+#   stack_start INDEX_DIR WORK_DIR [BACKEND_ARGS...]   sets STACK_URL, STACK_BACKENDS, STACK_PIDS
+#
+# Needs $root (the repository) set by the caller. Backends get BACKEND_ARGS (for instance a larger
+# --max-results); the frontend keeps the cache in WORK_DIR/data.
+
+STACK_PIDS=()
+STACK_BACKENDS=()
+STACK_URL=""
+
+stack_free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+stack_stop() {
+  local p
+  for p in "${STACK_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${STACK_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+  STACK_PIDS=()
+}
+
+# Waits until LOG says "listening", or fails naming the log.
+stack_wait_listening() {
+  local log="$1" _
+  for _ in $(seq 240); do
+    grep -q listening "$log" 2>/dev/null && return 0
+    sleep 0.25
+  done
+  echo "stack: not listening after 60 s, see $log:" >&2
+  tail -n 20 "$log" >&2
+  return 1
+}
+
+stack_start() {
+  local index="$1" work="$2" shard port log
+  shift 2
+  mkdir -p "$work"
+  for shard in "$index"/shard-*; do
+    port=$(stack_free_port)
+    log="$work/$(basename "$shard").log"
+    "$root/trigrep" backend --shard "$shard" --port "$port" "$@" > "$log" 2>&1 &
+    STACK_PIDS+=($!)
+    STACK_BACKENDS+=("127.0.0.1:$port")
+    stack_wait_listening "$log"
+  done
+  port=$(stack_free_port)
+  "$root/trigrep" frontend --backends "$(IFS=,; echo "${STACK_BACKENDS[*]}")" --data "$work/data" --port "$port" \
+    --cache-bytes 20000000000 --min-free-bytes 0 > "$work/frontend.log" 2>&1 &
+  STACK_PIDS+=($!)
+  stack_wait_listening "$work/frontend.log"
+  STACK_URL="http://127.0.0.1:$port"
+  for _ in $(seq 120); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "$STACK_URL/readyz")" = 200 ] && return 0
+    sleep 0.25
+  done
+  echo "stack: frontend not ready after 30 s, see $work/frontend.log" >&2
+  return 1
+}
