@@ -10,7 +10,8 @@
 # that starts with '# ' is a comment (so '#include' is a query). The corpus is indexed into SHARDS shards (default 2), one backend per shard
 # and the frontend are started on loopback, and each query is asked once through
 # /api/v1/search (cache off). Prints the index summary's skipped files by reason, then a table.
-# MAX_FILE_BYTES (default 67108864) must equal the index's --max-file-bytes.
+# trigrep indexes with its defaults; MAX_FILE_BYTES (default 67108864, trigrep's default cap)
+# is the size above which rg skips a file too (trigrep reports such files as too large).
 set -euo pipefail
 corpus="$(cd "${1:?usage: bench/recall.sh CORPUS_DIR QUERIES_FILE [SHARDS]}" && pwd)"
 queries="$(cd "$(dirname "${2:?QUERIES_FILE}")" && pwd)/$(basename "$2")"
@@ -27,7 +28,7 @@ trap 'stack_stop; rm -rf "$work"' EXIT
 export TRIGREP_JAVA_OPTS="${TRIGREP_JAVA_OPTS:--Xmx2g}"
 
 echo "indexing $corpus into $shards shards..." >&2
-"$root/trigrep" index --shards "$shards" --out "$work/index" --max-file-bytes "$cap" "$corpus" > "$work/index.out" 2> "$work/index.err" ||
+"$root/trigrep" index --shards "$shards" --out "$work/index" "$corpus" > "$work/index.out" 2> "$work/index.err" ||
   { tail -n 20 "$work/index.err" >&2; exit 1; }
 stack_start "$work/index" "$work/stack" --max-results 100000000 --deadline-ms 600000
 
