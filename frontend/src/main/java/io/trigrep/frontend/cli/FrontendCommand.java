@@ -2,9 +2,11 @@ package io.trigrep.frontend.cli;
 
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCache;
+import io.trigrep.frontend.http.ConnectionLimits;
 import io.trigrep.frontend.http.FrontendServer;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -41,6 +43,24 @@ public final class FrontendCommand implements Callable<Integer> {
             description = "evict finished queries while the data disk has less free (env TRIGREP_MIN_FREE_BYTES; default ${DEFAULT-VALUE})")
     long minFreeBytes;
 
+    @Option(names = "--max-connections", defaultValue = "${env:TRIGREP_MAX_CONNECTIONS:-0}",
+            description = "open HTTP connections at most; at the cap the oldest one with nothing in progress is closed for a new one "
+                    + "(env TRIGREP_MAX_CONNECTIONS; default 0: three quarters of the open-file limit less 256)")
+    int maxConnections;
+
+    @Option(names = "--request-timeout-ms", defaultValue = "${env:TRIGREP_REQUEST_TIMEOUT_MS:-10000}",
+            description = "a request's headers and body must arrive within this, else 408 (env TRIGREP_REQUEST_TIMEOUT_MS; default ${DEFAULT-VALUE})")
+    long requestTimeoutMs;
+
+    @Option(names = "--idle-timeout-ms", defaultValue = "${env:TRIGREP_IDLE_TIMEOUT_MS:-60000}",
+            description = "close a keep-alive connection idle this long (env TRIGREP_IDLE_TIMEOUT_MS; default ${DEFAULT-VALUE})")
+    long idleTimeoutMs;
+
+    @Option(names = "--answer-timeout-ms", defaultValue = "${env:TRIGREP_ANSWER_TIMEOUT_MS:-120000}",
+            description = "close a connection whose answer, event streams included, is not written within this "
+                    + "(env TRIGREP_ANSWER_TIMEOUT_MS; default ${DEFAULT-VALUE})")
+    long answerTimeoutMs;
+
     @Override
     public Integer call() throws Exception {
         List<InetSocketAddress> addresses = new ArrayList<>();
@@ -52,7 +72,10 @@ public final class FrontendCommand implements Callable<Integer> {
             addresses.add(new InetSocketAddress(b.substring(0, colon), Integer.parseInt(b.substring(colon + 1))));
         }
         FanOut fanOut = new FanOut(addresses, data, 2);
-        FrontendServer server = new FrontendServer(fanOut, maxQueries, new QueryCache(data, cacheBytes, minFreeBytes));
+        ConnectionLimits defaults = ConnectionLimits.defaults();
+        ConnectionLimits limits = new ConnectionLimits(maxConnections > 0 ? maxConnections : defaults.maxConnections(),
+                Duration.ofMillis(requestTimeoutMs), Duration.ofMillis(idleTimeoutMs), Duration.ofMillis(answerTimeoutMs), defaults.maxPipelined());
+        FrontendServer server = new FrontendServer(fanOut, maxQueries, new QueryCache(data, cacheBytes, minFreeBytes), limits);
         InetSocketAddress address = server.start(bind, port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

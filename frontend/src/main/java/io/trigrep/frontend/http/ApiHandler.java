@@ -9,6 +9,8 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.FileFetch;
 import io.trigrep.frontend.fanout.QueryCache;
@@ -57,7 +59,16 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) throws IOException {
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         if (!request.decoderResult().isSuccess()) {
-            send(ctx, false, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("malformed HTTP request", 0));
+            Throwable cause = request.decoderResult().cause();
+            if (cause instanceof TooLongHttpLineException) {
+                send(ctx, false, HttpResponseStatus.REQUEST_URI_TOO_LONG,
+                        PageRenderer.error("request line longer than " + FrontendServer.MAX_INITIAL_LINE + " bytes", 0));
+            } else if (cause instanceof TooLongHttpHeaderException) {
+                send(ctx, false, HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+                        PageRenderer.error("headers longer than " + FrontendServer.MAX_HEADER_BYTES + " bytes", 0));
+            } else {
+                send(ctx, false, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("malformed HTTP request", 0));
+            }
             return;
         }
         boolean cancel = request.uri().startsWith("/api/v1/queries/cancel");

@@ -22,11 +22,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The frontend's HTTP server: the JSON API under /api/v1/, /healthz and /readyz. Requests are
- * limited to an 8 KiB request line and 64 KiB in all; at most {@code maxQueries} searches run at
- * once, the excess gets 429. Pages are rendered off the event loop, on a bounded pool.
+ * limited to an 8 KiB request line (414 past it), 16 KiB of headers (431) and 64 KiB in all;
+ * connections by {@link ConnectionLimits}; at most {@code maxQueries} searches run at once, the
+ * excess gets 429. Pages are rendered off the event loop, on a bounded pool.
  */
 public final class FrontendServer implements AutoCloseable {
     static final int MAX_INITIAL_LINE = 8192;
+    static final int MAX_HEADER_BYTES = 16 << 10;
     static final int MAX_REQUEST_BYTES = 64 << 10;
 
     private final FanOut fanOut;
@@ -37,6 +39,8 @@ public final class FrontendServer implements AutoCloseable {
     private final Semaphore queries;
     /** Stateless but for what it shares with the API: one for all connections. */
     private final WebUi ui;
+    private final ConnectionLimits limits;
+    private final Connections connections;
     private Channel channel;
 
     public FrontendServer(FanOut fanOut, int maxQueries) {
@@ -44,7 +48,13 @@ public final class FrontendServer implements AutoCloseable {
     }
 
     public FrontendServer(FanOut fanOut, int maxQueries, QueryCache cache) {
+        this(fanOut, maxQueries, cache, ConnectionLimits.defaults());
+    }
+
+    public FrontendServer(FanOut fanOut, int maxQueries, QueryCache cache, ConnectionLimits limits) {
         this.fanOut = fanOut;
+        this.limits = limits;
+        this.connections = new Connections(limits.maxConnections());
         this.cache = cache;
         fanOut.metrics().bind(cache);
         this.queries = new Semaphore(maxQueries);
@@ -61,16 +71,24 @@ public final class FrontendServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        ConnectionGuard guard = new ConnectionGuard(connections, limits);
                         ch.pipeline()
-                                .addLast(new HttpServerCodec(MAX_INITIAL_LINE, 16 << 10, 16 << 10))
+                                .addLast(guard)
+                                .addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 16 << 10))
                                 .addLast(new HttpServerKeepAliveHandler())
                                 .addLast(new HttpContentCompressor())
                                 .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
+                                .addLast(new RequestSequencer(guard, limits.maxPipelined()))
                                 .addLast(new ApiHandler(fanOut, cache, pages, queries, ui));
                     }
                 });
         channel = bootstrap.bind(host, port).sync().channel();
         return (InetSocketAddress) channel.localAddress();
+    }
+
+    /** Connections open now. */
+    public int openConnections() {
+        return connections.open();
     }
 
     @Override
