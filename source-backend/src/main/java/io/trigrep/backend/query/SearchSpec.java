@@ -92,11 +92,48 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
         try {
             return Pattern.compile(regex, flags);
         } catch (PatternSyntaxException e) {
+            int close = unmatchedClose(regex);
+            if (close >= 0) {
+                // RE2J reports a ')' without its '(' as "internal error: stack underflow".
+                throw new QueryException(what + "unexpected ) without a matching (", Math.max(0, offset) + close + 1);
+            }
+            if (e.getDescription().startsWith("internal error")) {
+                throw new QueryException(what + "invalid regex", Math.max(0, offset) + 1);
+            }
             throw new QueryException(what + e.getDescription() + (e.getPattern() == null || e.getPattern().equals(regex) ? ""
                     : ": `" + e.getPattern() + "`"), position(raw, offset, regex, e));
         } catch (RuntimeException e) {
             throw new QueryException(what + "invalid regex: " + e.getMessage(), Math.max(0, offset) + 1);
         }
+    }
+
+    /** Index of the first ')' that closes no group (escapes and character classes skipped), or -1. */
+    static int unmatchedClose(String regex) {
+        int depth = 0;
+        for (int i = 0; i < regex.length(); i++) {
+            char c = regex.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (c == '[') {
+                // A class ends at the first ']' that is not its first member (nor escaped).
+                int j = i + 1;
+                if (j < regex.length() && regex.charAt(j) == '^') {
+                    j++;
+                }
+                if (j < regex.length() && regex.charAt(j) == ']') {
+                    j++;
+                }
+                while (j < regex.length() && regex.charAt(j) != ']') {
+                    j += regex.charAt(j) == '\\' ? 2 : 1;
+                }
+                i = j;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')' && --depth < 0) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** RE2J names the offending text, not its index: find it in the regex, or the unclosed group. */
