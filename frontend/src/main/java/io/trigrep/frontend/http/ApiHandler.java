@@ -81,6 +81,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         try {
             uri = new QueryStringDecoder(request.uri(), StandardCharsets.UTF_8);
             uri.parameters();
+            if (!percentDecodesToUtf8(request.uri())) {
+                // The decoder would make each bad byte U+FFFD and search for that: say so instead.
+                send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("invalid URL: not UTF-8 once percent-decoded", 0));
+                return;
+            }
         } catch (IllegalArgumentException e) {
             send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("invalid URL: " + e.getMessage(), 0));
             return;
@@ -281,6 +286,18 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             return PageRenderer.error("cannot render the page: " + e.getMessage(), 0);
         } catch (IOException impossible) {
             return "{\"error\":\"internal\"}".getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Whether the URL's bytes, percent escapes decoded, are valid UTF-8. */
+    static boolean percentDecodesToUtf8(String uri) {
+        // ISO-8859-1 maps each decoded byte to one char, so the bytes come back unchanged.
+        byte[] bytes = QueryStringDecoder.decodeComponent(uri, StandardCharsets.ISO_8859_1).getBytes(StandardCharsets.ISO_8859_1);
+        try {
+            StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes));
+            return true;
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return false;
         }
     }
 }

@@ -273,6 +273,12 @@ class HttpApiTest {
         assertThat(get("/api/v1/search?q=x&page=abc").statusCode()).isEqualTo(400);
         assertThat(get("/api/v1/search?q=x&match_mode=fuzzy").statusCode()).isEqualTo(400);
         assertThat(rawStatus("/api/v1/search?q=%zz")).isEqualTo(400);
+        // Percent escapes that decode to bytes that are not UTF-8 (an overlong '/', a lone 0xff).
+        HttpResponse<String> overlong = get("/api/v1/search?q=%c0%af");
+        assertThat(overlong.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(overlong.body()).get("error").asText()).contains("not UTF-8");
+        assertThat(get("/api/v1/search?q=a%ffb").statusCode()).isEqualTo(400);
+        assertThat(get("/api/v1/search?q=caf%C3%A9").statusCode()).as("valid UTF-8 escapes").isEqualTo(200);
         assertThat(get("/no/such/thing").statusCode()).isEqualTo(404);
         assertThat(get("/api/v1/search?q=return&unknown=1").statusCode()).isEqualTo(200);
         HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/search?q=x"))
