@@ -57,6 +57,7 @@ public final class FrontendServer implements AutoCloseable {
         this.connections = new Connections(limits.maxConnections());
         this.cache = cache;
         fanOut.metrics().bind(cache);
+        fanOut.metrics().connections(connections::open, connections::evicted, connections::refused);
         this.queries = new Semaphore(maxQueries);
         this.pages = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "trigrep-pages");
@@ -78,7 +79,7 @@ public final class FrontendServer implements AutoCloseable {
                                 .addLast(new HttpServerKeepAliveHandler())
                                 .addLast(new HttpContentCompressor())
                                 .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
-                                .addLast(new RequestSequencer(guard, limits.maxPipelined()))
+                                .addLast(new RequestSequencer(guard, limits.maxPipelined(), fanOut.metrics()))
                                 .addLast(new ApiHandler(fanOut, cache, pages, queries, ui));
                     }
                 });

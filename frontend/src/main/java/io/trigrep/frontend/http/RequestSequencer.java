@@ -4,24 +4,42 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.trigrep.frontend.metrics.FrontendMetrics;
 import java.util.ArrayDeque;
+import java.util.Set;
 
 /**
  * Answers a connection's requests one at a time, in the order they came: a pipelined request
  * waits here, decoded, until the answer before it is written to its end. Answers are written
  * when their work completes, so without this a quick answer could overtake a slow one. At most
- * {@link ConnectionLimits#maxPipelined} requests wait; a client that sends more is closed.
+ * {@link ConnectionLimits#maxPipelined} requests wait; a client that sends more is closed. As the
+ * one place every answer passes, it also counts answers by route and status.
  */
 final class RequestSequencer extends ChannelDuplexHandler {
+    /** Routes counted by name; any other path counts as "other", so clients cannot mint labels. */
+    static final Set<String> ROUTES = Set.of("/", "/search", "/show", "/raw", "/healthz", "/readyz", "/metrics", "/api/v1/search",
+            "/api/v1/search/packages", "/api/v1/search/events", "/api/v1/packages", "/api/v1/file", "/api/v1/file/raw",
+            "/api/v1/status", "/api/v1/queries", "/api/v1/queries/cancel");
+
     private final ConnectionGuard guard;
     private final int maxWaiting;
+    private final FrontendMetrics metrics;
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
     private boolean answering;
+    private String route = "other";
 
-    RequestSequencer(ConnectionGuard guard, int maxWaiting) {
+    RequestSequencer(ConnectionGuard guard, int maxWaiting, FrontendMetrics metrics) {
         this.guard = guard;
         this.maxWaiting = maxWaiting;
+        this.metrics = metrics;
+    }
+
+    static String route(String uri) {
+        String path = new QueryStringDecoder(uri).rawPath();
+        return ROUTES.contains(path) ? path : path.startsWith("/static/") ? "/static" : "other";
     }
 
     @Override
@@ -33,6 +51,7 @@ final class RequestSequencer extends ChannelDuplexHandler {
         if (!answering) {
             answering = true;
             guard.requestRead();
+            route = route(request.uri());
             ctx.fireChannelRead(request);
         } else if (waiting.size() < maxWaiting) {
             waiting.add(request);
@@ -44,6 +63,9 @@ final class RequestSequencer extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (msg instanceof HttpResponse response) {
+            metrics.response(route, response.status().code());
+        }
         if (msg instanceof LastHttpContent) {
             ctx.write(msg, promise.unvoid()).addListener(written -> next(ctx));
         } else {
@@ -60,6 +82,7 @@ final class RequestSequencer extends ChannelDuplexHandler {
         }
         guard.answered(true);
         if (ctx.channel().isActive()) {
+            route = route(request.uri());
             ctx.fireChannelRead(request);
         } else {
             request.release();

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The frontend's metrics, in base units, scraped at {@code /metrics}: query duration and time to
  * first result as histograms (buckets for {@code histogram_quantile}: p50, p95, p99), per-backend
  * duration and failures by reason, results per query, bytes received from backends, queries in
- * flight, and the JVM's own.
+ * flight, HTTP responses by route and status, HTTP connections, and the JVM's own.
  */
 public final class FrontendMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -90,6 +90,21 @@ public final class FrontendMetrics {
             Counter.builder("trigrep.backend.failures").description("Backend failures by kind").tag("shard", shard)
                     .tag("reason", outcome).register(registry).increment();
         }
+    }
+
+    /** One HTTP answer begun, by its route (a fixed set: see the caller) and status code. */
+    public void response(String route, int status) {
+        Counter.builder("trigrep.http.responses").description("HTTP responses by route and status code")
+                .tag("route", route).tag("status", Integer.toString(status)).register(registry).increment();
+    }
+
+    /** The HTTP server's connections: open now, closed to make room at the cap, refused at the cap. */
+    public void connections(java.util.function.IntSupplier open, java.util.function.LongSupplier evicted, java.util.function.LongSupplier refused) {
+        Gauge.builder("trigrep.http.connections", open, o -> o.getAsInt()).description("HTTP connections open now").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("trigrep.http.connections.evicted", evicted, e -> e.getAsLong())
+                .description("Idle or half-sent HTTP connections closed to admit a new one at the cap").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("trigrep.http.connections.refused", refused, r -> r.getAsLong())
+                .description("HTTP connections closed at once at the cap, every other one being busy").register(registry);
     }
 
     public void received(long bytes) {

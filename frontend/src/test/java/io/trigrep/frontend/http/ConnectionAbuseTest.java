@@ -132,6 +132,18 @@ class ConnectionAbuseTest {
     }
 
     @Test
+    void answersAreCountedByRouteAndStatusWithoutLettingClientsMintRoutes() throws Exception {
+        assertThat(get("/no/such/" + System.nanoTime()).statusCode()).isEqualTo(404);
+        assertThat(get("/api/v1/search").statusCode()).isEqualTo(400);
+        String metrics = get("/metrics").body();
+        assertThat(metrics).contains("trigrep_http_responses_total{route=\"other\",status=\"404\"}")
+                .contains("trigrep_http_responses_total{route=\"/api/v1/search\",status=\"400\"}")
+                .contains("trigrep_http_connections ")
+                .contains("trigrep_http_connections_evicted_total")
+                .doesNotContain("route=\"/no/such");
+    }
+
+    @Test
     void theCapIsBelowTheDescriptorLimit() {
         assertThat(ConnectionLimits.connectionsFor(20_000)).isEqualTo(14_744);
         assertThat(ConnectionLimits.connectionsFor(1024)).isEqualTo(512);
