@@ -482,8 +482,8 @@ public final class SearchExecution {
                 writer.after(nextStart, nextEnd - nextStart);
                 cursor = nextEnd;
             }
-            for (int i = 0; i < rangeCount; i++) {
-                writer.range(ranges[2 * i] - lineStart, ranges[2 * i + 1] - lineStart);
+            // On a long line only the matches in the shown window are written: stop at the first past it.
+            for (int i = 0; i < rangeCount && writer.range(ranges[2 * i] - lineStart, ranges[2 * i + 1] - lineStart); i++) {
             }
             writer.writeTo(out);
             if (out.readableBytes() >= BATCH_BYTES) {
