@@ -37,6 +37,9 @@ public final class FrontendServer implements AutoCloseable {
     private final Semaphore queries;
     /** Stateless but for what it shares with the API: one for all connections. */
     private final WebUi ui;
+    /** What is searchable and what was left out: refreshed on its own timer, read by pages and /api/v1/status. */
+    private final io.trigrep.frontend.fanout.CorpusStatus corpus;
+    static final long CORPUS_STATUS_MILLIS = 15_000;
     private Channel channel;
 
     public FrontendServer(FanOut fanOut, int maxQueries) {
@@ -53,7 +56,8 @@ public final class FrontendServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.ui = new WebUi(fanOut, cache, pages, queries);
+        this.corpus = new io.trigrep.frontend.fanout.CorpusStatus(fanOut.backends(), 1000, System::currentTimeMillis);
+        this.ui = new WebUi(fanOut, cache, pages, queries, corpus);
     }
 
     public InetSocketAddress start(String host, int port) throws InterruptedException {
@@ -66,10 +70,11 @@ public final class FrontendServer implements AutoCloseable {
                                 .addLast(new HttpServerKeepAliveHandler())
                                 .addLast(new HttpContentCompressor())
                                 .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
-                                .addLast(new ApiHandler(fanOut, cache, pages, queries, ui));
+                                .addLast(new ApiHandler(fanOut, cache, pages, queries, ui, corpus));
                     }
                 });
         channel = bootstrap.bind(host, port).sync().channel();
+        corpus.start(CORPUS_STATUS_MILLIS);
         return (InetSocketAddress) channel.localAddress();
     }
 
@@ -81,5 +86,6 @@ public final class FrontendServer implements AutoCloseable {
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         pages.shutdownNow();
+        corpus.close();
     }
 }
