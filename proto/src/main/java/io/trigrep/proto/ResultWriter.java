@@ -51,6 +51,7 @@ public final class ResultWriter {
     private int windowStart;
     private int windowEnd;
     private boolean windowSet;
+    private boolean pastWindow;
     private int beforeCount;
     private int afterCount;
     private boolean beforeCut;
@@ -94,6 +95,7 @@ public final class ResultWriter {
         matchOffset = -1;
         matchFull = 0;
         windowSet = false;
+        pastWindow = false;
         beforeCount = 0;
         afterCount = 0;
         beforeCut = false;
@@ -136,21 +138,22 @@ public final class ResultWriter {
     /**
      * One match on the line, as byte offsets into the whole matching line, after {@link #match};
      * matches come left to right. On a cut line the range is clipped to the window (dropped when
-     * outside it). Returns false when this range started past the window's end, so no later one
-     * can be shown: the caller may stop.
+     * outside it). Once a range starts past the window's end, {@link #pastWindow} says so: no later
+     * one can be shown, and the caller may stop.
      */
-    public boolean range(int start, int end) {
+    public ResultWriter range(int start, int end) {
         if (!windowSet) {
             window(start);
         }
         if (matchFull > maxLineBytes) {
             if (windowEnd < matchFull ? start >= windowEnd : start > windowEnd) {
-                return false; // at or past the cut (an empty match at the line's very end is still shown)
+                pastWindow = true; // at or past the cut (an empty match at the line's very end is still shown)
+                return this;
             }
             int clippedStart = Math.max(start, windowStart);
             int clippedEnd = Math.min(end, windowEnd);
             if (clippedEnd < clippedStart || clippedEnd == clippedStart && end > start) {
-                return true; // entirely before the window
+                return this; // entirely before the window
             }
             start = clippedStart - windowStart;
             end = clippedEnd - windowStart;
@@ -161,7 +164,12 @@ public final class ResultWriter {
         ranges[2 * rangeCount] = start;
         ranges[2 * rangeCount + 1] = end;
         rangeCount++;
-        return true;
+        return this;
+    }
+
+    /** True once a range was offered that starts past the cut window: later ones cannot be shown either. */
+    public boolean pastWindow() {
+        return pastWindow;
     }
 
     /** Places the matching line's window: whole when short, else around {@code firstMatch} on UTF-8 boundaries. */

@@ -116,9 +116,8 @@ class ResultWriterTest {
         int[] starts = {0, 2, 23, 41, 107};
         ResultWriter writer = new ResultWriter(3, 16).start(new byte[] {'p'}, new byte[] {'f'}, source, 3, 1f)
                 .before(starts[0], 1).before(starts[1], 20).before(starts[2], 17).match(starts[3], 65).after(starts[4], 5);
-        assertThat(writer.range(40, 45)).isTrue();
-        assertThat(writer.range(50, 55)).isTrue();
-        assertThat(writer.range(60, 62)).as("starts past the window").isFalse();
+        assertThat(writer.range(40, 45).range(50, 55).pastWindow()).isFalse();
+        assertThat(writer.range(60, 62).pastWindow()).as("starts past the window").isTrue();
         ByteBuf ours = Unpooled.buffer();
         writer.writeTo(ours);
         source.release();
@@ -141,7 +140,7 @@ class ResultWriterTest {
         int calls = 0;
         for (int at = 3_000_000; at < line.length; at += 2) {
             calls++;
-            if (!writer.range(at, at + 1)) {
+            if (writer.range(at, at + 1).pastWindow()) {
                 break;
             }
         }
@@ -219,7 +218,7 @@ class ResultWriterTest {
         int offered = 0;
         for (int[] range : ranges) {
             offered++;
-            if (!writer.range(range[0], range[1])) {
+            if (writer.range(range[0], range[1]).pastWindow()) {
                 stopped = true;
                 break;
             }

@@ -483,7 +483,10 @@ public final class SearchExecution {
                 cursor = nextEnd;
             }
             // On a long line only the matches in the shown window are written: stop at the first past it.
-            for (int i = 0; i < rangeCount && writer.range(ranges[2 * i] - lineStart, ranges[2 * i + 1] - lineStart); i++) {
+            for (int i = 0; i < rangeCount; i++) {
+                if (writer.range(ranges[2 * i] - lineStart, ranges[2 * i + 1] - lineStart).pastWindow()) {
+                    break;
+                }
             }
             writer.writeTo(out);
             if (out.readableBytes() >= BATCH_BYTES) {
