@@ -135,7 +135,7 @@ struct File {
   content @2 :Data;          # the whole file, the window's lines (each with its newline, if it had
                              # one; cut lines cut), or the byte range asked for
   firstLine @3 :UInt32;      # the window's first line (1-based); 0 for a byte range
-  totalLines @4 :UInt32;     # lines in the whole file (a last line without newline counts)
+  totalLines @4 :UInt32;     # lines in the whole file (a last line without newline counts); 0 for a byte range
   totalBytes @5 :UInt64;     # bytes in the whole file
   cuts @6 :List(LineCut);    # the window's lines that were cut, in order
 }

@@ -95,8 +95,9 @@
  * the end is empty), {@code totalLines} and {@code totalBytes} describe the whole file.
  * Lines end at {@code \n}; a {@code \r} before it stays part of the line. With
  * {@code byteCount > 0} it asks for the raw bytes {@code [byteOffset, byteOffset + byteCount)},
- * clamped to the file ({@code firstLine} 0 in the answer): a client streams a file of any size
- * in pieces, each frame small.
+ * clamped to the file ({@code firstLine} and {@code totalLines} 0 in the answer: lines are not
+ * counted for a byte range), at most 32 MiB: a client streams a file of any size in pieces,
+ * each frame small.
  *
  * <h2>Writers</h2>
  * {@link io.trigrep.proto.ResultWriter} writes {@code result} messages without a builder and
