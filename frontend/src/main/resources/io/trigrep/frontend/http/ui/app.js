@@ -20,6 +20,12 @@ if (main && main.dataset.events) {
   follow(main.dataset.events);
 }
 
+// A file view opened with line= but no #L fragment (typed or shared by hand): bring the line into view.
+const targetLine = document.querySelector('pre.file .l.target');
+if (targetLine && !location.hash) {
+  targetLine.scrollIntoView({ block: 'center' });
+}
+
 function follow(url) {
   const events = new EventSource(url);
   const bar = document.getElementById('bar');
