@@ -47,6 +47,14 @@ struct Filter {
 struct FetchFile {
   package @0 :Text;
   path @1 :Text;             # relative to the package, '/'-separated
+  # A window of lines (all zero, as older writers send: the whole file):
+  firstLine @2 :UInt32;      # 1-based first line of the window; 0 means 1
+  maxLines @3 :UInt32;       # lines in the window; 0 means up to the end
+  maxLineBytes @4 :UInt32;   # each line cut to this many bytes (at a UTF-8 boundary); 0 means no cut
+  # Or, when byteCount > 0, the raw bytes [byteOffset, byteOffset + byteCount) (clamped to the
+  # file), the line fields ignored: for streaming a file of any size in bounded pieces.
+  byteOffset @5 :UInt64;
+  byteCount @6 :UInt32;
 }
 
 struct Response {
@@ -69,6 +77,14 @@ struct Result {
   after @5 :List(Text);      # context lines after
   ranges @6 :List(Range);    # every match on the line, as UTF-8 byte offsets into context
   ranking @7 :Float32;       # higher is better
+  # Long lines are cut to a window (see package-info, "Long lines"). Older writers leave these
+  # zero or empty, which reads as "nothing cut".
+  contextStart @8 :UInt32;   # byte offset in the full matching line where `context` begins
+  lineBytes @9 :UInt32;      # the full matching line's length; context was cut at the end when
+                             # contextStart + len(context) < lineBytes; 0 means not cut
+  beforeBytes @10 :List(UInt32); # empty when no line of `before` was cut; else the full length
+                                 # of each line of `before` (each shown as a prefix)
+  afterBytes @11 :List(UInt32);  # likewise for `after`
 }
 
 struct Range {
@@ -116,7 +132,17 @@ struct Failure {
 struct File {
   package @0 :Text;
   path @1 :Text;
-  content @2 :Data;
+  content @2 :Data;          # the whole file, the window's lines (each with its newline, if it had
+                             # one; cut lines cut), or the byte range asked for
+  firstLine @3 :UInt32;      # the window's first line (1-based); 0 for a byte range
+  totalLines @4 :UInt32;     # lines in the whole file (a last line without newline counts); 0 for a byte range
+  totalBytes @5 :UInt64;     # bytes in the whole file
+  cuts @6 :List(LineCut);    # the window's lines that were cut, in order
+}
+
+struct LineCut {
+  line @0 :UInt32;           # 1-based line number
+  bytes @1 :UInt32;          # the line's full length in bytes, without its newline
 }
 
 struct Status {
@@ -125,4 +151,11 @@ struct Status {
   bytes @2 :UInt64;
   queriesInFlight @3 :UInt32;
   formatVersion @4 :UInt32;
+  skipped @5 :List(Skipped); # what the indexer left out of this shard, by reason; empty when unknown
+}
+
+struct Skipped {
+  reason @0 :Text;           # lower case, as in the shard's manifest.json: binary, too_large, ...
+  files @1 :UInt64;
+  bytes @2 :UInt64;
 }

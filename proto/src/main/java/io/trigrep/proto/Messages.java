@@ -87,8 +87,19 @@ public final class Messages {
                     text(file.getPackage());
                     text(file.getPath());
                     data(file.getContent());
+                    StructList.Reader<LineCut.Reader> cuts = file.getCuts();
+                    for (int i = 0; i < cuts.size(); i++) {
+                        cuts.get(i);
+                    }
                 }
-                case STATUS -> text(response.getStatus().getShard());
+                case STATUS -> {
+                    Status.Reader status = response.getStatus();
+                    text(status.getShard());
+                    StructList.Reader<Skipped.Reader> skipped = status.getSkipped();
+                    for (int i = 0; i < skipped.size(); i++) {
+                        text(skipped.get(i).getReason());
+                    }
+                }
                 case _NOT_IN_SCHEMA -> { }
             }
             // The walk above read every pointer once; the consumer gets the whole budget again.
@@ -123,6 +134,8 @@ public final class Messages {
         for (int i = 0; i < ranges.size(); i++) {
             ranges.get(i);
         }
+        result.getBeforeBytes();
+        result.getAfterBytes();
     }
 
     private static void texts(TextList.Reader list) {

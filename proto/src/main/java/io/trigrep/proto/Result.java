@@ -2,6 +2,7 @@ package io.trigrep.proto;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.capnproto.PrimitiveList;
 import org.capnproto.SegmentBuilder;
 import org.capnproto.SegmentReader;
 import org.capnproto.StructBuilder;
@@ -22,8 +23,12 @@ public final class Result {
     static final Layout.Slot AFTER = Layout.Slot.pointer(5, "after", "List(Text)", 4);
     static final Layout.Slot RANGES = Layout.Slot.pointer(6, "ranges", "List(Range)", 5);
     static final Layout.Slot RANKING = Layout.Slot.data(7, "ranking", "Float32", 32, 32);
-    static final Layout.Struct LAYOUT = new Layout.Struct("Result", 8, 6, null,
-            List.of(PACKAGE, PATH, LINE, BEFORE, CONTEXT, AFTER, RANGES, RANKING));
+    static final Layout.Slot CONTEXT_START = Layout.Slot.data(8, "contextStart", "UInt32", 64, 32);
+    static final Layout.Slot LINE_BYTES = Layout.Slot.data(9, "lineBytes", "UInt32", 96, 32);
+    static final Layout.Slot BEFORE_BYTES = Layout.Slot.pointer(10, "beforeBytes", "List(UInt32)", 6);
+    static final Layout.Slot AFTER_BYTES = Layout.Slot.pointer(11, "afterBytes", "List(UInt32)", 7);
+    static final Layout.Struct LAYOUT = new Layout.Struct("Result", 16, 8, null,
+            List.of(PACKAGE, PATH, LINE, BEFORE, CONTEXT, AFTER, RANGES, RANKING, CONTEXT_START, LINE_BYTES, BEFORE_BYTES, AFTER_BYTES));
 
     public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
@@ -79,6 +84,24 @@ public final class Result {
             _setFloatField(RANKING.index(), value);
             return this;
         }
+
+        public Builder setContextStart(int value) {
+            _setIntField(CONTEXT_START.index(), value);
+            return this;
+        }
+
+        public Builder setLineBytes(int value) {
+            _setIntField(LINE_BYTES.index(), value);
+            return this;
+        }
+
+        public PrimitiveList.Int.Builder initBeforeBytes(int count) {
+            return _initPointerField(PrimitiveList.Int.factory, BEFORE_BYTES.index(), count);
+        }
+
+        public PrimitiveList.Int.Builder initAfterBytes(int count) {
+            return _initPointerField(PrimitiveList.Int.factory, AFTER_BYTES.index(), count);
+        }
     }
 
     public static final class Reader extends StructReader {
@@ -116,6 +139,25 @@ public final class Result {
 
         public float getRanking() {
             return _getFloatField(RANKING.index());
+        }
+
+        /** Unsigned: where {@code context} starts in the full matching line (0 when not cut at the start). */
+        public int getContextStart() {
+            return _getIntField(CONTEXT_START.index());
+        }
+
+        /** Unsigned: the full matching line's length; 0 from writers that do not cut (then: not cut). */
+        public int getLineBytes() {
+            return _getIntField(LINE_BYTES.index());
+        }
+
+        /** Empty when no line before was cut; else each line's full length (unsigned). */
+        public PrimitiveList.Int.Reader getBeforeBytes() {
+            return _getPointerField(PrimitiveList.Int.factory, BEFORE_BYTES.index());
+        }
+
+        public PrimitiveList.Int.Reader getAfterBytes() {
+            return _getPointerField(PrimitiveList.Int.factory, AFTER_BYTES.index());
         }
     }
 }

@@ -9,22 +9,35 @@ import io.netty.buffer.ByteBuf;
  * values (ResultWriterTest compares it byte for byte with {@code capnp encode}).
  *
  * <p>Use: {@link #start}, then the lines in order ({@link #before}, {@link #match}, {@link #after}),
- * {@link #range} for each match on the line, then {@link #writeTo}. Lines are spans (absolute
- * indices) of one source buffer, normally the file's contents wrapped once per file; the writer
- * copies them and keeps no reference after {@code writeTo}. One instance per thread.
+ * {@link #range} for each match on the line, in order, then {@link #writeTo}. Lines are spans
+ * (absolute indices) of one source buffer, normally the file's contents wrapped once per file; the
+ * writer copies them and keeps no reference after {@code writeTo}. One instance per thread.
+ *
+ * <p>A line longer than {@code maxLineBytes} is cut to a window of at most that many bytes (see
+ * package-info, "Long lines"): a context line to its prefix; the matching line to a window that
+ * starts {@code maxLineBytes / 4} bytes before the first match, so the match is in sight. Ranges
+ * are clipped to the window and shifted into it; those outside are dropped, and {@link #range}
+ * says when no later one can fall inside, so a line with a million matches costs a few hundred.
  */
 public final class ResultWriter {
+    /** The default window: a few hundred bytes of a line is what a result page can show. */
+    public static final int MAX_LINE_BYTES = 400;
+
     private static final long ROOT = structPointer(0, 1, 1);
-    private static final long RESULT = structPointer(0, 1, 6);
-    private static final int RESULT_POINTERS = 6;
-    /** Words before the first blob: root pointer, Response data and pointer, Result data and pointers. */
-    private static final int FIXED_WORDS = 4 + RESULT_POINTERS;
+    private static final long RESULT = structPointer(0, 2, 8);
+    private static final int RESULT_POINTERS = 8;
+    /** Words before the first blob: root pointer, Response data and pointer, Result data (2) and pointers. */
+    private static final int FIXED_WORDS = 5 + RESULT_POINTERS;
 
     private final int maxContext;
+    private final int maxLineBytes;
+    private final int lead;
     private final int[] beforeOffsets;
     private final int[] beforeLengths;
+    private final int[] beforeFull;
     private final int[] afterOffsets;
     private final int[] afterLengths;
+    private final int[] afterFull;
     private int[] ranges = new int[16];
 
     private byte[] pkg;
@@ -33,21 +46,43 @@ public final class ResultWriter {
     private int line;
     private float ranking;
     private int matchOffset = -1;
-    private int matchLength;
+    private int matchFull;
+    /** The shown window of the matching line, relative to its start; set by the first range or by writeTo. */
+    private int windowStart;
+    private int windowEnd;
+    private boolean windowSet;
+    private boolean pastWindow;
     private int beforeCount;
     private int afterCount;
+    private boolean beforeCut;
+    private boolean afterCut;
     private int rangeCount;
 
-    /** @param maxContext most context lines on each side of a match */
+    /** @param maxContext most context lines on each side of a match; lines are cut at {@link #MAX_LINE_BYTES} */
     public ResultWriter(int maxContext) {
+        this(maxContext, MAX_LINE_BYTES);
+    }
+
+    /**
+     * @param maxContext most context lines on each side of a match
+     * @param maxLineBytes longest line written whole; longer ones are cut to a window of at most this many bytes
+     */
+    public ResultWriter(int maxContext, int maxLineBytes) {
         if (maxContext < 0) {
             throw new IllegalArgumentException("maxContext must be >= 0, got " + maxContext);
         }
+        if (maxLineBytes < 8) {
+            throw new IllegalArgumentException("maxLineBytes must be >= 8, got " + maxLineBytes);
+        }
         this.maxContext = maxContext;
+        this.maxLineBytes = maxLineBytes;
+        this.lead = maxLineBytes / 4;
         beforeOffsets = new int[maxContext];
         beforeLengths = new int[maxContext];
+        beforeFull = new int[maxContext];
         afterOffsets = new int[maxContext];
         afterLengths = new int[maxContext];
+        afterFull = new int[maxContext];
     }
 
     /** Begins a result. {@code pkg} and {@code path} are UTF-8 and typically encoded once per file. */
@@ -58,9 +93,13 @@ public final class ResultWriter {
         this.line = line;
         this.ranking = ranking;
         matchOffset = -1;
-        matchLength = 0;
+        matchFull = 0;
+        windowSet = false;
+        pastWindow = false;
         beforeCount = 0;
         afterCount = 0;
+        beforeCut = false;
+        afterCut = false;
         rangeCount = 0;
         return this;
     }
@@ -69,14 +108,18 @@ public final class ResultWriter {
         if (beforeCount == maxContext) {
             throw new IllegalStateException("more than " + maxContext + " lines before the match");
         }
+        int shown = prefix(offset, length);
+        beforeCut |= shown < length;
         beforeOffsets[beforeCount] = offset;
-        beforeLengths[beforeCount++] = length;
+        beforeLengths[beforeCount] = shown;
+        beforeFull[beforeCount++] = length;
         return this;
     }
 
     public ResultWriter match(int offset, int length) {
         matchOffset = offset;
-        matchLength = length;
+        matchFull = length;
+        windowSet = false;
         return this;
     }
 
@@ -84,13 +127,37 @@ public final class ResultWriter {
         if (afterCount == maxContext) {
             throw new IllegalStateException("more than " + maxContext + " lines after the match");
         }
+        int shown = prefix(offset, length);
+        afterCut |= shown < length;
         afterOffsets[afterCount] = offset;
-        afterLengths[afterCount++] = length;
+        afterLengths[afterCount] = shown;
+        afterFull[afterCount++] = length;
         return this;
     }
 
-    /** One match on the line, as byte offsets into the matching line. */
+    /**
+     * One match on the line, as byte offsets into the whole matching line, after {@link #match};
+     * matches come left to right. On a cut line the range is clipped to the window (dropped when
+     * outside it). Once a range starts past the window's end, {@link #pastWindow} says so: no later
+     * one can be shown, and the caller may stop.
+     */
     public ResultWriter range(int start, int end) {
+        if (!windowSet) {
+            window(start);
+        }
+        if (matchFull > maxLineBytes) {
+            if (windowEnd < matchFull ? start >= windowEnd : start > windowEnd) {
+                pastWindow = true; // at or past the cut (an empty match at the line's very end is still shown)
+                return this;
+            }
+            int clippedStart = Math.max(start, windowStart);
+            int clippedEnd = Math.min(end, windowEnd);
+            if (clippedEnd < clippedStart || clippedEnd == clippedStart && end > start) {
+                return this; // entirely before the window
+            }
+            start = clippedStart - windowStart;
+            end = clippedEnd - windowStart;
+        }
         if (2 * rangeCount == ranges.length) {
             ranges = java.util.Arrays.copyOf(ranges, ranges.length * 2);
         }
@@ -100,14 +167,82 @@ public final class ResultWriter {
         return this;
     }
 
+    /** True once a range was offered that starts past the cut window: later ones cannot be shown either. */
+    public boolean pastWindow() {
+        return pastWindow;
+    }
+
+    /** Places the matching line's window: whole when short, else around {@code firstMatch} on UTF-8 boundaries. */
+    private void window(int firstMatch) {
+        windowSet = true;
+        if (matchFull <= maxLineBytes) {
+            windowStart = 0;
+            windowEnd = matchFull;
+            return;
+        }
+        int at = Math.max(0, Math.min(firstMatch - lead, matchFull - maxLineBytes));
+        for (int k = 0; k < 3 && inside(matchOffset, matchFull, at); k++) {
+            at++;
+        }
+        windowStart = at;
+        windowEnd = end(matchOffset, matchFull, at + maxLineBytes);
+    }
+
+    /** The shown length of a context line: whole, or its longest prefix of at most maxLineBytes that ends on a UTF-8 boundary. */
+    private int prefix(int offset, int length) {
+        return length <= maxLineBytes ? length : end(offset, length, maxLineBytes);
+    }
+
+    /** A window's end at most {@code at} on a line of {@code full} bytes, moved back (at most 3 bytes) out of a UTF-8 sequence. */
+    private int end(int lineStart, int full, int at) {
+        if (at >= full) {
+            return full;
+        }
+        for (int k = 0; k < 3 && inside(lineStart, full, at); k++) {
+            at--;
+        }
+        return at;
+    }
+
+    /**
+     * Whether a cut before byte {@code at} of the line would split a well-formed UTF-8 sequence (a
+     * lead byte within the 3 bytes before, followed by all its continuation bytes). Stray bytes of
+     * text in other encodings are not sequences: a cut may fall next to any of them.
+     */
+    private boolean inside(int lineStart, int full, int at) {
+        if (at <= 0 || at >= full || (source.getByte(lineStart + at) & 0xc0) != 0x80) {
+            return false;
+        }
+        for (int back = 1; back <= 3 && at - back >= 0; back++) {
+            int b = source.getByte(lineStart + at - back) & 0xff;
+            if ((b & 0xc0) == 0x80) {
+                continue;
+            }
+            int need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xc2 && b <= 0xdf ? 1 : 0;
+            if (need < back || at - back + need >= full) {
+                return false;
+            }
+            for (int k = 1; k <= need; k++) {
+                if ((source.getByte(lineStart + at - back + k) & 0xc0) != 0x80) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
     /** Frame size in bytes of the result as it stands. */
     public int frameBytes() {
         return 8 + 8 * words();
     }
 
     private int words() {
-        int words = FIXED_WORDS + textWords(pkg.length) + textWords(path.length) + textWords(matchLength)
-                + beforeCount + afterCount + 1 + rangeCount;
+        if (!windowSet) {
+            window(0);
+        }
+        int words = FIXED_WORDS + textWords(pkg.length) + textWords(path.length) + textWords(windowEnd - windowStart)
+                + beforeCount + afterCount + 1 + rangeCount + intsWords(beforeCut, beforeCount) + intsWords(afterCut, afterCount);
         for (int i = 0; i < beforeCount; i++) {
             words += textWords(beforeLengths[i]);
         }
@@ -130,28 +265,60 @@ public final class ResultWriter {
         out.writeLongLE(0);
         out.writeLongLE(RESULT);
         out.writeLongLE(Integer.toUnsignedLong(line) | (long) Float.floatToRawIntBits(ranking) << 32);
+        out.writeLongLE(Integer.toUnsignedLong(windowStart) | (long) matchFull << 32);
 
-        // The six pointers, each aimed at where its object will land in write order.
+        // The eight pointers, each aimed at where its object will land in write order.
+        int shown = windowEnd - windowStart;
         int next = FIXED_WORDS;
-        int pointer = 4;
+        int pointer = 5;
         next = pointTo(out, pointer++, next, textPointer(pkg.length), textWords(pkg.length));
         next = pointTo(out, pointer++, next, textPointer(path.length), textWords(path.length));
         next = pointTo(out, pointer++, next, listOfPointers(beforeCount), beforeCount + linesWords(beforeLengths, beforeCount));
-        next = pointTo(out, pointer++, next, textPointer(matchLength), textWords(matchLength));
+        next = pointTo(out, pointer++, next, textPointer(shown), textWords(shown));
         next = pointTo(out, pointer++, next, listOfPointers(afterCount), afterCount + linesWords(afterLengths, afterCount));
-        pointTo(out, pointer, next, 1L | 7L << 32 | (long) rangeCount << 35, 1 + rangeCount);
+        next = pointTo(out, pointer++, next, 1L | 7L << 32 | (long) rangeCount << 35, 1 + rangeCount);
+        next = intsPointer(out, pointer++, next, beforeCut, beforeCount);
+        intsPointer(out, pointer, next, afterCut, afterCount);
 
         text(out, pkg, 0, pkg.length);
         text(out, path, 0, path.length);
         lines(out, beforeOffsets, beforeLengths, beforeCount);
-        text(out, source, matchOffset, matchLength);
+        text(out, source, matchOffset + windowStart, shown);
         lines(out, afterOffsets, afterLengths, afterCount);
         // Inline-composite list: a tag word (element count, element size), then one word per range.
         out.writeLongLE((long) rangeCount << 2 | 1L << 32);
         for (int i = 0; i < rangeCount; i++) {
             out.writeLongLE(Integer.toUnsignedLong(ranges[2 * i]) | (long) ranges[2 * i + 1] << 32);
         }
+        if (beforeCut) {
+            ints(out, beforeFull, beforeCount);
+        }
+        if (afterCut) {
+            ints(out, afterFull, afterCount);
+        }
         source = null;
+    }
+
+    /** A List(UInt32) of the full line lengths when some line was cut, else a null pointer (an empty list). */
+    private static int intsPointer(ByteBuf out, int at, int target, boolean cut, int count) {
+        if (!cut) {
+            out.writeLongLE(0);
+            return target;
+        }
+        return pointTo(out, at, target, 1L | 4L << 32 | (long) count << 35, intsWords(true, count));
+    }
+
+    private static int intsWords(boolean cut, int count) {
+        return cut ? (count + 1) >>> 1 : 0;
+    }
+
+    private static void ints(ByteBuf out, int[] values, int count) {
+        for (int i = 0; i < count; i++) {
+            out.writeIntLE(values[i]);
+        }
+        if ((count & 1) == 1) {
+            out.writeIntLE(0);
+        }
     }
 
     /** Writes the pointer at word {@code at} to an object at word {@code target}; returns the word after the object. */

@@ -2,6 +2,7 @@ package io.trigrep.proto;
 
 import java.util.List;
 import org.capnproto.SegmentBuilder;
+import org.capnproto.StructList;
 import org.capnproto.SegmentReader;
 import org.capnproto.StructBuilder;
 import org.capnproto.StructReader;
@@ -16,8 +17,9 @@ public final class Status {
     static final Layout.Slot BYTES = Layout.Slot.data(2, "bytes", "UInt64", 64, 64);
     static final Layout.Slot QUERIES_IN_FLIGHT = Layout.Slot.data(3, "queriesInFlight", "UInt32", 128, 32);
     static final Layout.Slot FORMAT_VERSION = Layout.Slot.data(4, "formatVersion", "UInt32", 160, 32);
-    static final Layout.Struct LAYOUT = new Layout.Struct("Status", 24, 1, null,
-            List.of(SHARD, FILES, BYTES, QUERIES_IN_FLIGHT, FORMAT_VERSION));
+    static final Layout.Slot SKIPPED = Layout.Slot.pointer(5, "skipped", "List(Skipped)", 1);
+    static final Layout.Struct LAYOUT = new Layout.Struct("Status", 24, 2, null,
+            List.of(SHARD, FILES, BYTES, QUERIES_IN_FLIGHT, FORMAT_VERSION, SKIPPED));
 
     public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
@@ -55,6 +57,10 @@ public final class Status {
             _setIntField(FORMAT_VERSION.index(), value);
             return this;
         }
+
+        public StructList.Builder<Skipped.Builder> initSkipped(int count) {
+            return _initPointerField(Skipped.factory.listFactory(), SKIPPED.index(), count);
+        }
     }
 
     public static final class Reader extends StructReader {
@@ -80,6 +86,10 @@ public final class Status {
 
         public int getFormatVersion() {
             return _getIntField(FORMAT_VERSION.index());
+        }
+
+        public StructList.Reader<Skipped.Reader> getSkipped() {
+            return _getPointerField(Skipped.factory.listFactory(), SKIPPED.index());
         }
     }
 }

@@ -53,9 +53,51 @@
  * 04 00 00 00 00 00 00 00   results        = 4
  * </pre>
  * A typical result (a package and path of about 20 bytes each, a 30-byte matching line, two
- * context lines of about 20 bytes on each side, one match range) frames to 320 bytes for 167
- * bytes of text: 10 words of fixed structure, one pointer per context line, each text rounded up
- * to whole words with its NUL, and two words for the range list.
+ * context lines of about 20 bytes on each side, one match range) frames to 344 bytes for 167
+ * bytes of text: 13 words of fixed structure (root, Response, Result's 2 data words and 8
+ * pointers), one pointer per context line, each text rounded up to whole words with its NUL, and
+ * two words for the range list. The two cut-length lists are null pointers unless a context line
+ * was cut.
+ *
+ * <h2>Long lines (Result, since version 2)</h2>
+ * Files of any shape are indexed (minified JavaScript, generated tables: lines of megabytes), so a
+ * result never carries a whole long line. {@link io.trigrep.proto.ResultWriter#MAX_LINE_BYTES}
+ * (400) bounds every line of a result:
+ * <ul>
+ *   <li>a context line ({@code before}, {@code after}) longer than that is cut to its prefix of
+ *       at most 400 bytes; {@code beforeBytes} / {@code afterBytes} then hold the full length of
+ *       every line of that list (one UInt32 each, in order); the list is empty (a null pointer)
+ *       when none of its lines was cut;
+ *   <li>the matching line, when longer, is cut to a window of at most 400 bytes that starts 100
+ *       bytes ({@code MAX_LINE_BYTES / 4}) before the first match, moved left so the window ends
+ *       no later than the line does; {@code contextStart} is the window's offset in the full line
+ *       and {@code lineBytes} the full line's length (written for every result by trigrep;
+ *       {@code 0} from older writers, meaning "not cut"). The window was cut at the start when
+ *       {@code contextStart > 0} and at the end when {@code contextStart + len(context) < lineBytes};
+ *   <li>cuts never split a well-formed UTF-8 sequence: a window's start moves right, its end left,
+ *       by at most 3 bytes, off a continuation byte that belongs to a complete sequence; next to
+ *       bytes that are not UTF-8 (Latin-1 text, say) any byte is a boundary;
+ *   <li>{@code ranges} are clipped to the window and shifted into it (offsets into
+ *       {@code context} as sent); ranges wholly outside it are not sent. So a line with a million
+ *       matches sends those in its window, at most a few hundred.
+ * </ul>
+ * Example: a 65-byte line of 40 {@code a}, {@code MATCH}, 20 {@code b}, with a window of 16 bytes
+ * (ResultWriterTest uses 16 for brevity): {@code context = "aaaaMATCHbbbbbbb", contextStart = 36,
+ * lineBytes = 65}, the match {@code [40, 45)} sent as {@code (start = 4, end = 9)}.
+ *
+ * <h2>Files (FetchFile / File)</h2>
+ * A {@code fetchFile} with only package and path asks for the whole file (older frontends); a
+ * backend refuses, with {@code badRequest}, a whole file whose answer would not fit in a frame.
+ * With {@code firstLine}, {@code maxLines} or {@code maxLineBytes} set it asks for a window of
+ * lines: the answer's {@code content} is those lines, each with its newline (a last line without
+ * one has none), each longer than {@code maxLineBytes} cut to a prefix as above and listed in
+ * {@code cuts} with its full length; {@code firstLine} is the window's first line (a window past
+ * the end is empty), {@code totalLines} and {@code totalBytes} describe the whole file.
+ * Lines end at {@code \n}; a {@code \r} before it stays part of the line. With
+ * {@code byteCount > 0} it asks for the raw bytes {@code [byteOffset, byteOffset + byteCount)},
+ * clamped to the file ({@code firstLine} and {@code totalLines} 0 in the answer: lines are not
+ * counted for a byte range), at most 32 MiB: a client streams a file of any size in pieces,
+ * each frame small.
  *
  * <h2>Writers</h2>
  * {@link io.trigrep.proto.ResultWriter} writes {@code result} messages without a builder and
@@ -63,7 +105,10 @@
  * through the runtime's {@code MessageBuilder} and {@link io.trigrep.proto.Framing#write}.
  *
  * <h2>Schema evolution</h2>
- * Version 1 is {@code trigrep.capnp} as committed. Fields and union members are only added,
+ * Version 1 is {@code trigrep.capnp} as first committed. Version 2 (issue 13) added the cut
+ * fields of Result ({@code contextStart}, {@code lineBytes}, {@code beforeBytes},
+ * {@code afterBytes}), windows and byte ranges to FetchFile and File (with LineCut), and
+ * {@code skipped} to Status (with Skipped). Fields and union members are only added,
  * with new ordinals; readers map unknown union members and enumerants to {@code _NOT_IN_SCHEMA}.
  * The bindings are written by hand (no {@code capnpc-java} here); {@code SchemaLayoutTest} checks
  * every offset against {@code capnp compile -ocapnp}.

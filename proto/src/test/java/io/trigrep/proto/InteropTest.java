@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.trigrep.proto.Values.CutValue;
 import io.trigrep.proto.Values.DoneValue;
 import io.trigrep.proto.Values.FailureValue;
 import io.trigrep.proto.Values.FetchValue;
@@ -15,6 +16,7 @@ import io.trigrep.proto.Values.ProgressValue;
 import io.trigrep.proto.Values.RangeValue;
 import io.trigrep.proto.Values.ResultValue;
 import io.trigrep.proto.Values.SearchValue;
+import io.trigrep.proto.Values.SkippedValue;
 import io.trigrep.proto.Values.StatusValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -38,29 +40,38 @@ class InteropTest {
                 new DoneValue(5, 6, 7, 8, 9_000_000_000L, Done.Truncation.MAX_RESULTS, true),
                 new FailureValue(Failure.Code.BAD_QUERY, "missing closing )", 5),
                 new FileValue("p", "dir/f.bin", new byte[] {'a', 0, (byte) 0xff}),
-                new StatusValue("shard-2", 100, 4096, 1, 1));
+                new StatusValue("shard-2", 100, 4096, 1, 1),
+                new FileValue("p", "big.js", "ab\n".getBytes(StandardCharsets.UTF_8), 7, 9, 123_456_789_012L, List.of(new CutValue(8, 70000))),
+                new StatusValue("shard-3", 5, 6, 0, 1, List.of(new SkippedValue("binary", 2, 300), new SkippedValue("too_large", 1, 70_000_000))));
         assertThat(decode("Response", responses)).containsExactly(
                 "(result = (package = \"zlib_1.2.13.dfsg-1\", path = \"src/ünï.c\", line = 42, before = [\"/* a */\", \"\"], "
                         + "context = \"  if (x < 0) return \\\"é\\\";\", after = [\"}\"], "
-                        + "ranges = [(start = 6, end = 7), (start = 20, end = 22)], ranking = 0.8125))",
+                        + "ranges = [(start = 6, end = 7), (start = 20, end = 22)], ranking = 0.8125, contextStart = 0, lineBytes = 0))",
                 "(progress = (filesSearched = 10, candidateFiles = 20, totalFiles = 30, results = 40))",
                 "(done = (results = 5, filesSearched = 6, candidateFiles = 7, totalFiles = 8, elapsedNanos = 9000000000, "
                         + "truncation = maxResults, fullScan = true))",
                 "(error = (code = badQuery, message = \"missing closing )\", position = 5))",
-                "(file = (package = \"p\", path = \"dir/f.bin\", content = \"a\\000\\377\"))",
-                "(status = (shard = \"shard-2\", files = 100, bytes = 4096, queriesInFlight = 1, formatVersion = 1))");
+                "(file = (package = \"p\", path = \"dir/f.bin\", content = \"a\\000\\377\", firstLine = 0, totalLines = 0, totalBytes = 0))",
+                "(status = (shard = \"shard-2\", files = 100, bytes = 4096, queriesInFlight = 1, formatVersion = 1))",
+                "(file = (package = \"p\", path = \"big.js\", content = \"ab\\n\", firstLine = 7, totalLines = 9, totalBytes = 123456789012, "
+                        + "cuts = [(line = 8, bytes = 70000)]))",
+                "(status = (shard = \"shard-3\", files = 5, bytes = 6, queriesInFlight = 0, formatVersion = 1, "
+                        + "skipped = [(reason = \"binary\", files = 2, bytes = 300), (reason = \"too_large\", files = 1, bytes = 70000000)]))");
 
         List<Object> requests = List.of(
                 new SearchValue("foo(bar package:zlib", "foo\\(bar", true, true,
                         List.of(new FilterValue(Filter.Kind.PACKAGE, false, "zlib"), new FilterValue(Filter.Kind.FILETYPE, true, "c++")),
                         1000, 2500, 3),
                 new FetchValue("zlib", "README"),
+                new FetchValue("zlib", "big.js", 100, 1000, 10000, 1L << 33, 65536),
                 new PingValue());
         assertThat(decode("Request", requests)).containsExactly(
                 "(search = (query = \"foo(bar package:zlib\", pattern = \"foo\\\\(bar\", literal = true, caseInsensitive = true, "
                         + "filters = [(kind = package, negated = false, value = \"zlib\"), (kind = filetype, negated = true, value = \"c++\")], "
                         + "maxResults = 1000, deadlineMillis = 2500, contextLines = 3))",
-                "(fetchFile = (package = \"zlib\", path = \"README\"))",
+                "(fetchFile = (package = \"zlib\", path = \"README\", firstLine = 0, maxLines = 0, maxLineBytes = 0, byteOffset = 0, byteCount = 0))",
+                "(fetchFile = (package = \"zlib\", path = \"big.js\", firstLine = 100, maxLines = 1000, maxLineBytes = 10000, "
+                        + "byteOffset = 8589934592, byteCount = 65536))",
                 "(ping = void)");
     }
 
@@ -73,7 +84,7 @@ class InteropTest {
         Framing.write(message, stream);
         assertThat(run(stream, "decode", "--short", "Response")).containsExactly(
                 "(result = (package = \"m\", path = \"s\", line = 1, before = [\"b1\", \"b2\", \"b3\"], context = \"ctx\", "
-                        + "after = [\"a1\"], ranges = [(start = 0, end = 3)], ranking = 2))");
+                        + "after = [\"a1\"], ranges = [(start = 0, end = 3)], ranking = 2, contextStart = 0, lineBytes = 0))");
     }
 
     @Test
@@ -86,7 +97,10 @@ class InteropTest {
                 "(error = (code = overloaded, message = \"too many queries\"))",
                 "(file = (package = \"p\", path = \"f\", content = \"\\x00\\x01z\"))",
                 "(status = (shard = \"s\", files = 1, bytes = 2, queriesInFlight = 3, formatVersion = 4))",
-                "(result = ())");
+                "(result = ())",
+                "(result = (context = \"cut\", contextStart = 7, lineBytes = 5000000, beforeBytes = [1, 2], afterBytes = [4294967295]))",
+                "(file = (content = \"x\\n\", firstLine = 3, totalLines = 4, totalBytes = 5, cuts = [(line = 3, bytes = 99)]))",
+                "(status = (skipped = [(reason = \"binary\", files = 1, bytes = 2)]))");
         List<Object> read = readStream(encode("Response", text), false);
         assertThat(read).containsExactly(
                 new ResultValue("linux_6.1", "drivers/gpu/ünï.c", 7, List.of("x"), "int main() {", List.of("", "}"),
@@ -96,7 +110,10 @@ class InteropTest {
                 new FailureValue(Failure.Code.OVERLOADED, "too many queries", 0),
                 new FileValue("p", "f", new byte[] {0, 1, 'z'}),
                 new StatusValue("s", 1, 2, 3, 4),
-                new ResultValue("", "", 0, List.of(), "", List.of(), List.of(), 0f));
+                new ResultValue("", "", 0, List.of(), "", List.of(), List.of(), 0f),
+                new ResultValue("", "", 0, List.of(), "cut", List.of(), List.of(), 0f, 7, 5_000_000, List.of(1, 2), List.of(-1)),
+                new FileValue("", "", "x\n".getBytes(StandardCharsets.UTF_8), 3, 4, 5, List.of(new CutValue(3, 99))),
+                new StatusValue("", 0, 0, 0, 0, List.of(new SkippedValue("binary", 1, 2))));
 
         String requests = "(search = (query = \"q\", pattern = \"(?i)q\", filters = [(kind = path, negated = true, value = \"test/\")],"
                 + " maxResults = 4294967295, contextLines = 255))\n(fetchFile = (package = \"a\", path = \"b/c\"))\n(ping = void)";

@@ -16,7 +16,19 @@ final class Values {
     record RangeValue(int start, int end) {}
 
     record ResultValue(String pkg, String path, int line, List<String> before, String context, List<String> after,
-                       List<RangeValue> ranges, float ranking) {}
+                       List<RangeValue> ranges, float ranking, int contextStart, int lineBytes, List<Integer> beforeBytes,
+                       List<Integer> afterBytes) {
+        /** A result as older writers send it: nothing cut, no cut fields. */
+        ResultValue(String pkg, String path, int line, List<String> before, String context, List<String> after,
+                    List<RangeValue> ranges, float ranking) {
+            this(pkg, path, line, before, context, after, ranges, ranking, 0, 0, List.of(), List.of());
+        }
+
+        /** The same with the full matching line's length set, as ResultWriter writes it. */
+        ResultValue withLineBytes(int bytes) {
+            return new ResultValue(pkg, path, line, before, context, after, ranges, ranking, contextStart, bytes, beforeBytes, afterBytes);
+        }
+    }
 
     record ProgressValue(long filesSearched, long candidateFiles, long totalFiles, long results) {}
 
@@ -25,10 +37,15 @@ final class Values {
 
     record FailureValue(Failure.Code code, String message, int position) {}
 
-    record FileValue(String pkg, String path, byte[] content) {
+    record FileValue(String pkg, String path, byte[] content, int firstLine, int totalLines, long totalBytes, List<CutValue> cuts) {
+        FileValue(String pkg, String path, byte[] content) {
+            this(pkg, path, content, 0, 0, 0, List.of());
+        }
+
         @Override
         public boolean equals(Object o) {
-            return o instanceof FileValue f && f.pkg.equals(pkg) && f.path.equals(path) && java.util.Arrays.equals(f.content, content);
+            return o instanceof FileValue f && f.pkg.equals(pkg) && f.path.equals(path) && java.util.Arrays.equals(f.content, content)
+                    && f.firstLine == firstLine && f.totalLines == totalLines && f.totalBytes == totalBytes && f.cuts.equals(cuts);
         }
 
         @Override
@@ -37,14 +54,26 @@ final class Values {
         }
     }
 
-    record StatusValue(String shard, long files, long bytes, int queriesInFlight, int formatVersion) {}
+    record SkippedValue(String reason, long files, long bytes) {}
+
+    record StatusValue(String shard, long files, long bytes, int queriesInFlight, int formatVersion, List<SkippedValue> skipped) {
+        StatusValue(String shard, long files, long bytes, int queriesInFlight, int formatVersion) {
+            this(shard, files, bytes, queriesInFlight, formatVersion, List.of());
+        }
+    }
+
+    record CutValue(int line, int bytes) {}
 
     record FilterValue(Filter.Kind kind, boolean negated, String value) {}
 
     record SearchValue(String query, String pattern, boolean literal, boolean caseInsensitive, List<FilterValue> filters,
                        int maxResults, int deadlineMillis, int contextLines) {}
 
-    record FetchValue(String pkg, String path) {}
+    record FetchValue(String pkg, String path, int firstLine, int maxLines, int maxLineBytes, long byteOffset, int byteCount) {
+        FetchValue(String pkg, String path) {
+            this(pkg, path, 0, 0, 0, 0, 0);
+        }
+    }
 
     record PingValue() {}
 
@@ -65,7 +94,8 @@ final class Values {
                     filters.get(i).setKind(f.kind).setNegated(f.negated).setValue(f.value);
                 }
             } else if (value instanceof FetchValue f) {
-                request.initFetchFile().setPackage(f.pkg).setPath(f.path);
+                request.initFetchFile().setPackage(f.pkg).setPath(f.path).setFirstLine(f.firstLine).setMaxLines(f.maxLines)
+                        .setMaxLineBytes(f.maxLineBytes).setByteOffset(f.byteOffset).setByteCount(f.byteCount);
             } else {
                 request.setPing();
             }
@@ -74,7 +104,13 @@ final class Values {
         Response.Builder response = message.initRoot(Response.factory);
         if (value instanceof ResultValue r) {
             Result.Builder b = response.initResult().setPackage(r.pkg).setPath(r.path).setLine(r.line).setContext(r.context)
-                    .setRanking(r.ranking);
+                    .setRanking(r.ranking).setContextStart(r.contextStart).setLineBytes(r.lineBytes);
+            if (!r.beforeBytes.isEmpty()) {
+                ints(b.initBeforeBytes(r.beforeBytes.size()), r.beforeBytes);
+            }
+            if (!r.afterBytes.isEmpty()) {
+                ints(b.initAfterBytes(r.afterBytes.size()), r.afterBytes);
+            }
             texts(b.initBefore(r.before.size()), r.before);
             texts(b.initAfter(r.after.size()), r.after);
             StructList.Builder<Range.Builder> ranges = b.initRanges(r.ranges.size());
@@ -90,14 +126,41 @@ final class Values {
         } else if (value instanceof FailureValue f) {
             response.initError().setCode(f.code).setMessage(f.message).setPosition(f.position);
         } else if (value instanceof FileValue f) {
-            response.initFile().setPackage(f.pkg).setPath(f.path).setContent(f.content);
+            File.Builder file = response.initFile().setPackage(f.pkg).setPath(f.path).setContent(f.content).setFirstLine(f.firstLine)
+                    .setTotalLines(f.totalLines).setTotalBytes(f.totalBytes);
+            if (!f.cuts.isEmpty()) {
+                StructList.Builder<LineCut.Builder> cuts = file.initCuts(f.cuts.size());
+                for (int i = 0; i < f.cuts.size(); i++) {
+                    cuts.get(i).setLine(f.cuts.get(i).line()).setBytes(f.cuts.get(i).bytes());
+                }
+            }
         } else if (value instanceof StatusValue s) {
-            response.initStatus().setShard(s.shard).setFiles(s.files).setBytes(s.bytes).setQueriesInFlight(s.queriesInFlight)
-                    .setFormatVersion(s.formatVersion);
+            Status.Builder status = response.initStatus().setShard(s.shard).setFiles(s.files).setBytes(s.bytes)
+                    .setQueriesInFlight(s.queriesInFlight).setFormatVersion(s.formatVersion);
+            if (!s.skipped.isEmpty()) {
+                StructList.Builder<Skipped.Builder> skipped = status.initSkipped(s.skipped.size());
+                for (int i = 0; i < s.skipped.size(); i++) {
+                    skipped.get(i).setReason(s.skipped.get(i).reason()).setFiles(s.skipped.get(i).files()).setBytes(s.skipped.get(i).bytes());
+                }
+            }
         } else {
             throw new IllegalArgumentException("not a message value: " + value);
         }
         return message;
+    }
+
+    private static void ints(org.capnproto.PrimitiveList.Int.Builder list, List<Integer> values) {
+        for (int i = 0; i < values.size(); i++) {
+            list.set(i, values.get(i));
+        }
+    }
+
+    private static List<Integer> ints(org.capnproto.PrimitiveList.Int.Reader list) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            out.add(list.get(i));
+        }
+        return out;
     }
 
     private static void texts(TextList.Builder list, List<String> values) {
@@ -117,7 +180,11 @@ final class Values {
                 yield new SearchValue(s.getQuery().toString(), s.getPattern().toString(), s.getLiteral(), s.getCaseInsensitive(),
                         filters, s.getMaxResults(), s.getDeadlineMillis(), s.getContextLines());
             }
-            case FETCH_FILE -> new FetchValue(request.getFetchFile().getPackage().toString(), request.getFetchFile().getPath().toString());
+            case FETCH_FILE -> {
+                FetchFile.Reader f = request.getFetchFile();
+                yield new FetchValue(f.getPackage().toString(), f.getPath().toString(), f.getFirstLine(), f.getMaxLines(),
+                        f.getMaxLineBytes(), f.getByteOffset(), f.getByteCount());
+            }
             case PING -> new PingValue();
             case _NOT_IN_SCHEMA -> throw new AssertionError("unknown request");
         };
@@ -132,7 +199,8 @@ final class Values {
                     ranges.add(new RangeValue(range.getStart(), range.getEnd()));
                 }
                 yield new ResultValue(r.getPackage().toString(), r.getPath().toString(), r.getLine(), strings(r.getBefore()),
-                        r.getContext().toString(), strings(r.getAfter()), ranges, r.getRanking());
+                        r.getContext().toString(), strings(r.getAfter()), ranges, r.getRanking(), r.getContextStart(), r.getLineBytes(),
+                        ints(r.getBeforeBytes()), ints(r.getAfterBytes()));
             }
             case PROGRESS -> {
                 Progress.Reader p = response.getProgress();
@@ -145,11 +213,22 @@ final class Values {
             }
             case ERROR -> new FailureValue(response.getError().getCode(), response.getError().getMessage().toString(),
                     response.getError().getPosition());
-            case FILE -> new FileValue(response.getFile().getPackage().toString(), response.getFile().getPath().toString(),
-                    Blobs.bytes(response.getFile().getContent()));
+            case FILE -> {
+                File.Reader f = response.getFile();
+                List<CutValue> cuts = new ArrayList<>();
+                for (LineCut.Reader c : f.getCuts()) {
+                    cuts.add(new CutValue(c.getLine(), c.getBytes()));
+                }
+                yield new FileValue(f.getPackage().toString(), f.getPath().toString(), Blobs.bytes(f.getContent()), f.getFirstLine(),
+                        f.getTotalLines(), f.getTotalBytes(), cuts);
+            }
             case STATUS -> {
                 Status.Reader s = response.getStatus();
-                yield new StatusValue(s.getShard().toString(), s.getFiles(), s.getBytes(), s.getQueriesInFlight(), s.getFormatVersion());
+                List<SkippedValue> skipped = new ArrayList<>();
+                for (Skipped.Reader k : s.getSkipped()) {
+                    skipped.add(new SkippedValue(k.getReason().toString(), k.getFiles(), k.getBytes()));
+                }
+                yield new StatusValue(s.getShard().toString(), s.getFiles(), s.getBytes(), s.getQueriesInFlight(), s.getFormatVersion(), skipped);
             }
             case _NOT_IN_SCHEMA -> throw new AssertionError("unknown response");
         };

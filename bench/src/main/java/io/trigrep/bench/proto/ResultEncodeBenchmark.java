@@ -40,6 +40,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code reusedSegment}: the first segment reused across results and the line bytes copied
  *       straight from the file's buffer.
  *   <li>{@code resultWriter}: {@link ResultWriter}, the backend's hot path: no builder at all.
+ *   <li>{@code resultWriterLongLine}: the same for a match on a minified line of 1 MB, "ab" half a
+ *       million times, with a 1 MB context line before it: both cut to 400 bytes, and the writer
+ *       offered ranges until it says the window is past (issue 13).
  * </ul>
  */
 @State(Scope.Thread)
@@ -89,6 +92,20 @@ public class ResultEncodeBenchmark {
         }
     }
 
+    private ByteBuf longFile;
+    private static final int LONG = 1 << 20;
+
+    @Setup(Level.Trial)
+    public void setUpLongLine() {
+        byte[] file = new byte[2 * LONG + 2];
+        for (int i = 0; i < file.length; i++) {
+            file[i] = (byte) (i % 2 == 0 ? 'a' : 'b');
+        }
+        file[LONG] = '\n';
+        file[2 * LONG + 1] = '\n';
+        longFile = Unpooled.wrappedBuffer(file);
+    }
+
     @TearDown(Level.Trial)
     public void tearDown() {
         out.release();
@@ -101,6 +118,20 @@ public class ResultEncodeBenchmark {
                 .match(lineStarts[2], lineLengths[2])
                 .after(lineStarts[3], lineLengths[3]).after(lineStarts[4], lineLengths[4])
                 .range(15, 29);
+        out.clear();
+        writer.writeTo(out);
+        return out.writerIndex();
+    }
+
+    @Benchmark
+    public int resultWriterLongLine() {
+        writer.start(packageBytes, pathBytes, longFile, 2, 0.75f).before(0, LONG).match(LONG + 1, LONG);
+        // As the backend's worker does: every match on the line (from 700 KB on), until past the window.
+        for (int at = 700_000; at < LONG; at += 2) {
+            if (writer.range(at, at + 2).pastWindow()) {
+                break;
+            }
+        }
         out.clear();
         writer.writeTo(out);
         return out.writerIndex();

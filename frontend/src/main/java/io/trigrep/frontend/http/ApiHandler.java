@@ -46,8 +46,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final ExecutorService pages;
     private final Semaphore queries;
     private final WebUi ui;
+    private final io.trigrep.frontend.fanout.CorpusStatus corpus;
+    /** A whole file larger than this is not sent in one answer: the client asks for a window or the raw bytes. */
+    static final long WHOLE_FILE_MAX_BYTES = 8 << 20;
+    static final int MAX_WINDOW_LINES = 10_000;
 
-    ApiHandler(FanOut fanOut, QueryCache cache, ExecutorService pages, Semaphore queries, WebUi ui) {
+    ApiHandler(FanOut fanOut, QueryCache cache, ExecutorService pages, Semaphore queries, WebUi ui,
+               io.trigrep.frontend.fanout.CorpusStatus corpus) {
+        this.corpus = corpus;
         this.fanOut = fanOut;
         this.cache = cache;
         this.pages = pages;
@@ -111,6 +117,22 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             case "/api/v1/search/events" -> search(ctx, keepAlive, uri.parameters(), View.EVENTS);
             case "/api/v1/packages" -> search(ctx, keepAlive, uri.parameters(), View.PACKAGES);
             case "/api/v1/file" -> file(ctx, keepAlive, uri.parameters());
+            case "/api/v1/file/raw" -> raw(ctx, keepAlive, uri.parameters());
+            case "/api/v1/status" -> {
+                io.trigrep.frontend.fanout.CorpusStatus.Snapshot now = corpus.latest();
+                if (now != null) {
+                    send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.status(now));
+                } else {
+                    // Before the first refresh ended (just after start): ask the backends now, off the event loop.
+                    pages.execute(() -> {
+                        try {
+                            send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.status(corpus.refresh()));
+                        } catch (IOException | RuntimeException e) {
+                            send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
+                        }
+                    });
+                }
+            }
             case "/api/v1/queries" -> send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.queries(cache));
             case "/api/v1/queries/cancel" -> {
                 String query = first(uri.parameters(), "q", first(uri.parameters(), "query", ""));
@@ -144,22 +166,69 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error(problem, 0));
             return;
         }
-        pages.execute(() -> {
-            FileFetch.Outcome outcome = FileFetch.fetch(fanOut.backends(), pkg, path, 1000);
+        String from = first(params, "from", null);
+        String lines = first(params, "lines", null);
+        FileFetch.Ask window = null;
+        if (from != null || lines != null) {
             try {
-                if (outcome.content() != null) {
-                    send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.file(pkg, path, outcome.content()));
-                } else if (outcome.code() == Failure.Code.NOT_FOUND) {
-                    send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, PageRenderer.error(outcome.message(), 0));
-                } else if (outcome.code() == Failure.Code.BAD_REQUEST) {
-                    send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error(outcome.message(), 0));
-                } else {
-                    send(ctx, keepAlive, HttpResponseStatus.BAD_GATEWAY, PageRenderer.error(outcome.message(), 0));
+                int first = from == null ? 1 : Integer.parseInt(from);
+                int count = lines == null ? 1000 : Integer.parseInt(lines);
+                int cut = Integer.parseInt(first(params, "max_line_bytes", "0"));
+                if (first < 1 || count < 1 || count > MAX_WINDOW_LINES || cut < 0) {
+                    throw new NumberFormatException();
                 }
-            } catch (IOException e) {
+                window = FileFetch.Ask.lines(first, count, cut);
+            } catch (NumberFormatException e) {
+                send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("from must be >= 1, lines in [1, " + MAX_WINDOW_LINES
+                        + "] and max_line_bytes >= 0", 0));
+                return;
+            }
+        }
+        FileFetch.Ask asked = window;
+        pages.execute(() -> {
+            try {
+                FileFetch.Outcome outcome;
+                if (asked != null) {
+                    outcome = FileFetch.fetch(fanOut.backends(), -1, pkg, path, asked, 1000);
+                } else {
+                    // The whole file, when it is small enough for one answer: its size first, from a one-line window.
+                    outcome = FileFetch.fetch(fanOut.backends(), -1, pkg, path, FileFetch.Ask.lines(1, 1, 1), 1000);
+                    if (outcome.content() != null && outcome.totalBytes() > WHOLE_FILE_MAX_BYTES) {
+                        send(ctx, keepAlive, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, PageRenderer.error(pkg + "/" + path + " has "
+                                + outcome.totalBytes() + " bytes, more than " + WHOLE_FILE_MAX_BYTES + " in one answer: ask for a window of"
+                                + " lines (from=1&lines=1000) or stream it from /api/v1/file/raw", 0));
+                        return;
+                    }
+                    if (outcome.content() != null) {
+                        outcome = FileFetch.fetch(fanOut.backends(), outcome.backend(), pkg, path, FileFetch.Ask.WHOLE, 1000);
+                    }
+                }
+                if (outcome.content() != null) {
+                    send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.file(pkg, path, new FileView(outcome)));
+                } else {
+                    send(ctx, keepAlive, status(outcome.code()), PageRenderer.error(outcome.message(), 0));
+                }
+            } catch (IOException | RuntimeException e) {
                 send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
             }
         });
+    }
+
+    /** The HTTP status for a fetch that found no file. */
+    static HttpResponseStatus status(Failure.Code code) {
+        return code == Failure.Code.NOT_FOUND ? HttpResponseStatus.NOT_FOUND
+                : code == Failure.Code.BAD_REQUEST ? HttpResponseStatus.BAD_REQUEST : HttpResponseStatus.BAD_GATEWAY;
+    }
+
+    private void raw(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params) throws IOException {
+        String pkg = first(params, "package", null);
+        String path = first(params, "path", null);
+        String problem = fileProblem(pkg, path);
+        if (problem != null) {
+            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error(problem, 0));
+            return;
+        }
+        new RawFile(ctx, keepAlive, pages, fanOut.backends(), pkg, path).start();
     }
 
     /** Why a file request cannot be sent to a backend, or null when it can. */

@@ -41,6 +41,9 @@ public final class FrontendServer implements AutoCloseable {
     private final WebUi ui;
     private final ConnectionLimits limits;
     private final Connections connections;
+    /** What is searchable and what was left out: refreshed on its own timer, read by pages and /api/v1/status. */
+    private final io.trigrep.frontend.fanout.CorpusStatus corpus;
+    static final long CORPUS_STATUS_MILLIS = 15_000;
     private Channel channel;
 
     public FrontendServer(FanOut fanOut, int maxQueries) {
@@ -64,7 +67,8 @@ public final class FrontendServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.ui = new WebUi(fanOut, cache, pages, queries);
+        this.corpus = new io.trigrep.frontend.fanout.CorpusStatus(fanOut.backends(), 1000, System::currentTimeMillis);
+        this.ui = new WebUi(fanOut, cache, pages, queries, corpus);
     }
 
     public InetSocketAddress start(String host, int port) throws InterruptedException {
@@ -80,10 +84,11 @@ public final class FrontendServer implements AutoCloseable {
                                 .addLast(new HttpContentCompressor())
                                 .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
                                 .addLast(new RequestSequencer(guard, limits.maxPipelined(), fanOut.metrics()))
-                                .addLast(new ApiHandler(fanOut, cache, pages, queries, ui));
+                                .addLast(new ApiHandler(fanOut, cache, pages, queries, ui, corpus));
                     }
                 });
         channel = bootstrap.bind(host, port).sync().channel();
+        corpus.start(CORPUS_STATUS_MILLIS);
         return (InetSocketAddress) channel.localAddress();
     }
 
@@ -100,5 +105,6 @@ public final class FrontendServer implements AutoCloseable {
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         pages.shutdownNow();
+        corpus.close();
     }
 }

@@ -47,6 +47,21 @@ final class Html {
         return this;
     }
 
+    /** A size as people read it: 1.5 MB, 830 KB, 12 bytes (decimal units). */
+    static String bytes(long n) {
+        if (n < 1000) {
+            return n + (n == 1 ? " byte" : " bytes");
+        }
+        String[] units = {"KB", "MB", "GB", "TB", "PB"};
+        double v = n;
+        int u = -1;
+        while (v >= 1000 && u < units.length - 1) {
+            v /= 1000;
+            u++;
+        }
+        return String.format(java.util.Locale.ROOT, v < 10 ? "%.1f %s" : "%.0f %s", v, units[u]);
+    }
+
     byte[] bytes() {
         return out.toString().getBytes(StandardCharsets.UTF_8);
     }

@@ -3,14 +3,9 @@ package io.trigrep.frontend.http;
 import io.trigrep.frontend.fanout.QueryRun;
 import io.trigrep.frontend.fanout.ShardStatus;
 import io.trigrep.frontend.store.ResultIndex;
-import io.trigrep.proto.Range;
 import io.trigrep.proto.Result;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.capnproto.StructList;
-import org.capnproto.Text;
-import org.capnproto.TextList;
 
 /**
  * The web UI's pages, rendered on the server so that they work without JavaScript: the search
@@ -23,7 +18,12 @@ final class HtmlPages {
     static final int PACKAGES_PER_PAGE = 10;
     static final int PER_PACKAGE = 3;
 
-    private HtmlPages() {}
+    /** The footer's line about the corpus (what is searchable, what was left out), from a cache: rendering never asks a backend. */
+    private final java.util.function.Supplier<String> corpus;
+
+    HtmlPages(java.util.function.Supplier<String> corpus) {
+        this.corpus = corpus;
+    }
 
     /** What a results page shows: the query, its mode, the view and the page (from 1, as people count). */
     record UiQuery(String query, boolean literal, String view, int page) {
@@ -52,7 +52,7 @@ final class HtmlPages {
         }
     }
 
-    static byte[] home() {
+    byte[] home() {
         Html h = new Html();
         head(h, "trigrep: regex code search", null, false);
         h.raw("</header>");
@@ -63,7 +63,7 @@ final class HtmlPages {
         return foot(h);
     }
 
-    static byte[] queryError(UiQuery q, String message, int position) {
+    byte[] queryError(UiQuery q, String message, int position) {
         Html h = new Html();
         head(h, q.query() + " · trigrep", q, false);
         h.raw("</header>");
@@ -78,7 +78,7 @@ final class HtmlPages {
     }
 
     /** A page that says what went wrong in words, with a way on: busy, every backend down, no such file. */
-    static byte[] notice(UiQuery q, String title, String message, String retryHref) {
+    byte[] notice(UiQuery q, String title, String message, String retryHref) {
         Html h = new Html();
         head(h, title + " · trigrep", q, false);
         h.raw("</header>");
@@ -91,7 +91,7 @@ final class HtmlPages {
     }
 
     /** A query still running: a progress bar that app.js moves; without JavaScript the page reloads itself. */
-    static byte[] running(UiQuery q, QueryRun run) {
+    byte[] running(UiQuery q, QueryRun run) {
         Html h = new Html();
         head(h, q.query() + " · trigrep", q, true);
         h.raw("</header>");
@@ -103,7 +103,7 @@ final class HtmlPages {
         return foot(h);
     }
 
-    static byte[] results(UiQuery q, QueryRun run) throws IOException {
+    byte[] results(UiQuery q, QueryRun run) throws IOException {
         ResultIndex index = run.index();
         int total = index.size();
         int pages = Math.max(1, (total + PER_PAGE - 1) / PER_PAGE);
@@ -126,7 +126,7 @@ final class HtmlPages {
         return foot(h);
     }
 
-    static byte[] grouped(UiQuery q, QueryRun run) throws IOException {
+    byte[] grouped(UiQuery q, QueryRun run) throws IOException {
         ResultIndex index = run.index();
         ResultIndex.Grouped grouped = index.grouped(PER_PACKAGE);
         int packages = grouped.packages().length;
@@ -153,7 +153,7 @@ final class HtmlPages {
         return foot(h);
     }
 
-    static byte[] packageList(UiQuery q, QueryRun run) {
+    byte[] packageList(UiQuery q, QueryRun run) {
         ResultIndex index = run.index();
         int[] counts = index.packageCounts();
         Html h = new Html();
@@ -171,7 +171,12 @@ final class HtmlPages {
         return foot(h);
     }
 
-    static byte[] file(String pkg, String path, byte[] content, UiQuery back) {
+    /**
+     * A window of a file's lines, numbered and linkable, the target line marked; each cut line ends
+     * in an ellipsis with its full length. Links page to the previous and next windows, the start
+     * and the end, and to the raw bytes.
+     */
+    byte[] file(String pkg, String path, FileView file, UiQuery back, long target, int windowLines) {
         Html h = new Html();
         head(h, pkg + "/" + path + " · trigrep", back, false);
         // Inside the sticky header: the way back and the file's name stay in sight however far down the line is.
@@ -181,25 +186,49 @@ final class HtmlPages {
         }
         h.raw("<span class=\"pkg\">").text(pkg).raw("</span>/<span class=\"path\">").text(path).raw("</span></nav></header>");
         h.raw("<main id=\"main\" class=\"file-view\">");
-        String text = new String(content, StandardCharsets.UTF_8);
+        String self = "/show?package=" + Html.url(pkg) + "&path=" + Html.url(path)
+                + (back == null ? "" : "&" + back.apiParameters().replace("match_mode=", "mode="));
+        String raw = "/raw?package=" + Html.url(pkg) + "&path=" + Html.url(path);
+        long last = file.firstLine + file.lines() - 1;
+        boolean whole = file.firstLine == 1 && last >= file.totalLines;
+        h.raw("<nav class=\"window\" aria-label=\"Lines\"><span class=\"span\">");
+        if (file.lines() == 0) {
+            h.raw("no lines here");
+        } else {
+            h.raw("lines ").count(file.firstLine).raw("–").count(last);
+        }
+        h.raw(" of ").count(file.totalLines).raw(" · ").text(Html.bytes(file.totalBytes)).raw("</span>");
+        if (!whole) {
+            if (file.firstLine > 1) {
+                h.raw(" <a href=\"").text(self + "&from=1").raw("\">start</a>");
+                h.raw(" <a rel=\"prev\" href=\"").text(self + "&from=" + Math.max(1, file.firstLine - windowLines)).raw("\">← previous</a>");
+            }
+            if (last < file.totalLines) {
+                h.raw(" <a rel=\"next\" href=\"").text(self + "&from=" + (last + 1)).raw("\">next →</a>");
+                h.raw(" <a href=\"").text(self + "&from=" + Math.max(1, file.totalLines - windowLines + 1)).raw("\">end</a>");
+            }
+        }
+        h.raw(" <a class=\"raw\" href=\"").text(raw).raw("\">raw</a></nav>");
         h.raw("<pre class=\"file\">");
-        int line = 1;
-        int start = 0;
-        while (start < text.length() || line == 1) {
-            int end = text.indexOf('\n', start);
-            if (end < 0) {
-                end = text.length();
+        for (int i = 0; i < file.lines(); i++) {
+            long line = file.firstLine + i;
+            h.raw(line == target ? "<span class=\"l target\" id=\"L" : "<span class=\"l\" id=\"L").number(line)
+                    .raw("\"><a class=\"n\" href=\"#L").number(line).raw("\">").number(line).raw("</a>")
+                    .text(ShownText.decode(file.content, file.starts[i], file.ends[i]));
+            if (file.cut(i)) {
+                cutMark(h, file.full[i]);
+                h.raw("<span class=\"cut-note\"> line cut at ").count(file.ends[i] - file.starts[i]).raw(" of ").count(file.full[i])
+                        .raw(" bytes: <a href=\"").text(raw).raw("\">raw file</a></span>");
             }
-            h.raw("<span class=\"l\" id=\"L").number(line).raw("\"><a class=\"n\" href=\"#L").number(line).raw("\">").number(line)
-                    .raw("</a>").text(text, start, end).raw("\n</span>");
-            line++;
-            start = end + 1;
-            if (end == text.length()) {
-                break;
-            }
+            h.raw("\n</span>");
         }
         h.raw("</pre></main>");
         return foot(h);
+    }
+
+    /** The ellipsis where a line was cut, its full length in the title. */
+    private static void cutMark(Html h, long fullBytes) {
+        h.raw("<span class=\"cut\" title=\"line cut: ").count(fullBytes).raw(" bytes\">…</span>");
     }
 
     /** Everything up to the search form; the caller closes the header, after what else it puts in it. */
@@ -221,9 +250,14 @@ final class HtmlPages {
                 .raw("> literal</label><button type=\"submit\">Search</button></form>");
     }
 
-    private static byte[] foot(Html h) {
+    private byte[] foot(Html h) {
         h.raw("<footer><a href=\"/\">trigrep</a> · regex code search · <a href=\"/api/v1/search?q=inflate&amp;per_page=1\">JSON API</a>")
-                .raw(" · press <kbd>/</kbd> to search</footer></body></html>\n");
+                .raw(" · press <kbd>/</kbd> to search");
+        String line = corpus.get();
+        if (line != null) {
+            h.raw("<p id=\"corpus\"><a href=\"/api/v1/status\">").text(line).raw("</a></p>");
+        }
+        h.raw("</footer></body></html>\n");
         return h.bytes();
     }
 
@@ -304,51 +338,55 @@ final class HtmlPages {
     }
 
     /** One result: its location, linked to the file view at its line, and its lines with the matches marked. */
-    private static void result(Html h, UiQuery q, Result.Reader r) {
-        String pkg = r.getPackage().toString();
-        String path = r.getPath().toString();
-        long line = Integer.toUnsignedLong(r.getLine());
-        TextList.Reader before = r.getBefore();
-        TextList.Reader after = r.getAfter();
-        h.raw("<li class=\"result\"><a class=\"loc\" href=\"/show?package=").text(Html.url(pkg)).raw("&amp;path=").text(Html.url(path))
-                .raw("&amp;").text(q.apiParameters().replace("match_mode=", "mode=")).raw("#L").number(line).raw("\"><span class=\"pkg\">")
-                .text(pkg).raw("</span>/<span class=\"path\">").text(path).raw("</span>:<span class=\"lno\">").number(line)
-                .raw("</span></a><pre class=\"ctx\">");
-        for (int i = 0; i < before.size(); i++) {
-            contextLine(h, line - before.size() + i, before.get(i).toString());
+    private static void result(Html h, UiQuery q, Result.Reader reader) {
+        ResultView r = new ResultView(reader);
+        long line = r.line;
+        h.raw("<li class=\"result\"><a class=\"loc\" href=\"/show?package=").text(Html.url(r.pkg)).raw("&amp;path=").text(Html.url(r.path))
+                .raw("&amp;").text(q.apiParameters().replace("match_mode=", "mode=")).raw("&amp;line=").number(line).raw("#L").number(line)
+                .raw("\"><span class=\"pkg\">").text(r.pkg).raw("</span>/<span class=\"path\">").text(r.path).raw("</span>:<span class=\"lno\">")
+                .number(line).raw("</span></a><pre class=\"ctx\">");
+        for (int i = 0; i < r.before.length; i++) {
+            contextLine(h, line - r.before.length + i, r.before[i], r.beforeCuts[i]);
         }
         h.raw("<span class=\"l hit\"><span class=\"n\">").number(line).raw("</span>");
-        marked(h, r.getContext(), r.getRanges());
+        if (r.contextCut != null && r.contextCut.start() > 0) {
+            cutMark(h, r.contextCut.bytes());
+        }
+        marked(h, r.context, r.ranges);
+        if (r.contextCut != null && r.contextCut.end() < r.contextCut.bytes()) {
+            cutMark(h, r.contextCut.bytes());
+        }
         h.raw("\n</span>");
-        for (int i = 0; i < after.size(); i++) {
-            contextLine(h, line + 1 + i, after.get(i).toString());
+        for (int i = 0; i < r.after.length; i++) {
+            contextLine(h, line + 1 + i, r.after[i], r.afterCuts[i]);
         }
         h.raw("</pre></li>");
     }
 
-    private static void contextLine(Html h, long number, String text) {
-        h.raw("<span class=\"l\"><span class=\"n\">").number(number).raw("</span>").text(text).raw("\n</span>");
+    private static void contextLine(Html h, long number, String text, ResultView.Cut cut) {
+        h.raw("<span class=\"l\"><span class=\"n\">").number(number).raw("</span>").text(text);
+        if (cut != null) {
+            cutMark(h, cut.bytes());
+        }
+        h.raw("\n</span>");
     }
 
     /**
-     * The line with each match in a mark. Ranges are UTF-8 byte offsets into the line as the backend
-     * sent it, so the line is cut at those bytes and each piece decoded on its own: offsets stay
-     * exact even when the file was not valid UTF-8.
+     * The line with each match in a mark. Ranges are byte offsets into the line as the backend
+     * sent it (checked by {@link ResultView}), so the line is cut at those bytes and each piece
+     * decoded on its own: offsets stay exact even when the file was not valid UTF-8.
      */
-    static void marked(Html h, Text.Reader line, StructList.Reader<Range.Reader> ranges) {
-        byte[] bytes = new byte[line.size()];
-        line.asByteBuffer().get(bytes);
+    static void marked(Html h, byte[] bytes, int[] ranges) {
         int done = 0;
-        for (int i = 0; i < ranges.size(); i++) {
-            long start = Integer.toUnsignedLong(ranges.get(i).getStart());
-            long end = Math.min(Integer.toUnsignedLong(ranges.get(i).getEnd()), bytes.length);
+        for (int i = 0; i < ranges.length; i += 2) {
+            int start = ranges[i];
+            int end = ranges[i + 1];
             if (start < done || start >= end) {
-                continue; // overlapping, empty or beyond the line: nothing to mark
+                continue; // overlapping or empty: nothing to mark
             }
-            h.text(new String(bytes, done, (int) start - done, StandardCharsets.UTF_8)).raw("<mark>")
-                    .text(new String(bytes, (int) start, (int) (end - start), StandardCharsets.UTF_8)).raw("</mark>");
-            done = (int) end;
+            h.text(ShownText.decode(bytes, done, start)).raw("<mark>").text(ShownText.decode(bytes, start, end)).raw("</mark>");
+            done = end;
         }
-        h.text(new String(bytes, done, bytes.length - done, StandardCharsets.UTF_8));
+        h.text(ShownText.decode(bytes, done, bytes.length));
     }
 }

@@ -8,14 +8,11 @@ import io.trigrep.frontend.store.ResultIndex;
 import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
-import io.trigrep.proto.Range;
 import io.trigrep.proto.Result;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
-import org.capnproto.StructList;
-import org.capnproto.TextList;
 
 /**
  * Renders one page of a finished query as JSON, with Debian Code Search's field names: only the
@@ -129,30 +126,57 @@ final class PageRenderer {
     }
 
     static void result(JsonGenerator json, Result.Reader r) throws IOException {
+        result(json, new ResultView(r));
+    }
+
+    /**
+     * One result in Debian Code Search's shape. Texts are delivered with U+FFFD for bytes that are
+     * not UTF-8, so ranges are moved from the backend's byte offsets to offsets into the UTF-8 the
+     * client gets; {@code cut} lists the lines the backend cut, only when there are any.
+     */
+    static void result(JsonGenerator json, ResultView r) throws IOException {
         json.writeStartObject();
-        json.writeStringField("package", r.getPackage().toString());
-        json.writeStringField("path", r.getPath().toString());
-        json.writeNumberField("line", Integer.toUnsignedLong(r.getLine()));
-        json.writeStringField("context", r.getContext().toString());
-        lines(json, "context_before", r.getBefore());
-        lines(json, "context_after", r.getAfter());
+        json.writeStringField("package", r.pkg);
+        json.writeStringField("path", r.path);
+        json.writeNumberField("line", r.line);
+        json.writeStringField("context", ShownText.decode(r.context));
+        lines(json, "context_before", r.before);
+        lines(json, "context_after", r.after);
         json.writeArrayFieldStart("ranges");
-        StructList.Reader<Range.Reader> ranges = r.getRanges();
-        for (int i = 0; i < ranges.size(); i++) {
+        int[] delivered = ShownText.offsets(r.context);
+        for (int i = 0; i < r.ranges.length; i += 2) {
             json.writeStartArray();
-            json.writeNumber(Integer.toUnsignedLong(ranges.get(i).getStart()));
-            json.writeNumber(Integer.toUnsignedLong(ranges.get(i).getEnd()));
+            json.writeNumber(delivered[r.ranges[i]]);
+            json.writeNumber(delivered[r.ranges[i + 1]]);
             json.writeEndArray();
         }
         json.writeEndArray();
-        json.writeNumberField("ranking", r.getRanking());
+        json.writeNumberField("ranking", r.ranking);
+        List<ResultView.Cut> cuts = r.cuts();
+        if (!cuts.isEmpty()) {
+            cuts(json, cuts);
+        }
         json.writeEndObject();
     }
 
-    private static void lines(JsonGenerator json, String field, TextList.Reader lines) throws IOException {
+    /** {@code "cut":[{"line":N,"start":S,"end":E,"bytes":B}, ...]}: of line N's B bytes, S to E are shown. */
+    static void cuts(JsonGenerator json, List<ResultView.Cut> cuts) throws IOException {
+        json.writeArrayFieldStart("cut");
+        for (ResultView.Cut c : cuts) {
+            json.writeStartObject();
+            json.writeNumberField("line", c.line());
+            json.writeNumberField("start", c.start());
+            json.writeNumberField("end", c.end());
+            json.writeNumberField("bytes", c.bytes());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+    }
+
+    private static void lines(JsonGenerator json, String field, String[] lines) throws IOException {
         json.writeArrayFieldStart(field);
-        for (int i = 0; i < lines.size(); i++) {
-            json.writeString(lines.get(i).toString());
+        for (String line : lines) {
+            json.writeString(line);
         }
         json.writeEndArray();
     }
@@ -203,16 +227,73 @@ final class PageRenderer {
         return out.toByteArray();
     }
 
-    static byte[] file(String pkg, String path, byte[] content) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(content.length + 256);
+    /** A file, or a window of its lines: the content as text (U+FFFD for bytes that are not UTF-8) with where it lies in the file. */
+    static byte[] file(String pkg, String path, FileView file) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(file.content.length + 256);
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.writeStartObject();
             json.writeStringField("package", pkg);
             json.writeStringField("path", path);
-            json.writeStringField("content", new String(content, java.nio.charset.StandardCharsets.UTF_8));
+            json.writeStringField("content", ShownText.decode(file.content));
+            json.writeNumberField("first_line", file.firstLine);
+            json.writeNumberField("total_lines", file.totalLines);
+            json.writeNumberField("total_bytes", file.totalBytes);
+            List<ResultView.Cut> cuts = new java.util.ArrayList<>();
+            for (int i = 0; i < file.lines(); i++) {
+                if (file.cut(i)) {
+                    cuts.add(new ResultView.Cut(file.firstLine + i, 0, file.ends[i] - file.starts[i], file.full[i]));
+                }
+            }
+            if (!cuts.isEmpty()) {
+                cuts(json, cuts);
+            }
             json.writeEndObject();
         }
         return out.toByteArray();
+    }
+
+    /** What is searchable, per shard and in all, and what the indexers left out, by reason. */
+    static byte[] status(io.trigrep.frontend.fanout.CorpusStatus.Snapshot now) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.writeStartObject();
+            json.writeObjectFieldStart("searchable");
+            json.writeNumberField("files", now.files());
+            json.writeNumberField("bytes", now.bytes());
+            json.writeEndObject();
+            skipped(json, now.skipped());
+            json.writeArrayFieldStart("shards");
+            for (io.trigrep.frontend.fanout.CorpusStatus.Shard s : now.shards()) {
+                json.writeStartObject();
+                json.writeStringField("backend", s.backend());
+                json.writeStringField("shard", s.name());
+                json.writeBooleanField("reachable", s.reachable());
+                if (s.problem() != null) {
+                    json.writeStringField("problem", s.problem());
+                }
+                json.writeNumberField("files", s.files());
+                json.writeNumberField("bytes", s.bytes());
+                json.writeNumberField("format_version", s.formatVersion());
+                skipped(json, s.skipped());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeNumberField("updated_millis", now.takenMillis());
+            json.writeEndObject();
+        }
+        return out.toByteArray();
+    }
+
+    private static void skipped(JsonGenerator json, List<io.trigrep.frontend.fanout.CorpusStatus.Skip> skipped) throws IOException {
+        json.writeArrayFieldStart("skipped");
+        for (io.trigrep.frontend.fanout.CorpusStatus.Skip k : skipped) {
+            json.writeStartObject();
+            json.writeStringField("reason", k.reason());
+            json.writeNumberField("files", k.files());
+            json.writeNumberField("bytes", k.bytes());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
     }
 
     static byte[] error(String message, int position) throws IOException {

@@ -47,7 +47,10 @@ final class WebUi {
     private final ExecutorService pages;
     private final Semaphore queries;
 
-    WebUi(FanOut fanOut, QueryCache cache, ExecutorService pages, Semaphore queries) {
+    private final HtmlPages ui;
+
+    WebUi(FanOut fanOut, QueryCache cache, ExecutorService pages, Semaphore queries, io.trigrep.frontend.fanout.CorpusStatus corpus) {
+        this.ui = new HtmlPages(() -> corpusLine(corpus.latest()));
         this.fanOut = fanOut;
         this.cache = cache;
         this.pages = pages;
@@ -57,9 +60,17 @@ final class WebUi {
     /** Answers the request if it is the UI's, and says whether it was. */
     boolean handle(ChannelHandlerContext ctx, boolean keepAlive, FullHttpRequest request, String path, Map<String, List<String>> params) {
         switch (path) {
-            case "/" -> html(ctx, keepAlive, HttpResponseStatus.OK, HtmlPages.home());
+            case "/" -> html(ctx, keepAlive, HttpResponseStatus.OK, ui.home());
             case "/search" -> search(ctx, keepAlive, params);
             case "/show" -> show(ctx, keepAlive, params);
+            case "/raw" -> {
+                String problem = ApiHandler.fileProblem(first(params, "package", null), first(params, "path", null));
+                if (problem != null) {
+                    html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.notice(null, "Not a file", problem, null));
+                } else {
+                    new RawFile(ctx, keepAlive, pages, fanOut.backends(), first(params, "package", ""), first(params, "path", "")).start();
+                }
+            }
             default -> {
                 Asset asset = ASSETS.get(path);
                 if (asset == null) {
@@ -89,7 +100,7 @@ final class WebUi {
         HtmlPages.UiQuery q = new HtmlPages.UiQuery(query, "literal".equals(first(params, "mode", "regexp")),
                 HtmlPages.UiQuery.VIEWS.contains(view) ? view : "rank", page);
         if (!queries.tryAcquire()) {
-            FullHttpResponse busy = htmlResponse(HttpResponseStatus.TOO_MANY_REQUESTS, HtmlPages.notice(q, "Too busy right now",
+            FullHttpResponse busy = htmlResponse(HttpResponseStatus.TOO_MANY_REQUESTS, ui.notice(q, "Too busy right now",
                     "trigrep is running as many queries as it takes at once. Try again in a moment.", q.href(q.view(), q.page())));
             busy.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
             Responses.write(ctx, keepAlive, busy);
@@ -101,7 +112,7 @@ final class WebUi {
         } catch (IOException e) {
             queries.release();
             html(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                    HtmlPages.notice(q, "Cannot start the query", e.getMessage(), q.href(q.view(), q.page())));
+                    ui.notice(q, "Cannot start the query", e.getMessage(), q.href(q.view(), q.page())));
             return;
         }
         // Whichever comes first: the query's end (results at once) or FAST_MILLIS (a live progress page).
@@ -128,29 +139,33 @@ final class WebUi {
     private void answer(ChannelHandlerContext ctx, boolean keepAlive, HtmlPages.UiQuery q, QueryRun run) {
         try {
             if (!run.completion().isDone()) {
-                html(ctx, keepAlive, HttpResponseStatus.OK, HtmlPages.running(q, run));
+                html(ctx, keepAlive, HttpResponseStatus.OK, ui.running(q, run));
             } else if (run.completion().isCompletedExceptionally()) {
                 html(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                        HtmlPages.notice(q, "The query failed", "Something went wrong in the frontend; try again.", q.href(q.view(), q.page())));
+                        ui.notice(q, "The query failed", "Something went wrong in the frontend; try again.", q.href(q.view(), q.page())));
             } else if (run.errorCode() == Failure.Code.BAD_QUERY) {
-                html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, HtmlPages.queryError(q, run.errorMessage(), run.errorPosition()));
+                html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.queryError(q, run.errorMessage(), run.errorPosition()));
             } else if (!run.statuses().isEmpty() && run.failed().size() == run.statuses().size()) {
-                html(ctx, keepAlive, HttpResponseStatus.BAD_GATEWAY, HtmlPages.notice(q, "No shard answered",
+                html(ctx, keepAlive, HttpResponseStatus.BAD_GATEWAY, ui.notice(q, "No shard answered",
                         "Every one of the " + run.statuses().size() + " shards failed (first: " + run.failed().get(0).reason()
                                 + "). Try again in a moment.", q.href(q.view(), q.page())));
             } else {
                 byte[] page = switch (q.view()) {
-                    case "packages" -> HtmlPages.grouped(q, run);
-                    case "list" -> HtmlPages.packageList(q, run);
-                    default -> HtmlPages.results(q, run);
+                    case "packages" -> ui.grouped(q, run);
+                    case "list" -> ui.packageList(q, run);
+                    default -> ui.results(q, run);
                 };
                 html(ctx, keepAlive, HttpResponseStatus.OK, page);
             }
         } catch (IOException | RuntimeException e) {
             html(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                    HtmlPages.notice(q, "Cannot show this page", "Reading the results back failed.", q.href(q.view(), q.page())));
+                    ui.notice(q, "Cannot show this page", "Reading the results back failed.", q.href(q.view(), q.page())));
         }
     }
+
+    /** Lines in one window of the file view, and where each is cut: a page stays small whatever the file. */
+    static final int WINDOW_LINES = 1000;
+    static final int WINDOW_LINE_BYTES = 10_000;
 
     private void show(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params) {
         String pkg = first(params, "package", "");
@@ -160,20 +175,58 @@ final class WebUi {
                 : new HtmlPages.UiQuery(query, "literal".equals(first(params, "mode", "regexp")), "rank", 1);
         String problem = ApiHandler.fileProblem(pkg, path);
         if (problem != null) {
-            html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, HtmlPages.notice(back, "Not a file", problem, null));
+            html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.notice(back, "Not a file", problem, null));
             return;
         }
+        // The line to show comes as line= (a #L fragment never reaches the server); from= pages through windows.
+        long target = number(first(params, "line", "0"));
+        long from = number(first(params, "from", "0"));
+        int firstLine = (int) Math.min(Integer.MAX_VALUE, from > 0 ? from : Math.max(1, target - WINDOW_LINES / 2));
         pages.execute(() -> {
-            FileFetch.Outcome outcome = FileFetch.fetch(fanOut.backends(), pkg, path, 1000);
+            FileFetch.Outcome outcome = FileFetch.fetch(fanOut.backends(), -1, pkg, path,
+                    FileFetch.Ask.lines(firstLine, WINDOW_LINES, WINDOW_LINE_BYTES), 1000);
             if (outcome.content() != null) {
-                html(ctx, keepAlive, HttpResponseStatus.OK, HtmlPages.file(pkg, path, outcome.content(), back));
+                html(ctx, keepAlive, HttpResponseStatus.OK, ui.file(pkg, path, new FileView(outcome), back, target, WINDOW_LINES));
             } else if (outcome.code() == Failure.Code.NOT_FOUND) {
-                html(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, HtmlPages.notice(back, "No such file", outcome.message(), null));
+                html(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, ui.notice(back, "No such file", outcome.message(), null));
             } else {
                 html(ctx, keepAlive, outcome.code() == Failure.Code.BAD_REQUEST ? HttpResponseStatus.BAD_REQUEST : HttpResponseStatus.BAD_GATEWAY,
-                        HtmlPages.notice(back, "Cannot show the file", outcome.message(), null));
+                        ui.notice(back, "Cannot show the file", outcome.message(), null));
             }
         });
+    }
+
+    private static long number(String text) {
+        try {
+            return Math.max(0, Long.parseLong(text));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** The footer's line: files and bytes searchable, and what was left out, why; null before the first status arrived. */
+    static String corpusLine(io.trigrep.frontend.fanout.CorpusStatus.Snapshot now) {
+        if (now == null) {
+            return null;
+        }
+        StringBuilder line = new StringBuilder(String.format(java.util.Locale.ROOT, "%,d files (%s) searchable", now.files(),
+                Html.bytes(now.bytes())));
+        long down = now.shards().stream().filter(s -> !s.reachable()).count();
+        if (down > 0) {
+            line.append(String.format(java.util.Locale.ROOT, " (%d of %d shards unreachable)", down, now.shards().size()));
+        }
+        if (now.skipped().isEmpty()) {
+            line.append(" · none left out that the index reports");
+        } else {
+            line.append(" · left out:");
+            String separator = " ";
+            for (io.trigrep.frontend.fanout.CorpusStatus.Skip k : now.skipped()) {
+                line.append(separator).append(String.format(java.util.Locale.ROOT, "%,d %s (%s)", k.files(), k.reason().replace('_', ' '),
+                        Html.bytes(k.bytes())));
+                separator = ", ";
+            }
+        }
+        return line.toString();
     }
 
     private static void serve(ChannelHandlerContext ctx, boolean keepAlive, FullHttpRequest request, Asset asset) {

@@ -65,6 +65,10 @@ class WebUiBrowserTest {
     static String partialBase;
     static WebDriver browser;
     static WebDriverWait wait;
+    /** Issue 13: a backend over a generated file of about 30 MB and a file with a line of 10 KB. */
+    static LoopbackCluster bigCluster;
+    static String bigBase;
+    static int bigLines;
 
     @BeforeAll
     static void start() throws Exception {
@@ -75,6 +79,20 @@ class WebUiBrowserTest {
             copy(HttpApiTest.CORPUS.resolve("zlib_1.2.13.dfsg-1"), corpus.resolve(String.format("bulk%03d_1.0", i)));
         }
         cluster = new LoopbackCluster(corpus, dir, 3);
+        Path huge = Files.createDirectories(dir.resolve("big-corpus/huge_1.0"));
+        try (var out = new java.io.BufferedWriter(Files.newBufferedWriter(huge.resolve("table.txt")), 1 << 20)) {
+            long written = 0;
+            while (written < 30_000_000) {
+                String row = String.format("entry %07d: key=%08x value=the quick brown fox jumps over the lazy dog%n", ++bigLines,
+                        bigLines * 2654435761L & 0xffffffffL);
+                out.write(row);
+                written += row.length();
+            }
+        }
+        Files.writeString(huge.resolve("generated.js"), "before();\n" + "x".repeat(5000) + "long_line_needle" + "y".repeat(5000)
+                + "\nafter();\n");
+        bigCluster = new LoopbackCluster(dir.resolve("big-corpus"), dir.resolve("big"), 1, true, shard -> { });
+        bigBase = bigCluster.base;
         base = cluster.base;
         List<InetSocketAddress> addresses = cluster.addresses;
 
@@ -134,6 +152,9 @@ class WebUiBrowserTest {
         }
         if (cluster != null) {
             cluster.close();
+        }
+        if (bigCluster != null) {
+            bigCluster.close();
         }
     }
 
@@ -275,6 +296,53 @@ class WebUiBrowserTest {
         browser.findElement(By.partialLinkText("back to the results")).click();
         wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
         assertThat(browser.findElement(By.id("q")).getAttribute("value")).isEqualTo("adler32_combine_");
+    }
+
+    @Test
+    void aThirtyMegabyteFileOpensAtALineNearItsEnd() throws Exception {
+        int line = bigLines - 7;
+        long started = System.nanoTime();
+        browser.get(bigBase + "/show?package=huge_1.0&path=table.txt&line=" + line + "#L" + line);
+        WebElement target = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("L" + line)));
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        System.out.printf("issue 13: the file view opened line %,d of a %,d-line file of %,d bytes in %d ms%n", line, bigLines,
+                Files.size(dir.resolve("big-corpus/huge_1.0/table.txt")), millis);
+        assertThat(target.getText()).isEqualTo(line + String.format("entry %07d: key=%08x value=the quick brown fox jumps over the lazy dog",
+                line, line * 2654435761L & 0xffffffffL));
+        assertThat(target.getCssValue("background-color")).isNotIn("rgba(0, 0, 0, 0)", "transparent");
+        assertThat(((JavascriptExecutor) browser).executeScript("return document.querySelector(':target').id")).isEqualTo("L" + line);
+        // On screen, below the sticky header: the browser scrolled to it.
+        assertThat((Boolean) ((JavascriptExecutor) browser).executeScript("const r = arguments[0].getBoundingClientRect();"
+                + " return r.top >= document.querySelector('header.bar').getBoundingClientRect().bottom - 1 && r.bottom <= innerHeight;",
+                target)).isTrue();
+        assertThat(browser.findElements(By.cssSelector("pre.file .l"))).hasSizeLessThanOrEqualTo(WebUi.WINDOW_LINES);
+        assertThat(browser.findElement(By.cssSelector("nav.window")).getText()).contains("of " + String.format("%,d", bigLines));
+        screenshot("big-file-view");
+        // The window before, by its link; the raw bytes, by theirs.
+        ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0)");
+        browser.findElement(By.cssSelector("nav.window a[rel=prev]")).click();
+        wait.until(ExpectedConditions.urlContains("from="));
+        assertThat(browser.findElements(By.id("L" + line))).isEmpty();
+        assertThat(browser.findElement(By.cssSelector("nav.window a.raw")).getAttribute("href")).endsWith("/raw?package=huge_1.0&path=table.txt");
+    }
+
+    @Test
+    void aCutLineShowsEllipsesOnTheResultsPageAndInTheLiveView() throws Exception {
+        browser.get(bigBase + "/search?q=long_line_needle");
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
+        WebElement hit = browser.findElement(By.cssSelector(".result .l.hit"));
+        List<WebElement> cuts = hit.findElements(By.cssSelector(".cut"));
+        assertThat(cuts).hasSize(2);
+        assertThat(cuts.get(0).getAttribute("title")).isEqualTo("line cut: 10,016 bytes");
+        assertThat(cuts.get(0).getText()).isEqualTo("…");
+        assertThat(hit.findElement(By.tagName("mark")).getText()).isEqualTo("long_line_needle");
+        screenshot("cut-line");
+        // app.js draws the best results of a running query from the events' JSON: the same markup.
+        String json = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(bigBase + "/api/v1/search?q=long_line_needle"))
+                .build(), HttpResponse.BodyHandlers.ofString()).body();
+        Object live = ((JavascriptExecutor) browser).executeScript(
+                "return resultItem(JSON.parse(arguments[0]).results[0]).querySelector('.l.hit').innerHTML", json);
+        assertThat(live).isEqualTo(hit.getAttribute("innerHTML"));
     }
 
     @Test

@@ -603,7 +603,7 @@ final class LineMatcher {
     }
 
     /** The high bit of every byte of {@code v} that is a newline, and of no other (exact, unlike the borrow trick). */
-    private static long newlineBytes(long v) {
+    static long newlineBytes(long v) {
         long x = v ^ NEWLINES;
         return ~(((x & LOW7) + LOW7) | x) & ~LOW7;
     }

@@ -482,8 +482,11 @@ public final class SearchExecution {
                 writer.after(nextStart, nextEnd - nextStart);
                 cursor = nextEnd;
             }
+            // On a long line only the matches in the shown window are written: stop at the first past it.
             for (int i = 0; i < rangeCount; i++) {
-                writer.range(ranges[2 * i] - lineStart, ranges[2 * i + 1] - lineStart);
+                if (writer.range(ranges[2 * i] - lineStart, ranges[2 * i + 1] - lineStart).pastWindow()) {
+                    break;
+                }
             }
             writer.writeTo(out);
             if (out.readableBytes() >= BATCH_BYTES) {

@@ -55,7 +55,8 @@ public final class BackendServer implements AutoCloseable {
                 // A client may send its request and shut down its output: the answer must still go out.
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
-                .childHandler(new BackendServerInitializer(new Backend(shard, config, searchPool, inFlight, produced, metrics)));
+                .childHandler(new BackendServerInitializer(new Backend(shard, config, searchPool, inFlight, produced, metrics,
+                        SkippedFiles.read(shard.folder().resolve("manifest.json")))));
         channel = bootstrap.bind(host, port).sync().channel();
         return (InetSocketAddress) channel.localAddress();
     }

@@ -8,6 +8,7 @@ import io.trigrep.backend.query.ParsedQuery;
 import io.trigrep.backend.query.QueryException;
 import io.trigrep.backend.query.QueryParser;
 import io.trigrep.backend.query.SearchSpec;
+import io.trigrep.backend.search.FileWindow;
 import io.trigrep.backend.search.FrameSink;
 import io.trigrep.backend.search.SearchExecution;
 import io.trigrep.indexer.format.Manifest;
@@ -168,6 +169,27 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
             error(Failure.Code.BAD_REQUEST, "invalid package or path", 0);
             return;
         }
+        int firstLine = request.getFirstLine();
+        int maxLines = request.getMaxLines();
+        int maxLineBytes = request.getMaxLineBytes();
+        long byteOffset = request.getByteOffset();
+        int byteCount = request.getByteCount();
+        // Finding lines scans up to 64 MiB of mapped content: on the search pool, not the event loop.
+        try {
+            backend.searchPool().execute(() -> {
+                try {
+                    fetchOnPool(pkg, path, firstLine, maxLines, maxLineBytes, byteOffset, byteCount);
+                } catch (Exception e) {
+                    error(Failure.Code.INTERNAL, e.getMessage() == null ? e.toString() : e.getMessage(), 0);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            error(Failure.Code.OVERLOADED, "overloaded: the search pool's queue is full, try again shortly", 0);
+        }
+    }
+
+    private void fetchOnPool(String pkg, String path, int firstLine, int maxLines, int maxLineBytes, long byteOffset, int byteCount)
+            throws Exception {
         int doc = shard.docs().find(pkg, path);
         if (doc < 0) {
             error(Failure.Code.NOT_FOUND, "no file " + pkg + "/" + path + " in this shard", 0);
@@ -175,15 +197,31 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         }
         ByteBuffer content = shard.content(doc);
         MessageBuilder message = Messages.newBuilder();
-        message.initRoot(Response.factory).initFile().setPackage(pkg).setPath(path).setContent(content, 0, content.remaining());
+        io.trigrep.proto.File.Builder file = message.initRoot(Response.factory).initFile().setPackage(pkg).setPath(path);
+        try {
+            if (byteCount != 0) {
+                FileWindow.bytes(content, byteOffset, byteCount, file);
+            } else {
+                FileWindow.lines(content, firstLine, maxLines, maxLineBytes, file);
+            }
+        } catch (FileWindow.TooLarge e) {
+            error(Failure.Code.BAD_REQUEST, pkg + "/" + path + " (" + content.remaining() + " bytes): " + e.getMessage(), 0);
+            return;
+        }
         reply(message);
     }
 
     private void status() {
         Manifest manifest = shard.manifest();
         MessageBuilder message = Messages.newBuilder();
-        message.initRoot(Response.factory).initStatus().setShard(manifest.shard()).setFiles(manifest.docs())
-                .setBytes(manifest.contentBytes()).setQueriesInFlight(inFlight.get()).setFormatVersion(Manifest.FORMAT_VERSION);
+        io.trigrep.proto.Status.Builder status = message.initRoot(Response.factory).initStatus().setShard(manifest.shard())
+                .setFiles(manifest.docs()).setBytes(manifest.contentBytes()).setQueriesInFlight(inFlight.get())
+                .setFormatVersion(Manifest.FORMAT_VERSION);
+        List<SkippedFiles.Count> skipped = backend.skipped();
+        var list = status.initSkipped(skipped.size());
+        for (int i = 0; i < skipped.size(); i++) {
+            list.get(i).setReason(skipped.get(i).reason()).setFiles(skipped.get(i).files()).setBytes(skipped.get(i).bytes());
+        }
         reply(message);
     }
 

@@ -20,6 +20,12 @@ if (main && main.dataset.events) {
   follow(main.dataset.events);
 }
 
+// A file view opened with line= but no #L fragment (typed or shared by hand): bring the line into view.
+const targetLine = document.querySelector('pre.file .l.target');
+if (targetLine && !location.hash) {
+  targetLine.scrollIntoView({ block: 'center' });
+}
+
 function follow(url) {
   const events = new EventSource(url);
   const bar = document.getElementById('bar');
@@ -106,25 +112,42 @@ function resultItem(r) {
   if (params.get('mode') === 'literal') show.set('mode', 'literal');
   const item = element('li', 'result');
   const loc = element('a', 'loc');
+  show.set('line', String(r.line));
   loc.href = `/show?${show}#L${r.line}`;
   loc.append(element('span', 'pkg', r.package), '/', element('span', 'path', r.path), ':', element('span', 'lno', String(r.line)));
   const pre = element('pre', 'ctx');
+  // Lines the backend cut (long lines): by line number, what of the line is shown.
+  const cuts = new Map((r.cut || []).map((c) => [c.line, c]));
   const before = r.context_before || [];
-  before.forEach((line, i) => pre.append(contextLine(r.line - before.length + i, line)));
-  const hit = contextLine(r.line, '');
+  before.forEach((line, i) => pre.append(contextLine(r.line - before.length + i, line, cuts)));
+  const hit = contextLine(r.line, '', new Map());
   hit.classList.add('hit');
   hit.lastChild.remove();
-  hit.append(...marked(r.context, r.ranges || []), '\n');
+  const cut = cuts.get(r.line);
+  if (cut && cut.start > 0) hit.append(cutMark(cut));
+  hit.append(...marked(r.context, r.ranges || []));
+  if (cut && cut.end < cut.bytes) hit.append(cutMark(cut));
+  hit.append('\n');
   pre.append(hit);
-  (r.context_after || []).forEach((line, i) => pre.append(contextLine(r.line + 1 + i, line)));
+  (r.context_after || []).forEach((line, i) => pre.append(contextLine(r.line + 1 + i, line, cuts)));
   item.append(loc, pre);
   return item;
 }
 
-function contextLine(number, text) {
+function contextLine(number, text, cuts) {
   const line = element('span', 'l');
-  line.append(element('span', 'n', String(number)), text + '\n');
+  line.append(element('span', 'n', String(number)), text);
+  const cut = cuts.get(number);
+  if (cut) line.append(cutMark(cut));
+  line.append('\n');
   return line;
+}
+
+// The ellipsis where a line was cut, with the markup HtmlPages.cutMark renders.
+function cutMark(cut) {
+  const mark = element('span', 'cut', '…');
+  mark.title = `line cut: ${new Intl.NumberFormat('en').format(cut.bytes)} bytes`;
+  return mark;
 }
 
 // The line as text nodes and <mark>s; ranges are UTF-8 byte offsets, as the server sends them.

@@ -1,0 +1,107 @@
+package io.trigrep.frontend.http;
+
+import io.trigrep.proto.Range;
+import io.trigrep.proto.Result;
+import java.util.ArrayList;
+import java.util.List;
+import org.capnproto.PrimitiveList;
+import org.capnproto.StructList;
+import org.capnproto.Text;
+import org.capnproto.TextList;
+
+/**
+ * One result as the API and the pages show it, read once from its message: texts decoded as
+ * {@link ShownText} does, ranges checked against the line they mark (a range past the end is
+ * clipped, a reversed one dropped), and the lines the backend cut, with where. Cut claims that
+ * contradict the text (a window past the line's end, a length list of the wrong size) are clamped
+ * or ignored: a hostile backend cannot make a page throw or lie about what it shows.
+ */
+final class ResultView {
+    /** One cut line: {@code [start, end)} of its {@code bytes} bytes is shown. */
+    record Cut(long line, long start, long end, long bytes) {}
+
+    final String pkg;
+    final String path;
+    final long line;
+    final float ranking;
+    final byte[] context;
+    final String[] before;
+    final String[] after;
+    /** Ranges as byte offsets into {@link #context}, pairs, each with {@code start <= end <= length}. */
+    final int[] ranges;
+    /** The cut of each line before and after (null when whole), and of the matching line. */
+    final Cut[] beforeCuts;
+    final Cut[] afterCuts;
+    final Cut contextCut;
+
+    ResultView(Result.Reader r) {
+        pkg = r.getPackage().toString();
+        path = r.getPath().toString();
+        line = Integer.toUnsignedLong(r.getLine());
+        ranking = r.getRanking();
+        context = bytes(r.getContext());
+        StructList.Reader<Range.Reader> list = r.getRanges();
+        int[] kept = new int[2 * list.size()];
+        int n = 0;
+        for (int i = 0; i < list.size(); i++) {
+            long start = Integer.toUnsignedLong(list.get(i).getStart());
+            long end = Math.min(Integer.toUnsignedLong(list.get(i).getEnd()), context.length);
+            if (start <= end) {
+                kept[n++] = (int) start;
+                kept[n++] = (int) end;
+            }
+        }
+        ranges = java.util.Arrays.copyOf(kept, n);
+        TextList.Reader b = r.getBefore();
+        TextList.Reader a = r.getAfter();
+        before = new String[b.size()];
+        after = new String[a.size()];
+        beforeCuts = new Cut[b.size()];
+        afterCuts = new Cut[a.size()];
+        lines(b, r.getBeforeBytes(), line - b.size(), before, beforeCuts);
+        lines(a, r.getAfterBytes(), line + 1, after, afterCuts);
+        long start = Integer.toUnsignedLong(r.getContextStart());
+        long full = Integer.toUnsignedLong(r.getLineBytes());
+        long end = start + context.length;
+        // 0 from writers that do not cut; a claim shorter than what was sent is clamped to it.
+        full = full == 0 && start == 0 ? end : Math.max(full, end);
+        contextCut = start > 0 || end < full ? new Cut(line, start, end, full) : null;
+    }
+
+    private static void lines(TextList.Reader texts, PrimitiveList.Int.Reader fullBytes, long first, String[] out, Cut[] cuts) {
+        boolean lengths = fullBytes.size() == texts.size();
+        for (int i = 0; i < texts.size(); i++) {
+            byte[] shown = bytes(texts.get(i));
+            out[i] = ShownText.decode(shown);
+            long full = lengths ? Integer.toUnsignedLong(fullBytes.get(i)) : 0;
+            if (full > shown.length) {
+                cuts[i] = new Cut(first + i, 0, shown.length, full);
+            }
+        }
+    }
+
+    /** Every cut line, in line order. */
+    List<Cut> cuts() {
+        List<Cut> all = new ArrayList<>();
+        for (Cut c : beforeCuts) {
+            if (c != null) {
+                all.add(c);
+            }
+        }
+        if (contextCut != null) {
+            all.add(contextCut);
+        }
+        for (Cut c : afterCuts) {
+            if (c != null) {
+                all.add(c);
+            }
+        }
+        return all;
+    }
+
+    static byte[] bytes(Text.Reader text) {
+        byte[] out = new byte[text.size()];
+        text.asByteBuffer().get(out);
+        return out;
+    }
+}
