@@ -17,7 +17,7 @@ trap cleanup EXIT
 
 "$root/trigrep" index --shards "$shards" --out "$work/shards" "$corpus" >/dev/null 2>&1
 for ((i = 0; i < shards; i++)); do
-  "$root/trigrep" backend --shard "$work/shards/shard-$i" --port 0 --http-port 0 >"$work/backend-$i.log" 2>&1 &
+  "$root/trigrep" backend --shard "$work/shards/shard-$i" --port 0 --http-port 0 --verify startup >"$work/backend-$i.log" 2>&1 &
   pids+=($!)
 done
 backends=()

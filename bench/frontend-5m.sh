@@ -49,7 +49,7 @@ PY
 backends=()
 for s in 0 1 2; do
   port=$(free_port)
-  "${backend_cpu[@]}" "$root/trigrep" backend --shard "$work/shards/shard-$s" --port "$port" --max-results "$results" --deadline-ms 300000 \
+  "${backend_cpu[@]}" "$root/trigrep" backend --shard "$work/shards/shard-$s" --port "$port" --verify startup --max-results "$results" --deadline-ms 300000 \
     > "$work/backend-$s.log" 2>&1 &
   pids+=($!)
   backends+=("127.0.0.1:$port")

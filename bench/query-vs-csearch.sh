@@ -37,7 +37,7 @@ echo "indexing..." >&2
 "$root/trigrep" index --shards 1 --out "$work/trigrep" "$work/corpus" > "$work/index.out" 2>/dev/null
 CSEARCHINDEX="$work/csearchindex" cindex "$work/corpus" 2>/dev/null
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$root/trigrep" backend --shard "$work/trigrep/shard-0" --port "$port" > "$work/backend.log" 2>&1 &
+"$root/trigrep" backend --shard "$work/trigrep/shard-0" --port "$port" --verify startup > "$work/backend.log" 2>&1 &
 backend_pid=$!
 for _ in $(seq 100); do grep -q listening "$work/backend.log" && break; sleep 0.1; done
 

@@ -30,8 +30,17 @@ public final class Call {
             MessageBuilder ping = Messages.newBuilder();
             ping.initRoot(Request.factory).setPing();
             ByteBuffer frame = ask(backend, ping, timeoutMillis, timeoutMillis);
-            return frame != null && Messages.peekResponse(frame) == Response.Which.STATUS ? null : "no status";
-        } catch (IOException e) {
+            if (frame == null) {
+                return "closed without answering";
+            }
+            Response.Which which = Messages.peekResponse(frame);
+            if (which == Response.Which.STATUS) {
+                return null;
+            }
+            // A backend that is up but not serving (verifying or corrupt shard) says why.
+            return which == Response.Which.ERROR ? Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getError().getMessage().toString()
+                    : "no status";
+        } catch (IOException | RuntimeException e) {
             return e.getMessage() == null ? e.toString() : e.getMessage();
         }
     }

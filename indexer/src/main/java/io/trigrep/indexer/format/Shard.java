@@ -51,6 +51,17 @@ public final class Shard {
         return folder;
     }
 
+    /**
+     * {@code message} with this shard's folder written as its name ({@code shard-0/docs.tgd}, not
+     * {@code /srv/trigrep/shards/shard-0/docs.tgd}): for answers that leave the server, which
+     * must not show how its disks are laid out.
+     */
+    public String withoutPaths(String message) {
+        String absolute = folder.toAbsolutePath().normalize().toString();
+        String named = message.replace(absolute, manifest.shard());
+        return folder.toString().equals(absolute) ? named : named.replace(folder.toString(), manifest.shard());
+    }
+
     public Manifest manifest() {
         return manifest;
     }

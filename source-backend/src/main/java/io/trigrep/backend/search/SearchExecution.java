@@ -229,7 +229,7 @@ public final class SearchExecution {
         ByteBuf out = sink.allocator().buffer(256);
         MessageBuilder message = Messages.newBuilder();
         if (failure != null) {
-            message.initRoot(Response.factory).initError().setCode(Failure.Code.INTERNAL).setMessage(failure);
+            message.initRoot(Response.factory).initError().setCode(Failure.Code.INTERNAL).setMessage(shard.withoutPaths(failure));
         } else {
             message.initRoot(Response.factory).initDone().setResults(Math.min(results.get(), spec.maxResults())).setFilesSearched(filesSearched.get())
                     .setCandidateFiles(candidateFiles.get()).setTotalFiles(shard.docs().docCount())

@@ -40,19 +40,29 @@ public final class BackendCommand implements Callable<Integer> {
     @Option(names = "--deadline-ms", defaultValue = "${env:TRIGREP_DEADLINE_MS:-30000}", description = "default per-query deadline in milliseconds (env TRIGREP_DEADLINE_MS; default ${DEFAULT-VALUE})")
     long deadlineMs;
 
-    @Option(names = "--verify", defaultValue = "${env:TRIGREP_VERIFY:-false}", description = "check every checksum of the shard before serving (env TRIGREP_VERIFY)")
-    boolean verify;
+    /** When the shard's checksums are read: the port opens first, or after them, or never. */
+    enum Verify { background, startup, off }
+
+    @Option(names = "--verify", defaultValue = "${env:TRIGREP_VERIFY:-background}",
+            description = "verify every checksum of the shard before serving it: background (the port opens at once and answers "
+                    + "'not ready' until verified), startup (before the port opens), off (env TRIGREP_VERIFY; default ${DEFAULT-VALUE})")
+    Verify verify;
 
     @Override
     public Integer call() throws Exception {
         Shard opened = Shard.open(shard);
-        if (verify) {
+        if (verify == Verify.startup) {
             opened.verify();
         }
         BackendConfig config = new BackendConfig(threads > 0 ? threads : Runtime.getRuntime().availableProcessors(), maxConcurrent,
                 maxResults, Duration.ofMillis(deadlineMs), Duration.ofMillis(Math.max(deadlineMs, 300_000)), 10);
-        BackendServer server = new BackendServer(opened, config);
+        BackendServer server = verify == Verify.background ? BackendServer.verifying(opened, config) : new BackendServer(opened, config);
         InetSocketAddress address = server.start(bind, port);
+        if (verify == Verify.background) {
+            Thread check = new Thread(() -> server.verify(System.err), "trigrep-verify");
+            check.setDaemon(true);
+            check.start();
+        }
         OpsServer ops = httpPort < 0 ? null : new OpsServer(server.metrics(), address);
         InetSocketAddress opsAddress = ops == null ? null : ops.start(bind, httpPort);
         CountDownLatch stopped = new CountDownLatch(1);

@@ -31,7 +31,15 @@ public final class BackendServer implements AutoCloseable {
     private final BackendMetrics metrics;
     private Channel channel;
 
+    private final ShardCheck check;
+
+    /** Serves {@code shard} as opened, its checksums not verified (see {@link #verifying}). */
     public BackendServer(Shard shard, BackendConfig config) {
+        this(shard, config, ShardCheck.none(shard));
+    }
+
+    private BackendServer(Shard shard, BackendConfig config, ShardCheck check) {
+        this.check = check;
         this.shard = shard;
         this.config = config;
         this.metrics = new BackendMetrics(shard.manifest().shard(), shard.manifest().docs(), shard.manifest().contentBytes());
@@ -56,9 +64,29 @@ public final class BackendServer implements AutoCloseable {
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
                 .childHandler(new BackendServerInitializer(new Backend(shard, config, searchPool, inFlight, produced, metrics,
-                        SkippedFiles.read(shard.folder().resolve("manifest.json")))));
+                        SkippedFiles.read(shard.folder().resolve("manifest.json")), check)));
         channel = bootstrap.bind(host, port).sync().channel();
         return (InetSocketAddress) channel.localAddress();
+    }
+
+    /**
+     * A server that answers "not ready" until {@code verify} (run it on a thread of its own, after
+     * {@link #start}) has read every checksum of the shard, and refuses a corrupt shard for good.
+     */
+    public static BackendServer verifying(Shard shard, BackendConfig config) {
+        return new BackendServer(shard, config, ShardCheck.pending(shard));
+    }
+
+    /** Verifies the shard's checksums (a no-op for a server built without a check); blocks until done. */
+    public void verify(java.io.PrintStream log) {
+        if (check.refusal() != null && !check.corrupt()) {
+            check.run(shard, log);
+        }
+    }
+
+    /** Null while the shard is served; else why it is not (being verified, or corrupt). */
+    public String refusal() {
+        return check.refusal();
     }
 
     public BackendMetrics metrics() {

@@ -85,6 +85,12 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         ByteBuf frame = (ByteBuf) msg;
         try {
             Request.Reader request = Messages.request(Framing.read(frame, BackendServerInitializer.REQUEST_LIMITS));
+            String refusal = backend.check().refusal();
+            if (refusal != null && request.which() != Request.Which._NOT_IN_SCHEMA) {
+                backend.metrics().refused(backend.check().corrupt() ? "corrupt" : "verifying");
+                error(backend.check().corrupt() ? Failure.Code.INTERNAL : Failure.Code.OVERLOADED, refusal, 0);
+                return;
+            }
             switch (request.which()) {
                 case SEARCH -> search(request.getSearch());
                 case FETCH_FILE -> fetch(request.getFetchFile());
@@ -227,7 +233,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
 
     private void error(Failure.Code code, String text, int position) {
         MessageBuilder message = Messages.newBuilder();
-        message.initRoot(Response.factory).initError().setCode(code).setMessage(text).setPosition(position);
+        message.initRoot(Response.factory).initError().setCode(code).setMessage(shard.withoutPaths(text)).setPosition(position);
         reply(message);
     }
 

@@ -1,0 +1,126 @@
+package io.trigrep.backend.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trigrep.backend.TestShards;
+import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.Call;
+import io.trigrep.proto.Failure;
+import io.trigrep.proto.Messages;
+import io.trigrep.proto.Request;
+import io.trigrep.proto.Response;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.capnproto.MessageBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Issue 15, shards verified before they serve: a backend started with verification answers "not
+ * ready" until every checksum is read, then serves; a flipped byte in any shard file makes it
+ * refuse every request with the file and offset, named relative to the shard, never a wrong
+ * answer and never a server path.
+ */
+class ShardVerificationTest {
+    @TempDir
+    Path dir;
+
+    record Answer(Response.Which last, Failure.Code code, String message, int results) {}
+
+    static Answer search(InetSocketAddress address, String query) throws Exception {
+        MessageBuilder request = Messages.newBuilder();
+        request.initRoot(Request.factory).initSearch().setQuery(query);
+        List<String> results = new ArrayList<>();
+        Response.Which[] last = {null};
+        Failure.Code[] code = {null};
+        String[] message = {null};
+        BackendClient.exchange(address, request, r -> {
+            last[0] = r.which();
+            if (r.which() == Response.Which.RESULT) {
+                results.add(r.getResult().getPath().toString());
+            } else if (r.which() == Response.Which.ERROR) {
+                code[0] = r.getError().getCode();
+                message[0] = r.getError().getMessage().toString();
+            }
+            return true;
+        });
+        return new Answer(last[0], code[0], message[0], results.size());
+    }
+
+    Shard build() throws Exception {
+        return TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
+    }
+
+    @Test
+    void aShardIsServedOnlyOnceItsChecksumsAreVerified() throws Exception {
+        Shard shard = build();
+        try (BackendServer server = BackendServer.verifying(shard, BackendConfig.defaults())) {
+            InetSocketAddress address = server.start("127.0.0.1", 0);
+            Answer early = search(address, "hello");
+            assertThat(early.code()).isEqualTo(Failure.Code.OVERLOADED);
+            assertThat(early.message()).contains("not ready").contains("being verified");
+            assertThat(Call.ping(address, 5000)).as("readiness while verifying").contains("not ready");
+
+            ByteArrayOutputStream log = new ByteArrayOutputStream();
+            server.verify(new PrintStream(log, true, StandardCharsets.UTF_8));
+            assertThat(log.toString(StandardCharsets.UTF_8)).contains("checksums verified");
+            assertThat(server.refusal()).isNull();
+            assertThat(search(address, "hello").last()).isEqualTo(Response.Which.DONE);
+            assertThat(search(address, "hello").results()).isPositive();
+            assertThat(Call.ping(address, 5000)).isNull();
+        }
+    }
+
+    @Test
+    void errorsLeaveTheServerWithTheShardsNameNotItsPath() throws Exception {
+        Shard shard = build();
+        String name = shard.manifest().shard();
+        assertThat(shard.withoutPaths("reading " + shard.folder().toAbsolutePath().normalize() + "/docs.tgd at offset 5: bad"))
+                .isEqualTo("reading " + name + "/docs.tgd at offset 5: bad");
+        assertThat(shard.withoutPaths("no path here")).isEqualTo("no path here");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"trigrams.tgi", "docs.tgd", "contents.tgc"})
+    void aFlippedByteInAnyFileIsRefusedNamingThatFile(String file) throws Exception {
+        build();
+        Path copy = dir.resolve("copy");
+        Files.createDirectories(copy);
+        try (var files = Files.list(dir.resolve("shards").resolve("shard-0"))) {
+            for (Path f : files.toList()) {
+                Files.copy(f, copy.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        // One bit in the middle of the body: the headers, footers and directories still read.
+        Path target = copy.resolve(file);
+        byte[] bytes = Files.readAllBytes(target);
+        int middle = 16 + (bytes.length - 32) / 2;
+        bytes[middle] ^= 0x10;
+        Files.write(target, bytes);
+
+        Shard shard = Shard.open(copy);
+        try (BackendServer server = BackendServer.verifying(shard, BackendConfig.defaults())) {
+            InetSocketAddress address = server.start("127.0.0.1", 0);
+            ByteArrayOutputStream log = new ByteArrayOutputStream();
+            server.verify(new PrintStream(log, true, StandardCharsets.UTF_8));
+            assertThat(log.toString(StandardCharsets.UTF_8)).as("the operator's log names the full path").contains(target.toString());
+
+            Answer answer = search(address, "hello");
+            assertThat(answer.results()).as("no result from a corrupt shard").isZero();
+            assertThat(answer.code()).isEqualTo(Failure.Code.INTERNAL);
+            assertThat(answer.message()).contains("corrupt").contains(shard.manifest().shard() + "/" + file + " at offset ")
+                    .doesNotContain(dir.toString());
+            String ping = Call.ping(address, 5000);
+            assertThat(ping).contains(file).doesNotContain(dir.toString());
+        }
+    }
+}
