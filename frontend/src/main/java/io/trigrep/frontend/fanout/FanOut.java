@@ -121,6 +121,9 @@ public final class FanOut implements AutoCloseable {
         run.completion().thenAccept(done -> {
             metrics.queryFinished(done.elapsedNanos(), done.firstResultNanos(), done.index().size());
             metrics.received(done.bytesReceived());
+            if (done.diskFailure() != null) {
+                metrics.diskError();
+            }
             List<ShardStatus> statuses = done.statuses();
             for (int i = 0; i < statuses.size(); i++) {
                 ShardStatus.Outcome outcome = statuses.get(i).outcome();

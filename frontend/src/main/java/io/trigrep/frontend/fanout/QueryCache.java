@@ -174,6 +174,18 @@ public final class QueryCache {
         });
     }
 
+    /**
+     * Null while the data disk has at least the free space asked for (finished queries evicted
+     * first to make it); else what is short, for readiness: a frontend that cannot store results
+     * must not be sent queries.
+     */
+    public synchronized String diskShortage() {
+        evict();
+        long free = freeBytes.getAsLong();
+        return free >= minFreeBytes ? null
+                : "the frontend's data disk has " + free + " bytes free, below the " + minFreeBytes + " of --min-free-bytes";
+    }
+
     /** Bytes of all cached tee files. */
     public synchronized long bytes() {
         long total = 0;

@@ -47,6 +47,8 @@ public final class QueryRun implements AutoCloseable {
     private final long[] shardNanos;
     /** A backend answered "done" but stopped at its own deadline: what it found depended on its load. */
     private boolean cutByDeadline;
+    /** Why the frontend's own disk could not take the results; null while it could. */
+    private volatile String diskFailure;
 
     QueryRun(List<String> shards, TeeFile tee, Executor pool) {
         this.shards = List.copyOf(shards);
@@ -124,7 +126,13 @@ public final class QueryRun implements AutoCloseable {
             int start = view.position();
             int end = view.limit();
             bytesReceived += end - start;
-            long base = tee.append(view); // consumes the view; one write for the whole run
+            long base;
+            try {
+                base = tee.append(view); // consumes the view; one write for the whole run
+            } catch (IOException e) {
+                failDisk(e);
+                return;
+            }
             for (int at = start; at < end; ) {
                 int length = (int) Framing.frameLength(view, at, end - at, FrameLimits.DEFAULT);
                 view.limit(at + length).position(at);
@@ -232,6 +240,33 @@ public final class QueryRun implements AutoCloseable {
         completeIfLast();
     }
 
+    /**
+     * The tee could not be written (a full or failing disk): the query cannot be answered, and it
+     * is the frontend's failure, not any backend's. Every backend still running is stopped.
+     */
+    private void failDisk(IOException e) {
+        if (diskFailure == null) {
+            diskFailure = diskMessage(e);
+        }
+        for (int i = 0; i < statuses.length; i++) {
+            failNow(i, Outcome.FRONTEND_DISK, diskFailure);
+        }
+    }
+
+    /** The innermost cause's words, which say what the disk did without the file's path. */
+    private static String diskMessage(IOException e) {
+        Throwable cause = e;
+        while (cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return "the frontend's disk cannot hold the results: " + (cause.getMessage() == null ? cause.toString() : cause.getMessage());
+    }
+
+    /** Why the frontend's disk failed this query, or null when it did not. */
+    public String diskFailure() {
+        return diskFailure;
+    }
+
     /** An operator stopped the query: every backend still running is marked failed and closed. */
     public void cancel() {
         for (int i = 0; i < statuses.length; i++) {
@@ -262,7 +297,7 @@ public final class QueryRun implements AutoCloseable {
             try {
                 tee.finish();
             } catch (IOException e) {
-                // the tail stays buffered: reads flush it again and report the failure there
+                diskFailure = diskFailure != null ? diskFailure : diskMessage(e);
             }
             elapsedNanos = System.nanoTime() - startedNanos;
             completion.complete(this);
@@ -296,7 +331,7 @@ public final class QueryRun implements AutoCloseable {
                 return false;
             }
         }
-        return !cutByDeadline;
+        return !cutByDeadline && diskFailure == null;
     }
 
     /** Shards that failed, with reasons. */

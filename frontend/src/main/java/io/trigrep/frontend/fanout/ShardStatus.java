@@ -18,16 +18,18 @@ public record ShardStatus(String shard, State state, Outcome outcome, String rea
         CLOSED,
         DEADLINE,
         CANCELLED,
-        ERROR;
+        ERROR,
+        /** The frontend could not write what the backend sent: its own disk, not the backend, failed. */
+        FRONTEND_DISK;
 
-        /** The metrics label: ok, bad_query, connect, malformed, closed, deadline, cancelled, error. */
+        /** The metrics label: ok, bad_query, connect, malformed, closed, deadline, cancelled, error, frontend_disk. */
         public String label() {
             return name().toLowerCase(Locale.ROOT);
         }
 
         /** Whether the backend failed: a user's bad query must not count (nor page operators). */
         public boolean backendFailed() {
-            return this != OK && this != BAD_QUERY;
+            return this != OK && this != BAD_QUERY && this != FRONTEND_DISK;
         }
     }
 

@@ -103,10 +103,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 // partial=true: ready while any backend answers (partial results beat none), for
                 // load balancers that would otherwise take every frontend out when one shard restarts.
                 boolean partialOk = "true".equals(first(uri.parameters(), "partial", "false"));
-                boolean ready = down.isEmpty() || partialOk && down.size() < fanOut.backends().size();
+                String disk = cache.diskShortage();
+                boolean ready = disk == null && (down.isEmpty() || partialOk && down.size() < fanOut.backends().size());
                 try {
                     send(ctx, keepAlive, ready ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
-                            down.isEmpty() ? PageRenderer.object("status", "ready")
+                            disk != null ? PageRenderer.object("status", "not ready", "disk", disk)
+                                    : down.isEmpty() ? PageRenderer.object("status", "ready")
                                     : PageRenderer.object("status", ready ? "ready, partial" : "not ready", "unreachable", String.join(", ", down)));
                 } catch (IOException e) {
                     send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
@@ -320,6 +322,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                     send(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR, PageRenderer.error(failure.toString(), 0));
                 } else if (done.errorCode() == Failure.Code.BAD_QUERY) {
                     send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error(done.errorMessage(), done.errorPosition()));
+                } else if (done.diskFailure() != null) {
+                    send(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE, PageRenderer.error(done.diskFailure(), 0));
                 } else if (done.failed().size() == done.statuses().size()) {
                     send(ctx, keepAlive, HttpResponseStatus.BAD_GATEWAY, PageRenderer.error("every backend failed: "
                             + done.failed().get(0).reason(), 0));

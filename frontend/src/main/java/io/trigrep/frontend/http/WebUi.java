@@ -145,6 +145,10 @@ final class WebUi {
                         ui.notice(q, "The query failed", "Something went wrong in the frontend; try again.", q.href(q.view(), q.page())));
             } else if (run.errorCode() == Failure.Code.BAD_QUERY) {
                 html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.queryError(q, run.errorMessage(), run.errorPosition()));
+            } else if (run.diskFailure() != null) {
+                html(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE, ui.notice(q, "The frontend's disk is full",
+                        "This server could not store the results (" + run.diskFailure() + "); its operators are told. Try again later.",
+                        q.href(q.view(), q.page())));
             } else if (!run.statuses().isEmpty() && run.failed().size() == run.statuses().size()) {
                 html(ctx, keepAlive, HttpResponseStatus.BAD_GATEWAY, ui.notice(q, "No shard answered",
                         "Every one of the " + run.statuses().size() + " shards failed (first: " + run.failed().get(0).reason()

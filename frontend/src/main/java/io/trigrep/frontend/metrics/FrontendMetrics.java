@@ -92,6 +92,12 @@ public final class FrontendMetrics {
         }
     }
 
+    /** A query the frontend could not answer because its own disk failed (full, or an I/O error). */
+    public void diskError() {
+        Counter.builder("trigrep.frontend.disk.errors").description("Queries lost to the frontend's own disk (full or failing)")
+                .register(registry).increment();
+    }
+
     /** One HTTP answer begun, by its route (a fixed set: see the caller) and status code. */
     public void response(String route, int status) {
         Counter.builder("trigrep.http.responses").description("HTTP responses by route and status code")
