@@ -26,6 +26,13 @@ public final class ContentWriter implements AutoCloseable {
         return at;
     }
 
+    /** Appends {@code range.remaining()} bytes of a file from {@code position} ({@code range} is those same bytes, mapped); returns where they land. */
+    public long appendRange(java.nio.channels.FileChannel source, long position, ByteBuffer range) throws IOException {
+        long at = out.position();
+        out.transferFrom(source, position, range.remaining(), range);
+        return at;
+    }
+
     public long position() {
         return out.position();
     }
