@@ -79,9 +79,6 @@ final class ShardBuilder {
             docAts[doc] = Math.toIntExact(4 * d.file().trigramOffset());
             docCounts[doc] = d.file().trigrams();
         }
-        for (Slice s : ordered) {
-            spools.computeIfAbsent(s.part().spool(), ShardBuilder::map);
-        }
         int trigrams;
         long contentBytes;
         long postingBytes;
@@ -89,7 +86,7 @@ final class ShardBuilder {
         PostingBuckets.Outcome postings;
         try (TrigramIndexWriter index = new TrigramIndexWriter(folder.resolve(ShardFiles.TRIGRAMS), docs.size())) {
             // Contents are copied on the pool while this thread (and others) build the postings.
-            java.util.concurrent.Future<Long> copying = pool.submit(() -> copyContents(ordered, spools, folder, contentOffsets, docs));
+            java.util.concurrent.Future<Long> copying = pool.submit(() -> copyContents(ordered, folder, contentOffsets, docs));
             postings = PostingBuckets.build(new PostingBuckets.DocTrigrams(docSpools, docAts, docCounts), pairBuffer, threads, pool,
                     index, folder);
             contentBytes = await(copying);
@@ -116,17 +113,19 @@ final class ShardBuilder {
                 Files.size(folder.resolve(ShardFiles.TRIGRAMS)), Files.size(folder.resolve(ShardFiles.DOCS)), postings.ranges(), postingBytes, varintBytes);
     }
 
-    /** Contents slice by slice (package order, then read order), one kernel copy each; records where each doc landed. */
-    private static long copyContents(List<Slice> ordered, Map<Path, MappedByteBuffer> spools, Path folder, long[] contentOffsets,
+    /**
+     * Contents slice by slice (package order, then read order), read through one buffer rather
+     * than mapped (a mapping would count the whole corpus in the process's resident memory);
+     * records where each doc landed.
+     */
+    private static long copyContents(List<Slice> ordered, Path folder, long[] contentOffsets,
             List<Doc> docs) throws IOException {
         Map<Slice, Long> sliceBase = new java.util.IdentityHashMap<>();
         long bytes;
         try (ContentWriter contents = new ContentWriter(folder.resolve(ShardFiles.CONTENTS))) {
             for (Slice s : ordered) {
-                ByteBuffer range = spools.get(s.part().spool()).duplicate();
-                range.position(Math.toIntExact(s.startOffset())).limit(Math.toIntExact(s.startOffset() + s.bytes()));
                 try (FileChannel spool = FileChannel.open(s.part().spool(), StandardOpenOption.READ)) {
-                    sliceBase.put(s, contents.appendRange(spool, s.startOffset(), range));
+                    sliceBase.put(s, contents.appendRange(spool, s.startOffset(), s.bytes()));
                 }
             }
             contents.finish();

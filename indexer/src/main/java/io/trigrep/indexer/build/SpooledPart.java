@@ -72,8 +72,12 @@ record SpooledPart(String packageName, float weight, int index, Path spool, Path
                         StaticRank.of(e.path(), type, batch.weight()), trigramsWritten, set.size()));
                 writeTrigrams(set, trigramBuffer, trigramOut);
                 trigramsWritten += set.size();
-                while (content.hasRemaining()) {
-                    out.write(content);
+                // At most 1 MiB per write: the JDK copies a heap buffer through a cached direct one as large as the write.
+                for (int at = e.offset(), end = e.offset() + e.length(); at < end; ) {
+                    ByteBuffer chunk = ByteBuffer.wrap(batch.bytes(), at, Math.min(1 << 20, end - at));
+                    while (chunk.hasRemaining()) {
+                        at += out.write(chunk);
+                    }
                 }
                 written += e.length();
                 stats.files.increment();

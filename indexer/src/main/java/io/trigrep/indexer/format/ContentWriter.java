@@ -26,10 +26,10 @@ public final class ContentWriter implements AutoCloseable {
         return at;
     }
 
-    /** Appends {@code range.remaining()} bytes of a file from {@code position} ({@code range} is those same bytes, mapped); returns where they land. */
-    public long appendRange(java.nio.channels.FileChannel source, long position, ByteBuffer range) throws IOException {
+    /** Appends {@code length} bytes of a file from {@code position}, without mapping them; returns where they land. */
+    public long appendRange(java.nio.channels.FileChannel source, long position, long length) throws IOException {
         long at = out.position();
-        out.transferFrom(source, position, range.remaining(), range);
+        out.copyFrom(source, position, length);
         return at;
     }
 
