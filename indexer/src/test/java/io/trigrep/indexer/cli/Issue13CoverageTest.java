@@ -163,6 +163,14 @@ class Issue13CoverageTest {
     }
 
     @Test
+    void helpDocumentsTheSkippedListAndTheOptIn() {
+        IndexCommandTest.Run r = IndexCommandTest.run("--help");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("--skipped=FILE").contains("reason<TAB>bytes<TAB>package/path").contains("--skip-generated")
+                .contains("default 67108864").doesNotContain("--max-line-bytes").doesNotContain("--max-trigrams");
+    }
+
+    @Test
     void removedOptionsAreAcceptedWithAWarning(@TempDir Path out) {
         IndexCommandTest.Run r = IndexCommandTest.run("--max-line-bytes", "2000", "--max-trigrams", "20000", "--out", out.toString(),
                 IndexCommandTest.CORPUS.toString());
