@@ -17,7 +17,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -148,60 +147,11 @@ public final class IndexBuilder {
             List<ReadPackage> read = spool(packages, scratch, pool, slicePool, report);
             long readNanos = System.nanoTime() - start;
 
-            // Files in package order, then read order; the assigner places ranges of them.
-            List<long[]> fileBytes = new ArrayList<>();
-            for (ReadPackage p : read) {
-                int n = 0;
-                for (SpooledPart part : p.parts()) {
-                    n += part.files().size();
-                }
-                long[] sizes = new long[n];
-                int i = 0;
-                for (SpooledPart part : p.parts()) {
-                    for (SpooledPart.SpooledFile f : part.files()) {
-                        sizes[i++] = f.length();
-                    }
-                }
-                fileBytes.add(sizes);
-            }
-            List<List<ShardAssigner.Range>> assignment = ShardAssigner.assign(fileBytes, options.shards());
-            // Each package's skipped files count in the shard that holds its first file (shard 0 when it has none).
-            int[] skipShard = new int[read.size()];
-            List<List<ShardBuilder.Slice>> slices = new ArrayList<>();
-            for (int shard = 0; shard < options.shards(); shard++) {
-                List<ShardBuilder.Slice> mine = new ArrayList<>();
-                for (ShardAssigner.Range range : assignment.get(shard)) {
-                    if (range.from() == 0) {
-                        skipShard[range.pkg()] = shard;
-                    }
-                    addSlices(read.get(range.pkg()).parts(), range.from(), range.to(), mine);
-                }
-                slices.add(mine);
-            }
-            List<SkippedFile> skipped = new ArrayList<>();
-            List<Map<SkipReason, long[]>> skippedByShard = new ArrayList<>();
-            for (int shard = 0; shard < options.shards(); shard++) {
-                Map<SkipReason, long[]> counts = new EnumMap<>(SkipReason.class);
-                for (SkipReason reason : SkipReason.values()) {
-                    counts.put(reason, new long[2]);
-                }
-                skippedByShard.add(counts);
-            }
-            for (int p = 0; p < read.size(); p++) {
-                for (SpooledPart part : read.get(p).parts()) {
-                    for (SpooledPart.Skipped s : part.skipped()) {
-                        skipped.add(new SkippedFile(part.packageName(), s.path(), s.reason(), s.bytes()));
-                        long[] c = skippedByShard.get(skipShard[p]).get(s.reason());
-                        c[0]++;
-                        c[1] += s.bytes();
-                    }
-                }
-            }
+            Placement placement = place(read, options.shards());
             List<Future<BuiltShard>> builds = new ArrayList<>();
             for (int shard = 0; shard < options.shards(); shard++) {
-                List<ShardBuilder.Slice> members = slices.get(shard);
-                Map<String, Manifest.Skipped> counts = new LinkedHashMap<>();
-                skippedByShard.get(shard).forEach((reason, c) -> counts.put(reason.key(), new Manifest.Skipped(c[0], c[1])));
+                List<ShardBuilder.Slice> members = placement.slices().get(shard);
+                Map<String, Manifest.Skipped> counts = placement.skippedCounts().get(shard);
                 int number = shard;
                 builds.add(pool.submit(() -> buildShard(number, members, counts, out, scratch, slicePool)));
             }
@@ -210,7 +160,7 @@ public final class IndexBuilder {
                 results.add(get(build));
             }
             fsync(out);
-            return new Report(results, List.copyOf(problems), stats, readNanos, System.nanoTime() - start, List.copyOf(skipped));
+            return new Report(results, List.copyOf(problems), stats, readNanos, System.nanoTime() - start, placement.skipped());
         } finally {
             stopAndClean.run();
             try {
@@ -219,6 +169,64 @@ public final class IndexBuilder {
                 // the hook is running already
             }
         }
+    }
+
+    /** Where every file goes: per shard its slices and its skipped counts by reason; every skipped file in order. */
+    private record Placement(List<List<ShardBuilder.Slice>> slices, List<Map<String, Manifest.Skipped>> skippedCounts,
+                             List<SkippedFile> skipped) {}
+
+    /**
+     * Assigns the files of every package (in package order, then read order) to shards, and each
+     * package's skipped files to the shard holding its first file (shard 0 when it has none), so
+     * the manifests' counts sum to the corpus totals.
+     */
+    private static Placement place(List<ReadPackage> read, int shards) {
+        List<long[]> fileBytes = new ArrayList<>();
+        for (ReadPackage p : read) {
+            long[] sizes = new long[p.parts().stream().mapToInt(part -> part.files().size()).sum()];
+            int i = 0;
+            for (SpooledPart part : p.parts()) {
+                for (SpooledPart.SpooledFile f : part.files()) {
+                    sizes[i++] = f.length();
+                }
+            }
+            fileBytes.add(sizes);
+        }
+        List<List<ShardAssigner.Range>> assignment = ShardAssigner.assign(fileBytes, shards);
+        int[] skipShard = new int[read.size()];
+        List<List<ShardBuilder.Slice>> slices = new ArrayList<>();
+        for (int shard = 0; shard < shards; shard++) {
+            List<ShardBuilder.Slice> mine = new ArrayList<>();
+            for (ShardAssigner.Range range : assignment.get(shard)) {
+                if (range.from() == 0) {
+                    skipShard[range.pkg()] = shard;
+                }
+                addSlices(read.get(range.pkg()).parts(), range.from(), range.to(), mine);
+            }
+            slices.add(mine);
+        }
+        long[][][] counts = new long[shards][SkipReason.values().length][2];
+        List<SkippedFile> skipped = new ArrayList<>();
+        for (int p = 0; p < read.size(); p++) {
+            for (SpooledPart part : read.get(p).parts()) {
+                for (SpooledPart.Skipped s : part.skipped()) {
+                    skipped.add(new SkippedFile(part.packageName(), s.path(), s.reason(), s.bytes()));
+                    long[] c = counts[skipShard[p]][s.reason().ordinal()];
+                    c[0]++;
+                    c[1] += s.bytes();
+                }
+            }
+        }
+        List<Map<String, Manifest.Skipped>> skippedCounts = new ArrayList<>();
+        for (int shard = 0; shard < shards; shard++) {
+            Map<String, Manifest.Skipped> byReason = new LinkedHashMap<>();
+            for (SkipReason reason : SkipReason.values()) {
+                long[] c = counts[shard][reason.ordinal()];
+                byReason.put(reason.key(), new Manifest.Skipped(c[0], c[1]));
+            }
+            skippedCounts.add(byReason);
+        }
+        return new Placement(slices, skippedCounts, List.copyOf(skipped));
     }
 
     /** The slices of parts that hold a package's files {@code [from, to)} (counted over all its parts). */
