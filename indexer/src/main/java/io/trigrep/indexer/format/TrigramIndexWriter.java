@@ -203,6 +203,8 @@ public final class TrigramIndexWriter implements AutoCloseable {
         out.writeInt(0);
         out.writeLong(0);
         out.finish();
+        table.close();
+        Files.deleteIfExists(table.path());
     }
 
     @Override
