@@ -114,41 +114,13 @@ public final class IndexCommand implements Callable<Integer> {
             }
         }
         if (skippedList != null) {
-            writeSkipped(report.skipped(), skippedList);
+            SkippedList.write(report.skipped(), skippedList);
         }
         System.out.print(Summary.of(report, verify));
         if (skippedList != null) {
             System.out.println("skipped    " + report.skipped().size() + " files listed in " + skippedList);
         }
         return errorCount[0] + report.errors().size() > 0 ? 1 : 0;
-    }
-
-    /** The {@code --skipped} list, written to a temporary file beside it and renamed: a reader never sees half of it. */
-    static void writeSkipped(List<IndexBuilder.SkippedFile> skipped, Path file) throws java.io.IOException {
-        Path absolute = file.toAbsolutePath();
-        Files.createDirectories(absolute.getParent());
-        Path temporary = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName(), ".tmp");
-        try (java.io.Writer w = Files.newBufferedWriter(temporary, java.nio.charset.StandardCharsets.UTF_8)) {
-            for (IndexBuilder.SkippedFile s : skipped) {
-                w.write(s.reason().key());
-                w.write('\t');
-                w.write(Long.toString(s.bytes()));
-                w.write('\t');
-                w.write(escape(s.packageName() + "/" + s.path()));
-                w.write('\n');
-            }
-        } catch (java.io.IOException | RuntimeException e) {
-            Files.deleteIfExists(temporary);
-            throw e;
-        }
-        Files.move(temporary, absolute, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-    }
-
-    private static String escape(String path) {
-        if (path.indexOf('\\') < 0 && path.indexOf('\t') < 0 && path.indexOf('\n') < 0) {
-            return path;
-        }
-        return path.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n");
     }
 
     private static long inputDone(IndexStats stats) {

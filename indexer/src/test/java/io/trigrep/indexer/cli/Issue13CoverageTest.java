@@ -2,6 +2,7 @@ package io.trigrep.indexer.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trigrep.indexer.filter.SkipReason;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.Manifest;
 import io.trigrep.indexer.format.PostingIterator;
@@ -153,6 +154,13 @@ class Issue13CoverageTest {
         Manifest manifest = Manifest.read(out.resolve("shards/shard-0/manifest.json"));
         assertThat(manifest.skipped().get("too_large").files()).isEqualTo(3);
         assertThat(manifest.skipped().get("generated").files()).isZero();
+    }
+
+    @Test
+    void oddPathsInTheSkippedListAreEscaped(@TempDir Path out) throws Exception {
+        Path list = out.resolve("list.tsv");
+        SkippedList.write(List.of(new io.trigrep.indexer.build.IndexBuilder.SkippedFile("p_1", "a\tb\nc\\d", SkipReason.BINARY, 7)), list);
+        assertThat(Files.readString(list)).isEqualTo("binary\t7\tp_1/a\\tb\\nc\\\\d\n");
     }
 
     @Test
