@@ -298,6 +298,11 @@ public final class IndexBuilder {
                 continue;
             }
             stats.packages.increment();
+            for (SpooledPart part : parts) {
+                for (SpooledPart.Skipped skipped : part.skipped()) {
+                    stats.skipped(skipped.reason(), skipped.bytes());
+                }
+            }
             done.add(new ReadPackage(reading.source().name(), parts));
         }
         done.sort(Comparator.comparing(ReadPackage::name));

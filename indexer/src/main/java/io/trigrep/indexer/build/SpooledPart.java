@@ -34,7 +34,9 @@ record SpooledPart(String packageName, float weight, int index, Path spool, Path
     record Skipped(String path, SkipReason reason, long bytes) {}
 
     /**
-     * Filters a batch and spools what it accepts under {@code scratch}; counts into {@code stats}.
+     * Filters a batch and spools what it accepts under {@code scratch}; counts the accepted files
+     * into {@code stats} (skipped ones are counted once their package is read whole, so that a
+     * package that fails counts in neither the summary, the skipped list nor a manifest).
      * {@code trigramBuffer} is the worker's own (direct, little-endian) write buffer.
      */
     static SpooledPart spool(PackageReader.Batch batch, Path scratch, String spoolName, ContentFilter filter, IndexStats stats,
@@ -52,13 +54,11 @@ record SpooledPart(String packageName, float weight, int index, Path spool, Path
             for (PackageReader.Entry e : batch.entries()) {
                 if (e.reason() != null) {
                     skipped.add(new Skipped(e.path(), e.reason(), e.skippedBytes()));
-                    stats.skipped(e.reason(), e.skippedBytes());
                     continue;
                 }
                 SkipReason reason = filter.checkContent(batch.bytes(), e.offset(), e.length());
                 if (reason != null) {
                     skipped.add(new Skipped(e.path(), reason, e.length()));
-                    stats.skipped(reason, e.length());
                     continue;
                 }
                 if (out == null) {
