@@ -3,10 +3,12 @@ package io.trigrep.indexer.build;
 import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.filter.ContentFilter;
 import io.trigrep.indexer.filter.FilterLimits;
+import io.trigrep.indexer.filter.SkipReason;
 import io.trigrep.indexer.format.Manifest;
 import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.rank.Popularity;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,9 +17,9 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -25,9 +27,11 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * One indexer run: read and filter every package into spools (in parallel), assign packages to
- * shards balancing bytes, build each shard in a temporary folder and rename it into place. A
- * package that fails to read is reported and left out; the others go on.
+ * One indexer run: read every package and cut it into parts of a few MiB that workers filter and
+ * spool in parallel (so one huge package uses every core as many small ones do), assign files to
+ * shards balancing bytes (a package larger than its share spans shards), build each shard in a
+ * temporary folder and rename it into place. A package that fails to read is reported and left
+ * out; the others go on.
  */
 public final class IndexBuilder {
     /** Options of a run. {@code pairBuffer} is the number of doc ids a shard build buffers for its posting lists (see PostingBuckets). */
@@ -49,8 +53,23 @@ public final class IndexBuilder {
         }
     }
 
-    /** What a run produced: per shard its build result, and everything that went wrong. */
-    public record Report(List<BuiltShard> shards, List<String> errors, IndexStats stats, long readNanos, long nanos) {}
+    /** One file left out: its package, path in the package, why, and its size. */
+    public record SkippedFile(String packageName, String path, SkipReason reason, long bytes) {}
+
+    /**
+     * What a run produced: per shard its build result, and everything that went wrong; every
+     * skipped file in package order, then read order.
+     */
+    public record Report(List<BuiltShard> shards, List<String> errors, IndexStats stats, long readNanos, long nanos,
+                         List<SkippedFile> skipped) {}
+
+    /** One package read: its parts in read order. */
+    private record ReadPackage(String name, List<SpooledPart> parts) {}
+
+    /** Contents read but not yet spooled, per worker thread; at least 64 MiB, one file at the size cap. */
+    static long readBudget(int threads) {
+        return Math.max(64L << 20, 3L * threads * PackageReader.BATCH_BYTES);
+    }
 
     private final Options options;
     private final Clock clock;
@@ -75,12 +94,14 @@ public final class IndexBuilder {
             problems.add(message);
             errors.accept(message);
         };
+        // Readers (one package each) wait on the read budget; the workers that filter and spool
+        // their parts never wait, so they get their own pool and the readers cannot starve them.
+        // Shard builds later wait on their slices, which run on the second pool for the same reason.
         ExecutorService pool = Executors.newFixedThreadPool(options.threads(), r -> {
             Thread t = new Thread(r, "trigrep-index");
             t.setDaemon(true);
             return t;
         });
-        // Shard builds wait on their slices: slices get their own pool so the two cannot starve each other.
         ExecutorService slicePool = Executors.newFixedThreadPool(options.threads(), r -> {
             Thread t = new Thread(r, "trigrep-index-slice");
             t.setDaemon(true);
@@ -91,7 +112,14 @@ public final class IndexBuilder {
         // are complete. The hook is in place before the scratch folder exists, so no signal can fall
         // between the two.
         java.util.concurrent.atomic.AtomicReference<Path> scratchRef = new java.util.concurrent.atomic.AtomicReference<>();
+        // Creating the scratch folder and stopping exclude each other: the folder is either known
+        // to the cleanup or never created.
+        Object scratchLock = new Object();
+        boolean[] stopped = {false};
         Runnable stopAndClean = () -> {
+            synchronized (scratchLock) {
+                stopped[0] = true;
+            }
             pool.shutdownNow();
             slicePool.shutdownNow();
             try {
@@ -105,32 +133,34 @@ public final class IndexBuilder {
         Thread cleanup = new Thread(stopAndClean, "trigrep-index-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
-            Path scratch = Files.createTempDirectory(out, ".build-");
-            scratchRef.set(scratch);
+            Path scratch;
+            synchronized (scratchLock) {
+                if (stopped[0]) {
+                    throw new java.io.InterruptedIOException("stopped before the build began");
+                }
+                scratch = Files.createTempDirectory(out, ".build-");
+                scratchRef.set(scratch);
+            }
             for (PackageSource p : packages) {
                 stats.inputBytesTotal.addAndGet(p.inputBytes());
             }
-            List<SpooledPackage> spooled = spool(packages, scratch, pool, report);
+            List<ReadPackage> read = spool(packages, scratch, pool, slicePool, report);
             long readNanos = System.nanoTime() - start;
-            Map<String, SpooledPackage> byName = new TreeMap<>();
-            List<ShardAssigner.Sized> sizes = new ArrayList<>();
-            for (SpooledPackage p : spooled) {
-                byName.put(p.name(), p);
-                sizes.add(new ShardAssigner.Sized(p.name(), p.bytes()));
-            }
-            List<List<String>> assignment = ShardAssigner.assign(sizes, options.shards());
+
+            Placement placement = place(read, options.shards());
             List<Future<BuiltShard>> builds = new ArrayList<>();
             for (int shard = 0; shard < options.shards(); shard++) {
-                List<SpooledPackage> members = assignment.get(shard).stream().map(byName::get).toList();
+                List<ShardBuilder.Slice> members = placement.slices().get(shard);
+                Map<String, Manifest.Skipped> counts = placement.skippedCounts().get(shard);
                 int number = shard;
-                builds.add(pool.submit(() -> buildShard(number, members, out, scratch, slicePool)));
+                builds.add(pool.submit(() -> buildShard(number, members, counts, out, scratch, slicePool)));
             }
             List<BuiltShard> results = new ArrayList<>();
             for (Future<BuiltShard> build : builds) {
                 results.add(get(build));
             }
             fsync(out);
-            return new Report(results, List.copyOf(problems), stats, readNanos, System.nanoTime() - start);
+            return new Report(results, List.copyOf(problems), stats, readNanos, System.nanoTime() - start, placement.skipped());
         } finally {
             stopAndClean.run();
             try {
@@ -141,39 +171,141 @@ public final class IndexBuilder {
         }
     }
 
-    private List<SpooledPackage> spool(List<PackageSource> packages, Path scratch, ExecutorService pool, Consumer<String> errors)
-            throws IOException, InterruptedException {
+    /** Where every file goes: per shard its slices and its skipped counts by reason; every skipped file in order. */
+    private record Placement(List<List<ShardBuilder.Slice>> slices, List<Map<String, Manifest.Skipped>> skippedCounts,
+                             List<SkippedFile> skipped) {}
+
+    /**
+     * Assigns the files of every package (in package order, then read order) to shards, and each
+     * package's skipped files to the shard holding its first file (shard 0 when it has none), so
+     * the manifests' counts sum to the corpus totals.
+     */
+    private static Placement place(List<ReadPackage> read, int shards) {
+        List<long[]> fileBytes = new ArrayList<>();
+        for (ReadPackage p : read) {
+            long[] sizes = new long[p.parts().stream().mapToInt(part -> part.files().size()).sum()];
+            int i = 0;
+            for (SpooledPart part : p.parts()) {
+                for (SpooledPart.SpooledFile f : part.files()) {
+                    sizes[i++] = f.length();
+                }
+            }
+            fileBytes.add(sizes);
+        }
+        List<List<ShardAssigner.Range>> assignment = ShardAssigner.assign(fileBytes, shards);
+        int[] skipShard = new int[read.size()];
+        List<List<ShardBuilder.Slice>> slices = new ArrayList<>();
+        for (int shard = 0; shard < shards; shard++) {
+            List<ShardBuilder.Slice> mine = new ArrayList<>();
+            for (ShardAssigner.Range range : assignment.get(shard)) {
+                if (range.from() == 0) {
+                    skipShard[range.pkg()] = shard;
+                }
+                addSlices(read.get(range.pkg()).parts(), range.from(), range.to(), mine);
+            }
+            slices.add(mine);
+        }
+        long[][][] counts = new long[shards][SkipReason.values().length][2];
+        List<SkippedFile> skipped = new ArrayList<>();
+        for (int p = 0; p < read.size(); p++) {
+            for (SpooledPart part : read.get(p).parts()) {
+                for (SpooledPart.Skipped s : part.skipped()) {
+                    skipped.add(new SkippedFile(part.packageName(), s.path(), s.reason(), s.bytes()));
+                    long[] c = counts[skipShard[p]][s.reason().ordinal()];
+                    c[0]++;
+                    c[1] += s.bytes();
+                }
+            }
+        }
+        List<Map<String, Manifest.Skipped>> skippedCounts = new ArrayList<>();
+        for (int shard = 0; shard < shards; shard++) {
+            Map<String, Manifest.Skipped> byReason = new LinkedHashMap<>();
+            for (SkipReason reason : SkipReason.values()) {
+                long[] c = counts[shard][reason.ordinal()];
+                byReason.put(reason.key(), new Manifest.Skipped(c[0], c[1]));
+            }
+            skippedCounts.add(byReason);
+        }
+        return new Placement(slices, skippedCounts, List.copyOf(skipped));
+    }
+
+    /** The slices of parts that hold a package's files {@code [from, to)} (counted over all its parts). */
+    private static void addSlices(List<SpooledPart> parts, int from, int to, List<ShardBuilder.Slice> into) {
+        int base = 0;
+        for (SpooledPart part : parts) {
+            int n = part.files().size();
+            int a = Math.max(from, base);
+            int b = Math.min(to, base + n);
+            if (a < b) {
+                into.add(new ShardBuilder.Slice(part, a - base, b - base));
+            }
+            base += n;
+        }
+    }
+
+    private List<ReadPackage> spool(List<PackageSource> packages, Path scratch, ExecutorService readers, ExecutorService workers,
+            Consumer<String> errors) throws IOException, InterruptedException {
         ThreadLocal<ContentFilter> filters = ThreadLocal.withInitial(() -> new ContentFilter(options.limits()));
-        List<Future<SpooledPackage>> futures = new ArrayList<>();
+        ThreadLocal<ByteBuffer> trigramBuffers =
+                ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(1 << 20).order(java.nio.ByteOrder.LITTLE_ENDIAN));
+        Budget budget = new Budget(readBudget(options.threads()));
+        /* What one package's reader leaves: its parts (done or under way) and how its read ended. */
+        record Reading(PackageSource source, PackageReader reader, Exception failure) {}
+        List<Future<Reading>> futures = new ArrayList<>();
         for (int i = 0; i < packages.size(); i++) {
             PackageSource source = packages.get(i);
-            Path spool = scratch.resolve("package-" + i + ".spool");
-            futures.add(pool.submit(() -> {
-                SpooledPackage p = new SpooledPackage(source.name(), options.popularity().weight(source.name()), spool,
-                        filters.get(), stats);
+            int number = i;
+            futures.add(readers.submit(() -> {
+                PackageReader reader = new PackageReader(source.name(), options.popularity().weight(source.name()), options.limits(),
+                        budget, batch -> workers.submit(() -> {
+                            try {
+                                return SpooledPart.spool(batch, scratch, "package-" + number + "-part-" + batch.index(), filters.get(),
+                                        stats, trigramBuffers.get());
+                            } finally {
+                                budget.release(batch.reserved());
+                            }
+                        }));
                 try {
-                    source.read(p);
-                    p.finish();
-                    stats.packages.increment();
-                    return p;
+                    source.read(reader);
+                    reader.flush();
+                    return new Reading(source, reader, null);
                 } catch (IOException | RuntimeException e) {
-                    p.abandon();
-                    stats.failedInputs.increment();
-                    errors.accept("package " + source.name() + " left out: " + e.getMessage());
-                    return null;
+                    reader.discard();
+                    return new Reading(source, reader, e);
                 } finally {
                     stats.inputBytesDone.add(source.inputBytes());
                 }
             }));
         }
-        List<SpooledPackage> done = new ArrayList<>();
-        for (Future<SpooledPackage> f : futures) {
-            SpooledPackage p = get(f);
-            if (p != null && !p.files().isEmpty()) {
-                done.add(p);
+        List<ReadPackage> done = new ArrayList<>();
+        for (Future<Reading> f : futures) {
+            Reading reading = get(f);
+            Exception failure = reading.failure();
+            List<SpooledPart> parts = new ArrayList<>();
+            for (Future<SpooledPart> part : reading.reader().submitted()) {
+                try {
+                    parts.add(get(part));
+                } catch (IOException | RuntimeException e) {
+                    failure = failure != null ? failure : e;
+                }
             }
+            if (failure != null) {
+                for (SpooledPart part : parts) {
+                    part.abandon();
+                }
+                stats.failedInputs.increment();
+                errors.accept("package " + reading.source().name() + " left out: " + failure.getMessage());
+                continue;
+            }
+            stats.packages.increment();
+            for (SpooledPart part : parts) {
+                for (SpooledPart.Skipped skipped : part.skipped()) {
+                    stats.skipped(skipped.reason(), skipped.bytes());
+                }
+            }
+            done.add(new ReadPackage(reading.source().name(), parts));
         }
-        done.sort(Comparator.comparing(SpooledPackage::name));
+        done.sort(Comparator.comparing(ReadPackage::name));
         return done;
     }
 
@@ -182,15 +314,15 @@ public final class IndexBuilder {
         return Math.max(1, options.threads() / options.shards());
     }
 
-    private BuiltShard buildShard(int shard, List<SpooledPackage> members, Path out, Path scratch, ExecutorService slicePool)
-            throws IOException {
+    private BuiltShard buildShard(int shard, List<ShardBuilder.Slice> members, Map<String, Manifest.Skipped> skipped, Path out,
+            Path scratch, ExecutorService slicePool) throws IOException {
         String name = "shard-" + shard;
         Path temporary = scratch.resolve(name);
         long started = clock.millis();
         long t0 = System.nanoTime();
         BuiltShard result = ShardBuilder.build(members, temporary, options.pairBuffer(), slicesPerShard(), slicePool);
         Manifest manifest = new Manifest(name, result.docs(), result.packages(), result.trigrams(), result.contentBytes(),
-                result.indexBytes(), result.docTableBytes(), started, (System.nanoTime() - t0) / 1_000_000);
+                result.indexBytes(), result.docTableBytes(), started, (System.nanoTime() - t0) / 1_000_000, skipped);
         Files.writeString(temporary.resolve(ShardFiles.MANIFEST), manifest.toJson(), StandardOpenOption.CREATE_NEW);
         try (Stream<Path> files = Files.list(temporary)) {
             for (Path f : files.toList()) {

@@ -17,27 +17,49 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * Builds one shard folder from spooled packages: docs ordered by static rank (best first, so doc
- * id order is search order), contents copied in that order, trigram postings sorted in bounded
- * memory, then the doc table. Writes into {@code folder}, which the caller renames into place.
+ * Builds one shard folder from slices of spooled parts: docs ordered by static rank (best first, so
+ * doc id order is search order), contents copied slice by slice, trigram postings built in bounded
+ * memory, then the doc table. A package split across shards is one package record here, counting
+ * the docs this shard holds. Writes into {@code folder}, which the caller renames into place.
  */
 final class ShardBuilder {
-    record Doc(SpooledPackage.SpooledFile file, int packageId, String packageName, Path spool, Path trigramSpool) {}
+    /** Files {@code [from, to)} of a part. */
+    record Slice(SpooledPart part, int from, int to) {
+        long startOffset() {
+            return part.files().get(from).offset();
+        }
 
+        long bytes() {
+            SpooledPart.SpooledFile last = part.files().get(to - 1);
+            return last.offset() + last.length() - startOffset();
+        }
+    }
+
+    record Doc(SpooledPart.SpooledFile file, int packageId, String packageName, Slice slice) {}
 
     private ShardBuilder() {}
 
-    static BuiltShard build(List<SpooledPackage> packages, Path folder, int pairBuffer, int threads,
-            java.util.concurrent.ExecutorService pool) throws IOException {
-        List<SpooledPackage> byName = new ArrayList<>(packages);
-        byName.sort(Comparator.comparing(SpooledPackage::name));
+    static BuiltShard build(List<Slice> slices, Path folder, int pairBuffer, int threads, java.util.concurrent.ExecutorService pool)
+            throws IOException {
+        List<Slice> ordered = new ArrayList<>(slices);
+        ordered.sort(Comparator.comparing((Slice s) -> s.part().packageName()).thenComparingInt(s -> s.part().index())
+                .thenComparingInt(Slice::from));
+        TreeMap<String, Float> weights = new TreeMap<>();
+        for (Slice s : ordered) {
+            weights.put(s.part().packageName(), s.part().weight());
+        }
+        Map<String, Integer> ids = new HashMap<>();
+        for (String name : weights.keySet()) {
+            ids.put(name, ids.size());
+        }
         List<Doc> docs = new ArrayList<>();
-        for (int id = 0; id < byName.size(); id++) {
-            SpooledPackage p = byName.get(id);
-            for (SpooledPackage.SpooledFile f : p.files()) {
-                docs.add(new Doc(f, id, p.name(), p.spool(), p.trigramSpool()));
+        for (Slice s : ordered) {
+            String name = s.part().packageName();
+            for (int f = s.from(); f < s.to(); f++) {
+                docs.add(new Doc(s.part().files().get(f), ids.get(name), name, s));
             }
         }
         docs.sort(Comparator.comparingDouble((Doc d) -> -d.file().rank())
@@ -53,12 +75,9 @@ final class ShardBuilder {
         for (int doc = 0; doc < docs.size(); doc++) {
             Doc d = docs.get(doc);
             // The filter collected each file's distinct trigrams once; read them instead of scanning again.
-            docSpools[doc] = spools.computeIfAbsent(d.trigramSpool(), ShardBuilder::map);
+            docSpools[doc] = spools.computeIfAbsent(d.slice().part().trigramSpool(), ShardBuilder::map);
             docAts[doc] = Math.toIntExact(4 * d.file().trigramOffset());
             docCounts[doc] = d.file().trigrams();
-        }
-        for (SpooledPackage p : byName) {
-            spools.computeIfAbsent(p.spool(), ShardBuilder::map);
         }
         int trigrams;
         long contentBytes;
@@ -67,7 +86,7 @@ final class ShardBuilder {
         PostingBuckets.Outcome postings;
         try (TrigramIndexWriter index = new TrigramIndexWriter(folder.resolve(ShardFiles.TRIGRAMS), docs.size())) {
             // Contents are copied on the pool while this thread (and others) build the postings.
-            java.util.concurrent.Future<Long> copying = pool.submit(() -> copyContents(byName, spools, folder, contentOffsets, docs));
+            java.util.concurrent.Future<Long> copying = pool.submit(() -> copyContents(ordered, folder, contentOffsets, docs));
             postings = PostingBuckets.build(new PostingBuckets.DocTrigrams(docSpools, docAts, docCounts), pairBuffer, threads, pool,
                     index, folder);
             contentBytes = await(copying);
@@ -77,31 +96,36 @@ final class ShardBuilder {
             varintBytes = index.varintPostingBytes();
         }
         try (DocTableWriter table = new DocTableWriter(folder.resolve(ShardFiles.DOCS))) {
-            int[] perPackage = new int[byName.size()];
+            int[] perPackage = new int[weights.size()];
             for (int doc = 0; doc < docs.size(); doc++) {
                 Doc d = docs.get(doc);
-                SpooledPackage.SpooledFile f = d.file();
+                SpooledPart.SpooledFile f = d.file();
                 table.addDoc(contentOffsets[doc], f.length(), f.path(), d.packageId(), f.rank(), f.type().ordinal(), f.lines());
                 perPackage[d.packageId()]++;
             }
-            for (int id = 0; id < byName.size(); id++) {
-                table.addPackage(byName.get(id).name(), byName.get(id).weight(), perPackage[id]);
+            int id = 0;
+            for (Map.Entry<String, Float> p : weights.entrySet()) {
+                table.addPackage(p.getKey(), p.getValue(), perPackage[id++]);
             }
             table.finish();
         }
-        return new BuiltShard(docs.size(), byName.size(), trigrams, contentBytes,
+        return new BuiltShard(docs.size(), weights.size(), trigrams, contentBytes,
                 Files.size(folder.resolve(ShardFiles.TRIGRAMS)), Files.size(folder.resolve(ShardFiles.DOCS)), postings.ranges(), postingBytes, varintBytes);
     }
 
-    /** Contents in package order, one kernel copy per package spool; records where each doc landed. */
-    private static long copyContents(List<SpooledPackage> byName, Map<Path, MappedByteBuffer> spools, Path folder, long[] contentOffsets,
+    /**
+     * Contents slice by slice (package order, then read order), read through one buffer rather
+     * than mapped (a mapping would count the whole corpus in the process's resident memory);
+     * records where each doc landed.
+     */
+    private static long copyContents(List<Slice> ordered, Path folder, long[] contentOffsets,
             List<Doc> docs) throws IOException {
-        Map<Path, Long> packageBase = new HashMap<>();
+        Map<Slice, Long> sliceBase = new java.util.IdentityHashMap<>();
         long bytes;
         try (ContentWriter contents = new ContentWriter(folder.resolve(ShardFiles.CONTENTS))) {
-            for (SpooledPackage p : byName) {
-                try (FileChannel spool = FileChannel.open(p.spool(), StandardOpenOption.READ)) {
-                    packageBase.put(p.spool(), contents.appendFile(spool, spools.get(p.spool()).duplicate()));
+            for (Slice s : ordered) {
+                try (FileChannel spool = FileChannel.open(s.part().spool(), StandardOpenOption.READ)) {
+                    sliceBase.put(s, contents.appendRange(spool, s.startOffset(), s.bytes()));
                 }
             }
             contents.finish();
@@ -109,7 +133,7 @@ final class ShardBuilder {
         }
         for (int doc = 0; doc < docs.size(); doc++) {
             Doc d = docs.get(doc);
-            contentOffsets[doc] = packageBase.get(d.spool()) + d.file().offset();
+            contentOffsets[doc] = sliceBase.get(d.slice()) + d.file().offset() - d.slice().startOffset();
         }
         return bytes;
     }

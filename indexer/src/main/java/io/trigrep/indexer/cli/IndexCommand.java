@@ -31,14 +31,18 @@ public final class IndexCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, defaultValue = "${env:TRIGREP_INDEX_DIR}", description = "folder that receives shard-0 … shard-N-1 (env TRIGREP_INDEX_DIR)")
     Path out;
 
-    @Option(names = "--max-file-bytes", defaultValue = "${env:TRIGREP_MAX_FILE_BYTES:-1048576}", description = "skip larger files (env TRIGREP_MAX_FILE_BYTES; default ${DEFAULT-VALUE})")
+    @Option(names = "--max-file-bytes", defaultValue = "${env:TRIGREP_MAX_FILE_BYTES:-67108864}", description = "skip larger files, at most 67108864 (64 MiB, the largest file a shard maps as one span) (env TRIGREP_MAX_FILE_BYTES; default ${DEFAULT-VALUE})")
     long maxFileBytes;
 
-    @Option(names = "--max-line-bytes", defaultValue = "${env:TRIGREP_MAX_LINE_BYTES:-2000}", description = "skip files with a longer line (env TRIGREP_MAX_LINE_BYTES; default ${DEFAULT-VALUE})")
-    int maxLineBytes;
+    @Option(names = "--skip-generated", defaultValue = "${env:TRIGREP_SKIP_GENERATED:-false}", description = "also skip well-known generated or minified names (.min.js, package-lock.json, yarn.lock, .pb.go, …); off by default: every file without a NUL byte is indexed (env TRIGREP_SKIP_GENERATED)")
+    boolean skipGenerated;
 
-    @Option(names = "--max-trigrams", defaultValue = "${env:TRIGREP_MAX_TRIGRAMS:-20000}", description = "skip files with more distinct trigrams (env TRIGREP_MAX_TRIGRAMS; default ${DEFAULT-VALUE})")
-    int maxTrigrams;
+    @Option(names = "--skipped", paramLabel = "FILE", description = "write every skipped file to FILE, one per line: reason<TAB>bytes<TAB>package/path (reason as in the summary: binary, too_large, symlink, vcs, unsafe_path, unreadable, generated; a tab, newline or backslash in a path is written as \\t, \\n, \\\\)")
+    Path skippedList;
+
+    /** Removed in issue 13: long lines and many trigrams no longer keep a file out. Accepted with a warning so old scripts still run. */
+    @Option(names = {"--max-line-bytes", "--max-trigrams"}, hidden = true, paramLabel = "N")
+    List<String> removedOptions;
 
     @Option(names = "--popularity", defaultValue = "${env:TRIGREP_POPULARITY}", description = "file of 'package count' lines (Debian popcon) weighting packages' rank (env TRIGREP_POPULARITY)")
     Path popularity;
@@ -73,9 +77,18 @@ public final class IndexCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintStream err = System.err;
+        if (removedOptions != null) {
+            err.println("warning: --max-line-bytes and --max-trigrams are gone and ignored: every file without a NUL byte is indexed,"
+                    + " whatever its line lengths or trigrams");
+        }
+        if (maxFileBytes < 1 || maxFileBytes > FilterLimits.MAX_FILE_BYTES) {
+            err.println("error: --max-file-bytes must be in [1, " + FilterLimits.MAX_FILE_BYTES + "] (64 MiB: a file's contents must be one"
+                    + " span of a shard's mapping), got " + maxFileBytes);
+            return 2;
+        }
         int workers = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
         IndexBuilder.Options options = new IndexBuilder.Options(shards,
-                new FilterLimits(maxFileBytes, maxLineBytes, maxTrigrams, FilterLimits.DEFAULT.maxInvalidUtf8()),
+                new FilterLimits(maxFileBytes, skipGenerated),
                 popularity == null ? Popularity.none() : Popularity.read(popularity), workers,
                 (int) Math.max(1024, sortBufferBytes() / 4));
         Files.createDirectories(out);
@@ -100,7 +113,13 @@ public final class IndexCommand implements Callable<Integer> {
                 Shard.open(out.resolve("shard-" + shard)).verify();
             }
         }
+        if (skippedList != null) {
+            SkippedList.write(report.skipped(), skippedList);
+        }
         System.out.print(Summary.of(report, verify));
+        if (skippedList != null) {
+            System.out.println("skipped    " + report.skipped().size() + " files listed in " + skippedList);
+        }
         return errorCount[0] + report.errors().size() > 0 ? 1 : 0;
     }
 
@@ -125,7 +144,7 @@ public final class IndexCommand implements Callable<Integer> {
         for (SkipReason reason : SkipReason.values()) {
             long files = stats.skippedFiles(reason);
             if (files > 0) {
-                out.append(String.format("  %-18s %,10d files %,14d bytes  (%s)%n", reason.name().toLowerCase(), files,
+                out.append(String.format("  %-18s %,10d files %,14d bytes  (%s)%n", reason.key(), files,
                         stats.skippedBytes(reason), reason.description()));
             }
         }

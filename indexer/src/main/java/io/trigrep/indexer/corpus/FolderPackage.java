@@ -89,8 +89,15 @@ public final class FolderPackage implements PackageSource {
         }
         ByteBuffer b = buffer[0].clear().limit(size);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            while (b.hasRemaining() && channel.read(b) >= 0) {
-                // keep reading: a file that shrank underneath us just ends early
+            // At most 1 MiB per read: the JDK reads into a heap buffer through a cached direct one as large as the read.
+            while (b.hasRemaining()) {
+                int limit = b.limit();
+                b.limit(Math.min(limit, b.position() + (1 << 20)));
+                int n = channel.read(b);
+                b.limit(limit);
+                if (n < 0) {
+                    break; // a file that shrank underneath us just ends early
+                }
             }
         }
         return b.flip();

@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Decides whether one file is indexed, in one pass over its bytes that also counts its lines.
- * Not thread-safe: one per thread (it owns a trigram set of 2 MiB).
+ * Decides whether one file is indexed, in one pass over its bytes that also counts its lines, and
+ * collects its distinct trigrams. Only a NUL byte or the size cap keep a file out: any line
+ * length, any number of trigrams and any encoding are indexed. Not thread-safe: one per thread
+ * (it owns a trigram set of 2 MiB and up to 4 MiB of members).
  */
 public final class ContentFilter {
     private static final List<String> GENERATED_SUFFIXES = List.of(".min.js", ".min.css", ".js.map", ".css.map", "-min.js",
@@ -17,11 +19,12 @@ public final class ContentFilter {
     private static final java.lang.invoke.VarHandle LONGS =
             java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
     private static final long HIGH_BITS = 0x8080808080808080L;
-    private static final long ONES = 0x0101010101010101L;
+    private static final long LOW_BITS = 0x7f7f7f7f7f7f7f7fL;
     private static final long NEWLINES = 0x0a0a0a0a0a0a0a0aL;
 
-    private static boolean hasZeroByte(long v) {
-        return ((v - ONES) & ~v & HIGH_BITS) != 0;
+    /** One high bit per zero byte of {@code v}, exactly (no borrow between bytes). */
+    private static long zeroBytes(long v) {
+        return ~(((v & LOW_BITS) + LOW_BITS) | v) & HIGH_BITS;
     }
 
     private final FilterLimits limits;
@@ -40,7 +43,7 @@ public final class ContentFilter {
         return VCS_FOLDERS.contains(name);
     }
 
-    /** Checks a path relative to its package; null when it may be indexed. */
+    /** Checks a path relative to its package for what is never indexed (unsafe, VCS); null when it may be. */
     public static SkipReason checkPath(String path) {
         if (path.isEmpty() || path.startsWith("/") || path.contains("\\") && path.matches("^[A-Za-z]:\\\\.*")) {
             return SkipReason.UNSAFE_PATH;
@@ -53,13 +56,27 @@ public final class ContentFilter {
                 return SkipReason.VCS;
             }
         }
+        return null;
+    }
+
+    /** A well-known generated or minified file name ({@code .min.js}, {@code package-lock.json}, …). */
+    public static boolean isGenerated(String path) {
         String lower = path.toLowerCase(Locale.ROOT);
         for (String suffix : GENERATED_SUFFIXES) {
             if (lower.endsWith(suffix)) {
-                return SkipReason.GENERATED;
+                return true;
             }
         }
-        return null;
+        return false;
+    }
+
+    /** {@link #checkPath}, then the generated-name rule when {@link FilterLimits#skipGenerated} is on. */
+    public SkipReason check(String path) {
+        SkipReason reason = checkPath(path);
+        if (reason == null && limits.skipGenerated() && isGenerated(path)) {
+            return SkipReason.GENERATED;
+        }
+        return reason;
     }
 
     /** The distinct trigrams of the file last {@link #checkContent checked} and accepted. */
@@ -78,78 +95,40 @@ public final class ContentFilter {
             return SkipReason.TOO_LARGE;
         }
         if (content.hasArray()) {
-            return check(content.array(), content.arrayOffset() + content.position(), content.remaining());
+            return checkContent(content.array(), content.arrayOffset() + content.position(), content.remaining());
         }
         byte[] copy = new byte[content.remaining()];
         content.get(content.position(), copy);
-        return check(copy, 0, copy.length);
+        return checkContent(copy, 0, copy.length);
     }
 
-    private SkipReason check(byte[] content, int start, int length) {
+    /** Checks {@code content[start, start + length)}; null when the file may be indexed (its lines and trigrams then kept). */
+    public SkipReason checkContent(byte[] content, int start, int length) {
+        if (length > limits.maxFileBytes()) {
+            return SkipReason.TOO_LARGE;
+        }
         int end = start + length;
-        int lineStart = start;
-        int count = 0;
-        int invalid = 0;
-        int sequences = 0;
-        int maxLine = limits.maxLineBytes();
+        long newlines = 0;
         int i = start;
-        while (i < end) {
-            // Eight plain ASCII bytes without NUL or newline at a time: most of any source file.
-            if (i + 8 <= end) {
-                long v = (long) LONGS.get(content, i);
-                if ((v & HIGH_BITS) == 0 && !hasZeroByte(v) && !hasZeroByte(v ^ NEWLINES)) {
-                    i += 8;
-                    sequences += 8;
-                    continue;
-                }
-            }
-            int b = content[i] & 0xff;
-            if (b == 0) {
+        // Eight bytes at a time: a NUL test and a newline count, whatever the encoding.
+        for (; i + 8 <= end; i += 8) {
+            long v = (long) LONGS.get(content, i);
+            if (zeroBytes(v) != 0) {
                 return SkipReason.BINARY;
             }
-            if (b == '\n') {
-                if (i - lineStart > maxLine) {
-                    return SkipReason.LONG_LINE;
-                }
-                count++;
-                lineStart = i + 1;
-                i++;
-                sequences++;
-                continue;
-            }
-            sequences++;
-            if (b < 0x80) {
-                i++;
-                continue;
-            }
-            int need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 ? (b <= 0xef ? 2 : -1) : b >= 0xc2 && b <= 0xdf ? 1 : -1;
-            if (need < 0) {
-                invalid++;
-                i++;
-                continue;
-            }
-            boolean ok = i + need < end;
-            for (int k = 1; ok && k <= need; k++) {
-                ok = (content[i + k] & 0xc0) == 0x80;
-            }
-            if (ok) {
-                i += need + 1;
-            } else {
-                invalid++;
-                i++;
-            }
+            newlines += Long.bitCount(zeroBytes(v ^ NEWLINES));
         }
-        if (end - lineStart > maxLine) {
-            return SkipReason.LONG_LINE;
-        }
-        if (sequences > 0 && invalid > limits.maxInvalidUtf8() * sequences) {
-            return SkipReason.BINARY;
+        for (; i < end; i++) {
+            if (content[i] == 0) {
+                return SkipReason.BINARY;
+            }
+            if (content[i] == '\n') {
+                newlines++;
+            }
         }
         trigrams.clear();
-        if (Trigrams.collect(content, start, length, trigrams, limits.maxTrigrams() + 1) > limits.maxTrigrams()) {
-            return SkipReason.TOO_MANY_TRIGRAMS;
-        }
-        lines = count + (end > lineStart ? 1 : 0);
+        Trigrams.collect(content, start, length, trigrams, Integer.MAX_VALUE);
+        lines = (int) Math.min(Integer.MAX_VALUE, newlines + (length > 0 && content[end - 1] != '\n' ? 1 : 0));
         return null;
     }
 }

@@ -1,28 +1,23 @@
 package io.trigrep.indexer.filter;
 
 /**
- * Which files are worth indexing.
+ * Which files are indexed. Every regular file without a NUL byte is, up to a size cap; long lines,
+ * many distinct trigrams and non-UTF-8 encodings are not reasons to leave a file out.
  *
- * @param maxFileBytes      files above this are skipped (default 1 MiB)
- * @param maxLineBytes      a file with a longer line is skipped: minified or generated (default 2000)
- * @param maxTrigrams       a file with more distinct trigrams is skipped: it is data (default 20000)
- * @param maxInvalidUtf8    a file whose share of invalid UTF-8 sequences exceeds this is binary (default 0.1)
+ * @param maxFileBytes  larger files are skipped ({@link SkipReason#TOO_LARGE}); at most {@link #MAX_FILE_BYTES}, the
+ *                      format's one-mapping span (default 64 MiB)
+ * @param skipGenerated skip well-known generated or minified names ({@code .min.js}, {@code package-lock.json}, …);
+ *                      off by default
  */
-public record FilterLimits(long maxFileBytes, int maxLineBytes, int maxTrigrams, double maxInvalidUtf8) {
-    public static final FilterLimits DEFAULT = new FilterLimits(1 << 20, 2000, 20_000, 0.1);
+public record FilterLimits(long maxFileBytes, boolean skipGenerated) {
+    /** A file's contents must be one span of a shard's mapping (see FORMAT.md, limits). */
+    public static final long MAX_FILE_BYTES = 64L << 20;
+    public static final FilterLimits DEFAULT = new FilterLimits(MAX_FILE_BYTES, false);
 
     public FilterLimits {
-        if (maxFileBytes < 1 || maxFileBytes > 64 << 20) {
-            throw new IllegalArgumentException("maxFileBytes must be in [1, 64 MiB], got " + maxFileBytes);
-        }
-        if (maxLineBytes < 1) {
-            throw new IllegalArgumentException("maxLineBytes must be > 0, got " + maxLineBytes);
-        }
-        if (maxTrigrams < 1) {
-            throw new IllegalArgumentException("maxTrigrams must be > 0, got " + maxTrigrams);
-        }
-        if (!(maxInvalidUtf8 >= 0 && maxInvalidUtf8 <= 1)) {
-            throw new IllegalArgumentException("maxInvalidUtf8 must be in [0, 1], got " + maxInvalidUtf8);
+        if (maxFileBytes < 1 || maxFileBytes > MAX_FILE_BYTES) {
+            throw new IllegalArgumentException("maxFileBytes must be in [1, " + MAX_FILE_BYTES
+                    + "] (64 MiB, the largest file a shard can map as one span), got " + maxFileBytes);
         }
     }
 }

@@ -1,15 +1,17 @@
 package io.trigrep.indexer.filter;
 
-/** Why a file was left out of the index. Each is counted and reported by the indexer. */
+/**
+ * Why a file was left out of the index. Each is counted and reported by the indexer, and listed
+ * with {@code --skipped}. Names are stable: {@code name().toLowerCase()} is what the summary, the
+ * skipped list and each shard's manifest print.
+ */
 public enum SkipReason {
-    BINARY("binary content (NUL bytes or mostly invalid UTF-8)"),
-    TOO_LARGE("larger than the size limit"),
-    LONG_LINE("a line longer than the line limit"),
-    TOO_MANY_TRIGRAMS("more distinct trigrams than the limit (likely data, not source)"),
-    GENERATED("a well-known generated or minified file"),
-    VCS("inside a version-control folder"),
+    BINARY("a NUL byte: binary content"),
+    TOO_LARGE("larger than --max-file-bytes"),
+    GENERATED("a well-known generated or minified name (only with --skip-generated)"),
+    VCS("a version-control folder"),
     SYMLINK("a symbolic link (never followed)"),
-    UNSAFE_PATH("an absolute path or one with '..' (zip-slip)"),
+    UNSAFE_PATH("an absolute path, one with '..' (zip-slip), or one over 65,535 bytes"),
     UNREADABLE("could not be read");
 
     private final String description;
@@ -20,5 +22,10 @@ public enum SkipReason {
 
     public String description() {
         return description;
+    }
+
+    /** The name the summary, {@code --skipped} and manifests use: {@code too_large}. */
+    public String key() {
+        return name().toLowerCase(java.util.Locale.ROOT);
     }
 }

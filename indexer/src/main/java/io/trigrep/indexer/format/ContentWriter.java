@@ -26,6 +26,13 @@ public final class ContentWriter implements AutoCloseable {
         return at;
     }
 
+    /** Appends {@code length} bytes of a file from {@code position}, without mapping them; returns where they land. */
+    public long appendRange(java.nio.channels.FileChannel source, long position, long length) throws IOException {
+        long at = out.position();
+        out.copyFrom(source, position, length);
+        return at;
+    }
+
     public long position() {
         return out.position();
     }

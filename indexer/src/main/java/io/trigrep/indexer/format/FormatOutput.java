@@ -16,7 +16,7 @@ import java.util.zip.CRC32C;
 final class FormatOutput implements Closeable {
     private final Path path;
     private final FileChannel channel;
-    private final ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 18).order(ByteOrder.LITTLE_ENDIAN);
     private final CRC32C crc = new CRC32C();
     private long flushed;
 
@@ -109,6 +109,32 @@ final class FormatOutput implements Closeable {
             }
             done += n;
         }
+        flushed += length;
+    }
+
+    /**
+     * Appends {@code length} bytes of {@code source} from {@code position}, read through one
+     * buffer that feeds both the checksum and the write: unlike {@link #transferFrom}, nothing is
+     * mapped, so the bytes do not count in the process's resident memory.
+     */
+    void copyFrom(FileChannel source, long position, long length) throws IOException {
+        flush();
+        ByteBuffer chunk = buffer;
+        long done = 0;
+        while (done < length) {
+            chunk.clear().limit((int) Math.min(chunk.capacity(), length - done));
+            int n = source.read(chunk, position + done);
+            if (n <= 0) {
+                throw new IOException("short read from " + source + ": " + done + " of " + length + " bytes");
+            }
+            chunk.flip();
+            crc.update(chunk.duplicate());
+            while (chunk.hasRemaining()) {
+                channel.write(chunk);
+            }
+            done += n;
+        }
+        chunk.clear();
         flushed += length;
     }
 

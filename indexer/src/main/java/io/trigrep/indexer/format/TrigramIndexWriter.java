@@ -8,7 +8,9 @@ import java.util.Arrays;
 
 /**
  * Writes {@code trigrams.tgi}: posting lists as they are completed, in increasing trigram order,
- * then the trigram table, the prefix table and the directory (FORMAT.md).
+ * then the trigram table, the prefix table and the directory (FORMAT.md). The table (12 bytes a
+ * trigram, up to 2^24 of them: 200 MB) is spooled to a scratch file beside the output rather
+ * than held in the heap, so a shard holding every trigram builds in a small heap.
  */
 public final class TrigramIndexWriter implements AutoCloseable {
     static final int PREFIXES = 1 << 8;
@@ -18,7 +20,9 @@ public final class TrigramIndexWriter implements AutoCloseable {
     private final FormatOutput out;
     private final int docCount;
     private final Part direct;
-    private final Entries table = new Entries();
+    private final FormatOutput table;
+    private final int[] firstBytes = new int[PREFIXES];
+    private int tableSize;
     private int lastTrigram = -1;
     private int maxListBytes;
     private long postingBytes;
@@ -26,6 +30,12 @@ public final class TrigramIndexWriter implements AutoCloseable {
 
     public TrigramIndexWriter(Path path, int docCount) throws IOException {
         this.out = new FormatOutput(path, Envelope.KIND_TRIGRAMS);
+        try {
+            this.table = new FormatOutput(path.resolveSibling(path.getFileName() + ".table"));
+        } catch (IOException e) {
+            out.close();
+            throw e;
+        }
         this.docCount = docCount;
         this.direct = new Part(out, docCount, true);
     }
@@ -64,12 +74,15 @@ public final class TrigramIndexWriter implements AutoCloseable {
         part.close();
     }
 
-    private void record(int trigram, long offset, int count) {
+    private void record(int trigram, long offset, int count) throws IOException {
         if (trigram <= lastTrigram) {
             throw new IllegalStateException("parts must be appended in increasing trigram order: " + trigram + " after " + lastTrigram);
         }
         lastTrigram = trigram;
-        table.add(trigram, offset, count);
+        table.writeLong((long) trigram << 40 | offset);
+        table.writeInt(count);
+        firstBytes[trigram >>> 16]++;
+        tableSize++;
     }
 
     /** Table entries in the making: {@code trigram << 40 | offset} and the doc count, growing as needed. */
@@ -167,38 +180,40 @@ public final class TrigramIndexWriter implements AutoCloseable {
     }
 
     public int trigramCount() {
-        return table.size;
+        return tableSize;
     }
 
     /** Writes the tables, the directory and the footer; the file is complete and synced on return. */
     public void finish() throws IOException {
         direct.endList();
         long tableStart = out.position();
-        for (int i = 0; i < table.size; i++) {
-            out.writeLong(table.keys[i]);
-            out.writeInt(table.counts[i]);
-        }
+        out.copyFrom(table.flushedChannel(), 0, (long) tableSize * ENTRY_BYTES);
         long prefixStart = out.position();
         int entry = 0;
         for (int prefix = 0; prefix <= PREFIXES; prefix++) {
-            while (entry < table.size && (int) (table.keys[entry] >>> 56) < prefix) {
-                entry++;
-            }
             out.writeInt(entry);
+            entry += prefix < PREFIXES ? firstBytes[prefix] : 0;
         }
         out.writeLong(Envelope.HEADER);
         out.writeLong(tableStart);
-        out.writeInt(table.size);
+        out.writeInt(tableSize);
         out.writeInt(docCount);
         out.writeLong(prefixStart);
         out.writeInt(maxListBytes);
         out.writeInt(0);
         out.writeLong(0);
         out.finish();
+        table.close();
+        Files.deleteIfExists(table.path());
     }
 
     @Override
     public void close() throws IOException {
-        out.close();
+        try {
+            out.close();
+        } finally {
+            table.close();
+            Files.deleteIfExists(table.path());
+        }
     }
 }

@@ -36,16 +36,24 @@ public final class Trigrams {
      * of the 262,144), so the bits in use stay in cache; an add is one load and one store, where
      * the open-addressing table it replaced hashed and probed (measured: the indexer's hottest
      * method before, about 30% of its CPU samples). Cleared in O(size).
+     *
+     * <p>Members are recorded up to {@link #DENSE} of them (4 MiB); a file with more (a large data
+     * file can hold millions of distinct trigrams, up to all 2^24) turns the set dense: only the
+     * bits are kept, and the members are read back from them in increasing order. Memory stays
+     * bounded at 2 MiB + 4 MiB + the grouped copy whatever the file.
      */
     public static final class Set {
         /** Bytes {@link Trigrams#collect} hands to {@link #addBlock} at once, between checks of its limit. */
         static final int BLOCK = 256;
+        /** Members recorded before the set turns dense. */
+        static final int DENSE = 1 << 20;
 
         private final long[] bits = new long[1 << 18];
         private int[] members = new int[4096];
         private int[] grouped = new int[4096];
         private final int[] groupStarts = new int[257];
         private int size;
+        private boolean dense;
 
         /**
          * Adds the trigrams ending at {@code bytes[from, to)}, {@code t} holding the two bytes
@@ -54,10 +62,29 @@ public final class Trigrams {
          * TrigramCollectBenchmark.)
          */
         int addBlock(byte[] bytes, int from, int to, int t) {
-            if (members.length < size + BLOCK) {
-                members = Arrays.copyOf(members, Math.max(2 * members.length, size + BLOCK));
+            if (!dense && members.length < size + BLOCK) {
+                if (size + BLOCK > DENSE) {
+                    dense = true;
+                } else {
+                    members = Arrays.copyOf(members, Math.min(DENSE, Math.max(2 * members.length, size + BLOCK)));
+                }
             }
             long[] bits = this.bits;
+            if (dense) {
+                int n = size;
+                for (int i = from; i < to; i++) {
+                    t = (t << 8 | bytes[i] & 0xff) & 0xffffff;
+                    int word = t >>> 6;
+                    long w = bits[word];
+                    long bit = 1L << t;
+                    if ((w & bit) == 0) {
+                        bits[word] = w | bit;
+                        n++;
+                    }
+                }
+                size = n;
+                return t;
+            }
             int[] members = this.members;
             int n = size;
             for (int i = from; i < to; i++) {
@@ -78,6 +105,27 @@ public final class Trigrams {
             return size;
         }
 
+        /** True when the members were too many to record: read them with {@link #forEachByFirstByte}. */
+        public boolean dense() {
+            return dense;
+        }
+
+        /** Every member grouped by first byte (for a dense set: in increasing order). */
+        public void forEachByFirstByte(java.util.function.IntConsumer sink) {
+            if (!dense) {
+                int[] ordered = membersByFirstByte();
+                for (int k = 0; k < size; k++) {
+                    sink.accept(ordered[k]);
+                }
+                return;
+            }
+            for (int word = 0; word < bits.length; word++) {
+                for (long w = bits[word]; w != 0; w &= w - 1) {
+                    sink.accept(word << 6 | Long.numberOfTrailingZeros(w));
+                }
+            }
+        }
+
         /**
          * The members, valid up to {@link #size()}, grouped by their first byte in increasing
          * order (a counting sort; in insertion order within a group). The index build fills the
@@ -85,6 +133,9 @@ public final class Trigrams {
          * covers.
          */
         public int[] membersByFirstByte() {
+            if (dense) {
+                throw new IllegalStateException("a dense set of " + size + " trigrams has no member array: use forEachByFirstByte");
+            }
             if (grouped.length < size) {
                 grouped = new int[Math.max(size, 2 * grouped.length)];
             }
@@ -104,7 +155,7 @@ public final class Trigrams {
         }
 
         public void clear() {
-            if (size < bits.length / 4) {
+            if (!dense && size < bits.length / 4) {
                 // every set bit belongs to a member, so zeroing each member's whole word is exact
                 for (int k = 0; k < size; k++) {
                     bits[members[k] >>> 6] = 0;
@@ -113,6 +164,7 @@ public final class Trigrams {
                 Arrays.fill(bits, 0);
             }
             size = 0;
+            dense = false;
         }
     }
 }

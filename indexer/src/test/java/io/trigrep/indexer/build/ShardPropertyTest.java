@@ -29,8 +29,9 @@ import net.jqwik.api.constraints.IntRange;
 
 /**
  * Random corpora through the whole indexer, checked against brute force: every posting list is
- * exactly the set of files containing its trigram, every file reads back byte for byte, every
- * package lands whole in one shard, and shard sizes stay within the greedy bound.
+ * exactly the set of files containing its trigram, every file reads back byte for byte, each file
+ * lands in exactly one shard (a package may span shards, with its doc count per shard), and each
+ * shard's bytes are within (shards - 1) files of its share.
  */
 class ShardPropertyTest {
 
@@ -66,6 +67,8 @@ class ShardPropertyTest {
             assertThat(errors).isEmpty();
 
             Set<String> seenPackages = new HashSet<>();
+            Map<String, Integer> docsPerPackage = new HashMap<>();
+            Set<String> seenFiles = new HashSet<>();
             long[] shardBytes = new long[shards];
             Map<String, Long> packageBytes = new HashMap<>();
             for (int s = 0; s < shards; s++) {
@@ -78,6 +81,7 @@ class ShardPropertyTest {
                 for (int doc = 0; doc < docs.docCount(); doc++) {
                     String pkg = docs.packageName(docs.packageId(doc));
                     packagesHere.add(pkg);
+                    assertThat(seenFiles.add(pkg + "/" + docs.path(doc))).as("%s/%s in one shard only", pkg, docs.path(doc)).isTrue();
                     byte[] expected = corpus.get(pkg).get(docs.path(doc));
                     ByteBuffer content = shard.content(doc);
                     byte[] actual = new byte[content.remaining()];
@@ -92,9 +96,15 @@ class ShardPropertyTest {
                     shardBytes[s] += expected.length;
                     packageBytes.merge(pkg, (long) expected.length, Long::sum);
                 }
+                assertThat(docs.packageCount()).isEqualTo(packagesHere.size());
                 for (String pkg : packagesHere) {
-                    assertThat(seenPackages.add(pkg)).as("package %s in two shards", pkg).isTrue();
-                    assertThat(docs.packageDocCount(indexOf(docs, pkg))).isEqualTo(corpus.get(pkg).size());
+                    seenPackages.add(pkg);
+                    int here = 0;
+                    for (int doc = 0; doc < docs.docCount(); doc++) {
+                        here += docs.packageName(docs.packageId(doc)).equals(pkg) ? 1 : 0;
+                    }
+                    assertThat(docs.packageDocCount(indexOf(docs, pkg))).as("%s's docs in shard-%d", pkg, s).isEqualTo(here);
+                    docsPerPackage.merge(pkg, here, Integer::sum);
                 }
                 TrigramIndex index = shard.index();
                 assertThat(index.trigramCount()).isEqualTo(expectedPostings.size());
@@ -111,10 +121,16 @@ class ShardPropertyTest {
                 }
             }
             assertThat(seenPackages).isEqualTo(corpus.keySet());
-            long largest = packageBytes.values().stream().mapToLong(Long::longValue).max().orElse(0);
-            long max = java.util.Arrays.stream(shardBytes).max().orElse(0);
-            long min = java.util.Arrays.stream(shardBytes).min().orElse(0);
-            assertThat(max - min).as("greedy balance: spread at most the largest package").isLessThanOrEqualTo(largest);
+            for (var e : corpus.entrySet()) {
+                assertThat(docsPerPackage.get(e.getKey())).as("docs of %s over all shards", e.getKey()).isEqualTo(e.getValue().size());
+            }
+            long largestFile = corpus.values().stream().flatMap(m -> m.values().stream()).mapToLong(b -> b.length).max().orElse(0);
+            long total = java.util.Arrays.stream(shardBytes).sum();
+            for (int s = 0; s < shards; s++) {
+                long share = total * (s + 1) / shards - total * s / shards;
+                assertThat(Math.abs(shardBytes[s] - share)).as("shard-%d holds %d bytes, its share is %d", s, shardBytes[s], share)
+                        .isLessThanOrEqualTo((shards - 1) * largestFile);
+            }
             assertThat(report.shards()).hasSize(shards);
         } finally {
             IndexBuilder.deleteQuietly(root);

@@ -1,0 +1,130 @@
+package io.trigrep.indexer.build;
+
+import io.trigrep.indexer.corpus.FileVisitor;
+import io.trigrep.indexer.filter.ContentFilter;
+import io.trigrep.indexer.filter.FilterLimits;
+import io.trigrep.indexer.filter.SkipReason;
+import io.trigrep.indexer.format.DocTableWriter;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+
+/**
+ * Receives one package's files as its source reads them (sequentially: a folder walk, a tar
+ * stream) and cuts them, in that order, into batches of a few MiB or a few thousand files. Each
+ * batch is handed to a worker that filters it, collects its trigrams and spools it as one
+ * {@link SpooledPart}; so one large package is filtered on every core, and the read order alone
+ * decides how it is cut (the same input gives the same parts). Contents in flight are bounded by
+ * a shared {@link Budget}.
+ */
+final class PackageReader implements FileVisitor {
+    static final int BATCH_BYTES = 4 << 20;
+    static final int BATCH_FILES = 4096;
+
+    /** One file of a batch, or (when {@code reason} is set) one file left out while reading. */
+    record Entry(String path, int offset, int length, SkipReason reason, long skippedBytes) {}
+
+    /** What one worker turns into one part: the {@code index}-th batch of its package. */
+    record Batch(String packageName, float weight, int index, byte[] bytes, List<Entry> entries, long reserved) {}
+
+    private final String name;
+    private final float weight;
+    private final FilterLimits limits;
+    private final Budget budget;
+    private final Function<Batch, Future<SpooledPart>> submit;
+    private final List<Future<SpooledPart>> submitted = new ArrayList<>();
+    private byte[] bytes = new byte[0];
+    private int used;
+    private List<Entry> entries = new ArrayList<>();
+
+    PackageReader(String name, float weight, FilterLimits limits, Budget budget, Function<Batch, Future<SpooledPart>> submit) {
+        this.name = name;
+        this.weight = weight;
+        this.limits = limits;
+        this.budget = budget;
+        this.submit = submit;
+    }
+
+    /** The parts handed to workers so far, in package order. */
+    List<Future<SpooledPart>> submitted() {
+        return submitted;
+    }
+
+    @Override
+    public long maxFileBytes() {
+        return limits.maxFileBytes();
+    }
+
+    @Override
+    public void file(String path, ByteBuffer content) throws IOException {
+        SkipReason reason = ContentFilter.checkPath(path);
+        if (reason == null && limits.skipGenerated() && ContentFilter.isGenerated(path)) {
+            reason = SkipReason.GENERATED;
+        }
+        if (reason == null && path.length() * 3L > DocTableWriter.MAX_PATH_BYTES
+                && path.getBytes(StandardCharsets.UTF_8).length > DocTableWriter.MAX_PATH_BYTES) {
+            reason = SkipReason.UNSAFE_PATH;
+        }
+        int length = content.remaining();
+        if (reason == null && length > limits.maxFileBytes()) {
+            reason = SkipReason.TOO_LARGE;
+        }
+        if (reason != null) {
+            skipped(path, reason, length);
+            return;
+        }
+        if (used > 0 && (used + length > BATCH_BYTES || entries.size() >= BATCH_FILES)) {
+            flush();
+        }
+        reserve(length);
+        content.get(content.position(), bytes, used, length);
+        entries.add(new Entry(path, used, length, null, 0));
+        used += length;
+    }
+
+    @Override
+    public void skipped(String path, SkipReason reason, long bytes) {
+        entries.add(new Entry(path, 0, 0, reason, bytes));
+    }
+
+    /** Room for {@code length} more bytes in the current batch, from the budget; may hand the batch over first. */
+    private void reserve(int length) throws IOException {
+        long need = (long) used + length;
+        if (bytes.length >= need) {
+            return;
+        }
+        int capacity = (int) Math.max(need, Math.min(BATCH_BYTES, 2L * bytes.length));
+        if (!budget.tryAcquire(capacity - bytes.length)) {
+            // Hand over what is pending before waiting, so the wait always ends: only the
+            // workers' batches are held then, and they finish without waiting for anything.
+            flush();
+            capacity = length;
+            budget.acquire(capacity);
+        }
+        bytes = Arrays.copyOf(bytes, capacity);
+    }
+
+    /** Hands the current batch to a worker. Called by the package's reader at its end, too. */
+    void flush() {
+        if (entries.isEmpty() && bytes.length == 0) {
+            return;
+        }
+        submitted.add(submit.apply(new Batch(name, weight, submitted.size(), bytes, List.copyOf(entries), bytes.length)));
+        bytes = new byte[0];
+        used = 0;
+        entries = new ArrayList<>();
+    }
+
+    /** After a failed read: gives back the buffer of a batch that was never handed over. */
+    void discard() {
+        budget.release(bytes.length);
+        bytes = new byte[0];
+        used = 0;
+        entries = new ArrayList<>();
+    }
+}
