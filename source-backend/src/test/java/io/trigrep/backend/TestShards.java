@@ -21,17 +21,6 @@ public final class TestShards {
         return build(corpus, out, IndexBuilder.Options.defaults(shards));
     }
 
-    /**
-     * Every NUL-free file up to 64 MiB indexed, whatever its lines or encoding: what issue 13's
-     * indexer does by default (built here with the limits raised until it does).
-     */
-    public static List<Shard> buildEverything(Path corpus, Path out, int shards) throws Exception {
-        IndexBuilder.Options d = IndexBuilder.Options.defaults(shards);
-        return build(corpus, out, new IndexBuilder.Options(shards,
-                new io.trigrep.indexer.filter.FilterLimits(64 << 20, Integer.MAX_VALUE, 1 << 24, 1.0), d.popularity(),
-                d.threads(), d.pairBuffer()));
-    }
-
     private static List<Shard> build(Path corpus, Path out, IndexBuilder.Options options) throws Exception {
         int shards = options.shards();
         List<String> errors = new ArrayList<>();

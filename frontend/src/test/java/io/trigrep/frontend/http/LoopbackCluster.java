@@ -24,18 +24,7 @@ final class LoopbackCluster implements AutoCloseable {
     final String base;
 
     LoopbackCluster(Path corpus, Path dir, int shards) throws Exception {
-        this(corpus, dir, shards, false, shard -> { });
-    }
-
-    /**
-     * @param everything index every NUL-free file up to 64 MiB, whatever its lines or encoding (issue 13)
-     * @param prepare runs on each shard before its backend starts (to add what a newer indexer writes, say)
-     */
-    LoopbackCluster(Path corpus, Path dir, int shards, boolean everything, java.util.function.Consumer<Shard> prepare) throws Exception {
-        List<Shard> built = everything ? TestShards.buildEverything(corpus, dir.resolve("shards"), shards)
-                : TestShards.build(corpus, dir.resolve("shards"), shards);
-        for (Shard shard : built) {
-            prepare.accept(shard);
+        for (Shard shard : TestShards.build(corpus, dir.resolve("shards"), shards)) {
             BackendServer server = new BackendServer(shard, BackendConfig.defaults());
             backends.add(server);
             addresses.add(server.start("127.0.0.1", 0));

@@ -91,7 +91,7 @@ class WebUiBrowserTest {
         }
         Files.writeString(huge.resolve("generated.js"), "before();\n" + "x".repeat(5000) + "long_line_needle" + "y".repeat(5000)
                 + "\nafter();\n");
-        bigCluster = new LoopbackCluster(dir.resolve("big-corpus"), dir.resolve("big"), 1, true, shard -> { });
+        bigCluster = new LoopbackCluster(dir.resolve("big-corpus"), dir.resolve("big"), 1);
         bigBase = bigCluster.base;
         base = cluster.base;
         List<InetSocketAddress> addresses = cluster.addresses;

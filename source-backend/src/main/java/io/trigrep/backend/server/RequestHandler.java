@@ -223,10 +223,12 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         io.trigrep.proto.Status.Builder status = message.initRoot(Response.factory).initStatus().setShard(manifest.shard())
                 .setFiles(manifest.docs()).setBytes(manifest.contentBytes()).setQueriesInFlight(inFlight.get())
                 .setFormatVersion(Manifest.FORMAT_VERSION);
-        List<SkippedFiles.Count> skipped = backend.skipped();
+        // The manifest lists every reason; the status only those that left something out.
+        var skipped = manifest.skipped().entrySet().stream().filter(e -> e.getValue().files() > 0).toList();
         var list = status.initSkipped(skipped.size());
         for (int i = 0; i < skipped.size(); i++) {
-            list.get(i).setReason(skipped.get(i).reason()).setFiles(skipped.get(i).files()).setBytes(skipped.get(i).bytes());
+            var reason = skipped.get(i);
+            list.get(i).setReason(reason.getKey()).setFiles(reason.getValue().files()).setBytes(reason.getValue().bytes());
         }
         reply(message);
     }
