@@ -63,7 +63,8 @@ class DeployConfigTest {
                 for (Class<?> c = Class.forName(run.group(1)); c != null; c = c.getSuperclass()) {
                     for (Field f : c.getDeclaredFields()) {
                         Option option = f.getAnnotation(Option.class);
-                        if (option != null) {
+                        // Hidden options are retired ones kept for old scripts: not documented, not configured.
+                        if (option != null && !option.hidden()) {
                             Matcher env = Pattern.compile("\\$\\{env:([A-Z0-9_]+)").matcher(option.defaultValue());
                             for (String name : option.names()) {
                                 flags.put(name, env.find(0) ? env.group(1) : null);

@@ -37,7 +37,7 @@ public final class IndexCommand implements Callable<Integer> {
     @Option(names = "--skip-generated", defaultValue = "${env:TRIGREP_SKIP_GENERATED:-false}", description = "also skip well-known generated or minified names (.min.js, package-lock.json, yarn.lock, .pb.go, …); off by default: every file without a NUL byte is indexed (env TRIGREP_SKIP_GENERATED)")
     boolean skipGenerated;
 
-    @Option(names = "--skipped", paramLabel = "FILE", description = "write every skipped file to FILE, one per line: reason<TAB>bytes<TAB>package/path (reason as in the summary: binary, too_large, symlink, vcs, unsafe_path, unreadable, generated; a tab, newline or backslash in a path is written as \\t, \\n, \\\\)")
+    @Option(names = "--skipped", paramLabel = "FILE", defaultValue = "${env:TRIGREP_SKIPPED}", description = "write every skipped file to FILE, one per line: reason<TAB>bytes<TAB>package/path (reason as in the summary: binary, too_large, symlink, vcs, unsafe_path, unreadable, generated; a tab, newline or backslash in a path is written as \\t, \\n, \\\\) (env TRIGREP_SKIPPED)")
     Path skippedList;
 
     /** Removed in issue 13: long lines and many trigrams no longer keep a file out. Accepted with a warning so old scripts still run. */
