@@ -1,0 +1,318 @@
+package io.trigrep.frontend.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.trigrep.backend.query.ParsedQuery;
+import io.trigrep.backend.query.QueryParser;
+import io.trigrep.backend.query.SearchSpec;
+import io.trigrep.indexer.filetype.FileType;
+import io.trigrep.indexer.format.DocTable;
+import io.trigrep.indexer.format.Shard;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Issue 13, "search everything": a generated corpus shaped unlike the tidy test corpus (a 20 MiB
+ * file, a 100 KB single line, a file of 100,000 distinct trigrams, Latin-1, UTF-8 with a BOM, CRLF,
+ * no final newline, one package larger than a shard, a package spanning shards) is indexed into
+ * three shards and served by three backends and the frontend. For every query the (package/path,
+ * line) set read page by page through the HTTP API equals a brute-force scan, line by line with
+ * RE2J, of every NUL-free regular file outside VCS folders, and equals {@code rg -uuu -a} on the
+ * same files where the two dialects agree.
+ */
+class CoverageGroundTruthTest {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+    static final int SHARDS = 3;
+    @TempDir
+    static Path dir;
+    static Path corpus;
+    static LoopbackCluster cluster;
+    /** Every file a user must be able to find: "package/path" to the file. */
+    static final TreeMap<String, Path> searchable = new TreeMap<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        corpus = dir.resolve("corpus");
+        GeneratedCorpus.write(corpus, 13);
+        try (Stream<Path> walk = Files.walk(corpus)) {
+            for (Path file : walk.filter(Files::isRegularFile).toList()) {
+                String name = corpus.relativize(file).toString().replace('\\', '/');
+                if (Files.isSymbolicLink(file) || name.contains("/.git/") || contains(Files.readAllBytes(file), (byte) 0)) {
+                    continue;
+                }
+                searchable.put(name, file);
+            }
+        }
+        cluster = new LoopbackCluster(corpus, dir, SHARDS);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void everyNulFreeFileIsInExactlyOneShardAndTheTreeSpansThemAll() throws Exception {
+        TreeMap<String, Integer> held = new TreeMap<>();
+        Set<Integer> kernelShards = new TreeSet<>();
+        for (int s = 0; s < SHARDS; s++) {
+            DocTable docs = Shard.open(dir.resolve("shards").resolve("shard-" + s)).docs();
+            for (int doc = 0; doc < docs.docCount(); doc++) {
+                String pkg = docs.packageName(docs.packageId(doc));
+                String key = pkg + "/" + docs.path(doc);
+                assertThat(held.put(key, s)).as("%s held twice", key).isNull();
+                if (pkg.equals(GeneratedCorpus.TREE)) {
+                    kernelShards.add(s);
+                }
+            }
+        }
+        assertThat(held.keySet()).isEqualTo(searchable.keySet());
+        assertThat(kernelShards).as("shards holding files of the one big package").hasSize(SHARDS);
+    }
+
+    @ParameterizedTest(name = "[{index}] {0} literal={1}")
+    @CsvSource(delimiterString = " ;; ", value = {
+            // what the old defaults hid: the 20 MiB header, the long line, Latin-1, the BOM
+            "mmGRBM_STATUS ;; false ;; true",
+            "mmGRBM_STATUS2 ;; false ;; true",
+            "0x[0-9a-fA-F]{8}\\b ;; false ;; true",
+            "regGC_[A-Z]+_[0-9]+ 0x ;; false ;; true",
+            "needle_in_minified ;; false ;; true",
+            "function\\(a,b\\) ;; false ;; true",
+            "window\\.[a-z]+ ;; false ;; true",
+            "caf ;; false ;; true",
+            "café ;; false ;; true",
+            "Universit ;; false ;; true",
+            "na.ve ;; false ;; false",
+            "caf.; ;; false ;; false",
+            "[\\x80-\\xff] ;; false ;; true",
+            "\\x{FEFF} ;; false ;; false",
+            "byte order mark ;; false ;; true",
+            "\\r$ ;; false ;; false",
+            "crlf line [0-9]+ ;; false ;; true",
+            "no final newline ;; false ;; true",
+            "newline$ ;; false ;; true",
+            "QqX ;; false ;; true",
+            "[A-Z]{3}[0-9]{3} ;; false ;; true",
+            "~~ ;; false ;; true",
+            "(?i)zzq ;; false ;; true",
+            // common code lines, in every file of the tree and in the small packages
+            "printf ;; false ;; true",
+            "return ;; false ;; true",
+            "static int ;; false ;; true",
+            "#include ;; false ;; true",
+            "^#include <[a-z]+\\.h>$ ;; false ;; true",
+            "^#define [A-Z_]+ 0x[0-9a-f]+ ;; false ;; true",
+            "(malloc|calloc|realloc)\\( ;; false ;; true",
+            "malloc( ;; true ;; true",
+            "[0-9]{4}-[0-9]{2}-[0-9]{2} ;; false ;; true",
+            "TODO|FIXME ;; false ;; true",
+            "\\bint\\b ;; false ;; true",
+            "^\\s+return [a-z]+ \\+ [a-z]+; ;; false ;; true",
+            "func_[0-9]+\\(int ;; false ;; true",
+            "(?i)copyright ;; false ;; true",
+            "Copyright \\(C\\) 20[0-9][0-9] ;; false ;; true",
+            "struct [a-z]+ \\*p ;; false ;; true",
+            "sizeof\\(\\*p\\) ;; false ;; true",
+            "error ;; false ;; true",
+            "if \\(err\\) ;; false ;; true",
+            "a.*b.*c ;; false ;; true",
+            "[^a-z ]{12} ;; false ;; true",
+            "x{3,} ;; false ;; true",
+            "value %d ;; false ;; true",
+            "nothing-matches-this-at-all ;; false ;; true",
+            "^}$ ;; false ;; true",
+            "^$ ;; false ;; true",
+            "int main ;; false ;; true",
+            // filters over a package that spans shards, and the small packages
+            "return package:^linux ;; false ;; true",
+            "return -package:^linux ;; false ;; true",
+            "printf package:small_3 ;; false ;; true",
+            "int path:\\.h$ ;; false ;; true",
+            "return path:^src/ -path:7 ;; false ;; true",
+            "printf filetype:c ;; false ;; true",
+            "the -filetype:c ;; false ;; true",
+            "COPYRIGHT case:no ;; false ;; true",
+            "(?i)CAFÉ ;; false ;; true",
+            "x? path:^docs/ ;; false ;; false",
+            ". path:^docs/ ;; false ;; false",
+            "\\w+ path:^docs/ ;; false ;; false",
+            "[{}] path:^src/file00 ;; false ;; true",
+            "; package:small_0 ;; false ;; true",
+    })
+    void resultsOverHttpEqualBruteForce(String query, boolean literal, boolean compareWithRipgrep) throws Exception {
+        TreeSet<String> actual = searchAll(query, literal);
+        ParsedQuery parsed = QueryParser.parse(query, literal);
+        SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
+        com.google.re2j.Pattern anywhere = com.google.re2j.Pattern.compile("(?m)" + spec.pattern().pattern(), spec.pattern().flags());
+        TreeSet<String> expected = new TreeSet<>();
+        List<Path> selected = new ArrayList<>();
+        for (var file : searchable.entrySet()) {
+            String name = file.getKey();
+            int slash = name.indexOf('/');
+            String pkg = name.substring(0, slash);
+            String path = name.substring(slash + 1);
+            byte[] bytes = Files.readAllBytes(file.getValue());
+            if (!spec.accepts(pkg, path, FileType.detect(path, ByteBuffer.wrap(bytes)))) {
+                continue;
+            }
+            selected.add(file.getValue());
+            // A line that matches is also a match of the multi-line pattern over the whole file:
+            // files without one have no matching line and need no line-by-line scan.
+            String text = decode(bytes, 0, bytes.length);
+            if (!anywhere.matcher(text).find()) {
+                continue;
+            }
+            int start = 0;
+            for (int line = 1; start < text.length(); line++) {
+                int end = text.indexOf('\n', start);
+                end = end < 0 ? text.length() : end;
+                if (spec.pattern().matcher(text.substring(start, end)).find()) {
+                    expected.add(name + ":" + line);
+                }
+                start = end + 1;
+            }
+        }
+        same("brute force", query, expected, actual);
+        if (compareWithRipgrep) {
+            same("rg -uuu -a", query, ripgrep(parsed, selected), actual);
+        }
+    }
+
+    /** Every result of a query, read page by page through the JSON API. */
+    static TreeSet<String> searchAll(String query, boolean literal) throws Exception {
+        TreeSet<String> results = new TreeSet<>();
+        String params = "q=" + URLEncoder.encode(query, StandardCharsets.UTF_8) + (literal ? "&match_mode=literal" : "") + "&per_page=1000";
+        int pages = 1;
+        long total = -1;
+        for (int page = 0; page < pages; page++) {
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(cluster.base + "/api/v1/search?" + params + "&page=" + page))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as("%s page %d: %s", query, page, response.body()).isEqualTo(200);
+            JsonNode answer = JSON.readTree(response.body());
+            assertThat(answer.get("partial").asBoolean()).as("partial answer for %s", query).isFalse();
+            pages = answer.get("pages").asInt();
+            total = answer.get("total_results").asLong();
+            for (JsonNode result : answer.get("results")) {
+                String key = result.get("package").asText() + "/" + result.get("path").asText() + ":" + result.get("line").asInt();
+                assertThat(results.add(key)).as("%s answered twice for %s", key, query).isTrue();
+            }
+        }
+        assertThat((long) results.size()).as("results read against total_results for %s", query).isEqualTo(total);
+        return results;
+    }
+
+    static TreeSet<String> ripgrep(ParsedQuery parsed, List<Path> selected) throws Exception {
+        TreeSet<String> out = new TreeSet<>();
+        if (selected.isEmpty()) {
+            return out;
+        }
+        List<String> command = new ArrayList<>(List.of("rg", "--no-config", "-n", "--no-heading", "-H", "-uuu", "-a", "--color", "never"));
+        if (parsed.literal()) {
+            command.add("-F");
+        }
+        if (parsed.caseInsensitive()) {
+            command.add("-i");
+        }
+        command.add("-e");
+        command.add(parsed.pattern());
+        for (Path p : selected) {
+            command.add(p.toString());
+        }
+        Process process = new ProcessBuilder(command).start();
+        byte[] stdout = process.getInputStream().readAllBytes();
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as("rg exit (0 = found, 1 = none)").isIn(0, 1);
+        String prefix = corpus.toString() + "/";
+        // Paths are ASCII; matched lines may be Latin-1, which ISO-8859-1 decodes without loss.
+        for (String line : new String(stdout, StandardCharsets.ISO_8859_1).split("\n")) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            String rest = line.substring(prefix.length());
+            int colon = rest.indexOf(':');
+            int second = rest.indexOf(':', colon + 1);
+            out.add(rest.substring(0, colon) + ":" + rest.substring(colon + 1, second));
+        }
+        return out;
+    }
+
+    private static void same(String truth, String query, TreeSet<String> expected, TreeSet<String> actual) {
+        TreeSet<String> missing = new TreeSet<>(expected);
+        missing.removeAll(actual);
+        TreeSet<String> extra = new TreeSet<>(actual);
+        extra.removeAll(expected);
+        assertThat(missing.isEmpty() && extra.isEmpty())
+                .as("HTTP vs %s for %s (%d expected): %d lines missing %s, %d extra %s", truth, query, expected.size(), missing.size(),
+                        missing.stream().limit(8).toList(), extra.size(), extra.stream().limit(8).toList())
+                .isTrue();
+    }
+
+    /**
+     * The line as RE2 reads bytes: UTF-8, each byte that does not start a valid sequence one
+     * U+FFFD. (RE2J's own byte input decodes some invalid sequences as if they were valid.)
+     */
+    static String decode(byte[] bytes, int start, int end) {
+        StringBuilder out = new StringBuilder(end - start);
+        int i = start;
+        while (i < end) {
+            int b = bytes[i] & 0xff;
+            int need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+            int cp = need == 0 ? b : need == 1 ? b & 0x1f : need == 2 ? b & 0x0f : b & 0x07;
+            boolean ok = need >= 0 && i + need < end;
+            for (int k = 1; ok && k <= need; k++) {
+                int c = bytes[i + k] & 0xff;
+                ok = (c & 0xc0) == 0x80;
+                cp = cp << 6 | c & 0x3f;
+            }
+            // Overlong forms, surrogates and code points past U+10FFFF are invalid too.
+            ok = ok && (need < 2 || cp >= (need == 2 ? 0x800 : 0x10000)) && (cp < 0xd800 || cp > 0xdfff) && cp <= 0x10ffff;
+            if (ok) {
+                out.appendCodePoint(cp);
+                i += need + 1;
+            } else {
+                out.append('\uFFFD');
+                i++;
+            }
+        }
+        return out.toString();
+    }
+
+    private static int indexOf(byte[] bytes, byte b, int from) {
+        for (int i = from; i < bytes.length; i++) {
+            if (bytes[i] == b) {
+                return i;
+            }
+        }
+        return bytes.length;
+    }
+
+    private static boolean contains(byte[] bytes, byte b) {
+        return indexOf(bytes, b, 0) < bytes.length;
+    }
+}
