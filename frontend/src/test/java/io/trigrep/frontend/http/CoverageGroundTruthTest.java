@@ -95,6 +95,47 @@ class CoverageGroundTruthTest {
         assertThat(kernelShards).as("shards holding files of the one big package").hasSize(SHARDS);
     }
 
+    /** Package views merge a package's results from every shard it spans; its files open from any of them. */
+    @Test
+    void aPackageSpanningShardsIsOnePackageInEveryView() throws Exception {
+        TreeSet<String> all = searchAll("return", false);
+        long inTree = all.stream().filter(r -> r.startsWith(GeneratedCorpus.TREE + "/")).count();
+        JsonNode list = JSON.readTree(get("/api/v1/packages?q=return").body());
+        List<String> names = new ArrayList<>();
+        for (JsonNode p : list.get("packages")) {
+            names.add(p.get("package").asText());
+            if (p.get("package").asText().equals(GeneratedCorpus.TREE)) {
+                assertThat(p.get("results").asLong()).isEqualTo(inTree);
+            }
+        }
+        assertThat(names).as("each package once").doesNotHaveDuplicates().contains(GeneratedCorpus.TREE);
+        JsonNode grouped = JSON.readTree(get("/api/v1/search/packages?q=return&per_page=100").body());
+        long groupedTotal = -1;
+        for (JsonNode p : grouped.get("packages")) {
+            if (p.get("package").asText().equals(GeneratedCorpus.TREE)) {
+                assertThat(groupedTotal).as("the tree grouped once").isEqualTo(-1);
+                groupedTotal = p.get("results_total").asLong();
+            }
+        }
+        assertThat(groupedTotal).isEqualTo(inTree);
+        for (int s = 0; s < SHARDS; s++) {
+            DocTable docs = Shard.open(dir.resolve("shards").resolve("shard-" + s)).docs();
+            for (int doc = 0; doc < docs.docCount(); doc++) {
+                if (docs.packageName(docs.packageId(doc)).equals(GeneratedCorpus.TREE)) {
+                    String path = docs.path(doc);
+                    HttpResponse<String> file = get("/api/v1/file?package=" + GeneratedCorpus.TREE + "&path="
+                            + URLEncoder.encode(path, StandardCharsets.UTF_8) + "&from=1&lines=5");
+                    assertThat(file.statusCode()).as("%s on shard-%d: %s", path, s, file.body()).isEqualTo(200);
+                    break;
+                }
+            }
+        }
+    }
+
+    static HttpResponse<String> get(String pathAndQuery) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(cluster.base + pathAndQuery)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     @ParameterizedTest(name = "[{index}] {0} literal={1}")
     @CsvSource(delimiterString = " ;; ", value = {
             // what the old defaults hid: the 20 MiB header, the long line, Latin-1, the BOM
