@@ -72,7 +72,7 @@ public final class SearchExecution {
     private final java.util.concurrent.atomic.LongAdder produced;
 
     public SearchExecution(Shard shard, SearchSpec spec, FrameSink sink, Executor pool, int parallelism, LongSupplier nanoTime,
-                           Runnable onEnd, java.util.concurrent.atomic.LongAdder produced) {
+                           Runnable onEnd, java.util.concurrent.atomic.LongAdder produced, Scratch scratch) {
         this.produced = produced;
         this.shard = shard;
         this.spec = spec;
@@ -92,7 +92,7 @@ public final class SearchExecution {
             found = List.of();
         }
         this.needles = found;
-        this.workers = ThreadLocal.withInitial(() -> new Worker(spec, needles));
+        this.workers = ThreadLocal.withInitial(() -> new Worker(spec, needles, scratch));
     }
 
     /** True when no trigram could be extracted and every file is searched. */
@@ -167,10 +167,12 @@ public final class SearchExecution {
         ByteBuf out;
         try {
             more = worker.search(this);
-        } catch (Exception e) {
+        } catch (Exception | OutOfMemoryError e) {
+            // Whatever ends a chunk ends the search with an error: a task that died silently
+            // would leave its search waiting for ever, and its client with it.
             worker.takeOutput().release();
             synchronized (lock) {
-                failure = e.getMessage() == null ? e.toString() : e.getMessage();
+                failure = e instanceof OutOfMemoryError ? "out of memory while searching" : e.getMessage() == null ? e.toString() : e.getMessage();
                 exhausted = true;
             }
             finishIfLast(true);
@@ -342,7 +344,7 @@ public final class SearchExecution {
         private int pauseAt = -1;
         private int pauseLine;
         private final int[] context = new int[2 * SearchSpec.MAX_CONTEXT_LINES];
-        private byte[] scratch = new byte[4096];
+        private final Scratch scratch;
 
         // The file being searched, while its matching lines are reported:
         private SearchExecution execution;
@@ -359,8 +361,9 @@ public final class SearchExecution {
         private int pathMatches;
         private boolean full;
 
-        Worker(SearchSpec spec, List<String> needles) {
+        Worker(SearchSpec spec, List<String> needles, Scratch scratch) {
             this.spec = spec;
+            this.scratch = scratch;
             this.matcher = spec.literal() != null ? LineMatcher.literal(spec.literal())
                     : spec.foldedLiteral() != null ? LineMatcher.foldedLiteral(spec.pattern(), spec.foldedLiteral())
                     : LineMatcher.regex(spec.pattern(), needles, spec.query().caseInsensitive());
@@ -422,10 +425,7 @@ public final class SearchExecution {
             }
             ByteBuffer bytes = execution.shard.content(doc);
             length = bytes.remaining();
-            if (scratch.length < length) {
-                scratch = new byte[Math.max(length, scratch.length * 2)];
-            }
-            content = scratch;
+            content = scratch.atLeast(length);
             bytes.get(0, content, 0, length);
             this.doc = doc;
             pkg = packageName;

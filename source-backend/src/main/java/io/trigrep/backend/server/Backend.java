@@ -8,4 +8,4 @@ import java.util.concurrent.atomic.LongAdder;
 
 /** What every connection of one backend shares: the shard, the limits, the search pool and the counters. */
 record Backend(Shard shard, BackendConfig config, Executor searchPool, AtomicInteger inFlight, LongAdder produced,
-               BackendMetrics metrics, ShardCheck check) {}
+               BackendMetrics metrics, ShardCheck check, io.trigrep.backend.search.Scratch scratch) {}

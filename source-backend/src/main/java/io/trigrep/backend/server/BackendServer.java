@@ -64,7 +64,7 @@ public final class BackendServer implements AutoCloseable {
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
                 .childHandler(new BackendServerInitializer(new Backend(shard, config, searchPool, inFlight, produced, metrics,
-                        check)));
+                        check, new io.trigrep.backend.search.Scratch())));
         channel = bootstrap.bind(host, port).sync().channel();
         return (InetSocketAddress) channel.localAddress();
     }

@@ -127,7 +127,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         execution = new SearchExecution(shard, spec, this, backend.searchPool(), config.threads(), System::nanoTime, () -> {
             inFlight.decrementAndGet();
             backend.metrics().searchFinished(System.nanoTime() - started);
-        }, backend.produced());
+        }, backend.produced(), backend.scratch());
         execution.start();
     }
 
