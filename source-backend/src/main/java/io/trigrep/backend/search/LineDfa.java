@@ -1,5 +1,6 @@
 package io.trigrep.backend.search;
 
+import io.trigrep.proto.Utf8;
 import com.google.re2j.CompiledProgram;
 import com.google.re2j.Pattern;
 import java.util.Arrays;

@@ -1,5 +1,6 @@
 package io.trigrep.backend.search;
 
+import io.trigrep.proto.Utf8;
 import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
 import java.nio.CharBuffer;

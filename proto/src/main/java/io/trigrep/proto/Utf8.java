@@ -1,7 +1,11 @@
-package io.trigrep.backend.search;
+package io.trigrep.proto;
 
-/** Decoding UTF-8 as the search reads files: each byte of an invalid sequence is one U+FFFD. */
-final class Utf8 {
+/**
+ * Decoding UTF-8 as the search reads files and as the frontend shows them: each byte of an
+ * invalid sequence is one U+FFFD, as RE2 reads bytes. One definition, so that what a backend
+ * matches and what a page marks are the same characters.
+ */
+public final class Utf8 {
     private Utf8() {}
 
     /**
@@ -9,7 +13,7 @@ final class Utf8 {
      * bytes, packed as {@code width << 32 | codePoint}; an invalid or cut-off sequence, an
      * overlong form or a surrogate is one byte of U+FFFD.
      */
-    static long rune(byte[] content, int i, int length) {
+    public static long rune(byte[] content, int i, int length) {
         int b = content[i] & 0xff;
         int need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xc2 && b <= 0xdf ? 1 : -1;
         int cp = need == 3 ? b & 0x07 : need == 2 ? b & 0x0f : b & 0x1f;
