@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -241,7 +240,7 @@ class CoverageGroundTruthTest {
         }
         same("brute force", query, expected, actual);
         if (compareWithRipgrep) {
-            same("rg -uuu -a", query, ripgrep(parsed, selected), actual);
+            same("rg -uuu -a", query, io.trigrep.backend.Ripgrep.matchingLines(parsed, selected, corpus, "-a"), actual);
         }
     }
 
@@ -266,41 +265,6 @@ class CoverageGroundTruthTest {
         }
         assertThat((long) results.size()).as("results read against total_results for %s", query).isEqualTo(total);
         return results;
-    }
-
-    static TreeSet<String> ripgrep(ParsedQuery parsed, List<Path> selected) throws Exception {
-        TreeSet<String> out = new TreeSet<>();
-        if (selected.isEmpty()) {
-            return out;
-        }
-        List<String> command = new ArrayList<>(List.of("rg", "--no-config", "-n", "--no-heading", "-H", "-uuu", "-a", "--color", "never"));
-        if (parsed.literal()) {
-            command.add("-F");
-        }
-        if (parsed.caseInsensitive()) {
-            command.add("-i");
-        }
-        command.add("-e");
-        command.add(parsed.pattern());
-        for (Path p : selected) {
-            command.add(p.toString());
-        }
-        Process process = new ProcessBuilder(command).start();
-        byte[] stdout = process.getInputStream().readAllBytes();
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as("rg exit (0 = found, 1 = none)").isIn(0, 1);
-        String prefix = corpus.toString() + "/";
-        // Paths are ASCII; matched lines may be Latin-1, which ISO-8859-1 decodes without loss.
-        for (String line : new String(stdout, StandardCharsets.ISO_8859_1).split("\n")) {
-            if (line.isEmpty()) {
-                continue;
-            }
-            String rest = line.substring(prefix.length());
-            int colon = rest.indexOf(':');
-            int second = rest.indexOf(':', colon + 1);
-            out.add(rest.substring(0, colon) + ":" + rest.substring(colon + 1, second));
-        }
-        return out;
     }
 
     private static void same(String truth, String query, TreeSet<String> expected, TreeSet<String> actual) {

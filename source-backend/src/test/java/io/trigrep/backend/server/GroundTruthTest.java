@@ -2,7 +2,6 @@ package io.trigrep.backend.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.re2j.Pattern;
 import io.trigrep.backend.TestShards;
 import io.trigrep.backend.query.ParsedQuery;
 import io.trigrep.backend.query.QueryParser;
@@ -20,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import org.capnproto.MessageBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -169,7 +167,7 @@ class GroundTruthTest {
         }
         same("brute force", query, expected, actual);
         if (compareWithRipgrep) {
-            same("rg", query, ripgrep(parsed, selected), actual);
+            same("rg", query, io.trigrep.backend.Ripgrep.matchingLines(parsed, selected, TestShards.CORPUS), actual);
         }
     }
 
@@ -200,40 +198,5 @@ class GroundTruthTest {
         });
         assertThat(done[0]).as("stream ended with done").isTrue();
         return results;
-    }
-
-    /** rg over exactly the files the backend may match, its regex dialect given the same pattern. */
-    static TreeSet<String> ripgrep(ParsedQuery parsed, List<Path> selected) throws Exception {
-        TreeSet<String> out = new TreeSet<>();
-        if (selected.isEmpty()) {
-            return out;
-        }
-        List<String> command = new ArrayList<>(List.of("rg", "--no-config", "-n", "--no-heading", "-H", "-uuu", "--color", "never"));
-        if (parsed.literal()) {
-            command.add("-F");
-        }
-        if (parsed.caseInsensitive()) {
-            command.add("-i");
-        }
-        command.add("-e");
-        command.add(parsed.pattern());
-        for (Path p : selected) {
-            command.add(p.toString());
-        }
-        Process process = new ProcessBuilder(command).redirectErrorStream(false).start();
-        byte[] stdout = process.getInputStream().readAllBytes();
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as("rg exit (0 = found, 1 = none)").isIn(0, 1);
-        Path root = TestShards.CORPUS;
-        for (String line : new String(stdout, StandardCharsets.UTF_8).split("\n")) {
-            if (line.isEmpty()) {
-                continue;
-            }
-            String rest = line.substring(root.toString().length() + 1);
-            int colon = rest.indexOf(':');
-            int second = rest.indexOf(':', colon + 1);
-            out.add(rest.substring(0, colon) + ":" + rest.substring(colon + 1, second));
-        }
-        return out;
     }
 }
