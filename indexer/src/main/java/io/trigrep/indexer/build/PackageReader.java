@@ -62,10 +62,7 @@ final class PackageReader implements FileVisitor {
 
     @Override
     public void file(String path, ByteBuffer content) throws IOException {
-        SkipReason reason = ContentFilter.checkPath(path);
-        if (reason == null && limits.skipGenerated() && ContentFilter.isGenerated(path)) {
-            reason = SkipReason.GENERATED;
-        }
+        SkipReason reason = ContentFilter.check(path, limits);
         if (reason == null && path.length() * 3L > DocTableWriter.MAX_PATH_BYTES
                 && path.getBytes(StandardCharsets.UTF_8).length > DocTableWriter.MAX_PATH_BYTES) {
             reason = SkipReason.UNSAFE_PATH;

@@ -71,7 +71,7 @@ public final class ContentFilter {
     }
 
     /** {@link #checkPath}, then the generated-name rule when {@link FilterLimits#skipGenerated} is on. */
-    public SkipReason check(String path) {
+    public static SkipReason check(String path, FilterLimits limits) {
         SkipReason reason = checkPath(path);
         if (reason == null && limits.skipGenerated() && isGenerated(path)) {
             return SkipReason.GENERATED;

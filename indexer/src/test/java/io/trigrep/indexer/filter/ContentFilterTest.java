@@ -132,7 +132,7 @@ class ContentFilterTest {
         assertThat(ContentFilter.checkPath("..hidden/file")).isNull();
         // Generated names are indexed unless asked otherwise.
         assertThat(ContentFilter.checkPath("web/jquery.min.js")).isNull();
-        assertThat(filter.check("web/jquery.min.js")).isNull();
-        assertThat(new ContentFilter(new FilterLimits(1000, true)).check("web/jquery.min.js")).isEqualTo(SkipReason.GENERATED);
+        assertThat(ContentFilter.check("web/jquery.min.js", filter.limits())).isNull();
+        assertThat(ContentFilter.check("web/jquery.min.js", new FilterLimits(1000, true))).isEqualTo(SkipReason.GENERATED);
     }
 }
