@@ -189,63 +189,73 @@ final class LineMatcher {
     }
 
     /**
-     * One pass over {@code text} (the content, or its lower case), eight bytes at a time: words
-     * holding the needle's first byte are checked for the whole needle, and newlines are counted
-     * on the way, so line numbers cost no second pass. On a hit, every occurrence on the line is
-     * collected and the scan goes on after the line.
+     * Every line of {@code text} (the content, or its lower case) holding the needle, found by
+     * {@link #nextHit}. Newlines are counted only up to each hit, so a file without one (most
+     * candidates of a selective query) costs the scan alone. On a hit, every occurrence on the
+     * line is collected and the scan goes on after the line.
      */
     private void scanLiteral(byte[] text, byte[] needle, byte[] content, int length, int start, int startLine, LineSink sink,
                              boolean fold) {
-        // Folding: OR-ing 0x20 maps A-Z onto a-z (and a few other bytes elsewhere, which the
-        // exact check then rejects), so words are filtered with the needle's lower-case ends.
-        long firstFold = fold && isLetter(needle[0]) ? 0x2020202020202020L : 0;
-        long lastFold = fold && isLetter(needle[needle.length - 1]) ? 0x2020202020202020L : 0;
-        long first = (needle[0] & 0xffL) * ONES;
-        long lastByte = (needle[needle.length - 1] & 0xffL) * ONES;
-        int span = needle.length - 1;
-        int last = length - needle.length;
+        int[] pair = needle == rarePairOf && fold == rarePairFold ? rarePair : rarePair(needle, fold);
         int lineNumber = startLine;
-        int i = start;
-        while (i + 8 + span <= length) {
-            long v = (long) LONGS.get(text, i);
-            // A candidate has the needle's first byte here and its last byte where it must end.
-            long candidates = zeroBytes((v | firstFold) ^ first) & zeroBytes(((long) LONGS.get(text, i + span) | lastFold) ^ lastByte);
-            long newlines = zeroBytes(v ^ NEWLINES);
+        int counted = start;
+        for (int at = nextHit(text, length, needle, pair[0], pair[1], start, fold); at >= 0;
+                at = nextHit(text, length, needle, pair[0], pair[1], counted, fold)) {
+            lineNumber += countNewlines(content, counted, at);
+            int lineEnd = lineEnd(content, length, at);
+            if (!emitLine(text, needle, content, at, lineEnd, lineNumber, sink, fold)) {
+                return;
+            }
+            lineNumber++;
+            counted = lineEnd + 1;
+        }
+    }
+
+    /**
+     * The first offset from {@code from} on where {@code needle} occurs in {@code text[0, length)},
+     * or -1. Eight positions at a time, the needle's bytes at offsets {@code a} and {@code b} (its
+     * two rarest, {@link ByteRarity}) are tested; only where both agree is the whole needle
+     * compared. The loop only ever steps by eight, so the JIT can hoist its bounds checks: a scan
+     * that also jumped past lines ran at two thirds of the speed.
+     */
+    private static int nextHit(byte[] text, int length, byte[] needle, int a, int b, int from, boolean fold) {
+        // Folding: OR-ing 0x20 maps A-Z onto a-z (and a few other bytes elsewhere, which the
+        // full compare then rejects), so words are filtered with the needle's lower-case bytes.
+        long aFold = fold && isLetter(needle[a]) ? 0x2020202020202020L : 0;
+        long bFold = fold && isLetter(needle[b]) ? 0x2020202020202020L : 0;
+        long aBytes = (needle[a] & 0xffL) * ONES;
+        long bBytes = (needle[b] & 0xffL) * ONES;
+        int last = length - needle.length;
+        int i = from;
+        for (; i + 8 + b <= length; i += 8) {
+            long candidates = zeroBytes(((long) LONGS.get(text, i + a) | aFold) ^ aBytes)
+                    & zeroBytes(((long) LONGS.get(text, i + b) | bFold) ^ bBytes);
             while (candidates != 0) {
-                int offset = Long.numberOfTrailingZeros(candidates) >>> 3;
-                int at = i + offset;
+                int at = i + (Long.numberOfTrailingZeros(candidates) >>> 3);
                 if (at <= last && matchesAt(text, at, needle, fold)) {
-                    long below = offset == 0 ? 0 : newlines & (-1L >>> (64 - 8 * offset));
-                    int line = lineNumber + Long.bitCount(below);
-                    int lineEnd = lineEnd(content, length, at);
-                    if (!emitLine(text, needle, content, at, lineEnd, line, sink, fold)) {
-                        return;
-                    }
-                    i = lineEnd + 1;
-                    lineNumber = line + 1;
-                    candidates = -1;
-                    break;
+                    return at;
                 }
                 candidates &= candidates - 1;
             }
-            if (candidates == -1) {
-                continue;
-            }
-            lineNumber += Long.bitCount(newlines);
-            i += 8;
         }
         for (; i <= last; i++) {
             if (matchesAt(text, i, needle, fold)) {
-                int lineEnd = lineEnd(content, length, i);
-                if (!emitLine(text, needle, content, i, lineEnd, lineNumber, sink, fold)) {
-                    return;
-                }
-                i = lineEnd;
-                lineNumber++;
-            } else if (text[i] == '\n') {
-                lineNumber++;
+                return i;
             }
         }
+        return -1;
+    }
+
+    // The rare pair of the one needle this matcher scans for, chosen once.
+    private byte[] rarePairOf;
+    private boolean rarePairFold;
+    private int[] rarePair;
+
+    private int[] rarePair(byte[] needle, boolean fold) {
+        rarePairOf = needle;
+        rarePairFold = fold;
+        rarePair = ByteRarity.rarestPair(needle, fold);
+        return rarePair;
     }
 
     /** Reports the line holding the first hit {@code at}, with every occurrence on it. */
@@ -266,6 +276,9 @@ final class LineMatcher {
 
     /** Whether {@code needle} (lower case when folding) occurs at {@code at}, comparing ASCII case-blind when folding. */
     private static boolean matchesAt(byte[] text, int at, byte[] needle, boolean fold) {
+        if (!fold) {
+            return java.util.Arrays.equals(text, at, at + needle.length, needle, 0, needle.length);
+        }
         for (int k = 0; k < needle.length; k++) {
             byte b = text[at + k];
             if (fold && b >= 'A' && b <= 'Z') {

@@ -111,8 +111,12 @@ class BackendServerTest {
             Framing.write(search("match", 0, 0), Channels.newChannel(socket.getOutputStream()));
             ReadableByteChannel in = Channels.newChannel(new BufferedInputStream(socket.getInputStream(), 1 << 16));
             assertThat(Framing.readFrame(in, FrameLimits.DEFAULT)).isNotNull();
-            // Stall: read nothing for a while. The backend fills the socket, then must pause.
-            Thread.sleep(1500);
+            // Stall: read nothing. The backend fills the socket, then must pause: wait (on a slow or
+            // busy machine, for as long as it takes) until the count stops moving, then hold still.
+            for (long before = -1, now = server.resultsProduced(); now != before; now = server.resultsProduced()) {
+                before = now;
+                Thread.sleep(500);
+            }
             long heap1 = usedHeap();
             long direct1 = PlatformDependent.usedDirectMemory();
             long produced1 = server.resultsProduced();
