@@ -21,7 +21,8 @@ import java.util.List;
 final class LineMatcher {
     private final Pattern pattern;
     private final String literal;
-    private final String[] needles;
+    private final byte[][] needles;
+    private final int[][] needlePairs;
     private final boolean foldNeedles;
     private final int[] next;
     private int[] ranges = new int[32];
@@ -30,7 +31,8 @@ final class LineMatcher {
     private LineMatcher(Pattern pattern, String literal, List<String> needles, boolean foldNeedles) {
         this.pattern = pattern;
         this.literal = literal;
-        this.needles = needles.toArray(new String[0]);
+        this.needles = latin1(needles);
+        this.needlePairs = rarePairs(this.needles);
         this.foldNeedles = foldNeedles;
         this.next = new int[this.needles.length];
     }
@@ -58,11 +60,17 @@ final class LineMatcher {
         m.folded = new String(lowerCase, StandardCharsets.ISO_8859_1);
         m.foldedBytes = lowerCase;
         m.foldedCore = foldSafeCore(m.folded);
+        if (m.foldedCore != null && !m.foldedCore.isEmpty()) {
+            m.foldedCoreNeedle = latin1(List.of(m.foldedCore));
+            m.foldedCorePair = rarePairs(m.foldedCoreNeedle);
+        }
         return m;
     }
 
     private String folded;
     private String foldedCore;
+    private byte[][] foldedCoreNeedle;
+    private int[][] foldedCorePair;
     private byte[] foldedBytes;
 
     /**
@@ -96,8 +104,7 @@ final class LineMatcher {
         } else if (foldedCore.isEmpty()) {
             searchRegex(content, length, start, startLine, sink);
         } else {
-            String text = new String(lowered, 0, length, StandardCharsets.ISO_8859_1);
-            searchLines(text, new String[] {foldedCore}, content, length, start, startLine, sink);
+            searchLines(lowered, foldedCoreNeedle, foldedCorePair, content, length, start, startLine, sink);
         }
     }
 
@@ -122,21 +129,24 @@ final class LineMatcher {
 
     /** Lines that hold a needle, each then checked by the regex alone. */
     private void searchNeedles(byte[] content, int length, int start, int startLine, LineSink sink) {
-        String text;
+        byte[] text = content;
         if (foldNeedles) {
             if (lowered.length < length) {
                 lowered = new byte[Math.max(length, 2 * lowered.length)];
             }
             Needles.lowerAscii(content, length, lowered);
-            text = new String(lowered, 0, length, StandardCharsets.ISO_8859_1);
-        } else {
-            text = new String(content, 0, length, StandardCharsets.ISO_8859_1);
+            text = lowered;
         }
-        searchLines(text, needles, content, length, start, startLine, sink);
+        searchLines(text, needles, needlePairs, content, length, start, startLine, sink);
     }
 
-    /** Lines of {@code text} that hold one of {@code needles}, each then checked by the regex alone. */
-    private void searchLines(String text, String[] needles, byte[] content, int length, int start, int startLine, LineSink sink) {
+    /**
+     * Lines of {@code text} (the content, or its lower case) that hold one of {@code needles},
+     * each then checked by the regex alone. Each needle is found by {@link #nextHit} with its rare
+     * pair from {@code pairs}, so a file is neither copied nor decoded to be searched.
+     */
+    private void searchLines(byte[] text, byte[][] needles, int[][] pairs, byte[] content, int length, int start, int startLine,
+                             LineSink sink) {
         int[] next = needles.length == this.next.length ? this.next : new int[needles.length];
         java.util.Arrays.fill(next, -2);
         int lineNumber = startLine;
@@ -146,7 +156,7 @@ final class LineMatcher {
             int hit = Integer.MAX_VALUE;
             for (int i = 0; i < needles.length; i++) {
                 if (next[i] != -1 && next[i] < from) {
-                    next[i] = text.indexOf(needles[i], from);
+                    next[i] = nextHit(text, length, needles[i], pairs[i][0], pairs[i][1], from, false);
                 }
                 if (next[i] >= 0 && next[i] < hit) {
                     hit = next[i];
@@ -244,6 +254,22 @@ final class LineMatcher {
             }
         }
         return -1;
+    }
+
+    private static byte[][] latin1(List<String> strings) {
+        byte[][] bytes = new byte[strings.size()][];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = strings.get(i).getBytes(StandardCharsets.ISO_8859_1);
+        }
+        return bytes;
+    }
+
+    private static int[][] rarePairs(byte[][] needles) {
+        int[][] pairs = new int[needles.length][];
+        for (int i = 0; i < needles.length; i++) {
+            pairs[i] = ByteRarity.rarestPair(needles[i], false);
+        }
+        return pairs;
     }
 
     // The rare pair of the one needle this matcher scans for, chosen once.
