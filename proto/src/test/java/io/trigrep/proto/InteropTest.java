@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.capnproto.MessageBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * reads with the expected values; what {@code capnp encode} writes from text, trigrep reads with
  * the expected values. Expected texts are written out by hand, not derived from our own code.
  */
+@Tag("external") // drives capnp
 class InteropTest {
 
     @Test

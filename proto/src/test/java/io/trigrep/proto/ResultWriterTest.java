@@ -17,6 +17,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The allocation-free result encoder: byte-identical to the reference encoder, and readable by our bindings. */
@@ -62,6 +63,7 @@ class ResultWriterTest {
         return out;
     }
 
+    @Tag("external") // drives capnp
     @Test
     void bytesEqualWhatCapnpEncodes() throws Exception {
         String text = "(result = (package = \"zlib_1.2.13\", path = \"src/ünï.c\", line = 42, before = [\"a\", \"\", \"exactly8\"],"
@@ -106,6 +108,7 @@ class ResultWriterTest {
                 .hasMessageContaining("match(offset, length) was not called");
     }
 
+    @Tag("external") // drives capnp
     @Test
     void cutLinesEqualWhatCapnpEncodes() throws Exception {
         // maxLineBytes 16, so a lead-in of 4 bytes before the first match.

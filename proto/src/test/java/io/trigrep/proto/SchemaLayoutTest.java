@@ -11,6 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * type and location, every union tag and enumerant must equal what {@code capnp compile -ocapnp}
  * prints for trigrep.capnp. A schema edit without a binding edit (or the reverse) fails here.
  */
+@Tag("external") // drives capnp
 class SchemaLayoutTest {
     static final List<Layout.Struct> BOUND = List.of(Request.LAYOUT, SearchRequest.LAYOUT, Filter.LAYOUT, FetchFile.LAYOUT,
             Response.LAYOUT, Result.LAYOUT, Range.LAYOUT, Progress.LAYOUT, Done.LAYOUT, Failure.LAYOUT, File.LAYOUT, LineCut.LAYOUT,

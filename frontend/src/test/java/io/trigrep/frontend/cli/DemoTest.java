@@ -26,6 +26,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * corpus into 3 shards and starts 3 backends and the frontend as its own children; the test
  * queries it over HTTP, stops it with SIGTERM and checks nothing is left running or listening.
  */
+@Tag("external") // drives the launcher, which runs Maven
 class DemoTest {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     static final Path CORPUS = ROOT.resolve("source-backend/src/test/resources/corpus");

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -404,6 +405,7 @@ class DeployConfigTest {
         }
     }
 
+    @Tag("external") // drives systemd-analyze
     @Test
     void systemdUnitsAgreeWithTheCode(@TempDir Path dir) throws Exception {
         Map<String, Role> roles = roles();
@@ -449,6 +451,7 @@ class DeployConfigTest {
         assertThat(run(command)).isEqualTo("");
     }
 
+    @Tag("external") // drives docker-compose and promtool
     @Test
     void theRealValidatorsAcceptTheFiles(@TempDir Path dir) throws Exception {
         assertThat(run(List.of("docker-compose", "-f", ROOT.resolve("docker-compose.yml").toString(), "config", "-q"))).isEqualTo("");

@@ -32,6 +32,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.DumperOptions;
@@ -46,6 +47,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * project's scrape config pointed at these ports and the project's rules, computes a number for
  * the p99 latency rule.
  */
+@Tag("external") // drives prometheus
 class PrometheusRulesTest {
     static final Path ROOT = DeployConfigTest.ROOT;
     static final ObjectMapper JSON = new ObjectMapper();

@@ -22,6 +22,7 @@ import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -44,6 +45,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * (and its progress page on screen) until the test cancels it. Screenshots go to
  * target/screenshots/.
  */
+@Tag("external") // drives Chromium and chromedriver
 class WebUiBrowserTest {
     static final Path SCREENSHOTS = Path.of("target/screenshots");
     /** No trigram to narrow it down: a full scan, with results in every copy of the corpus. */

@@ -7,10 +7,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A real Debian source package, built with dpkg-source -b, read with and without dpkg-source -x. */
+@Tag("external") // drives dpkg-source
 class DscPackageTest {
     @TempDir
     Path dir;
