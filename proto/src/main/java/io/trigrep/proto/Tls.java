@@ -25,8 +25,16 @@ import javax.net.ssl.SSLSocket;
  * One instance serves every connection of its side: Netty handlers for the event-loop server and
  * fan-out, blocking sockets for {@link Call} and the command-line client. The JDK provider keeps
  * both on one {@code SSLContext} (no native library to ship).
+ *
+ * <p>TLS 1.2 only: under TLS 1.3 the server checks the client's certificate after the client's
+ * handshake has ended, so a refused client learns it from a broken pipe or a reset on its first
+ * request, racing the server's alert, and cannot say why. Under TLS 1.2 the refusal is part of
+ * the handshake and every client reports it as "TLS handshake failed: ...". The connections are
+ * long-lived (one per query per backend, or a ping), so the extra round trip does not matter.
  */
 public final class Tls {
+    static final String PROTOCOL = "TLSv1.2";
+
     /** No TLS: plain TCP, the default. */
     public static final Tls PLAIN = new Tls(null, false);
 
@@ -73,7 +81,8 @@ public final class Tls {
 
     private static Tls build(Path cert, Path key, Path ca, Builder builder, boolean checkHostname) {
         try {
-            return new Tls(builder.get().trustManager(ca.toFile()).sslProvider(SslProvider.JDK).build(), checkHostname);
+            return new Tls(builder.get().trustManager(ca.toFile()).sslProvider(SslProvider.JDK).protocols(PROTOCOL).build(),
+                    checkHostname);
         } catch (Exception e) {
             // Netty names neither the file nor the role; say which three files were read.
             throw new IllegalArgumentException("cannot use TLS certificate " + cert + ", key " + key + " and CA " + ca + ": "
@@ -101,11 +110,7 @@ public final class Tls {
         return context.newHandler(alloc, backend.getHostString(), backend.getPort());
     }
 
-    /**
-     * A blocking connection to {@code backend}, TLS handshake done when enabled. Under TLS 1.3 the
-     * backend checks the client's certificate after the client's handshake ends: its refusal then
-     * surfaces on the first read, as an {@link SSLException} that {@link #reason} words.
-     */
+    /** A blocking connection to {@code backend}, TLS handshake done when enabled; a refusal is an {@link SSLHandshakeException}. */
     public Socket connect(InetSocketAddress backend, int connectMillis, int readMillis) throws IOException {
         Socket raw = new Socket();
         try {
@@ -122,8 +127,19 @@ public final class Tls {
                     .createSocket(raw, backend.getHostString(), backend.getPort(), true);
             SSLParameters parameters = socket.getSSLParameters();
             parameters.setEndpointIdentificationAlgorithm(checkHostname ? "HTTPS" : null);
+            parameters.setProtocols(new String[] {PROTOCOL});
             socket.setSSLParameters(parameters);
-            socket.startHandshake();
+            try {
+                socket.startHandshake();
+            } catch (SSLHandshakeException e) {
+                throw e;
+            } catch (IOException e) {
+                // A peer that does not speak TLS is a bare SSLException; a backend that refuses our certificate
+                // may close while our flight is still being written (broken pipe, reset): the handshake failed all the same.
+                String why = e instanceof SSLException ? message(e)
+                        : "the backend closed the connection (" + message(e) + "); did it refuse this client's certificate?";
+                throw (SSLHandshakeException) new SSLHandshakeException(why).initCause(e);
+            }
             return socket;
         } catch (IOException | RuntimeException e) {
             raw.close();
@@ -144,12 +160,19 @@ public final class Tls {
                 return "TLS handshake failed: " + message(t);
             }
             if (t instanceof SSLException) {
-                // Under TLS 1.3 a refused client certificate arrives as an alert after the handshake.
-                String text = message(t);
-                return (text.contains("alert") || text.contains("certificate") ? "TLS handshake failed: " : "TLS error: ") + text;
+                return "TLS error: " + message(t);
             }
         }
         return null;
+    }
+
+    /** A failed handshake's reason in one line, whatever {@code cause} is: "TLS handshake failed: ...". */
+    public static String handshakeFailure(Throwable cause) {
+        String reason = reason(cause);
+        if (reason == null) {
+            return "TLS handshake failed: " + message(cause);
+        }
+        return reason.startsWith("TLS error: ") ? "TLS handshake failed: " + reason.substring("TLS error: ".length()) : reason;
     }
 
     private static String message(Throwable t) {

@@ -90,8 +90,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         // Comes before the close that follows a refused handshake, so the shard fails for the right reason.
         if (event instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
-            String reason = Tls.reason(done.cause());
-            run.fail(shard, ShardStatus.Outcome.TLS, reason != null ? reason : "TLS handshake failed: " + done.cause());
+            run.fail(shard, ShardStatus.Outcome.TLS, Tls.handshakeFailure(done.cause()));
         }
         ctx.fireUserEventTriggered(event);
     }

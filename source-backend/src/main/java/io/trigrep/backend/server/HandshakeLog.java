@@ -27,9 +27,7 @@ final class HandshakeLog extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
             metrics.tlsHandshakeFailed();
-            String reason = Tls.reason(done.cause());
-            log.println("backend: refused a connection from " + ctx.channel().remoteAddress() + ": "
-                    + (reason != null ? reason : "TLS handshake failed: " + done.cause()));
+            log.println("backend: refused a connection from " + ctx.channel().remoteAddress() + ": " + Tls.handshakeFailure(done.cause()));
         }
         ctx.fireUserEventTriggered(event);
     }
