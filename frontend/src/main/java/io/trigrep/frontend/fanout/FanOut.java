@@ -124,7 +124,7 @@ public final class FanOut implements AutoCloseable {
                             if (tls.enabled()) {
                                 // With auto-read off, SslHandler reads what the handshake needs itself; after it, reads
                                 // stay on demand and each decrypted run goes on to the decoder, so backpressure holds.
-                                ch.pipeline().addLast("tls", tls.clientHandler(ch.alloc(), backend));
+                                ch.pipeline().addLast("tls", tls.clientHandler(ch.alloc(), backend)).addLast("batch", new ReadBatcher());
                             }
                             ch.pipeline().addLast(new FrameRunDecoder(FrameLimits.DEFAULT), new StreamHandler(run, shard, request));
                         }
