@@ -11,6 +11,8 @@
  * {@code status}. The connection stays open for the next request; the backend closes it after a
  * malformed request, a request sent before the previous answer ended, or 30 s without a request.
  * A frontend may close at any time; the backend then stops the work.
+ * With mutual TLS ({@link io.trigrep.proto.Tls}) the same bytes travel inside a TLS session: the
+ * backend requires a client certificate signed by its CA before it reads a request.
  *
  * <h2>Framing (standard Cap'n Proto stream encoding, little-endian)</h2>
  * <pre>

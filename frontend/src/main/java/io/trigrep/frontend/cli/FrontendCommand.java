@@ -4,6 +4,7 @@ import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.http.ConnectionLimits;
 import io.trigrep.frontend.http.FrontendServer;
+import io.trigrep.proto.Tls;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,8 +62,22 @@ public final class FrontendCommand implements Callable<Integer> {
                     + "(env TRIGREP_ANSWER_TIMEOUT_MS; default ${DEFAULT-VALUE})")
     long answerTimeoutMs;
 
+    @Option(names = "--tls-cert", defaultValue = "${env:TRIGREP_TLS_CERT}",
+            description = "PEM client certificate presented to backends; with --tls-key and --tls-ca every backend connection is "
+                    + "mutual TLS (env TRIGREP_TLS_CERT; default: plain TCP)")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", defaultValue = "${env:TRIGREP_TLS_KEY}", description = "PEM PKCS#8 private key of --tls-cert (env TRIGREP_TLS_KEY)")
+    Path tlsKey;
+
+    @Option(names = "--tls-ca", defaultValue = "${env:TRIGREP_TLS_CA}",
+            description = "PEM CA certificate that must have signed each backend's certificate, which must name the host as given in "
+                    + "--backends (env TRIGREP_TLS_CA)")
+    Path tlsCa;
+
     @Override
     public Integer call() throws Exception {
+        Tls tls = Tls.fromOptions(tlsCert, tlsKey, tlsCa, false);
         List<InetSocketAddress> addresses = new ArrayList<>();
         for (String b : backends) {
             int colon = b.lastIndexOf(':');
@@ -71,7 +86,7 @@ public final class FrontendCommand implements Callable<Integer> {
             }
             addresses.add(new InetSocketAddress(b.substring(0, colon), Integer.parseInt(b.substring(colon + 1))));
         }
-        FanOut fanOut = new FanOut(addresses, data, 2);
+        FanOut fanOut = new FanOut(addresses, data, 2, new io.trigrep.frontend.metrics.FrontendMetrics(), tls);
         ConnectionLimits defaults = ConnectionLimits.defaults();
         ConnectionLimits limits = new ConnectionLimits(maxConnections > 0 ? maxConnections : defaults.maxConnections(),
                 Duration.ofMillis(requestTimeoutMs), Duration.ofMillis(idleTimeoutMs), Duration.ofMillis(answerTimeoutMs), defaults.maxPipelined());
@@ -84,7 +99,7 @@ public final class FrontendCommand implements Callable<Integer> {
             stopped.countDown();
         }, "trigrep-frontend-shutdown"));
         System.out.println("frontend listening on http://" + address.getHostString() + ":" + address.getPort() + "/ ("
-                + addresses.size() + " backends)");
+                + addresses.size() + " backends" + (tls.enabled() ? ", mutual TLS" : "") + ")");
         System.out.flush();
         stopped.await();
         return 0;

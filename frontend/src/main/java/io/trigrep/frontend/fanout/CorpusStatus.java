@@ -8,6 +8,7 @@ import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
 import io.trigrep.proto.Skipped;
 import io.trigrep.proto.Status;
+import io.trigrep.proto.Tls;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -36,6 +37,7 @@ public final class CorpusStatus implements AutoCloseable {
     public record Snapshot(List<Shard> shards, long files, long bytes, List<Skip> skipped, long takenMillis) {}
 
     private final List<InetSocketAddress> backends;
+    private final Tls tls;
     private final int timeoutMillis;
     private final LongSupplier clock;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -45,8 +47,9 @@ public final class CorpusStatus implements AutoCloseable {
     });
     private volatile Snapshot latest;
 
-    public CorpusStatus(List<InetSocketAddress> backends, int timeoutMillis, LongSupplier clock) {
+    public CorpusStatus(List<InetSocketAddress> backends, Tls tls, int timeoutMillis, LongSupplier clock) {
         this.backends = List.copyOf(backends);
+        this.tls = tls;
         this.timeoutMillis = timeoutMillis;
         this.clock = clock;
     }
@@ -72,7 +75,7 @@ public final class CorpusStatus implements AutoCloseable {
             try {
                 MessageBuilder ping = Messages.newBuilder();
                 ping.initRoot(Request.factory).setPing();
-                ByteBuffer frame = Call.ask(backend, ping, timeoutMillis, timeoutMillis);
+                ByteBuffer frame = Call.ask(tls, backend, ping, timeoutMillis, timeoutMillis);
                 Response.Reader response = frame == null ? null : Messages.response(Framing.read(frame, FrameLimits.DEFAULT));
                 if (response == null || response.which() != Response.Which.STATUS) {
                     shards.add(unreachable(address, known, "no status"));
@@ -86,7 +89,8 @@ public final class CorpusStatus implements AutoCloseable {
                 shards.add(new Shard(address, s.getShard().toString(), s.getFiles(), s.getBytes(), s.getFormatVersion(), true, null,
                         List.copyOf(skipped)));
             } catch (Exception e) {
-                shards.add(unreachable(address, known, e.getMessage() == null ? e.toString() : e.getMessage()));
+                String tlsReason = Tls.reason(e);
+                shards.add(unreachable(address, known, tlsReason != null ? tlsReason : e.getMessage() == null ? e.toString() : e.getMessage()));
             }
         }
         long files = 0;

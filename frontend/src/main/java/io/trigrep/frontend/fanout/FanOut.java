@@ -15,6 +15,7 @@ import io.trigrep.proto.FrameRunDecoder;
 import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
+import io.trigrep.proto.Tls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -47,13 +48,20 @@ public final class FanOut implements AutoCloseable {
     private final ExecutorService teeIo;
     private final AtomicLong runs = new AtomicLong();
     private final FrontendMetrics metrics;
+    private final Tls tls;
 
     public FanOut(List<InetSocketAddress> backends, Path dataDir, int writerThreads) throws IOException {
-        this(backends, dataDir, writerThreads, new FrontendMetrics());
+        this(backends, dataDir, writerThreads, new FrontendMetrics(), Tls.PLAIN);
     }
 
     public FanOut(List<InetSocketAddress> backends, Path dataDir, int writerThreads, FrontendMetrics metrics) throws IOException {
+        this(backends, dataDir, writerThreads, metrics, Tls.PLAIN);
+    }
+
+    /** Talks to the backends over mutual TLS when {@code tls} (a client configuration) is enabled: searches, fetches and pings. */
+    public FanOut(List<InetSocketAddress> backends, Path dataDir, int writerThreads, FrontendMetrics metrics, Tls tls) throws IOException {
         this.metrics = metrics;
+        this.tls = tls;
         if (backends.isEmpty()) {
             throw new IllegalArgumentException("at least one backend is needed");
         }
@@ -83,6 +91,11 @@ public final class FanOut implements AutoCloseable {
         return backends;
     }
 
+    /** How every connection to the backends is made: searches here, and the blocking fetches and pings elsewhere. */
+    public Tls tls() {
+        return tls;
+    }
+
     public List<String> shardNames() {
         List<String> names = new ArrayList<>();
         for (InetSocketAddress b : backends) {
@@ -99,6 +112,7 @@ public final class FanOut implements AutoCloseable {
             request.initRoot(Request.factory).initSearch().setQuery(query).setLiteral(literal).setContextLines(contextLines)
                     .setDeadlineMillis((int) Math.min(Integer.MAX_VALUE, deadline.toMillis()));
             int shard = i;
+            InetSocketAddress backend = backends.get(i);
             Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
                     .option(ChannelOption.AUTO_READ, false)
                     .option(ChannelOption.TCP_NODELAY, true)
@@ -107,10 +121,15 @@ public final class FanOut implements AutoCloseable {
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (tls.enabled()) {
+                                // With auto-read off, SslHandler reads what the handshake needs itself; after it, reads
+                                // stay on demand and each decrypted run goes on to the decoder, so backpressure holds.
+                                ch.pipeline().addLast("tls", tls.clientHandler(ch.alloc(), backend)).addLast("batch", new ReadBatcher());
+                            }
                             ch.pipeline().addLast(new FrameRunDecoder(FrameLimits.DEFAULT), new StreamHandler(run, shard, request));
                         }
                     });
-            bootstrap.connect(backends.get(i)).addListener(future -> {
+            bootstrap.connect(backend).addListener(future -> {
                 if (!future.isSuccess()) {
                     run.fail(shard, ShardStatus.Outcome.CONNECT, "cannot connect: " + future.cause().getMessage());
                 }

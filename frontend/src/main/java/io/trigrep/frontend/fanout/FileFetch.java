@@ -10,6 +10,7 @@ import io.trigrep.proto.MalformedMessageException;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
+import io.trigrep.proto.Tls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -51,12 +52,16 @@ public final class FileFetch {
     }
 
     /** The whole file (older callers). */
-    public static Outcome fetch(List<InetSocketAddress> backends, String pkg, String path, int timeoutMillis) {
-        return fetch(backends, -1, pkg, path, Ask.WHOLE, timeoutMillis);
+    public static Outcome fetch(List<InetSocketAddress> backends, Tls tls, String pkg, String path, int timeoutMillis) {
+        return fetch(backends, tls, -1, pkg, path, Ask.WHOLE, timeoutMillis);
     }
 
-    /** Asks backend {@code preferred} first when it is a valid index (it had the file before), then the others. */
-    public static Outcome fetch(List<InetSocketAddress> backends, int preferred, String pkg, String path, Ask ask, int timeoutMillis) {
+    /**
+     * Asks backend {@code preferred} first when it is a valid index (it had the file before), then
+     * the others, each over {@code tls}.
+     */
+    public static Outcome fetch(List<InetSocketAddress> backends, Tls tls, int preferred, String pkg, String path, Ask ask,
+                                int timeoutMillis) {
         String lastFailure = null;
         boolean anyAnswered = false;
         for (int k = -1; k < backends.size(); k++) {
@@ -70,7 +75,7 @@ public final class FileFetch {
                 request.initRoot(Request.factory).initFetchFile().setPackage(pkg).setPath(path).setFirstLine(ask.firstLine())
                         .setMaxLines(ask.maxLines()).setMaxLineBytes(ask.maxLineBytes()).setByteOffset(ask.byteOffset())
                         .setByteCount(ask.byteCount());
-                ByteBuffer frame = Call.ask(backend, request, timeoutMillis, 5 * timeoutMillis);
+                ByteBuffer frame = Call.ask(tls, backend, request, timeoutMillis, 5 * timeoutMillis);
                 if (frame == null) {
                     lastFailure = backend + " closed without answering";
                     continue;
@@ -86,7 +91,8 @@ public final class FileFetch {
             } catch (MalformedMessageException e) {
                 lastFailure = backend + ": " + e.getMessage();
             } catch (IOException e) {
-                lastFailure = backend + ": " + e.getMessage();
+                String tlsReason = Tls.reason(e);
+                lastFailure = backend + ": " + (tlsReason != null ? tlsReason : e.getMessage());
             }
         }
         return anyAnswered ? Outcome.failed(Failure.Code.NOT_FOUND, "no file " + pkg + "/" + path)

@@ -1,6 +1,7 @@
 package io.trigrep.frontend.fanout;
 
 import io.trigrep.proto.Call;
+import io.trigrep.proto.Tls;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,10 +11,10 @@ public final class Readiness {
     private Readiness() {}
 
     /** The backends that did not answer a ping within {@code timeoutMillis}, with why. */
-    public static List<String> unreachable(List<InetSocketAddress> backends, int timeoutMillis) {
+    public static List<String> unreachable(List<InetSocketAddress> backends, Tls tls, int timeoutMillis) {
         List<String> down = new ArrayList<>();
         for (InetSocketAddress backend : backends) {
-            String problem = Call.ping(backend, timeoutMillis);
+            String problem = Call.ping(tls, backend, timeoutMillis);
             if (problem != null) {
                 down.add(backend.getHostString() + ":" + backend.getPort() + " (" + problem + ")");
             }

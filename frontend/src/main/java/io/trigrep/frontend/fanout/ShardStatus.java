@@ -19,10 +19,12 @@ public record ShardStatus(String shard, State state, Outcome outcome, String rea
         DEADLINE,
         CANCELLED,
         ERROR,
+        /** The TLS handshake failed or the session broke: certificates or configuration, not the search. */
+        TLS,
         /** The frontend could not write what the backend sent: its own disk, not the backend, failed. */
         FRONTEND_DISK;
 
-        /** The metrics label: ok, bad_query, connect, malformed, closed, deadline, cancelled, error, frontend_disk. */
+        /** The metrics label: ok, bad_query, connect, malformed, closed, deadline, cancelled, error, tls, frontend_disk. */
         public String label() {
             return name().toLowerCase(Locale.ROOT);
         }

@@ -3,7 +3,9 @@ package io.trigrep.frontend.fanout;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.trigrep.proto.MalformedFrame;
+import io.trigrep.proto.Tls;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -85,8 +87,23 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        // Comes before the close that follows a refused handshake, so the shard fails for the right reason.
+        if (event instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+            run.fail(shard, ShardStatus.Outcome.TLS, Tls.handshakeFailure(done.cause()));
+        }
+        ctx.fireUserEventTriggered(event);
+    }
+
+    @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        run.fail(shard, ShardStatus.Outcome.ERROR, cause.getMessage() == null ? cause.toString() : cause.getMessage());
+        // Under TLS 1.3 a backend refuses a client certificate after the client's handshake ended: an alert on read.
+        String tls = Tls.reason(cause);
+        if (tls != null) {
+            run.fail(shard, ShardStatus.Outcome.TLS, tls);
+        } else {
+            run.fail(shard, ShardStatus.Outcome.ERROR, cause.getMessage() == null ? cause.toString() : cause.getMessage());
+        }
         ctx.close();
     }
 }

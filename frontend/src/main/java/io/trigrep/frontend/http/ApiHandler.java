@@ -99,7 +99,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         switch (uri.path()) {
             case "/healthz" -> send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.object("status", "ok"));
             case "/readyz" -> pages.execute(() -> {
-                List<String> down = Readiness.unreachable(fanOut.backends(), 1000);
+                List<String> down = Readiness.unreachable(fanOut.backends(), fanOut.tls(), 1000);
                 // partial=true: ready while any backend answers (partial results beat none), for
                 // load balancers that would otherwise take every frontend out when one shard restarts.
                 boolean partialOk = "true".equals(first(uri.parameters(), "partial", "false"));
@@ -191,10 +191,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             try {
                 FileFetch.Outcome outcome;
                 if (asked != null) {
-                    outcome = FileFetch.fetch(fanOut.backends(), -1, pkg, path, asked, 1000);
+                    outcome = FileFetch.fetch(fanOut.backends(), fanOut.tls(), -1, pkg, path, asked, 1000);
                 } else {
                     // The whole file, when it is small enough for one answer: its size first, from a one-line window.
-                    outcome = FileFetch.fetch(fanOut.backends(), -1, pkg, path, FileFetch.Ask.lines(1, 1, 1), 1000);
+                    outcome = FileFetch.fetch(fanOut.backends(), fanOut.tls(), -1, pkg, path, FileFetch.Ask.lines(1, 1, 1), 1000);
                     if (outcome.content() != null && outcome.totalBytes() > WHOLE_FILE_MAX_BYTES) {
                         send(ctx, keepAlive, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, PageRenderer.error(pkg + "/" + path + " has "
                                 + outcome.totalBytes() + " bytes, more than " + WHOLE_FILE_MAX_BYTES + " in one answer: ask for a window of"
@@ -202,7 +202,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                         return;
                     }
                     if (outcome.content() != null) {
-                        outcome = FileFetch.fetch(fanOut.backends(), outcome.backend(), pkg, path, FileFetch.Ask.WHOLE, 1000);
+                        outcome = FileFetch.fetch(fanOut.backends(), fanOut.tls(), outcome.backend(), pkg, path, FileFetch.Ask.WHOLE, 1000);
                     }
                 }
                 if (outcome.content() != null) {
@@ -230,7 +230,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error(problem, 0));
             return;
         }
-        new RawFile(ctx, keepAlive, pages, fanOut.backends(), pkg, path).start();
+        new RawFile(ctx, keepAlive, pages, fanOut.backends(), fanOut.tls(), pkg, path).start();
     }
 
     /** Why a file request cannot be sent to a backend, or null when it can. */

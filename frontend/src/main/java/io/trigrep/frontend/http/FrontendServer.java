@@ -67,7 +67,7 @@ public final class FrontendServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.corpus = new io.trigrep.frontend.fanout.CorpusStatus(fanOut.backends(), 1000, System::currentTimeMillis);
+        this.corpus = new io.trigrep.frontend.fanout.CorpusStatus(fanOut.backends(), fanOut.tls(), 1000, System::currentTimeMillis);
         this.ui = new WebUi(fanOut, cache, pages, queries, corpus);
     }
 

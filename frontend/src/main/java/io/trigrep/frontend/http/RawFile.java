@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.trigrep.frontend.fanout.FileFetch;
+import io.trigrep.proto.Tls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -29,13 +30,16 @@ final class RawFile {
     private final boolean keepAlive;
     private final ExecutorService pages;
     private final List<InetSocketAddress> backends;
+    private final Tls tls;
     private final String pkg;
     private final String path;
     private long total;
     private long sent;
     private int backend = -1;
 
-    RawFile(ChannelHandlerContext ctx, boolean keepAlive, ExecutorService pages, List<InetSocketAddress> backends, String pkg, String path) {
+    RawFile(ChannelHandlerContext ctx, boolean keepAlive, ExecutorService pages, List<InetSocketAddress> backends, Tls tls, String pkg,
+            String path) {
+        this.tls = tls;
         this.ctx = ctx;
         this.keepAlive = keepAlive;
         this.pages = pages;
@@ -46,7 +50,7 @@ final class RawFile {
 
     void start() {
         pages.execute(() -> {
-            FileFetch.Outcome first = FileFetch.fetch(backends, -1, pkg, path, FileFetch.Ask.bytes(0, CHUNK), 1000);
+            FileFetch.Outcome first = FileFetch.fetch(backends, tls, -1, pkg, path, FileFetch.Ask.bytes(0, CHUNK), 1000);
             if (first.content() == null) {
                 try {
                     Responses.send(ctx, keepAlive, ApiHandler.status(first.code()), PageRenderer.error(first.message(), 0));
@@ -89,7 +93,7 @@ final class RawFile {
     }
 
     private void next() {
-        FileFetch.Outcome piece = FileFetch.fetch(backends, backend, pkg, path, FileFetch.Ask.bytes(sent, CHUNK), 1000);
+        FileFetch.Outcome piece = FileFetch.fetch(backends, tls, backend, pkg, path, FileFetch.Ask.bytes(sent, CHUNK), 1000);
         if (piece.content() == null) {
             ctx.close(); // the status line is sent: all that is left is to cut the response short
             return;

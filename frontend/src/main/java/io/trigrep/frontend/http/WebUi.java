@@ -68,7 +68,7 @@ final class WebUi {
                 if (problem != null) {
                     html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.notice(null, "Not a file", problem, null));
                 } else {
-                    new RawFile(ctx, keepAlive, pages, fanOut.backends(), first(params, "package", ""), first(params, "path", "")).start();
+                    new RawFile(ctx, keepAlive, pages, fanOut.backends(), fanOut.tls(), first(params, "package", ""), first(params, "path", "")).start();
                 }
             }
             default -> {
@@ -187,7 +187,7 @@ final class WebUi {
         long from = number(first(params, "from", "0"));
         int firstLine = (int) Math.min(Integer.MAX_VALUE, from > 0 ? from : Math.max(1, target - WINDOW_LINES / 2));
         pages.execute(() -> {
-            FileFetch.Outcome outcome = FileFetch.fetch(fanOut.backends(), -1, pkg, path,
+            FileFetch.Outcome outcome = FileFetch.fetch(fanOut.backends(), fanOut.tls(), -1, pkg, path,
                     FileFetch.Ask.lines(firstLine, WINDOW_LINES, WINDOW_LINE_BYTES), 1000);
             if (outcome.content() != null) {
                 html(ctx, keepAlive, HttpResponseStatus.OK, ui.file(pkg, path, new FileView(outcome), back, target, WINDOW_LINES));

@@ -475,4 +475,91 @@ class DeployConfigTest {
         assertThat(p.exitValue()).as("%s said:\n%s", command, out).isZero();
         return out.strip();
     }
+
+    /**
+     * Issue 15, item 8: in Kubernetes both sides run mutual TLS. Each workload's TRIGREP_TLS_* name
+     * files of a mounted Secret that the kustomization generates from what deploy/make-certs.sh
+     * writes, the backends' from the backend certificate and the frontends' from the frontend one;
+     * and that backend certificate names every host in the frontend's --backends.
+     */
+    @Test
+    void kubernetesRunsMutualTlsWithTheCertificatesMakeCertsWrites(@TempDir Path dir) throws Exception {
+        Path k8s = ROOT.resolve("deploy/k8s");
+        JsonNode kustomization = yaml(k8s.resolve("kustomization.yaml"));
+        Map<String, Map<String, String>> secrets = new LinkedHashMap<>();
+        for (JsonNode generator : kustomization.path("secretGenerator")) {
+            Map<String, String> files = new LinkedHashMap<>();
+            generator.path("files").forEach(f -> files.put(f.asText().substring(0, f.asText().indexOf('=')),
+                    f.asText().substring(f.asText().indexOf('=') + 1)));
+            secrets.put(generator.get("name").asText(), files);
+        }
+        Process make = new ProcessBuilder("bash", ROOT.resolve("deploy/make-certs.sh").toString(), dir.resolve("tls").toString())
+                .redirectErrorStream(true).start();
+        String output = new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(make.waitFor()).as(output).isZero();
+
+        Map<String, String> certificateOf = new LinkedHashMap<>();
+        List<String> backendsFlag = new ArrayList<>();
+        for (String[] workload : new String[][] {{"backend.yaml", "StatefulSet", "backend"}, {"frontend.yaml", "Deployment", "frontend"}}) {
+            JsonNode pod = null;
+            for (JsonNode doc : yamlDocuments(k8s.resolve(workload[0]))) {
+                if (doc != null && workload[1].equals(doc.path("kind").asText())) {
+                    pod = doc.path("spec").path("template").path("spec");
+                }
+            }
+            assertThat(pod).as(workload[0]).isNotNull();
+            JsonNode container = pod.path("containers").get(0);
+            if (workload[2].equals("frontend")) {
+                List<String> args = words(container.get("args"));
+                backendsFlag.addAll(Arrays.asList(args.get(args.indexOf("--backends") + 1).split(",")));
+            }
+            Map<String, String> env = new LinkedHashMap<>();
+            container.path("env").forEach(e -> env.put(e.get("name").asText(), e.path("value").asText()));
+            Map<String, String> mounts = new LinkedHashMap<>();
+            container.path("volumeMounts").forEach(m -> mounts.put(m.get("name").asText(), m.get("mountPath").asText()));
+            for (String variable : List.of("TRIGREP_TLS_CERT", "TRIGREP_TLS_KEY", "TRIGREP_TLS_CA")) {
+                String file = env.get(variable);
+                assertThat(file).as("%s sets %s", workload[0], variable).isNotNull();
+                String volume = null;
+                for (Map.Entry<String, String> m : mounts.entrySet()) {
+                    if (file.startsWith(m.getValue() + "/")) {
+                        volume = m.getKey();
+                    }
+                }
+                assertThat(volume).as("%s: %s is on a mounted volume", workload[0], file).isNotNull();
+                String secretName = null;
+                for (JsonNode v : pod.path("volumes")) {
+                    if (v.get("name").asText().equals(volume)) {
+                        secretName = v.path("secret").path("secretName").asText(null);
+                    }
+                }
+                assertThat(secrets).as("%s: volume %s is a generated Secret", workload[0], volume).containsKey(secretName);
+                String key = file.substring(mounts.get(volume).length() + 1);
+                String source = secrets.get(secretName).get(key);
+                assertThat(source).as("%s: Secret %s has %s", workload[0], secretName, key).isNotNull();
+                assertThat(source).as("%s comes from make-certs.sh's output", source).startsWith("tls/");
+                assertThat(dir.resolve(source)).as("make-certs.sh writes %s", source).exists();
+                if (variable.equals("TRIGREP_TLS_CERT")) {
+                    assertThat(source).as("%s presents its own certificate", workload[0]).isEqualTo("tls/" + workload[2] + ".crt");
+                    certificateOf.put(workload[2], source);
+                }
+            }
+        }
+        java.security.cert.X509Certificate backendCert;
+        try (var in = Files.newInputStream(dir.resolve(certificateOf.get("backend")))) {
+            backendCert = (java.security.cert.X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in);
+        }
+        List<String> names = new ArrayList<>();
+        for (List<?> san : backendCert.getSubjectAlternativeNames()) {
+            names.add(san.get(1).toString());
+        }
+        assertThat(backendCert.getExtendedKeyUsage()).as("the backend's /readyz pings itself with it")
+                .contains("1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2");
+        assertThat(backendsFlag).isNotEmpty();
+        for (String backend : backendsFlag) {
+            String host = backend.substring(0, backend.lastIndexOf(':'));
+            assertThat(names).as("the backend certificate names %s", host)
+                    .anyMatch(n -> n.equals(host) || n.startsWith("*.") && host.endsWith(n.substring(1)) && host.indexOf('.') == host.length() - n.length() + 1);
+        }
+    }
 }

@@ -61,6 +61,12 @@ public final class BackendMetrics {
                 .register(registry).increment();
     }
 
+    /** A connection refused during the TLS handshake: wrong or missing client certificate, or no TLS at all. */
+    public void tlsHandshakeFailed() {
+        Counter.builder("trigrep.backend.tls.handshake.failures").description("Connections refused during the TLS handshake")
+                .register(registry).increment();
+    }
+
     public String scrape() {
         return registry.scrape();
     }

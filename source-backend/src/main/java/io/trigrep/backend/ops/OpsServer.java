@@ -24,6 +24,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.trigrep.proto.Call;
+import io.trigrep.proto.Tls;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
@@ -40,6 +41,7 @@ public final class OpsServer implements AutoCloseable {
 
     private final BackendMetrics metrics;
     private final InetSocketAddress searchPort;
+    private final Tls tls;
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     // Pings block: one thread, so a stuck search port cannot multiply threads; probes just wait.
     private final ExecutorService pings = Executors.newSingleThreadExecutor(r -> {
@@ -50,8 +52,17 @@ public final class OpsServer implements AutoCloseable {
     private Channel channel;
 
     public OpsServer(BackendMetrics metrics, InetSocketAddress searchPort) {
+        this(metrics, searchPort, Tls.PLAIN);
+    }
+
+    /**
+     * Pings a search port that speaks mutual TLS as a client with {@code tls}: the backend's own
+     * certificate and CA, without the host name check, since it dials itself on loopback.
+     */
+    public OpsServer(BackendMetrics metrics, InetSocketAddress searchPort, Tls tls) {
         this.metrics = metrics;
         this.searchPort = searchPort;
+        this.tls = tls;
     }
 
     public InetSocketAddress start(String host, int port) throws InterruptedException {
@@ -75,7 +86,7 @@ public final class OpsServer implements AutoCloseable {
                 case "/metrics" -> send(ctx, keepAlive, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape());
                 case "/healthz" -> send(ctx, keepAlive, HttpResponseStatus.OK, "application/json", "{\"status\":\"ok\"}");
                 case "/readyz" -> pings.execute(() -> {
-                    String problem = Call.ping(loopback(searchPort), PING_MILLIS);
+                    String problem = Call.ping(tls, loopback(searchPort), PING_MILLIS);
                     send(ctx, keepAlive, problem == null ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, "application/json",
                             problem == null ? "{\"status\":\"ready\"}" : "{\"status\":\"not ready\",\"reason\":\"" + jsonSafe(problem) + "\"}");
                 });

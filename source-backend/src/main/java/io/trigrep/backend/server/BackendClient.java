@@ -4,10 +4,14 @@ import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Response;
+import io.trigrep.proto.Tls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.net.Socket;
+import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
 import org.capnproto.MessageBuilder;
 
 /**
@@ -20,7 +24,7 @@ public final class BackendClient {
     private BackendClient() {}
 
     /** Sends a request as one write: no Nagle delay between segment table and segments. */
-    static void send(SocketChannel channel, MessageBuilder request) throws IOException {
+    static void send(WritableByteChannel channel, MessageBuilder request) throws IOException {
         ByteBuffer frame = ByteBuffer.allocate(Framing.frameBytes(request));
         io.netty.buffer.ByteBuf view = io.netty.buffer.Unpooled.wrappedBuffer(frame);
         view.writerIndex(0);
@@ -43,25 +47,55 @@ public final class BackendClient {
     }
 
     public static void exchange(InetSocketAddress backend, MessageBuilder request, Handler handler) throws IOException {
-        try (Connection connection = new Connection(backend)) {
+        exchange(backend, Tls.PLAIN, request, handler);
+    }
+
+    /** {@link #exchange(InetSocketAddress, MessageBuilder, Handler)} over mutual TLS when {@code tls} is enabled. */
+    public static void exchange(InetSocketAddress backend, Tls tls, MessageBuilder request, Handler handler) throws IOException {
+        try (Connection connection = new Connection(backend, tls)) {
             connection.exchange(request, handler);
         }
     }
 
-    /** A kept-alive connection to one backend. Not thread-safe. */
+    /**
+     * A kept-alive connection to one backend. Not thread-safe. Plain TCP reads straight into a
+     * direct buffer; TLS reads the socket's decrypted stream into a heap buffer's array, since a
+     * channel over a stream would copy through 8 KiB chunks.
+     */
     public static final class Connection implements AutoCloseable {
+        private final java.io.Closeable socket;
+        private final WritableByteChannel out;
+        private final java.io.InputStream in;
         private final SocketChannel channel;
-        private ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        private ByteBuffer buffer;
 
         public Connection(InetSocketAddress backend) throws IOException {
-            channel = SocketChannel.open(backend);
-            channel.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
-            buffer.flip();
+            this(backend, Tls.PLAIN);
+        }
+
+        /** Connects over mutual TLS when {@code tls} (a client configuration) is enabled. */
+        public Connection(InetSocketAddress backend, Tls tls) throws IOException {
+            if (tls.enabled()) {
+                Socket tlsSocket = tls.connect(backend, 10_000, 0);
+                socket = tlsSocket;
+                out = Channels.newChannel(tlsSocket.getOutputStream());
+                in = tlsSocket.getInputStream();
+                channel = null;
+                buffer = ByteBuffer.allocate(1 << 20);
+            } else {
+                channel = SocketChannel.open(backend);
+                channel.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
+                socket = channel;
+                out = channel;
+                in = null;
+                buffer = ByteBuffer.allocateDirect(1 << 20);
+            }
+            buffer.order(java.nio.ByteOrder.LITTLE_ENDIAN).flip();
         }
 
         /** Sends {@code request} and hands every message of its answer to {@code handler}. */
         public void exchange(MessageBuilder request, Handler handler) throws IOException {
-            send(channel, request);
+            send(out, request);
             while (true) {
                 ByteBuffer frame = next();
                 if (frame == null) {
@@ -77,7 +111,7 @@ public final class BackendClient {
 
         /** Sends a search and counts its results without decoding them; the last message goes to {@code last}. */
         public long count(MessageBuilder request, Handler last) throws IOException {
-            send(channel, request);
+            send(out, request);
             long results = 0;
             while (true) {
                 ByteBuffer frame = next();
@@ -108,12 +142,13 @@ public final class BackendClient {
                     return frame;
                 }
                 if (length > buffer.capacity()) {
-                    ByteBuffer bigger = ByteBuffer.allocateDirect((int) length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                    ByteBuffer bigger = (buffer.isDirect() ? ByteBuffer.allocateDirect((int) length) : ByteBuffer.allocate((int) length))
+                            .order(java.nio.ByteOrder.LITTLE_ENDIAN);
                     bigger.put(buffer).flip();
                     buffer = bigger;
                 }
                 buffer.compact();
-                int n = channel.read(buffer);
+                int n = read();
                 buffer.flip();
                 if (n < 0) {
                     return null;
@@ -121,9 +156,21 @@ public final class BackendClient {
             }
         }
 
+        /** Reads what the socket has into the buffer (in write mode); -1 at end of stream. */
+        private int read() throws IOException {
+            if (channel != null) {
+                return channel.read(buffer);
+            }
+            int n = in.read(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+            if (n > 0) {
+                buffer.position(buffer.position() + n);
+            }
+            return n;
+        }
+
         @Override
         public void close() throws IOException {
-            channel.close();
+            socket.close();
         }
     }
 

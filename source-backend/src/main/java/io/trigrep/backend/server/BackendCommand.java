@@ -2,6 +2,7 @@ package io.trigrep.backend.server;
 
 import io.trigrep.backend.ops.OpsServer;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.Tls;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,22 +49,38 @@ public final class BackendCommand implements Callable<Integer> {
                     + "'not ready' until verified), startup (before the port opens), off (env TRIGREP_VERIFY; default ${DEFAULT-VALUE})")
     Verify verify;
 
+    @Option(names = "--tls-cert", defaultValue = "${env:TRIGREP_TLS_CERT}",
+            description = "PEM certificate (chain) this backend presents; with --tls-key and --tls-ca it serves only over mutual TLS "
+                    + "(env TRIGREP_TLS_CERT; default: plain TCP)")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", defaultValue = "${env:TRIGREP_TLS_KEY}", description = "PEM PKCS#8 private key of --tls-cert (env TRIGREP_TLS_KEY)")
+    Path tlsKey;
+
+    @Option(names = "--tls-ca", defaultValue = "${env:TRIGREP_TLS_CA}",
+            description = "PEM CA certificate; only clients with a certificate it signed are served (env TRIGREP_TLS_CA)")
+    Path tlsCa;
+
     @Override
     public Integer call() throws Exception {
+        Tls tls = Tls.fromOptions(tlsCert, tlsKey, tlsCa, true);
+        // /readyz pings the search port as a client with the backend's own certificate (which must
+        // allow client authentication: deploy/make-certs.sh makes it so).
+        Tls selfPing = tls.enabled() ? Tls.client(tlsCert, tlsKey, tlsCa, false) : Tls.PLAIN;
         Shard opened = Shard.open(shard);
         if (verify == Verify.startup) {
             opened.verify();
         }
         BackendConfig config = new BackendConfig(threads > 0 ? threads : Runtime.getRuntime().availableProcessors(), maxConcurrent,
                 maxResults, Duration.ofMillis(deadlineMs), Duration.ofMillis(Math.max(deadlineMs, 300_000)), 10);
-        BackendServer server = verify == Verify.background ? BackendServer.verifying(opened, config) : new BackendServer(opened, config);
+        BackendServer server = verify == Verify.background ? BackendServer.verifying(opened, config, tls) : new BackendServer(opened, config, tls);
         InetSocketAddress address = server.start(bind, port);
         if (verify == Verify.background) {
             Thread check = new Thread(() -> server.verify(System.err), "trigrep-verify");
             check.setDaemon(true);
             check.start();
         }
-        OpsServer ops = httpPort < 0 ? null : new OpsServer(server.metrics(), address);
+        OpsServer ops = httpPort < 0 ? null : new OpsServer(server.metrics(), address, selfPing);
         InetSocketAddress opsAddress = ops == null ? null : ops.start(bind, httpPort);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -74,7 +91,7 @@ public final class BackendCommand implements Callable<Integer> {
             stopped.countDown();
         }, "trigrep-backend-shutdown"));
         System.out.println("backend " + opened.manifest().shard() + " (" + opened.manifest().docs() + " files) listening on "
-                + address.getHostString() + ":" + address.getPort()
+                + address.getHostString() + ":" + address.getPort() + (tls.enabled() ? " (mutual TLS)" : "")
                 + (opsAddress == null ? "" : " (metrics and probes on http://" + opsAddress.getHostString() + ":" + opsAddress.getPort() + "/)"));
         System.out.flush();
         stopped.await();

@@ -10,6 +10,8 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.trigrep.backend.ops.BackendMetrics;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.Tls;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -32,14 +34,23 @@ public final class BackendServer implements AutoCloseable {
     private Channel channel;
 
     private final ShardCheck check;
+    private final Tls tls;
+    private final PrintStream log;
 
-    /** Serves {@code shard} as opened, its checksums not verified (see {@link #verifying}). */
+    /** Serves {@code shard} as opened over plain TCP, its checksums not verified (see {@link #verifying}). */
     public BackendServer(Shard shard, BackendConfig config) {
-        this(shard, config, ShardCheck.none(shard));
+        this(shard, config, Tls.PLAIN);
     }
 
-    private BackendServer(Shard shard, BackendConfig config, ShardCheck check) {
+    /** Serves {@code shard} as opened, over mutual TLS when {@code tls} (a server configuration) is enabled. */
+    public BackendServer(Shard shard, BackendConfig config, Tls tls) {
+        this(shard, config, ShardCheck.none(shard), tls, System.err);
+    }
+
+    BackendServer(Shard shard, BackendConfig config, ShardCheck check, Tls tls, PrintStream log) {
         this.check = check;
+        this.tls = tls;
+        this.log = log;
         this.shard = shard;
         this.config = config;
         this.metrics = new BackendMetrics(shard.manifest().shard(), shard.manifest().docs(), shard.manifest().contentBytes());
@@ -64,7 +75,7 @@ public final class BackendServer implements AutoCloseable {
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
                 .childHandler(new BackendServerInitializer(new Backend(shard, config, searchPool, inFlight, produced, metrics,
-                        check, new io.trigrep.backend.search.Scratch())));
+                        check, new io.trigrep.backend.search.Scratch()), tls, new HandshakeLog(log, metrics)));
         channel = bootstrap.bind(host, port).sync().channel();
         return (InetSocketAddress) channel.localAddress();
     }
@@ -74,7 +85,12 @@ public final class BackendServer implements AutoCloseable {
      * {@link #start}) has read every checksum of the shard, and refuses a corrupt shard for good.
      */
     public static BackendServer verifying(Shard shard, BackendConfig config) {
-        return new BackendServer(shard, config, ShardCheck.pending(shard));
+        return verifying(shard, config, Tls.PLAIN);
+    }
+
+    /** {@link #verifying(Shard, BackendConfig)} over mutual TLS when {@code tls} is enabled. */
+    public static BackendServer verifying(Shard shard, BackendConfig config, Tls tls) {
+        return new BackendServer(shard, config, ShardCheck.pending(shard), tls, System.err);
     }
 
     /** Verifies the shard's checksums (a no-op for a server built without a check); blocks until done. */

@@ -5,6 +5,7 @@ import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
 import io.trigrep.proto.Result;
+import io.trigrep.proto.Tls;
 import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
@@ -46,18 +47,30 @@ public final class SearchCommand implements Callable<Integer> {
             + "'results median-seconds' (for benchmarks); implies --count")
     int repeat;
 
+    @Option(names = "--tls-cert", defaultValue = "${env:TRIGREP_TLS_CERT}",
+            description = "PEM client certificate for backends that require mutual TLS; with --tls-key and --tls-ca (env TRIGREP_TLS_CERT)")
+    java.nio.file.Path tlsCert;
+
+    @Option(names = "--tls-key", defaultValue = "${env:TRIGREP_TLS_KEY}", description = "PEM PKCS#8 private key of --tls-cert (env TRIGREP_TLS_KEY)")
+    java.nio.file.Path tlsKey;
+
+    @Option(names = "--tls-ca", defaultValue = "${env:TRIGREP_TLS_CA}",
+            description = "PEM CA certificate the backends' certificates must be signed by (env TRIGREP_TLS_CA)")
+    java.nio.file.Path tlsCa;
+
     @Parameters(arity = "1", paramLabel = "QUERY", description = "regex with optional filters, as in Debian Code Search")
     String query;
 
     @Override
     public Integer call() throws Exception {
+        Tls tls = Tls.fromOptions(tlsCert, tlsKey, tlsCa, false);
         List<BackendClient.Connection> connections = new java.util.ArrayList<>();
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(backends.size());
         try {
             for (String backend : backends) {
                 int colon = backend.lastIndexOf(':');
                 connections.add(new BackendClient.Connection(
-                        new InetSocketAddress(backend.substring(0, colon), Integer.parseInt(backend.substring(colon + 1)))));
+                        new InetSocketAddress(backend.substring(0, colon), Integer.parseInt(backend.substring(colon + 1))), tls));
             }
             count |= connections.size() > 1;
             if (repeat > 1) {
@@ -153,6 +166,12 @@ public final class SearchCommand implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new SearchCommand()).execute(args));
+        // One line, not a stack trace: a refused certificate or a backend that is down is the user's to fix.
+        CommandLine line = new CommandLine(new SearchCommand()).setExecutionExceptionHandler((e, cmd, parsed) -> {
+            String tls = Tls.reason(e);
+            cmd.getErr().println("error: " + (tls != null ? tls : e.getMessage() == null ? e.toString() : e.getMessage()));
+            return 2;
+        });
+        System.exit(line.execute(args));
     }
 }
