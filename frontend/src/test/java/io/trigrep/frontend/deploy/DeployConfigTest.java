@@ -482,6 +482,7 @@ class DeployConfigTest {
      * writes, the backends' from the backend certificate and the frontends' from the frontend one;
      * and that backend certificate names every host in the frontend's --backends.
      */
+    @Tag("external") // drives openssl (deploy/make-certs.sh)
     @Test
     void kubernetesRunsMutualTlsWithTheCertificatesMakeCertsWrites(@TempDir Path dir) throws Exception {
         Path k8s = ROOT.resolve("deploy/k8s");

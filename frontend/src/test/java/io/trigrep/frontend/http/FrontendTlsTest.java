@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * signed, and a backend the frontend's CA did not sign, each show as shards failed with a TLS
  * reason, counted as {@code reason="tls"}.
  */
+@Tag("external") // drives openssl (deploy/make-certs.sh)
 class FrontendTlsTest {
     static final Path CORPUS = Path.of("../source-backend/src/test/resources/corpus");
     static final ObjectMapper JSON = new ObjectMapper();

@@ -37,6 +37,7 @@ import javax.net.ssl.SSLSocket;
 import org.capnproto.MessageBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * gets; a certificate from another CA, no certificate, and a client that does not speak TLS are
  * each refused with one log line and the backend serves on; backpressure holds through TLS.
  */
+@Tag("external") // drives openssl (deploy/make-certs.sh)
 class BackendTlsTest {
     static final int FILES = 20;
     static final int LINES = 10_000;
