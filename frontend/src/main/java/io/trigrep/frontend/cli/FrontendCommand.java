@@ -2,8 +2,10 @@ package io.trigrep.frontend.cli;
 
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCache;
+import io.trigrep.frontend.fanout.QueryCaps;
 import io.trigrep.frontend.http.ConnectionLimits;
 import io.trigrep.frontend.http.FrontendServer;
+import io.trigrep.frontend.http.SearchLimits;
 import io.trigrep.proto.Tls;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -33,8 +35,34 @@ public final class FrontendCommand implements Callable<Integer> {
     @Option(names = "--bind", defaultValue = "${env:TRIGREP_BIND:-127.0.0.1}", description = "address to listen on (env TRIGREP_BIND; default ${DEFAULT-VALUE})")
     String bind;
 
-    @Option(names = "--max-queries", defaultValue = "${env:TRIGREP_MAX_QUERIES:-32}", description = "queries at once; more get 429 (env TRIGREP_MAX_QUERIES; default ${DEFAULT-VALUE})")
+    @Option(names = "--max-queries", defaultValue = "${env:TRIGREP_MAX_QUERIES:-32}",
+            description = "new searches running at once; more get 429 (cache hits and pages of finished queries never count) "
+                    + "(env TRIGREP_MAX_QUERIES; default ${DEFAULT-VALUE})")
     int maxQueries;
+
+    @Option(names = "--max-expensive-queries", defaultValue = "${env:TRIGREP_MAX_EXPENSIVE_QUERIES:-4}",
+            description = "of which full scans (no trigram every match needs: ., [a-z]+); more get 429 "
+                    + "(env TRIGREP_MAX_EXPENSIVE_QUERIES; default ${DEFAULT-VALUE})")
+    int maxExpensive;
+
+    @Option(names = "--max-queries-per-client", defaultValue = "${env:TRIGREP_MAX_QUERIES_PER_CLIENT:-8}",
+            description = "of which started by one client address; more get 429 (env TRIGREP_MAX_QUERIES_PER_CLIENT; default ${DEFAULT-VALUE})")
+    int maxPerClient;
+
+    @Option(names = "--trusted-proxies", defaultValue = "${env:TRIGREP_TRUSTED_PROXIES:-}",
+            description = "addresses or CIDR blocks (10.0.0.0/8,::1) of proxies whose X-Forwarded-For names the client; "
+                    + "from any other peer the header is ignored (env TRIGREP_TRUSTED_PROXIES; default none)")
+    String trustedProxies;
+
+    @Option(names = "--max-query-results", defaultValue = "${env:TRIGREP_MAX_QUERY_RESULTS:-1000000}",
+            description = "results one query keeps at most, split over the shards; a capped answer says so "
+                    + "(env TRIGREP_MAX_QUERY_RESULTS; default ${DEFAULT-VALUE})")
+    int maxQueryResults;
+
+    @Option(names = "--max-query-bytes", defaultValue = "${env:TRIGREP_MAX_QUERY_BYTES:-0}",
+            description = "bytes of results one query writes to disk at most, split over the shards; a capped answer says so "
+                    + "(env TRIGREP_MAX_QUERY_BYTES; default 0: a quarter of --cache-bytes)")
+    long maxQueryBytes;
 
     @Option(names = "--cache-bytes", defaultValue = "${env:TRIGREP_CACHE_BYTES:-1073741824}",
             description = "disk for finished queries' files, least recently used evicted first (env TRIGREP_CACHE_BYTES; default ${DEFAULT-VALUE})")
@@ -90,7 +118,9 @@ public final class FrontendCommand implements Callable<Integer> {
         ConnectionLimits defaults = ConnectionLimits.defaults();
         ConnectionLimits limits = new ConnectionLimits(maxConnections > 0 ? maxConnections : defaults.maxConnections(),
                 Duration.ofMillis(requestTimeoutMs), Duration.ofMillis(idleTimeoutMs), Duration.ofMillis(answerTimeoutMs), defaults.maxPipelined());
-        FrontendServer server = new FrontendServer(fanOut, maxQueries, new QueryCache(data, cacheBytes, minFreeBytes), limits);
+        QueryCaps caps = new QueryCaps(maxQueryResults, maxQueryBytes > 0 ? maxQueryBytes : QueryCaps.forCache(cacheBytes).maxBytes());
+        SearchLimits search = new SearchLimits(maxQueries, maxExpensive, maxPerClient, trustedProxies, caps);
+        FrontendServer server = new FrontendServer(fanOut, search, new QueryCache(data, cacheBytes, minFreeBytes), limits);
         InetSocketAddress address = server.start(bind, port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

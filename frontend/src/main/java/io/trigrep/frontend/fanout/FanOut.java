@@ -104,13 +104,20 @@ public final class FanOut implements AutoCloseable {
         return names;
     }
 
+    /** A search under the default caps of a 1 GiB cache. */
     public QueryRun search(String query, boolean literal, int contextLines, Duration deadline) throws IOException {
+        return search(query, literal, contextLines, deadline, QueryCaps.forCache(1L << 30));
+    }
+
+    /** A search that keeps at most what {@code caps} allow; each backend is asked for its part of the results. */
+    public QueryRun search(String query, boolean literal, int contextLines, Duration deadline, QueryCaps caps) throws IOException {
         Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
-        QueryRun run = new QueryRun(shardNames(), new TeeFile(tee, teeIo), writers);
+        QueryRun run = new QueryRun(shardNames(), new TeeFile(tee, teeIo), writers, caps);
         for (int i = 0; i < backends.size(); i++) {
             MessageBuilder request = Messages.newBuilder();
             request.initRoot(Request.factory).initSearch().setQuery(query).setLiteral(literal).setContextLines(contextLines)
-                    .setDeadlineMillis((int) Math.min(Integer.MAX_VALUE, deadline.toMillis()));
+                    .setDeadlineMillis((int) Math.min(Integer.MAX_VALUE, deadline.toMillis()))
+                    .setMaxResults(caps.resultsOf(i, backends.size()));
             int shard = i;
             InetSocketAddress backend = backends.get(i);
             Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)

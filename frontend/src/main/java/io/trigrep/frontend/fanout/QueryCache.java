@@ -49,8 +49,9 @@ public final class QueryCache {
         }
     }
 
-    public interface Starter {
-        QueryRun start() throws IOException;
+    /** Starts a run; may refuse with {@code E} (admission), then nothing is cached. */
+    public interface Starter<E extends Exception> {
+        QueryRun start() throws IOException, E;
     }
 
     private final long maxBytes;
@@ -100,7 +101,7 @@ public final class QueryCache {
      * gone leaves no trace in later answers. The caller must {@link #release} the entry when done
      * reading.
      */
-    public synchronized Entry acquire(String key, boolean fresh, Starter starter) throws IOException {
+    public synchronized <E extends Exception> Entry acquire(String key, boolean fresh, Starter<E> starter) throws IOException, E {
         Entry entry = entries.get(key);
         if (entry != null && (fresh || expired(entry))) {
             entries.remove(key);
@@ -226,6 +227,11 @@ public final class QueryCache {
             }
         }
         return out;
+    }
+
+    /** The byte budget of the finished queries' files ({@code --cache-bytes}). */
+    public long maxBytes() {
+        return maxBytes;
     }
 
     public Path folder() {

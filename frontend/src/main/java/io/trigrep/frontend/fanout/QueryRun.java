@@ -47,10 +47,23 @@ public final class QueryRun implements AutoCloseable {
     private final long[] shardNanos;
     /** A backend answered "done" but stopped at its own deadline: what it found depended on its load. */
     private boolean cutByDeadline;
+    private final QueryCaps caps;
+    /** Bytes of result frames teed per shard (progress and done frames not counted: when they come depends on timing). */
+    private final long[] resultBytes;
+    /** Per shard, the cap that ended it, or null. */
+    private final Capped[] capped;
+
     /** Why the frontend's own disk could not take the results; null while it could. */
     private volatile String diskFailure;
 
     QueryRun(List<String> shards, TeeFile tee, Executor pool) {
+        this(shards, tee, pool, QueryCaps.forCache(1L << 30));
+    }
+
+    QueryRun(List<String> shards, TeeFile tee, Executor pool, QueryCaps caps) {
+        this.caps = caps;
+        this.resultBytes = new long[shards.size()];
+        this.capped = new Capped[shards.size()];
         this.shards = List.copyOf(shards);
         this.statuses = new ShardStatus[shards.size()];
         this.shardNanos = new long[shards.size()];
@@ -124,7 +137,9 @@ public final class QueryRun implements AutoCloseable {
         try {
             ByteBuffer view = frames.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
             int start = view.position();
-            int end = view.limit();
+            int end = withinByteCap(shard, view);
+            boolean cut = end < view.limit();
+            view.limit(end);
             bytesReceived += end - start;
             long base;
             try {
@@ -142,11 +157,77 @@ public final class QueryRun implements AutoCloseable {
                 view.limit(end);
                 at += length;
             }
+            if (cut) {
+                capNow(shard, new Capped("bytes", caps.maxBytes()));
+            }
         } catch (IOException | RuntimeException e) {
             failNow(shard, Outcome.MALFORMED, "unreadable stream: " + e.getMessage());
         } finally {
             index.publish();
         }
+    }
+
+    /**
+     * Where the run of frames in {@code view} must end so that the shard's result frames stay
+     * within its part of the byte cap: the limit when all fit, else the start of the first result
+     * frame that does not. Counts the results' bytes that fit, exactly: progress frames come when
+     * the clock says, so counting them would move the cut from run to run.
+     */
+    private int withinByteCap(int shard, ByteBuffer view) throws IOException {
+        long quota = caps.bytesOf(shard, shards.size());
+        int start = view.position();
+        int end = view.limit();
+        try {
+            for (int at = start; at < end; ) {
+                int length = (int) Framing.frameLength(view, at, end - at, FrameLimits.DEFAULT);
+                view.limit(at + length).position(at);
+                if (Messages.peekResponse(view) == Response.Which.RESULT) {
+                    if (resultBytes[shard] + length > quota) {
+                        return at;
+                    }
+                    resultBytes[shard] += length;
+                }
+                view.limit(end);
+                at += length;
+            }
+            return end;
+        } finally {
+            view.limit(end).position(start);
+        }
+    }
+
+    /** The shard reached its part of a cap: it is done (what it sent so far is its answer) and its stream is closed. */
+    private void capNow(int shard, Capped why) {
+        synchronized (this) {
+            if (statuses[shard].state() != ShardStatus.State.RUNNING) {
+                return;
+            }
+            capped[shard] = why;
+            ShardStatus s = statuses[shard];
+            statuses[shard] = new ShardStatus(s.shard(), ShardStatus.State.DONE, Outcome.OK, "capped: " + why.reason(), s.results(),
+                    s.filesSearched(), s.totalFiles());
+            shardNanos[shard] = System.nanoTime() - startedNanos;
+            if (channels[shard] != null) {
+                channels[shard].close(); // the backend sees the connection go and stops searching
+            }
+        }
+        completeIfLast();
+    }
+
+    /** Why an answer holds fewer results than the query has: which cap ({@code results} or {@code bytes}) and its value. */
+    public record Capped(String reason, long limit) {}
+
+    /**
+     * The cap this answer stopped at, or null when it holds every result: the first capped
+     * shard's, in shard order (so the same answer says the same).
+     */
+    public synchronized Capped capped() {
+        for (Capped c : capped) {
+            if (c != null) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** Records one frame (the view's position to limit) teed at {@code offset}; false when the stream is unusable. */
@@ -197,6 +278,9 @@ public final class QueryRun implements AutoCloseable {
                 Done.Reader d = last.getDone();
                 String reason = d.getTruncation() == Done.Truncation.NONE ? null : "truncated: " + d.getTruncation();
                 cutByDeadline |= d.getTruncation() == Done.Truncation.DEADLINE;
+                if (d.getTruncation() == Done.Truncation.MAX_RESULTS) {
+                    capped[shard] = new Capped("results", caps.maxResults());
+                }
                 statuses[shard] = new ShardStatus(shards.get(shard), ShardStatus.State.DONE, Outcome.OK, reason, d.getResults(),
                         d.getFilesSearched(), d.getTotalFiles());
             } else {

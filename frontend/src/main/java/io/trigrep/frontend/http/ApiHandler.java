@@ -19,11 +19,10 @@ import io.trigrep.frontend.fanout.Readiness;
 import io.trigrep.proto.Failure;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Semaphore;
+import io.trigrep.backend.query.QueryException;
 
 import static io.trigrep.frontend.http.Responses.first;
 import static io.trigrep.frontend.http.Responses.send;
@@ -39,25 +38,24 @@ import static io.trigrep.frontend.http.Responses.write;
 final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     static final int DEFAULT_PER_PAGE = 10;
     static final int MAX_PER_PAGE = 1000;
-    static final Duration DEADLINE = Duration.ofSeconds(30);
 
     private final FanOut fanOut;
     private final QueryCache cache;
     private final ExecutorService pages;
-    private final Semaphore queries;
+    private final Searches searches;
     private final WebUi ui;
     private final io.trigrep.frontend.fanout.CorpusStatus corpus;
     /** A whole file larger than this is not sent in one answer: the client asks for a window or the raw bytes. */
     static final long WHOLE_FILE_MAX_BYTES = 8 << 20;
     static final int MAX_WINDOW_LINES = 10_000;
 
-    ApiHandler(FanOut fanOut, QueryCache cache, ExecutorService pages, Semaphore queries, WebUi ui,
+    ApiHandler(FanOut fanOut, QueryCache cache, ExecutorService pages, Searches searches, WebUi ui,
                io.trigrep.frontend.fanout.CorpusStatus corpus) {
         this.corpus = corpus;
         this.fanOut = fanOut;
         this.cache = cache;
         this.pages = pages;
-        this.queries = queries;
+        this.searches = searches;
         this.ui = ui;
     }
 
@@ -114,10 +112,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                     send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
                 }
             });
-            case "/api/v1/search" -> search(ctx, keepAlive, uri.parameters(), View.RESULTS);
-            case "/api/v1/search/packages" -> search(ctx, keepAlive, uri.parameters(), View.GROUPED);
-            case "/api/v1/search/events" -> search(ctx, keepAlive, uri.parameters(), View.EVENTS);
-            case "/api/v1/packages" -> search(ctx, keepAlive, uri.parameters(), View.PACKAGES);
+            case "/api/v1/search" -> search(ctx, keepAlive, client(ctx, request), uri.parameters(), View.RESULTS);
+            case "/api/v1/search/packages" -> search(ctx, keepAlive, client(ctx, request), uri.parameters(), View.GROUPED);
+            case "/api/v1/search/events" -> search(ctx, keepAlive, client(ctx, request), uri.parameters(), View.EVENTS);
+            case "/api/v1/packages" -> search(ctx, keepAlive, client(ctx, request), uri.parameters(), View.PACKAGES);
             case "/api/v1/file" -> file(ctx, keepAlive, uri.parameters());
             case "/api/v1/file/raw" -> raw(ctx, keepAlive, uri.parameters());
             case "/api/v1/status" -> {
@@ -153,7 +151,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 write(ctx, keepAlive, response);
             }
             default -> {
-                if (!ui.handle(ctx, keepAlive, request, uri.path(), uri.parameters())) {
+                if (!ui.handle(ctx, keepAlive, request, client(ctx, request), uri.path(), uri.parameters())) {
                     send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, PageRenderer.error("no such endpoint: " + uri.path(), 0));
                 }
             }
@@ -248,7 +246,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     static final int DEFAULT_PER_PACKAGE = 5;
     static final int MAX_PER_PACKAGE = 100;
 
-    private void search(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params, View view) throws IOException {
+    /** Whose request this is, for the per-client share: see {@link ClientAddress}. */
+    private String client(ChannelHandlerContext ctx, FullHttpRequest request) {
+        return searches.clients().of(ctx.channel().remoteAddress(), request.headers().get("X-Forwarded-For"));
+    }
+
+    private void search(ChannelHandlerContext ctx, boolean keepAlive, String client, Map<String, List<String>> params, View view)
+            throws IOException {
         String query = first(params, "q", first(params, "query", null));
         if (query == null || query.isBlank()) {
             send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("missing query: give q=...", 0));
@@ -279,26 +283,32 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("match_mode must be literal or regexp", 0));
             return;
         }
-        if (!queries.tryAcquire()) {
-            FullHttpResponse busy = Responses.response(HttpResponseStatus.TOO_MANY_REQUESTS,
-                    PageRenderer.error("too many queries are running; try again shortly", 0), Responses.JSON);
-            busy.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
-            write(ctx, keepAlive, busy);
-            return;
-        }
-        // Identical queries share one run: a running one is joined, a finished one served from disk.
+        // Identical queries share one run: a running one is joined, a finished one served from disk;
+        // only a new one needs to be admitted.
         boolean fresh = "false".equals(first(params, "cache", "true"));
         QueryCache.Entry entry;
         try {
-            entry = start(fanOut, cache, mode, query, fresh);
+            entry = searches.start(client, mode, query, fresh);
+        } catch (QueryException e) {
+            if (view == View.EVENTS) {
+                EventStream.refuse(ctx, PageRenderer.error(e.getMessage(), e.position())); // as API.md says: an error event
+            } else {
+                send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error(e.getMessage(), e.position()));
+            }
+            return;
+        } catch (Admission.Rejected e) {
+            FullHttpResponse busy = Responses.response(HttpResponseStatus.TOO_MANY_REQUESTS, PageRenderer.error(e.getMessage(), 0),
+                    Responses.JSON);
+            busy.headers().set(HttpHeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+            write(ctx, keepAlive, busy);
+            return;
         } catch (IOException e) {
-            queries.release();
             send(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR, PageRenderer.error("cannot start the query: " + e.getMessage(), 0));
             return;
         }
         int pageNumber = page;
         if (view == View.EVENTS) {
-            new EventStream(ctx, cache, entry, query, perPage, queries::release).start();
+            new EventStream(ctx, cache, entry, query, perPage).start();
             return;
         }
         boolean wait = !"false".equals(first(params, "wait", "true"));
@@ -311,7 +321,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                     send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
                 } finally {
                     cache.release(entry);
-                    queries.release();
                 }
             });
             return;
@@ -339,7 +348,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
             } finally {
                 cache.release(entry);
-                queries.release();
             }
         }, pages);
     }
@@ -349,10 +357,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         return mode + "\u0000" + query.strip();
     }
 
-    /** Starts the query, or joins it when running, or takes it from the cache when finished. */
-    static QueryCache.Entry start(FanOut fanOut, QueryCache cache, String mode, String query, boolean fresh) throws IOException {
-        return cache.acquire(queryKey(mode, query), fresh, () -> fanOut.search(query.strip(), mode.equals("literal"), 2, DEADLINE));
-    }
+    /** Searches end within the 30 s deadline, most within a second: a refused client may try again after one. */
+    static final String RETRY_AFTER_SECONDS = "1";
 
     private static byte[] errorBytes(Exception e) {
         try {

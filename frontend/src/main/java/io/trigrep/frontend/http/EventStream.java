@@ -43,30 +43,39 @@ final class EventStream {
     private final QueryCache.Entry entry;
     private final String query;
     private final int perPage;
-    private final Runnable onEnd;
     private ScheduledFuture<?> ticks;
     private boolean ended;
 
-    EventStream(ChannelHandlerContext ctx, QueryCache cache, QueryCache.Entry entry, String query, int perPage, Runnable onEnd) {
+    EventStream(ChannelHandlerContext ctx, QueryCache cache, QueryCache.Entry entry, String query, int perPage) {
         this.ctx = ctx;
         this.cache = cache;
         this.entry = entry;
         this.query = query;
         this.perPage = perPage;
-        this.onEnd = onEnd;
     }
 
     void start() {
+        ctx.writeAndFlush(head());
+        tick();
+        ticks = ctx.executor().scheduleAtFixedRate(this::tick, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        ctx.channel().closeFuture().addListener(f -> end());
+    }
+
+    private static HttpResponse head() {
         HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
         response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
         response.headers().set(HttpHeaderNames.TRANSFER_ENCODING, "chunked");
         // Compressing would hold events back in the deflater: this stream goes out as it is.
         response.headers().set(HttpHeaderNames.CONTENT_ENCODING, "identity");
-        ctx.writeAndFlush(response);
-        tick();
-        ticks = ctx.executor().scheduleAtFixedRate(this::tick, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
-        ctx.channel().closeFuture().addListener(f -> end());
+        return response;
+    }
+
+    /** A stream of one {@code error} event ({@code json}: error and position), for a query refused before it ran. */
+    static void refuse(ChannelHandlerContext ctx, byte[] json) {
+        ctx.write(head());
+        ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(event("error", new String(json, StandardCharsets.UTF_8)))));
+        ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
     }
 
     private void tick() {
@@ -121,10 +130,15 @@ final class EventStream {
         return out.toByteArray();
     }
 
+    /** {@code ,"capped":{"reason":"results","limit":N}} when the answer stopped at a cap, else nothing. */
+    static String capped(QueryRun.Capped capped) {
+        return capped == null ? "" : ",\"capped\":{\"reason\":\"" + capped.reason() + "\",\"limit\":" + capped.limit() + "}";
+    }
+
     private byte[] done(QueryRun run) {
         int total = run.index().size();
         String body = "{\"status\":\"done\",\"total_results\":" + total + ",\"pages\":" + (total + perPage - 1) / perPage
-                + ",\"per_page\":" + perPage + ",\"partial\":" + !run.failed().isEmpty() + "}";
+                + ",\"per_page\":" + perPage + ",\"partial\":" + !run.failed().isEmpty() + capped(run.capped()) + "}";
         if (run.errorMessage() != null) {
             return event("error", new String(errorJson(run), StandardCharsets.UTF_8));
         }
@@ -172,6 +186,5 @@ final class EventStream {
             ticks.cancel(false);
         }
         cache.release(entry);
-        onEnd.run();
     }
 }

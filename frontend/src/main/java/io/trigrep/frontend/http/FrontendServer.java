@@ -17,14 +17,14 @@ import io.trigrep.frontend.fanout.QueryCache;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The frontend's HTTP server: the JSON API under /api/v1/, /healthz and /readyz. Requests are
  * limited to an 8 KiB request line (414 past it), 16 KiB of headers (431) and 64 KiB in all;
- * connections by {@link ConnectionLimits}; at most {@code maxQueries} searches run at once, the
- * excess gets 429. Pages are rendered off the event loop, on a bounded pool.
+ * connections by {@link ConnectionLimits}; new searches are admitted by {@link Admission} (by
+ * cost and per client, the excess gets 429) and each keeps at most its {@link SearchLimits#caps()}.
+ * Pages are rendered off the event loop, on a bounded pool.
  */
 public final class FrontendServer implements AutoCloseable {
     static final int MAX_INITIAL_LINE = 8192;
@@ -36,7 +36,7 @@ public final class FrontendServer implements AutoCloseable {
     private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     private final ExecutorService pages;
-    private final Semaphore queries;
+    private final Searches searches;
     /** Stateless but for what it shares with the API: one for all connections. */
     private final WebUi ui;
     private final ConnectionLimits limits;
@@ -55,20 +55,26 @@ public final class FrontendServer implements AutoCloseable {
     }
 
     public FrontendServer(FanOut fanOut, int maxQueries, QueryCache cache, ConnectionLimits limits) {
+        this(fanOut, SearchLimits.total(maxQueries, cache.maxBytes()), cache, limits);
+    }
+
+    public FrontendServer(FanOut fanOut, SearchLimits search, QueryCache cache, ConnectionLimits limits) {
         this.fanOut = fanOut;
         this.limits = limits;
         this.connections = new Connections(limits.maxConnections());
         this.cache = cache;
         fanOut.metrics().bind(cache);
         fanOut.metrics().connections(connections::open, connections::evicted, connections::refused);
-        this.queries = new Semaphore(maxQueries);
+        Admission admission = new Admission(search.maxQueries(), search.maxExpensive(), search.maxPerClient(),
+                reason -> fanOut.metrics().rejected(reason.label));
+        this.searches = new Searches(fanOut, cache, admission, ClientAddress.parse(search.trustedProxies()), search.caps());
         this.pages = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "trigrep-pages");
             t.setDaemon(true);
             return t;
         });
         this.corpus = new io.trigrep.frontend.fanout.CorpusStatus(fanOut.backends(), fanOut.tls(), 1000, System::currentTimeMillis);
-        this.ui = new WebUi(fanOut, cache, pages, queries, corpus);
+        this.ui = new WebUi(fanOut, cache, pages, searches, corpus);
     }
 
     public InetSocketAddress start(String host, int port) throws InterruptedException {
@@ -84,7 +90,7 @@ public final class FrontendServer implements AutoCloseable {
                                 .addLast(new HttpContentCompressor())
                                 .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
                                 .addLast(new RequestSequencer(guard, limits.maxPipelined(), fanOut.metrics()))
-                                .addLast(new ApiHandler(fanOut, cache, pages, queries, ui, corpus));
+                                .addLast(new ApiHandler(fanOut, cache, pages, searches, ui, corpus));
                     }
                 });
         channel = bootstrap.bind(host, port).sync().channel();

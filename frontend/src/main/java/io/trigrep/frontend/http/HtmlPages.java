@@ -289,6 +289,17 @@ final class HtmlPages {
         h.raw("</nav><p class=\"summary\"><span id=\"total\">").count(total).raw(total == 1 ? " result" : " results").raw("</span> in ")
                 .count(packages).raw(packages == 1 ? " package" : " packages")
                 .raw(String.format(java.util.Locale.ROOT, " · %.2f s", run.elapsedNanos() / 1e9)).raw("</p>");
+        QueryRun.Capped capped = run.capped();
+        if (capped != null) {
+            h.raw("<div class=\"notice capped\" role=\"status\" id=\"capped\"><p>This query has more results than shown: it stopped at ");
+            if (capped.reason().equals("results")) {
+                h.raw("the cap of ").count(capped.limit()).raw(" results");
+            } else {
+                h.raw("the cap of ").text(Html.bytes(capped.limit())).raw(" of results");
+            }
+            h.raw(" per query, keeping each shard's first results in index order. Narrow it (a longer string, "
+                    + "<code>package:</code>, <code>path:</code> or <code>filetype:</code>) to see them all.</p></div>");
+        }
         List<ShardStatus> failed = run.failed();
         if (!failed.isEmpty()) {
             h.raw("<div class=\"notice partial\" role=\"status\" id=\"partial\"><p>").number(failed.size()).raw(" of ")

@@ -103,6 +103,14 @@ final class PageRenderer {
         json.writeNumberField("total_results", total);
         List<ShardStatus> failed = run.failed();
         json.writeBooleanField("partial", !failed.isEmpty());
+        QueryRun.Capped capped = run.capped();
+        if (capped != null) {
+            // The answer holds the first results under a cap, not all: say which cap and its value.
+            json.writeObjectFieldStart("capped");
+            json.writeStringField("reason", capped.reason());
+            json.writeNumberField("limit", capped.limit());
+            json.writeEndObject();
+        }
         json.writeObjectFieldStart("shards");
         json.writeNumberField("total", run.statuses().size());
         json.writeNumberField("successful", run.statuses().size() - failed.size());

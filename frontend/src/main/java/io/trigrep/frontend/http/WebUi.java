@@ -21,7 +21,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -45,23 +44,24 @@ final class WebUi {
     private final FanOut fanOut;
     private final QueryCache cache;
     private final ExecutorService pages;
-    private final Semaphore queries;
+    private final Searches searches;
 
     private final HtmlPages ui;
 
-    WebUi(FanOut fanOut, QueryCache cache, ExecutorService pages, Semaphore queries, io.trigrep.frontend.fanout.CorpusStatus corpus) {
+    WebUi(FanOut fanOut, QueryCache cache, ExecutorService pages, Searches searches, io.trigrep.frontend.fanout.CorpusStatus corpus) {
         this.ui = new HtmlPages(() -> corpusLine(corpus.latest()));
         this.fanOut = fanOut;
         this.cache = cache;
         this.pages = pages;
-        this.queries = queries;
+        this.searches = searches;
     }
 
     /** Answers the request if it is the UI's, and says whether it was. */
-    boolean handle(ChannelHandlerContext ctx, boolean keepAlive, FullHttpRequest request, String path, Map<String, List<String>> params) {
+    boolean handle(ChannelHandlerContext ctx, boolean keepAlive, FullHttpRequest request, String client, String path,
+                   Map<String, List<String>> params) {
         switch (path) {
             case "/" -> html(ctx, keepAlive, HttpResponseStatus.OK, ui.home());
-            case "/search" -> search(ctx, keepAlive, params);
+            case "/search" -> search(ctx, keepAlive, client, params);
             case "/show" -> show(ctx, keepAlive, params);
             case "/raw" -> {
                 String problem = ApiHandler.fileProblem(first(params, "package", null), first(params, "path", null));
@@ -82,7 +82,7 @@ final class WebUi {
         return true;
     }
 
-    private void search(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params) {
+    private void search(ChannelHandlerContext ctx, boolean keepAlive, String client, Map<String, List<String>> params) {
         String query = first(params, "q", "");
         if (query.isBlank()) {
             FullHttpResponse redirect = Responses.response(HttpResponseStatus.FOUND, new byte[0], Responses.HTML);
@@ -99,18 +99,19 @@ final class WebUi {
         }
         HtmlPages.UiQuery q = new HtmlPages.UiQuery(query, "literal".equals(first(params, "mode", "regexp")),
                 HtmlPages.UiQuery.VIEWS.contains(view) ? view : "rank", page);
-        if (!queries.tryAcquire()) {
-            FullHttpResponse busy = htmlResponse(HttpResponseStatus.TOO_MANY_REQUESTS, ui.notice(q, "Too busy right now",
-                    "trigrep is running as many queries as it takes at once. Try again in a moment.", q.href(q.view(), q.page())));
-            busy.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
-            Responses.write(ctx, keepAlive, busy);
-            return;
-        }
         QueryCache.Entry entry;
         try {
-            entry = ApiHandler.start(fanOut, cache, q.literal() ? "literal" : "regexp", query, false);
+            entry = searches.start(client, q.literal() ? "literal" : "regexp", query, false);
+        } catch (io.trigrep.backend.query.QueryException e) {
+            html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.queryError(q, e.getMessage(), e.position()));
+            return;
+        } catch (Admission.Rejected e) {
+            FullHttpResponse busy = htmlResponse(HttpResponseStatus.TOO_MANY_REQUESTS, ui.notice(q, "Too busy right now",
+                    "trigrep cannot start this search now: " + e.getMessage() + ".", q.href(q.view(), q.page())));
+            busy.headers().set(HttpHeaderNames.RETRY_AFTER, ApiHandler.RETRY_AFTER_SECONDS);
+            Responses.write(ctx, keepAlive, busy);
+            return;
         } catch (IOException e) {
-            queries.release();
             html(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR,
                     ui.notice(q, "Cannot start the query", e.getMessage(), q.href(q.view(), q.page())));
             return;
@@ -124,7 +125,6 @@ final class WebUi {
                         answer(ctx, keepAlive, q, entry.run());
                     } finally {
                         cache.release(entry);
-                        queries.release();
                     }
                 });
             }

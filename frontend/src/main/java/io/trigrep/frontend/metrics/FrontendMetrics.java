@@ -113,6 +113,12 @@ public final class FrontendMetrics {
                 .description("HTTP connections closed at once at the cap, every other one being busy").register(registry);
     }
 
+    /** A search refused with 429, by why: client_share, expensive or slots. */
+    public void rejected(String reason) {
+        Counter.builder("trigrep.http.rejected").description("Searches refused with 429, by reason: client_share (the client's share is in"
+                + " use), expensive (the slots for full scans are), slots (every slot is)").tag("reason", reason).register(registry).increment();
+    }
+
     public void received(long bytes) {
         bytesReceived.increment(bytes);
     }

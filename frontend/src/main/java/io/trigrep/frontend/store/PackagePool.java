@@ -19,6 +19,13 @@ public final class PackagePool {
         return names.size();
     }
 
+    /** The FNV-1a hash of package {@code id}'s name: the same in every run, whatever order ids were given in. */
+    public int hash(int id) {
+        return hashById[id];
+    }
+
+    private int[] hashById = new int[16];
+
     public String name(int id) {
         return new String(names.get(id), StandardCharsets.UTF_8);
     }
@@ -33,6 +40,10 @@ public final class PackagePool {
                 byte[] name = new byte[length];
                 buffer.get(offset, name);
                 names.add(name);
+                if (names.size() > hashById.length) {
+                    hashById = java.util.Arrays.copyOf(hashById, 2 * hashById.length);
+                }
+                hashById[names.size() - 1] = h;
                 slots[i] = names.size();
                 hashes[i] = h;
                 if (2 * names.size() > slots.length) {

@@ -6,7 +6,7 @@ import java.util.Arrays;
 
 /**
  * What the frontend keeps in memory per result of a query: where its frame is in the query's tee
- * file, its ranking, a hash of its path (the stable tie-breaker) and its interned package, as
+ * file, its ranking, a hash of its package and path (the stable tie-breaker) and its interned package, as
  * columns of primitives in fixed-size chunks (no object per result, no copy when growing).
  * 24 bytes per result, plus 4 for the sorted order. Single writer; {@link #sort} once complete.
  */
@@ -91,11 +91,13 @@ public final class ResultIndex {
         RecentBytes path = recentPaths[stream];
         int po = peek.pathOffset();
         int pl = peek.pathLength();
-        pathHashes[chunk][slot] = path.sameAs(f, po, pl) ? path.value() : path.set(f, po, pl, hash(f, po, pl));
+        int pathHash = path.sameAs(f, po, pl) ? path.value() : path.set(f, po, pl, hash(f, po, pl));
         RecentBytes pkg = recentPackages[stream];
         int ko = peek.packageOffset();
         int kl = peek.packageLength();
-        packages[chunk][slot] = pkg.sameAs(f, ko, kl) ? pkg.value() : pkg.set(f, ko, kl, pool.intern(f, ko, kl));
+        int id = pkg.sameAs(f, ko, kl) ? pkg.value() : pkg.set(f, ko, kl, pool.intern(f, ko, kl));
+        packages[chunk][slot] = id;
+        pathHashes[chunk][slot] = fileHash(pool.hash(id), pathHash);
         count++;
         if (order != null || first != null) {
             voidOrder();
@@ -130,6 +132,16 @@ public final class ResultIndex {
         rankings[chunk] = new float[CHUNK];
         pathHashes[chunk] = new int[CHUNK];
         packages[chunk] = new int[CHUNK];
+    }
+
+    /**
+     * The tie-breaker of results of equal ranking: a hash of the package's name and the path in it.
+     * Of the path alone it was not enough: packages share paths ({@code debian/control},
+     * {@code src/main.c}), and results of two such files on different shards then tied, to be
+     * ordered by arrival, which changed from run to run (issue 15: capped pages that differed).
+     */
+    public static int fileHash(int packageHash, int pathHash) {
+        return packageHash * 0x01000193 ^ pathHash;
     }
 
     /** FNV-1a over the path bytes: stable across runs and JVMs, unlike String.hashCode salting concerns. */

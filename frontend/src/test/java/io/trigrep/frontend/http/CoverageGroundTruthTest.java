@@ -189,7 +189,7 @@ class CoverageGroundTruthTest {
             "value %d ;; false ;; true",
             "nothing-matches-this-at-all ;; false ;; true",
             "^}$ ;; false ;; true",
-            "^$ ;; false ;; true",
+            // ^$ and x? match the empty string: refused as every line of every file (issue 15, SyntaxErrorTest)
             "int main ;; false ;; true",
             // filters over a package that spans shards, and the small packages
             "return package:^linux ;; false ;; true",
@@ -201,7 +201,6 @@ class CoverageGroundTruthTest {
             "the -filetype:c ;; false ;; true",
             "COPYRIGHT case:no ;; false ;; true",
             "(?i)CAFÉ ;; false ;; true",
-            "x? path:^docs/ ;; false ;; false",
             ". path:^docs/ ;; false ;; false",
             "\\w+ path:^docs/ ;; false ;; false",
             "[{}] path:^src/file00 ;; false ;; true",

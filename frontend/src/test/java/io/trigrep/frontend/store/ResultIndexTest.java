@@ -57,7 +57,7 @@ class ResultIndexTest {
             ByteBuffer frame = frame(pkg, path, ranking);
             assertThat(index.add(stream, frame, offset)).isTrue();
             byte[] pathBytes = path.getBytes(StandardCharsets.UTF_8);
-            expected.add(new Expected(i, ranking, ResultIndex.hash(ByteBuffer.wrap(pathBytes), 0, pathBytes.length), offset, pkg));
+            expected.add(new Expected(i, ranking, fileHash(pkg, path), offset, pkg));
             offset += frame.remaining();
         }
         for (Expected e : expected) {
@@ -85,10 +85,10 @@ class ResultIndexTest {
         for (int i = 0; i < 20_000; i++) {
             String path = "src/f" + random.nextInt(300) + ".c";
             float ranking = random.nextInt(50) / 50f;
-            ByteBuffer frame = frame("p" + random.nextInt(5), path, ranking);
+            String pkg = "p" + random.nextInt(5);
+            ByteBuffer frame = frame(pkg, path, ranking);
             assertThat(index.add(i % 3, frame, offset)).isTrue();
-            byte[] pathBytes = path.getBytes(StandardCharsets.UTF_8);
-            expected.add(new Expected(i, ranking, ResultIndex.hash(ByteBuffer.wrap(pathBytes), 0, pathBytes.length), offset, "p"));
+            expected.add(new Expected(i, ranking, fileHash(pkg, path), offset, "p"));
             offset += frame.remaining();
         }
         assertThatThrownBy(() -> index.sorted(0)).isInstanceOf(IllegalStateException.class);
@@ -124,8 +124,7 @@ class ResultIndexTest {
                 float ranking = awkward[random.nextInt(awkward.length)];
                 long offset = shuffledOffsets ? random.nextInt(1_000_000) : i * 100L;
                 assertThat(index.add(0, frame("p", path, ranking), offset)).isTrue();
-                byte[] pathBytes = path.getBytes(StandardCharsets.UTF_8);
-                expected.add(new Expected(i, ranking, ResultIndex.hash(ByteBuffer.wrap(pathBytes), 0, pathBytes.length), offset, "p"));
+                expected.add(new Expected(i, ranking, fileHash("p", path), offset, "p"));
             }
             index.sort();
             expected.sort((a, b) -> {
@@ -172,5 +171,12 @@ class ResultIndexTest {
             System.gc();
         }
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    /** The tie-breaker the index must compute: of the package and the path (issue 15), not the path alone. */
+    static int fileHash(String pkg, String path) {
+        byte[] p = pkg.getBytes(StandardCharsets.UTF_8);
+        byte[] f = path.getBytes(StandardCharsets.UTF_8);
+        return ResultIndex.fileHash(ResultIndex.hash(ByteBuffer.wrap(p), 0, p.length), ResultIndex.hash(ByteBuffer.wrap(f), 0, f.length));
     }
 }

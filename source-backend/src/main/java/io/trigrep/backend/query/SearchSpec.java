@@ -20,6 +20,8 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
     /** RE2J programs larger than this are refused: they would be slow on every line of every file. */
     public static final int MAX_PROGRAM_SIZE = 20_000;
     public static final int MAX_CONTEXT_LINES = 10;
+    /** The start of the refusal of a regex that matches the empty string. */
+    public static final String EMPTY_MATCH = "the regex matches the empty string, so every line of every file";
 
     public static SearchSpec of(ParsedQuery query, int maxResults, long deadlineNanos, int contextLines) throws QueryException {
         if (maxResults < 1) {
@@ -34,6 +36,13 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
         if (pattern.programSize() > MAX_PROGRAM_SIZE) {
             throw new QueryException("regex too complex: program size " + pattern.programSize() + ", the limit is " + MAX_PROGRAM_SIZE,
                     query.patternOffset() + 1);
+        }
+        if (!query.literal() && pattern.matcher("").find()) {
+            // grep's semantics: a line matches when the regex matches within it, so a regex that
+            // matches the empty string matches every line of every file (x?, (), a*, ^, $): an
+            // answer of the whole corpus that nobody asked for, streamed to the deadline. Refused
+            // here, where every client's query is checked (HTTP API, web UI, ./trigrep search).
+            throw new QueryException(EMPTY_MATCH + ": make part of it required (x, not x?; a+, not a*)", query.patternOffset() + 1);
         }
         byte[] literal = query.literal() && !query.caseInsensitive() ? query.pattern().getBytes(StandardCharsets.UTF_8) : null;
         byte[] foldedLiteral = foldedLiteral(query);
@@ -192,6 +201,14 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
             return false;
         }
         return !notFileTypes.contains(type);
+    }
+
+    /**
+     * True when no trigram can be required of a matching file (the plan is {@link Query#ALL}):
+     * every file passing the filters is read. What the frontend admits as an expensive query.
+     */
+    public boolean fullScan() {
+        return plan instanceof Query.All;
     }
 
     public boolean hasFilters() {

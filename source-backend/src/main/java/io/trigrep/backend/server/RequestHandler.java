@@ -124,7 +124,12 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
             return;
         }
         long started = System.nanoTime();
-        execution = new SearchExecution(shard, spec, this, backend.searchPool(), config.threads(), System::nanoTime, () -> {
+        // A request that names its own cap (the frontend's share of its per-query cap) gets exactly
+        // the first results in doc-id (static rank) order, then line order: one task searches the
+        // files in that order, so what falls under the cap never depends on how threads raced, and
+        // a capped answer is the same on every run. Without a cap (./trigrep search) every thread works.
+        int parallelism = request.getMaxResults() != 0 ? 1 : config.threads();
+        execution = new SearchExecution(shard, spec, this, backend.searchPool(), parallelism, System::nanoTime, () -> {
             inFlight.decrementAndGet();
             backend.metrics().searchFinished(System.nanoTime() - started);
         }, backend.produced(), backend.scratch());

@@ -37,4 +37,21 @@ class SyntaxErrorTest {
     void aClosingParenthesisThatIsTextIsNoError(String query, int ignored) throws Exception {
         assertThat(SearchSpec.of(QueryParser.parse(query, false), 10, 1_000_000_000L, 0)).isNotNull();
     }
+
+    /** Issue 15: a regex that matches the empty string matches every line of every file; refused, saying why. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiterString = " ;; ", value = {"x? ;; 1", "() ;; 1", "a* ;; 1", "^ ;; 1", "$ ;; 1", "^$ ;; 1", "a|  ;; 1",
+            "path:x \\b? ;; 8", "(?i)x* ;; 1"})
+    void aRegexThatMatchesTheEmptyStringIsRefused(String query, int position) {
+        QueryException e = catchThrowableOfType(() -> SearchSpec.of(QueryParser.parse(query, false), 10, 1_000_000_000L, 0), QueryException.class);
+        assertThat(e).as("refused: %s", query).isNotNull();
+        assertThat(e.getMessage()).startsWith("the regex matches the empty string, so every line of every file");
+        assertThat(e.position()).isEqualTo(position);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiterString = " ;; ", value = {". ;; true", "[a-z]+ ;; true", "\\bint\\b ;; false", "x?y ;; true", "inflate ;; false"})
+    void aRegexThatNeedsACharacterRunsAndSaysWhetherItScansEverything(String query, boolean fullScan) throws Exception {
+        assertThat(SearchSpec.of(QueryParser.parse(query, false), 10, 1_000_000_000L, 0).fullScan()).isEqualTo(fullScan);
+    }
 }

@@ -99,7 +99,6 @@ class GroundTruthTest {
             "^#include ;; false ;; true",
             "^start ;; false ;; true",
             "line$ ;; false ;; true",
-            "^$ ;; false ;; true",
             "^\\s+[a-z] ;; false ;; true",
             "\\bint\\b ;; false ;; true",
             "\\Bell\\B ;; false ;; true",

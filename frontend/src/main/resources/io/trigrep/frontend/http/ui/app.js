@@ -49,9 +49,17 @@ function follow(url) {
       best.replaceChildren(...p.best.map(resultItem));
     }
   });
-  events.addEventListener('done', () => {
+  events.addEventListener('done', (event) => {
     events.close();
     bar.value = bar.max;
+    const d = JSON.parse(event.data);
+    if (d.capped) {
+      // Said at once; the finished page swapped in below says it again, with what to do about it.
+      notice.hidden = false;
+      notice.textContent = d.capped.reason === 'results'
+        ? `Capped: only the first ${number.format(d.capped.limit)} results are kept.`
+        : `Capped: only the first ${number.format(d.capped.limit)} bytes of results are kept.`;
+    }
     showFinished();
   });
   events.addEventListener('error', (event) => {
