@@ -19,6 +19,7 @@ stack_stop() {
   for p in "${STACK_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${STACK_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
   STACK_PIDS=()
+  STACK_BACKENDS=()
 }
 
 # Waits until LOG says "listening", or fails naming the log.
