@@ -46,6 +46,7 @@ for size in "${sizes[@]}"; do
   fi
   echo "== $role heap $size"
   for q in "${queries[@]}"; do
+    rm -f "$work/answer.json"
     out="$(curl -s -o "$work/answer.json" -w '%{http_code} %{time_total}' -G "$STACK_URL/api/v1/search" \
       --data-urlencode "q=$q" --data-urlencode cache=false --data-urlencode per_page=1 --max-time 120)"
     total="$(grep -o '"total_results":[0-9]*' "$work/answer.json" | head -1 | cut -d: -f2)"
