@@ -3,8 +3,9 @@
 # of one backend per shard and a frontend (bench/stack.sh), with a mix of selective queries (the
 # "selective" lines of the queries file, plus one query that matches nothing), the cache off
 # (cache=false: every request searches) and on (every request is a cache hit after a warm-up).
-# Prints per mix and connection count every run and the median of the runs: requests/s, p50 and
-# p99 latency, answers with status >= 400 (429 included) and socket errors; and the resident
+# Prints per mix and connection count every run and the median of the runs: answers/s (all, and
+# those with a 2xx status), p50 and p99 latency of every answer, answers with status 429 (too
+# busy) and 5xx, socket errors (timeouts after 10 s included); and the resident
 # memory of every process before and after (VmRSS, VmHWM, and RssAnon/RssFile: the backends map
 # their shard, so file pages are page cache, not heap), next to the caps the launcher gave the JVM.
 #
@@ -15,12 +16,13 @@
 #
 #   bench/load.sh [--index DIR | CORPUS] [--connections 16,64] [--duration 15] [--runs 3]
 #                 [--shards 2] [--abuse] [--abuse-queries 4] [--abuse-flood 500] [--queries FILE]
+#                 [--abuse-only]
 #
 # Without --index, CORPUS is indexed into a temporary folder first. The machine's other load
 # shows in the figures: compare runs of one invocation, not across invocations.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-index="" corpus="" connections="16,64" duration=15 runs=3 shards=2 abuse=0 abuse_queries=4 abuse_flood=500
+index="" corpus="" connections="16,64" duration=15 runs=3 shards=2 abuse=0 abuse_queries=4 abuse_flood=500 mixes=1
 queries_file="$root/bench/queries.txt"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -30,10 +32,11 @@ while [ $# -gt 0 ]; do
     --runs) runs="$2"; shift ;;
     --shards) shards="$2"; shift ;;
     --abuse) abuse=1 ;;
+    --abuse-only) abuse=1; mixes=0 ;;
     --abuse-queries) abuse_queries="$2"; shift ;;
     --abuse-flood) abuse_flood="$2"; shift ;;
     --queries) queries_file="$2"; shift ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "load.sh: unknown option $1" >&2; exit 2 ;;
     *) corpus="$1" ;;
   esac
@@ -110,15 +113,16 @@ echo
 echo "## memory before (after the warm-up)"
 memory_table
 
-# One wrk run: prints its RESULT line's fields as "rps p50 p99 non2xx socket_errors requests".
+# One wrk run: prints its RESULT line's fields as "rps ok_rps p50 p99 n429 n5xx socket_errors requests".
 run_wrk() {
   local conns="$1" paths="$2" line
   line="$(wrk -t2 -c"$conns" -d"${duration}s" --timeout 10s -s "$root/bench/load.lua" "$STACK_URL" -- "$paths" 2>&1 | grep '^RESULT' || true)"
-  [ -n "$line" ] || { echo "0 nan nan 0 0 0"; return; }
+  [ -n "$line" ] || { echo "0 0 nan nan 0 0 0 0"; return; }
   # No answer within the run (every request slower than it): no latency to speak of, not 0 ms.
   awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
          if (v["requests"] == 0) { v["p50_ms"] = "nan"; v["p99_ms"] = "nan" }
-         printf "%s %s %s %s %d %s\n", v["rps"], v["p50_ms"], v["p99_ms"], v["non2xx"], v["connect"] + v["read"] + v["write"] + v["timeout"], v["requests"] }' <<<"$line"
+         printf "%s %.1f %s %s %s %s %d %s\n", v["rps"], v["s2xx"] / v["seconds"], v["p50_ms"], v["p99_ms"], v["s429"], v["s5xx"],
+           v["connect"] + v["read"] + v["write"] + v["timeout"], v["requests"] }' <<<"$line"
 }
 
 # Median of each column of the lines on stdin.
@@ -130,25 +134,30 @@ cols = [[x for x in c if x == x] for c in zip(*rows)]
 print(" ".join("%g" % statistics.median(c) if c else "nan" for c in cols))'
 }
 
-row() { # LABEL "rps p50 p99 non2xx sock requests"
-  local label="$1" rps p50 p99 bad sock n
-  read -r rps p50 p99 bad sock n <<<"$2"
+row() { # LABEL "rps ok_rps p50 p99 n429 n5xx sock requests"
+  local label="$1" rps ok p50 p99 busy failed sock n
+  read -r rps ok p50 p99 busy failed sock n <<<"$2"
   if [ "$p50" = nan ]; then
-    printf '| %s | %.0f | - | - | %s | %s | %s (none answered within the run) |\n' "$label" "$rps" "${bad%.*}" "${sock%.*}" "${n%.*}"
+    printf '| %s | %.0f | %.0f | - | - | %s | %s | %s | %s (none answered within the run) |\n' "$label" "$rps" "$ok" "${busy%.*}" "${failed%.*}" \
+      "${sock%.*}" "${n%.*}"
   else
-    printf '| %s | %.0f | %.1f | %.1f | %s | %s | %s |\n' "$label" "$rps" "$p50" "$p99" "${bad%.*}" "${sock%.*}" "${n%.*}"
+    printf '| %s | %.0f | %.0f | %.1f | %.1f | %s | %s | %s | %s |\n' "$label" "$rps" "$ok" "$p50" "$p99" "${busy%.*}" "${failed%.*}" "${sock%.*}" "${n%.*}"
   fi
 }
 header() {
-  echo "| $1 | req/s | p50 ms | p99 ms | status >= 400 | socket errors | requests |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| $1 | answers/s | 2xx/s | p50 ms | p99 ms | 429 | 5xx | socket errors | answers |"
+  echo "|---|---|---|---|---|---|---|---|---|"
 }
 
-echo
-echo "## well-behaved clients: ${#selective[@]} selective queries (one with no match), ${duration} s per run, $runs runs, median last"
-header "mix, connections, run"
 IFS=',' read -r -a conn_list <<<"$connections"
-for mix in nocache cache; do
+if [ "$mixes" -eq 1 ]; then
+  echo
+  echo "## well-behaved clients: ${#selective[@]} selective queries (one with no match), ${duration} s per run, $runs runs, median last"
+  header "mix, connections, run"
+fi
+mix_list=(nocache cache)
+[ "$mixes" -eq 1 ] || mix_list=()
+for mix in "${mix_list[@]}"; do
   label="cache off"; [ "$mix" = cache ] && label="cache on"
   for c in "${conn_list[@]}"; do
     : >"$work/runs.txt"
@@ -180,7 +189,7 @@ if [ "$abuse" -eq 1 ]; then
       row "$c, with, run $r" "$result"
       wait "$abuser_pid" || true
       abuser_pid=""
-      echo "|  abuser, run $r: $(cat "$work/abuser.txt" | tr '|' '/' | tail -1) | | | | | | |"
+      echo "|  abuser, run $r: $(tr '|' '/' <"$work/abuser.txt" | tail -1) | | | | | | | | |"
       # Let the abuser's last searches end before the next run without it.
       sleep 2
     done
