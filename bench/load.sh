@@ -92,6 +92,7 @@ grep -q '"total_results":0' "$work/answer.json" || { echo "load.sh: the no-match
 names=()
 for ((i = 0; i < ${#STACK_PIDS[@]} - 1; i++)); do names+=("backend-$i"); done
 names+=(frontend)
+logs=("$work"/stack/shard-*.log "$work/stack/frontend.log")
 # JVM caps from the command line: -Xmx and -XX:MaxDirectMemorySize (last one wins, as in the JVM).
 cap() { tr '\0' '\n' <"/proc/$1/cmdline" | sed -n "s/^$2//p" | tail -1; }
 memory_table() {
@@ -105,7 +106,7 @@ memory_table() {
         "$(awk '/^RssAnon/ {printf "%.0f", $2/1024}' "$st") | $(awk '/^RssFile/ {printf "%.0f", $2/1024}' "$st") |" \
         "$(cap "$pid" -Xmx) | $(cap "$pid" -XX:MaxDirectMemorySize=) |"
     else
-      echo "| ${names[$i]} | exited | | | | | |"
+      echo "| ${names[$i]} | exited: $(grep -h -v '^\s*at ' "${logs[$i]}" | tail -n 1 | tr '|' '/' | cut -c1-120) | | | | | |"
     fi
   done
 }
