@@ -47,12 +47,16 @@ class DemoTest {
     Process demo;
     Thread reader;
 
+    /** The demo's children as last seen: a broken demo that dies without stopping them leaves them to the tear-down. */
+    List<ProcessHandle> seenChildren = new ArrayList<>();
+
     @AfterEach
     void tearDown() {
         if (demo != null && demo.isAlive()) {
             demo.descendants().forEach(ProcessHandle::destroyForcibly);
             demo.destroyForcibly();
         }
+        seenChildren.forEach(ProcessHandle::destroyForcibly);
     }
 
     @Test
@@ -146,6 +150,7 @@ class DemoTest {
         List<ProcessHandle> children = demo.descendants().filter(p -> p.info().command().orElse("").endsWith("java"))
                 .collect(Collectors.toList());
         assertThat(children).hasSize(4);
+        seenChildren.addAll(children);
         Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(demo.pid())).inheritIO().start();
         assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).isTrue();
         assertThat(demo.waitFor(30, TimeUnit.SECONDS)).as("the demo exits").isTrue();
