@@ -5,7 +5,8 @@
 #   stack_start INDEX_DIR WORK_DIR [BACKEND_ARGS...]   sets STACK_URL, STACK_BACKENDS, STACK_PIDS
 #
 # Needs $root (the repository) set by the caller. Backends get BACKEND_ARGS (for instance a larger
-# --max-results); the frontend keeps the cache in WORK_DIR/data.
+# --max-results); the frontend keeps the cache in WORK_DIR/data, at most STACK_CACHE_BYTES of it
+# (default 20 GB, so that nothing a benchmark asked for is evicted).
 
 STACK_PIDS=()
 STACK_BACKENDS=()
@@ -18,6 +19,7 @@ stack_stop() {
   for p in "${STACK_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${STACK_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
   STACK_PIDS=()
+  STACK_BACKENDS=()
 }
 
 # Waits until LOG says "listening", or fails naming the log.
@@ -46,14 +48,15 @@ stack_start() {
   done
   port=$(stack_free_port)
   "$root/trigrep" frontend --backends "$(IFS=,; echo "${STACK_BACKENDS[*]}")" --data "$work/data" --port "$port" \
-    --cache-bytes 20000000000 --min-free-bytes 0 > "$work/frontend.log" 2>&1 &
+    --cache-bytes "${STACK_CACHE_BYTES:-20000000000}" --min-free-bytes 0 > "$work/frontend.log" 2>&1 &
   STACK_PIDS+=($!)
   stack_wait_listening "$work/frontend.log"
   STACK_URL="http://127.0.0.1:$port"
-  for _ in $(seq 120); do
+  # Backends verify their shard's checksums before they answer: on a busy machine that takes a while.
+  for _ in $(seq 480); do
     [ "$(curl -s -o /dev/null -w '%{http_code}' "$STACK_URL/readyz")" = 200 ] && return 0
     sleep 0.25
   done
-  echo "stack: frontend not ready after 30 s, see $work/frontend.log" >&2
+  echo "stack: frontend not ready after 120 s, see $work/frontend.log" >&2
   return 1
 }

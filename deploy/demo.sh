@@ -7,7 +7,9 @@ usage: ./trigrep demo [OPTIONS]
 
 Indexes a corpus into shards (once; a second run reuses them), starts one backend per shard and
 the frontend on loopback, waits until the frontend is ready and prints its URL. Ctrl-C (or
-SIGTERM) stops every process it started.
+SIGTERM, or SIGHUP when the terminal closes) stops every process it started, and so does the demo
+ending for any other reason. If the stack is not ready in time, it says so, stops everything and
+exits with status 1.
 
 corpus (default: the -sources.jar of every library trigrep runs on, fetched with Maven):
   --corpus PATH      index PATH instead: a folder of packages, an archive or a .dsc (repeatable)
@@ -18,6 +20,8 @@ corpus (default: the -sources.jar of every library trigrep runs on, fetched with
   --port P           frontend HTTP port, 0 for any free one (env TRIGREP_DEMO_PORT; default 8080)
   --shards N         number of shards, one backend each (default 3)
   --reindex          build the shards again even if the corpus did not change
+  --ready-seconds S  give up when the frontend is not ready S seconds after it started
+                     (env TRIGREP_DEMO_READY_SECONDS; default 120)
 USAGE
 }
 
@@ -40,8 +44,9 @@ demo_await_log() {
 demo_pids=()
 
 # Stops every process the demo started (SIGTERM, then SIGKILL after 10 s) and exits with $1.
+# Runs on EXIT too, so a demo that fails half-way leaves nothing running.
 demo_stop() {
-  trap - INT TERM
+  trap - INT TERM HUP EXIT
   local p n
   if [ ${#demo_pids[@]} -gt 0 ]; then
     echo "trigrep demo: stopping ${#demo_pids[@]} processes" >&2
@@ -55,6 +60,7 @@ demo_stop() {
       wait "$p" 2>/dev/null || true
     done
     echo "trigrep demo: stopped" >&2
+    demo_pids=()
   fi
   exit "$1"
 }
@@ -67,13 +73,14 @@ demo_log_tail() {
 
 run_demo() {
   local data="${TRIGREP_DEMO_DIR:-$root/target/demo}" port="${TRIGREP_DEMO_PORT:-8080}" shards=3
+  local ready_seconds="${TRIGREP_DEMO_READY_SECONDS:-120}"
   local reindex=0 jdk=0 debian="" corpus=() arg
   # Example queries printed at the end, URL-encoded: for the built-in corpus unless another is chosen.
   local examples=("ByteBuf%5Cs%2Bwrite%5Cw%2B" "class+%5Cw%2BDecoder+filetype%3Ajava" "%28%3Fi%29utf-8")
   while [ $# -gt 0 ]; do
     arg="$1"
     case "$arg" in
-      --corpus|--debian|--data|--port|--shards)
+      --corpus|--debian|--data|--port|--shards|--ready-seconds)
         [ $# -ge 2 ] || { echo "trigrep demo: $arg needs a value" >&2; return 2; } ;;
     esac
     case "$arg" in
@@ -85,14 +92,15 @@ run_demo() {
       --data) data="$2"; shift ;;
       --port) port="$2"; shift ;;
       --shards) shards="$2"; shift ;;
+      --ready-seconds) ready_seconds="$2"; shift ;;
       --reindex) reindex=1 ;;
       -h|--help) demo_usage; return 0 ;;
       *) echo "trigrep demo: unknown option '$arg'" >&2; demo_usage >&2; return 2 ;;
     esac
     shift
   done
-  if ! [[ "$port" =~ ^[0-9]+$ && "$shards" =~ ^[1-9][0-9]?$ ]]; then
-    echo "trigrep demo: --port takes a port number and --shards a number from 1 to 99" >&2
+  if ! [[ "$port" =~ ^[0-9]+$ && "$shards" =~ ^[1-9][0-9]?$ && "$ready_seconds" =~ ^[0-9]+$ ]]; then
+    echo "trigrep demo: --port takes a port number, --shards a number from 1 to 99, --ready-seconds a number of seconds" >&2
     return 2
   fi
   mkdir -p "$data/logs" "$data/queries"
@@ -164,7 +172,11 @@ run_demo() {
     echo "trigrep demo: reusing the shards in $shard_dir (--reindex builds them again)" >&2
   fi
 
+  # Ctrl-C and SIGTERM are how a user stops the demo: status 0. A closed terminal (HUP) or the
+  # demo ending any other way (an error, a failed start) stops the children too.
   trap 'demo_stop 0' INT TERM
+  trap 'demo_stop 129' HUP
+  trap 'demo_stop $?' EXIT
   local backends="" i line
   for ((i = 0; i < shards; i++)); do
     "$root/trigrep" backend --shard "$shard_dir/shard-$i" --port 0 >"$data/logs/backend-$i.log" 2>&1 &
@@ -190,11 +202,20 @@ run_demo() {
   url="${url%% *}"
   fport="${url##*:}"
   fport="${fport%/}"
-  for ((i = 0; i < 1200; i++)); do
-    [ "$(http_status 127.0.0.1 "$fport" /readyz)" = 200 ] && break
+  # Ready means /readyz answered 200 (every backend answers and has verified its shard).
+  local ready=0 deadline=$((SECONDS + ready_seconds))
+  while ((SECONDS < deadline)); do
+    if [ "$(http_status 127.0.0.1 "$fport" /readyz)" = 200 ]; then
+      ready=1
+      break
+    fi
     kill -0 "$frontend_pid" 2>/dev/null || { demo_log_tail "the frontend" "$data/logs/frontend.log"; demo_stop 1; }
     sleep 0.1
   done
+  if [ "$ready" -eq 0 ]; then
+    echo "trigrep demo: not ready after $ready_seconds s: ${url}readyz did not answer 200; see $data/logs" >&2
+    exit 1
+  fi
 
   cat <<READY
 trigrep demo: ready in $((SECONDS - started)) s

@@ -49,12 +49,16 @@ class DemoTest {
     Process demo;
     Thread reader;
 
+    /** The demo's children as last seen: a broken demo that dies without stopping them leaves them to the tear-down. */
+    List<ProcessHandle> seenChildren = new ArrayList<>();
+
     @AfterEach
     void tearDown() {
         if (demo != null && demo.isAlive()) {
             demo.descendants().forEach(ProcessHandle::destroyForcibly);
             demo.destroyForcibly();
         }
+        seenChildren.forEach(ProcessHandle::destroyForcibly);
     }
 
     @Test
@@ -122,6 +126,61 @@ class DemoTest {
         assertThat(demo.waitFor(30, TimeUnit.SECONDS)).isTrue();
     }
 
+    /** Issue 17 item 6: a stack not ready in time is a failure, said and exited with, never "ready". */
+    @Test
+    void aStackNotReadyInTimeFailsLoudlyAndStopsItsChildren() throws Exception {
+        List<String> output = new ArrayList<>();
+        // 0 s: the frontend cannot have answered /readyz before the deadline.
+        start(output, "--ready-seconds", "0");
+        assertThat(demo.waitFor(120, TimeUnit.SECONDS)).as("the demo exits").isTrue();
+        reader.join(5_000);
+        String all = text(output);
+        assertThat(demo.exitValue()).as(all).isEqualTo(1);
+        assertThat(all).contains("trigrep demo: not ready after 0 s").contains("trigrep demo: stopping 4 processes")
+                .doesNotContain("ready in").doesNotContain(READY);
+        assertThat(demo.descendants().count()).as("children left running").isZero();
+        for (int port : javaPorts(all)) {
+            assertThat(refused(port)).as("port " + port + " closed").isTrue();
+        }
+    }
+
+    /** Issue 17 item 6: a closed terminal (SIGHUP) stops the children as Ctrl-C does. */
+    @Test
+    void sighupStopsEveryChild() throws Exception {
+        List<String> output = new ArrayList<>();
+        awaitLine(start(output), output, READY);
+        List<ProcessHandle> children = demo.descendants().filter(p -> p.info().command().orElse("").endsWith("java"))
+                .collect(Collectors.toList());
+        assertThat(children).hasSize(4);
+        seenChildren.addAll(children);
+        Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(demo.pid())).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).isTrue();
+        assertThat(demo.waitFor(30, TimeUnit.SECONDS)).as("the demo exits").isTrue();
+        reader.join(5_000);
+        assertThat(demo.exitValue()).as(text(output)).isEqualTo(129);
+        for (ProcessHandle child : children) {
+            child.onExit().get(15, TimeUnit.SECONDS);
+            assertThat(child.isAlive()).as("pid " + child.pid()).isFalse();
+        }
+        assertThat(text(output)).contains("trigrep demo: stopping 4 processes");
+    }
+
+    /** The ports the backends logged they listen on ("listening on 127.0.0.1:P"), from the demo's log folder. */
+    private List<Integer> javaPorts(String output) throws IOException {
+        List<Integer> ports = new ArrayList<>();
+        Pattern listening = Pattern.compile("listening on (?:http://)?127\\.0\\.0\\.1:(\\d+)");
+        try (var logs = Files.list(data.resolve("logs"))) {
+            for (Path log : logs.collect(Collectors.toList())) {
+                Matcher m = listening.matcher(Files.readString(log));
+                while (m.find()) {
+                    ports.add(Integer.parseInt(m.group(1)));
+                }
+            }
+        }
+        assertThat(ports).as("ports in the logs; the demo said:\n" + output).hasSize(4);
+        return ports;
+    }
+
     @Test
     void anUnknownOptionIsAUsageError() throws Exception {
         Process p = new ProcessBuilder(ROOT.resolve("trigrep").toString(), "demo", "--frobnicate").redirectErrorStream(true).start();
@@ -132,9 +191,11 @@ class DemoTest {
     }
 
     /** Starts the demo on the test corpus; its output lines arrive on the returned queue. */
-    private BlockingQueue<String> start(List<String> output) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(ROOT.resolve("trigrep").toString(), "demo", "--corpus", CORPUS.toString(),
-                "--data", data.toString(), "--port", "0").redirectErrorStream(true);
+    private BlockingQueue<String> start(List<String> output, String... options) throws IOException {
+        List<String> command = new ArrayList<>(List.of(ROOT.resolve("trigrep").toString(), "demo", "--corpus", CORPUS.toString(),
+                "--data", data.toString(), "--port", "0"));
+        command.addAll(List.of(options));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         // The reactor running this test has built every module already; a nested Maven would race it.
         builder.environment().put("TRIGREP_SKIP_BUILD", "1");
         builder.environment().put("TRIGREP_JAVA_OPTS", "-Xmx256m");
