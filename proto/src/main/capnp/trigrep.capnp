@@ -152,6 +152,8 @@ struct Status {
   queriesInFlight @3 :UInt32;
   formatVersion @4 :UInt32;
   skipped @5 :List(Skipped); # what the indexer left out of this shard, by reason; empty when unknown
+  generation @6 :UInt64;     # which build of the shard this is (its manifest's builtAtMillis): answers
+                             # cached from another generation are stale; 0 when unknown
 }
 
 struct Skipped {

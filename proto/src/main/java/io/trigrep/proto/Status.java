@@ -18,8 +18,9 @@ public final class Status {
     static final Layout.Slot QUERIES_IN_FLIGHT = Layout.Slot.data(3, "queriesInFlight", "UInt32", 128, 32);
     static final Layout.Slot FORMAT_VERSION = Layout.Slot.data(4, "formatVersion", "UInt32", 160, 32);
     static final Layout.Slot SKIPPED = Layout.Slot.pointer(5, "skipped", "List(Skipped)", 1);
-    static final Layout.Struct LAYOUT = new Layout.Struct("Status", 24, 2, null,
-            List.of(SHARD, FILES, BYTES, QUERIES_IN_FLIGHT, FORMAT_VERSION, SKIPPED));
+    static final Layout.Slot GENERATION = Layout.Slot.data(6, "generation", "UInt64", 192, 64);
+    static final Layout.Struct LAYOUT = new Layout.Struct("Status", 32, 2, null,
+            List.of(SHARD, FILES, BYTES, QUERIES_IN_FLIGHT, FORMAT_VERSION, SKIPPED, GENERATION));
 
     public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
@@ -58,6 +59,11 @@ public final class Status {
             return this;
         }
 
+        public Builder setGeneration(long value) {
+            _setLongField(GENERATION.index(), value);
+            return this;
+        }
+
         public StructList.Builder<Skipped.Builder> initSkipped(int count) {
             return _initPointerField(Skipped.factory.listFactory(), SKIPPED.index(), count);
         }
@@ -86,6 +92,10 @@ public final class Status {
 
         public int getFormatVersion() {
             return _getIntField(FORMAT_VERSION.index());
+        }
+
+        public long getGeneration() {
+            return _getLongField(GENERATION.index());
         }
 
         public StructList.Reader<Skipped.Reader> getSkipped() {

@@ -42,7 +42,7 @@ class InteropTest {
                 new DoneValue(5, 6, 7, 8, 9_000_000_000L, Done.Truncation.MAX_RESULTS, true),
                 new FailureValue(Failure.Code.BAD_QUERY, "missing closing )", 5),
                 new FileValue("p", "dir/f.bin", new byte[] {'a', 0, (byte) 0xff}),
-                new StatusValue("shard-2", 100, 4096, 1, 1),
+                new StatusValue("shard-2", 100, 4096, 1, 1, List.of(), 1796068555139L),
                 new FileValue("p", "big.js", "ab\n".getBytes(StandardCharsets.UTF_8), 7, 9, 123_456_789_012L, List.of(new CutValue(8, 70000))),
                 new StatusValue("shard-3", 5, 6, 0, 1, List.of(new SkippedValue("binary", 2, 300), new SkippedValue("too_large", 1, 70_000_000))));
         assertThat(decode("Response", responses)).containsExactly(
@@ -54,11 +54,11 @@ class InteropTest {
                         + "truncation = maxResults, fullScan = true))",
                 "(error = (code = badQuery, message = \"missing closing )\", position = 5))",
                 "(file = (package = \"p\", path = \"dir/f.bin\", content = \"a\\000\\377\", firstLine = 0, totalLines = 0, totalBytes = 0))",
-                "(status = (shard = \"shard-2\", files = 100, bytes = 4096, queriesInFlight = 1, formatVersion = 1))",
+                "(status = (shard = \"shard-2\", files = 100, bytes = 4096, queriesInFlight = 1, formatVersion = 1, generation = 1796068555139))",
                 "(file = (package = \"p\", path = \"big.js\", content = \"ab\\n\", firstLine = 7, totalLines = 9, totalBytes = 123456789012, "
                         + "cuts = [(line = 8, bytes = 70000)]))",
                 "(status = (shard = \"shard-3\", files = 5, bytes = 6, queriesInFlight = 0, formatVersion = 1, "
-                        + "skipped = [(reason = \"binary\", files = 2, bytes = 300), (reason = \"too_large\", files = 1, bytes = 70000000)]))");
+                        + "skipped = [(reason = \"binary\", files = 2, bytes = 300), (reason = \"too_large\", files = 1, bytes = 70000000)], generation = 0))");
 
         List<Object> requests = List.of(
                 new SearchValue("foo(bar package:zlib", "foo\\(bar", true, true,

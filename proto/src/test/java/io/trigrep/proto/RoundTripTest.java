@@ -65,7 +65,7 @@ class RoundTripTest {
                 new FileValue("zlib", "README", "hello\nwörld\n".getBytes(StandardCharsets.UTF_8)),
                 new FileValue("empty", "empty.txt", new byte[0]),
                 new FileValue("binary-safe", "nul", new byte[] {0, 1, 2, (byte) 0xff, 0}),
-                new StatusValue("shard-0", 1234, 5_678_901_234L, 3, 1),
+                new StatusValue("shard-0", 1234, 5_678_901_234L, 3, 1, List.of(), 1796068555139L),
                 new StatusValue("", 0, 0, 0, 0),
                 new SearchValue("foo package:zlib -path:test", "foo", false, true,
                         List.of(new FilterValue(Filter.Kind.PACKAGE, false, "zlib"), new FilterValue(Filter.Kind.PATH, true, "test"),

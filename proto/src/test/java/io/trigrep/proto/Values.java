@@ -56,9 +56,14 @@ final class Values {
 
     record SkippedValue(String reason, long files, long bytes) {}
 
-    record StatusValue(String shard, long files, long bytes, int queriesInFlight, int formatVersion, List<SkippedValue> skipped) {
+    record StatusValue(String shard, long files, long bytes, int queriesInFlight, int formatVersion, List<SkippedValue> skipped,
+                       long generation) {
         StatusValue(String shard, long files, long bytes, int queriesInFlight, int formatVersion) {
-            this(shard, files, bytes, queriesInFlight, formatVersion, List.of());
+            this(shard, files, bytes, queriesInFlight, formatVersion, List.of(), 0);
+        }
+
+        StatusValue(String shard, long files, long bytes, int queriesInFlight, int formatVersion, List<SkippedValue> skipped) {
+            this(shard, files, bytes, queriesInFlight, formatVersion, skipped, 0);
         }
     }
 
@@ -136,7 +141,7 @@ final class Values {
             }
         } else if (value instanceof StatusValue s) {
             Status.Builder status = response.initStatus().setShard(s.shard).setFiles(s.files).setBytes(s.bytes)
-                    .setQueriesInFlight(s.queriesInFlight).setFormatVersion(s.formatVersion);
+                    .setQueriesInFlight(s.queriesInFlight).setFormatVersion(s.formatVersion).setGeneration(s.generation);
             if (!s.skipped.isEmpty()) {
                 StructList.Builder<Skipped.Builder> skipped = status.initSkipped(s.skipped.size());
                 for (int i = 0; i < s.skipped.size(); i++) {
@@ -228,7 +233,8 @@ final class Values {
                 for (Skipped.Reader k : s.getSkipped()) {
                     skipped.add(new SkippedValue(k.getReason().toString(), k.getFiles(), k.getBytes()));
                 }
-                yield new StatusValue(s.getShard().toString(), s.getFiles(), s.getBytes(), s.getQueriesInFlight(), s.getFormatVersion(), skipped);
+                yield new StatusValue(s.getShard().toString(), s.getFiles(), s.getBytes(), s.getQueriesInFlight(), s.getFormatVersion(), skipped,
+                        s.getGeneration());
             }
             case _NOT_IN_SCHEMA -> throw new AssertionError("unknown response");
         };

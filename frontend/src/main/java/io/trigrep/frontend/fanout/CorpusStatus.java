@@ -30,11 +30,24 @@ import org.capnproto.MessageBuilder;
 public final class CorpusStatus implements AutoCloseable {
     public record Skip(String reason, long files, long bytes) {}
 
-    public record Shard(String backend, String name, long files, long bytes, int formatVersion, boolean reachable, String problem,
-                        List<Skip> skipped) {}
+    /** {@code generation}: which build of the shard the backend serves (0 unknown); see {@link Snapshot#generations}. */
+    public record Shard(String backend, String name, long files, long bytes, int formatVersion, long generation, boolean reachable,
+                        String problem, List<Skip> skipped) {}
 
     /** Every shard, the searchable totals of those that ever answered, and the skipped totals by reason. */
-    public record Snapshot(List<Shard> shards, long files, long bytes, List<Skip> skipped, long takenMillis) {}
+    public record Snapshot(List<Shard> shards, long files, long bytes, List<Skip> skipped, long takenMillis) {
+        /**
+         * The generation of every shard, in backend order: cached answers are keyed by it, so an
+         * answer from an index that has since been rebuilt or replaced is never served again.
+         */
+        public String generations() {
+            StringBuilder out = new StringBuilder();
+            for (Shard s : shards) {
+                out.append(s.generation()).append(',');
+            }
+            return out.toString();
+        }
+    }
 
     private final List<InetSocketAddress> backends;
     private final Tls tls;
@@ -86,8 +99,8 @@ public final class CorpusStatus implements AutoCloseable {
                 for (Skipped.Reader k : s.getSkipped()) {
                     skipped.add(new Skip(k.getReason().toString(), k.getFiles(), k.getBytes()));
                 }
-                shards.add(new Shard(address, s.getShard().toString(), s.getFiles(), s.getBytes(), s.getFormatVersion(), true, null,
-                        List.copyOf(skipped)));
+                shards.add(new Shard(address, s.getShard().toString(), s.getFiles(), s.getBytes(), s.getFormatVersion(), s.getGeneration(),
+                        true, null, List.copyOf(skipped)));
             } catch (Exception e) {
                 String tlsReason = Tls.reason(e);
                 shards.add(unreachable(address, known, tlsReason != null ? tlsReason : e.getMessage() == null ? e.toString() : e.getMessage()));
@@ -112,8 +125,9 @@ public final class CorpusStatus implements AutoCloseable {
     }
 
     private static Shard unreachable(String address, Shard known, String problem) {
-        return known == null ? new Shard(address, "", 0, 0, 0, false, problem, List.of())
-                : new Shard(address, known.name(), known.files(), known.bytes(), known.formatVersion(), false, problem, known.skipped());
+        return known == null ? new Shard(address, "", 0, 0, 0, 0, false, problem, List.of())
+                : new Shard(address, known.name(), known.files(), known.bytes(), known.formatVersion(), known.generation(), false, problem,
+                        known.skipped());
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Queries by key (the normalised query and its options): a request for a query that is running
@@ -36,12 +37,15 @@ public final class QueryCache {
     /** A query run and who is using it. */
     public static final class Entry {
         private final QueryRun run;
+        /** The shards' generations when it started ({@link #generationFrom}). */
+        private final String generation;
         private int users;
         /** When the run finished, by the cache's clock; Long.MIN_VALUE while it runs. */
         private volatile long finishedNanos = Long.MIN_VALUE;
 
-        Entry(QueryRun run) {
+        Entry(QueryRun run, String generation) {
             this.run = run;
+            this.generation = generation;
         }
 
         public QueryRun run() {
@@ -61,6 +65,7 @@ public final class QueryCache {
     private final Executor remover;
     private final LongSupplier nanoTime;
     private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+    private volatile Supplier<String> generation = () -> "";
     private long hits;
     private long misses;
     private long evictions;
@@ -103,7 +108,8 @@ public final class QueryCache {
      */
     public synchronized <E extends Exception> Entry acquire(String key, boolean fresh, Starter<E> starter) throws IOException, E {
         Entry entry = entries.get(key);
-        if (entry != null && (fresh || expired(entry))) {
+        String now = generation.get();
+        if (entry != null && (fresh || expired(entry) || !entry.generation.equals(now))) {
             entries.remove(key);
             retire(entry);
             entry = null;
@@ -112,7 +118,7 @@ public final class QueryCache {
             hits++;
         } else {
             misses++;
-            Entry started = new Entry(starter.start());
+            Entry started = new Entry(starter.start(), now);
             started.run.completion().whenComplete((run, failure) -> started.finishedNanos = nanoTime.getAsLong());
             entry = started;
             entries.put(key, entry);
@@ -212,10 +218,19 @@ public final class QueryCache {
         return entries.size();
     }
 
-    /** The running query with this key, or null. */
+    /** The running query with this key (of the shards' current generations), or null. */
     public synchronized QueryRun runningQuery(String key) {
         Entry e = entries.get(key);
-        return e != null && !e.run.completion().isDone() ? e.run : null;
+        return e != null && !e.run.completion().isDone() && e.generation.equals(generation.get()) ? e.run : null;
+    }
+
+    /**
+     * Where the shards' generations come from (the backends' status, {@code CorpusStatus}): an
+     * entry started under other generations is never served or joined again, it is replaced, so
+     * an index rebuilt or swapped under a running frontend is never answered from the old one.
+     */
+    public void generationFrom(Supplier<String> generations) {
+        this.generation = generations;
     }
 
     /** Queries still running, by key. */

@@ -74,6 +74,10 @@ public final class FrontendServer implements AutoCloseable {
             return t;
         });
         this.corpus = new io.trigrep.frontend.fanout.CorpusStatus(fanOut.backends(), fanOut.tls(), 1000, System::currentTimeMillis);
+        cache.generationFrom(() -> {
+            io.trigrep.frontend.fanout.CorpusStatus.Snapshot known = corpus.latest();
+            return known == null ? "" : known.generations();
+        });
         this.ui = new WebUi(fanOut, cache, pages, searches, corpus);
     }
 

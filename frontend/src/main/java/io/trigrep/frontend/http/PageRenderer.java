@@ -282,6 +282,7 @@ final class PageRenderer {
                 json.writeNumberField("files", s.files());
                 json.writeNumberField("bytes", s.bytes());
                 json.writeNumberField("format_version", s.formatVersion());
+                json.writeNumberField("generation", s.generation());
                 skipped(json, s.skipped());
                 json.writeEndObject();
             }

@@ -90,6 +90,27 @@ class QueryCacheTest {
     }
 
     @Test
+    void anAnswerFromAnotherGenerationOfTheShardsIsNeitherServedNorJoined() throws Exception {
+        QueryCache cache = new QueryCache(dir, 1 << 20, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
+        java.util.concurrent.atomic.AtomicReference<String> generations = new java.util.concurrent.atomic.AtomicReference<>("1,1,");
+        cache.generationFrom(generations::get);
+        QueryCache.Entry running = cache.acquire("q", false, () -> run(100));
+        assertThat(cache.runningQuery("q")).isSameAs(running.run());
+        generations.set("1,2,"); // shard 1 was rebuilt and its backend restarted on it
+        assertThat(cache.runningQuery("q")).isNull();
+        QueryCache.Entry next = cache.acquire("q", false, () -> run(100));
+        assertThat(next).isNotSameAs(running);
+        finish(running.run());
+        finish(next.run());
+        cache.release(running);
+        cache.release(next);
+        QueryCache.Entry again = cache.acquire("q", false, () -> run(100));
+        assertThat(again).isSameAs(next);
+        cache.release(again);
+        assertThat(started.get()).isEqualTo(2);
+    }
+
+    @Test
     void leastRecentlyUsedFinishedQueriesAreEvictedOverTheByteBound() throws Exception {
         int bound = 2 * finished(100) + 50;
         QueryCache cache = new QueryCache(dir, bound, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);

@@ -227,7 +227,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         MessageBuilder message = Messages.newBuilder();
         io.trigrep.proto.Status.Builder status = message.initRoot(Response.factory).initStatus().setShard(manifest.shard())
                 .setFiles(manifest.docs()).setBytes(manifest.contentBytes()).setQueriesInFlight(inFlight.get())
-                .setFormatVersion(Manifest.FORMAT_VERSION);
+                .setFormatVersion(Manifest.FORMAT_VERSION).setGeneration(manifest.builtAtMillis());
         // The manifest lists every reason; the status only those that left something out.
         var skipped = manifest.skipped().entrySet().stream().filter(e -> e.getValue().files() > 0).toList();
         var list = status.initSkipped(skipped.size());
