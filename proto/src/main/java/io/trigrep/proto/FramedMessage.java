@@ -6,7 +6,7 @@ import org.capnproto.ReaderArena;
 
 /**
  * A message read from one frame by {@link Framing#read}, not yet validated: its segments and the
- * traversal budget (words its readers may read) and nesting limit that go with them. Hand it to
+ * traversal budget (words its readers may read) that goes with them. Hand it to
  * {@link Messages#request} or {@link Messages#response}, which validate it once and return its root.
  *
  * <p>Validation reads every pointer once and the runtime charges that walk against the same budget
@@ -17,19 +17,18 @@ import org.capnproto.ReaderArena;
  */
 public final class FramedMessage {
     private final ReaderArena arena;
+    // No more fields: this object is as small as the MessageReader it replaces (one per decoded result).
     private final long traversalLimitInWords;
-    private final int nestingLimit;
 
-    FramedMessage(ByteBuffer[] segments, long traversalLimitInWords, int nestingLimit) {
+    FramedMessage(ByteBuffer[] segments, long traversalLimitInWords) {
         assert segments.length >= 1 : "a frame has at least one segment";
         this.arena = new ReaderArena(segments, traversalLimitInWords);
         this.traversalLimitInWords = traversalLimitInWords;
-        this.nestingLimit = nestingLimit;
     }
 
     /** The root struct, read from the start of the first segment. */
     <T> T root(FromPointerReader<T> factory) {
-        return factory.fromPointerReader(arena.tryGetSegment(0), 0, nestingLimit);
+        return factory.fromPointerReader(arena.tryGetSegment(0), 0, Framing.NESTING_LIMIT);
     }
 
     /** Gives the consumer the whole traversal budget again, once the validating walk is done. */

@@ -18,7 +18,7 @@ public final class Framing {
     private Framing() {}
 
     /** Nesting is at most three deep in trigrep.capnp; anything deeper is hostile. */
-    private static final int NESTING_LIMIT = 16;
+    static final int NESTING_LIMIT = 16;
     /** Each word may be read this many times before the runtime refuses: bounds amplification by shared pointers. */
     private static final int TRAVERSAL_FACTOR = 8;
 
@@ -154,7 +154,7 @@ public final class Framing {
             at += bytes;
             words += bytes / 8;
         }
-        return new FramedMessage(slices, Math.max(1024, words * TRAVERSAL_FACTOR), NESTING_LIMIT);
+        return new FramedMessage(slices, Math.max(1024, words * TRAVERSAL_FACTOR));
     }
 
     /** Parses one frame held in {@code frame}'s readable bytes, without copying them. */
