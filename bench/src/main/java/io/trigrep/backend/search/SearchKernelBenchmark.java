@@ -1,10 +1,10 @@
 package io.trigrep.backend.search;
 
-import com.google.re2j.Pattern;
 import io.trigrep.backend.plan.Planner;
 import io.trigrep.backend.plan.Query;
 import io.trigrep.indexer.format.TrigramIndex;
 import io.trigrep.indexer.format.TrigramIndexWriter;
+import io.trigrep.re2j.Pattern;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
