@@ -9,8 +9,6 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import org.capnproto.MessageBuilder;
-import org.capnproto.MessageReader;
-import org.capnproto.ReaderOptions;
 
 /**
  * The standard Cap'n Proto stream framing (a segment table, then the segments), over Netty
@@ -20,7 +18,7 @@ public final class Framing {
     private Framing() {}
 
     /** Nesting is at most three deep in trigrep.capnp; anything deeper is hostile. */
-    private static final int NESTING_LIMIT = 16;
+    static final int NESTING_LIMIT = 16;
     /** Each word may be read this many times before the runtime refuses: bounds amplification by shared pointers. */
     private static final int TRAVERSAL_FACTOR = 8;
 
@@ -133,9 +131,9 @@ public final class Framing {
 
     /**
      * Parses exactly one frame: {@code frame} must hold it from position to limit, nothing more.
-     * The reader views {@code frame}'s memory; it stays valid only while that memory does.
+     * The message views {@code frame}'s memory; it stays valid only while that memory does.
      */
-    public static MessageReader read(ByteBuffer frame, FrameLimits limits) throws MalformedMessageException {
+    public static FramedMessage read(ByteBuffer frame, FrameLimits limits) throws MalformedMessageException {
         long length = frameLength(frame, limits);
         if (length < 0 || length > frame.remaining()) {
             throw new MalformedMessageException("truncated frame: " + frame.remaining() + " bytes, segment table needs "
@@ -156,16 +154,16 @@ public final class Framing {
             at += bytes;
             words += bytes / 8;
         }
-        return new MessageReader(slices, new ReaderOptions(Math.max(1024, words * TRAVERSAL_FACTOR), NESTING_LIMIT));
+        return new FramedMessage(slices, Math.max(1024, words * TRAVERSAL_FACTOR));
     }
 
     /** Parses one frame held in {@code frame}'s readable bytes, without copying them. */
-    public static MessageReader read(ByteBuf frame, FrameLimits limits) throws MalformedMessageException {
+    public static FramedMessage read(ByteBuf frame, FrameLimits limits) throws MalformedMessageException {
         return read(frame.nioBuffer(frame.readerIndex(), frame.readableBytes()), limits);
     }
 
     /** Reads the frame stored at {@code offset} with {@code length} bytes, e.g. from a tee file. */
-    public static MessageReader read(FileChannel channel, long offset, int length, FrameLimits limits) throws IOException {
+    public static FramedMessage read(FileChannel channel, long offset, int length, FrameLimits limits) throws IOException {
         if (length < 8 || length > limits.maxMessageBytes()) {
             throw new MalformedMessageException("frame length " + length + " at offset " + offset + " is outside [8, " + limits.maxMessageBytes() + "]");
         }

@@ -3,11 +3,9 @@ package io.trigrep.proto;
 import java.nio.ByteBuffer;
 import org.capnproto.Data;
 import org.capnproto.MessageBuilder;
-import org.capnproto.MessageReader;
 import org.capnproto.StructList;
 import org.capnproto.Text;
 import org.capnproto.TextList;
-import org.capnproto.TraversalBudget;
 
 /**
  * Entry points for reading and writing whole messages. Reading validates the message once, up
@@ -53,10 +51,9 @@ public final class Messages {
         return tag >= 0 && tag < RESPONSE_KINDS.length - 1 ? RESPONSE_KINDS[tag] : Response.Which._NOT_IN_SCHEMA;
     }
 
-    public static Request.Reader request(MessageReader message) throws MalformedMessageException {
-        long budget = TraversalBudget.remaining(message);
+    public static Request.Reader request(FramedMessage message) throws MalformedMessageException {
         try {
-            Request.Reader request = message.getRoot(Request.factory);
+            Request.Reader request = message.root(Request.factory);
             switch (request.which()) {
                 case SEARCH -> searchRequest(request.getSearch());
                 case FETCH_FILE -> {
@@ -66,17 +63,16 @@ public final class Messages {
                 }
                 case PING, _NOT_IN_SCHEMA -> { }
             }
-            TraversalBudget.restore(message, budget);
+            message.refillBudget();
             return request;
         } catch (RuntimeException e) {
             throw malformed("Request", e);
         }
     }
 
-    public static Response.Reader response(MessageReader message) throws MalformedMessageException {
-        long budget = TraversalBudget.remaining(message);
+    public static Response.Reader response(FramedMessage message) throws MalformedMessageException {
         try {
-            Response.Reader response = message.getRoot(Response.factory);
+            Response.Reader response = message.root(Response.factory);
             switch (response.which()) {
                 case RESULT -> result(response.getResult());
                 case PROGRESS -> response.getProgress();
@@ -103,7 +99,7 @@ public final class Messages {
                 case _NOT_IN_SCHEMA -> { }
             }
             // The walk above read every pointer once; the consumer gets the whole budget again.
-            TraversalBudget.restore(message, budget);
+            message.refillBudget();
             return response;
         } catch (RuntimeException e) {
             throw malformed("Response", e);

@@ -222,7 +222,7 @@ class CoverageGroundTruthTest {
         TreeSet<String> actual = searchAll(query, literal);
         ParsedQuery parsed = QueryParser.parse(query, literal);
         SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
-        com.google.re2j.Pattern anywhere = com.google.re2j.Pattern.compile("(?m)" + spec.pattern().pattern(), spec.pattern().flags());
+        io.trigrep.re2j.Pattern anywhere = io.trigrep.re2j.Pattern.compile("(?m)" + spec.pattern().pattern(), spec.pattern().flags());
         TreeSet<String> expected = new TreeSet<>();
         List<Path> selected = new ArrayList<>();
         for (var file : searchable.entrySet()) {

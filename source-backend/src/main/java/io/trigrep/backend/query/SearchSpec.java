@@ -1,10 +1,10 @@
 package io.trigrep.backend.query;
 
-import com.google.re2j.Pattern;
-import com.google.re2j.PatternSyntaxException;
 import io.trigrep.backend.plan.Planner;
 import io.trigrep.backend.plan.Query;
 import io.trigrep.indexer.filetype.FileType;
+import io.trigrep.re2j.Pattern;
+import io.trigrep.re2j.PatternSyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumSet;

@@ -1,8 +1,8 @@
 package io.trigrep.backend.search;
 
 import io.trigrep.proto.Utf8;
-import com.google.re2j.CompiledProgram;
-import com.google.re2j.Pattern;
+import io.trigrep.re2j.CompiledProgram;
+import io.trigrep.re2j.Pattern;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.trigrep.backend.search;
 
 import io.trigrep.proto.Utf8;
-import com.google.re2j.Matcher;
-import com.google.re2j.Pattern;
+import io.trigrep.re2j.Matcher;
+import io.trigrep.re2j.Pattern;
 import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.trigrep.backend.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.re2j.Pattern;
+import io.trigrep.re2j.Pattern;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.trigrep.backend.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.re2j.Pattern;
+import io.trigrep.re2j.Pattern;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,7 +130,7 @@ class LineMatcherTest {
     }
 
     private static int required(String regex) {
-        return LineDfa.requiredByte(com.google.re2j.CompiledProgram.of(Pattern.compile(regex, Pattern.MULTILINE)));
+        return LineDfa.requiredByte(io.trigrep.re2j.CompiledProgram.of(Pattern.compile(regex, Pattern.MULTILINE)));
     }
 
     /** A DFA that outgrows its state budget drops its cache and goes on, finding the same lines. */

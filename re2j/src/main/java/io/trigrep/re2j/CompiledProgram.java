@@ -1,11 +1,11 @@
-package com.google.re2j;
+package io.trigrep.re2j;
 
 /**
  * The instructions RE2J compiled a {@link Pattern} into, for trigrep's DFA
  * ({@code io.trigrep.backend.search.LineDfa}), which walks the same program a state set at a time
  * and so needs the program, not just a matcher. RE2J keeps its compiler's output package-private;
- * this class sits in RE2J's package on the class path to read it. The program is not copied or
- * changed: the DFA matches exactly what RE2J matches.
+ * this class is trigrep's one addition to the vendored copy (see NOTICE) and sits in its package to
+ * read it. The program is not copied or changed: the DFA matches exactly what RE2J matches.
  */
 public final class CompiledProgram {
     public static final int ALT = Inst.ALT;

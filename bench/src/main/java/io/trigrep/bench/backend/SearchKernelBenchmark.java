@@ -1,10 +1,11 @@
-package io.trigrep.backend.search;
+package io.trigrep.bench.backend;
 
-import com.google.re2j.Pattern;
 import io.trigrep.backend.plan.Planner;
 import io.trigrep.backend.plan.Query;
+import io.trigrep.backend.search.Kernels;
 import io.trigrep.indexer.format.TrigramIndex;
 import io.trigrep.indexer.format.TrigramIndexWriter;
+import io.trigrep.re2j.Pattern;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,10 +27,10 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The backend's inner loops (this class sits in the backend's package to reach them):
- * intersecting posting lists for a three-trigram AND, and confirming candidates in a 64 KiB
- * source-like file with the literal matcher, the needle-prefiltered regex and the whole-file
- * regex. Time per operation; {@code -prof gc} gives allocation per operation.
+ * The backend's inner loops, reached through {@link Kernels}: intersecting posting lists for a
+ * three-trigram AND, and confirming candidates in a 64 KiB source-like file with the literal
+ * matcher, the needle-prefiltered regex and the whole-file regex. Time per operation;
+ * {@code -prof gc} gives allocation per operation.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -42,22 +43,11 @@ public class SearchKernelBenchmark {
     private TrigramIndex index;
     private Query and;
     private byte[] content;
-    private LineMatcher literal;
-    private LineMatcher needles;
-    private LineMatcher wholeFile;
+    private Kernels.Lines literal;
+    private Kernels.Lines needles;
+    private Kernels.Lines wholeFile;
     /** {@code [A-Z]{8}}: its idle states' 26 exits are one byte range, which the DFA jumps between. */
-    private LineDfa upperCaseRun;
-    private final CountingSink sink = new CountingSink();
-
-    static final class CountingSink implements LineSink {
-        long lines;
-
-        @Override
-        public boolean line(int lineStart, int lineEnd, int lineNumber, int[] ranges, int rangeCount) {
-            lines += rangeCount;
-            return true;
-        }
-    }
+    private Kernels.Dfa upperCaseRun;
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
@@ -96,12 +86,12 @@ public class SearchKernelBenchmark {
             line++;
         }
         content = text.toString().getBytes(StandardCharsets.UTF_8);
-        literal = LineMatcher.literal("inflateInit2_".getBytes(StandardCharsets.UTF_8));
+        literal = Kernels.Lines.literal("inflateInit2_".getBytes(StandardCharsets.UTF_8));
         Pattern regex = Pattern.compile("inflate\\w+\\(", Pattern.MULTILINE);
         Query plan = Planner.plan("inflate\\w+\\(", false, false);
-        needles = LineMatcher.regex(regex, List.of("inf"), false);
-        wholeFile = LineMatcher.regex(regex, List.of(), false);
-        upperCaseRun = new LineDfa(Pattern.compile("[A-Z]{8}", Pattern.MULTILINE));
+        needles = Kernels.Lines.regex(regex, List.of("inf"));
+        wholeFile = Kernels.Lines.regex(regex, List.of());
+        upperCaseRun = new Kernels.Dfa(Pattern.compile("[A-Z]{8}", Pattern.MULTILINE));
         if (plan instanceof Query.All) {
             throw new IllegalStateException("plan should not be a full scan: " + plan);
         }
@@ -114,35 +104,27 @@ public class SearchKernelBenchmark {
 
     @Benchmark
     public int intersectThreeLists() throws Exception {
-        DocIterator it = Candidates.of(and, index);
-        int n = 0;
-        while (it.next() != DocIterator.NO_MORE_DOCS) {
-            n++;
-        }
-        return n;
+        return Kernels.countCandidates(and, index);
     }
 
     @Benchmark
-    public long verifyLiteral() {
-        literal.search(content, content.length, 0, 1, sink);
-        return sink.lines;
+    public int verifyLiteral() {
+        return literal.countRanges(content, content.length);
     }
 
     @Benchmark
-    public long verifyRegexWithNeedles() {
-        needles.search(content, content.length, 0, 1, sink);
-        return sink.lines;
+    public int verifyRegexWithNeedles() {
+        return needles.countRanges(content, content.length);
     }
 
     /** The lazy DFA alone over the 64 KiB file, which holds no match (nor an upper-case letter): a full scan's cost per byte. */
     @Benchmark
-    public boolean dfaUpperCaseRunNoMatch() {
-        return upperCaseRun.search(content, content.length, 0, 1, (start, end, line, matchEnd) -> true);
+    public int dfaUpperCaseRunNoMatch() {
+        return upperCaseRun.countLines(content, content.length);
     }
 
     @Benchmark
-    public long verifyRegexWholeFile() {
-        wholeFile.search(content, content.length, 0, 1, sink);
-        return sink.lines;
+    public int verifyRegexWholeFile() {
+        return wholeFile.countRanges(content, content.length);
     }
 }
