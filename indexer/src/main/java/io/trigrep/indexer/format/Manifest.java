@@ -53,7 +53,7 @@ public record Manifest(String shard, int docs, int packages, int trigrams, long 
             reasons.append(reasons.length() == 0 ? "\n" : ",\n").append("    ").append(quote(e.getKey())).append(": {\"files\": ")
                     .append(e.getValue().files()).append(", \"bytes\": ").append(e.getValue().bytes()).append('}');
         }
-        return "{\n"
+        String body = "{\n"
                 + "  \"formatVersion\": " + FORMAT_VERSION + ",\n"
                 + "  \"shard\": " + quote(shard) + ",\n"
                 + "  \"docs\": " + docs + ",\n"
@@ -64,8 +64,21 @@ public record Manifest(String shard, int docs, int packages, int trigrams, long 
                 + "  \"docTableBytes\": " + docTableBytes + ",\n"
                 + "  \"skipped\": {" + reasons + (reasons.length() == 0 ? "" : "\n  ") + "},\n"
                 + "  \"builtAtMillis\": " + builtAtMillis + ",\n"
-                + "  \"buildMillis\": " + buildMillis + "\n"
-                + "}\n";
+                + "  \"buildMillis\": " + buildMillis + ",\n";
+        return body + CHECKSUM_LINE + checksum(body) + "\n}\n";
+    }
+
+    /**
+     * The manifest's last field: the CRC32C of every byte before it. The binary files carry their
+     * own checksums in their footers; without this one, a flipped byte in the manifest (a count, a
+     * package's skipped files, the shard's name) would be served without a word.
+     */
+    private static final String CHECKSUM_LINE = "  \"crc32c\": ";
+
+    private static long checksum(String body) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return crc.getValue();
     }
 
     private static String quote(String s) {
@@ -80,6 +93,17 @@ public record Manifest(String shard, int docs, int packages, int trigrams, long 
     /** Reads what {@link #toJson} wrote; refuses a manifest of another format version. */
     public static Manifest read(Path file) throws IOException {
         String json = Files.readString(file);
+        int checksumAt = json.lastIndexOf(CHECKSUM_LINE);
+        if (checksumAt >= 0) {
+            // Written by an indexer that checksums its manifests; one without the field is older.
+            Matcher stored = Pattern.compile("\\d+").matcher(json);
+            String body = json.substring(0, checksumAt);
+            if (!stored.find(checksumAt + CHECKSUM_LINE.length()) || stored.start() != checksumAt + CHECKSUM_LINE.length()
+                    || !stored.group().equals(Long.toString(checksum(body)))) {
+                throw new CorruptIndexException(file, body.getBytes(java.nio.charset.StandardCharsets.UTF_8).length,
+                        "manifest's crc32c does not match its contents (corrupt manifest)");
+            }
+        }
         Map<String, Skipped> skipped = new LinkedHashMap<>();
         Matcher block = SKIPPED.matcher(json);
         if (block.find()) {

@@ -1,6 +1,7 @@
 package io.trigrep.backend.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trigrep.backend.TestShards;
 import io.trigrep.indexer.format.Shard;
@@ -87,6 +88,26 @@ class ShardVerificationTest {
         assertThat(shard.withoutPaths("reading " + shard.folder().toAbsolutePath().normalize() + "/docs.tgd at offset 5: bad"))
                 .isEqualTo("reading " + name + "/docs.tgd at offset 5: bad");
         assertThat(shard.withoutPaths("no path here")).isEqualTo("no path here");
+    }
+
+    @Test
+    void aFlippedByteInTheManifestIsRefusedAtOpenNamingIt() throws Exception {
+        build();
+        Path copy = dir.resolve("copy-manifest");
+        Files.createDirectories(copy);
+        try (var files = Files.list(dir.resolve("shards").resolve("shard-0"))) {
+            for (Path f : files.toList()) {
+                Files.copy(f, copy.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        // A digit of a count in the middle: still well-formed JSON, so only the checksum can tell.
+        Path manifest = copy.resolve("manifest.json");
+        String text = Files.readString(manifest);
+        int digit = text.indexOf("\"docs\": ") + "\"docs\": ".length();
+        char flipped = text.charAt(digit) == '9' ? '8' : (char) (text.charAt(digit) + 1);
+        Files.writeString(manifest, text.substring(0, digit) + flipped + text.substring(digit + 1));
+        assertThatThrownBy(() -> Shard.open(copy)).isInstanceOf(io.trigrep.indexer.format.CorruptIndexException.class)
+                .hasMessageContaining("manifest.json").hasMessageContaining("crc32c");
     }
 
     @ParameterizedTest
