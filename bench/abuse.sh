@@ -81,10 +81,11 @@ row "  429s by reason" "$(curl -s "$STACK_URL/metrics" | grep -E '^trigrep_http_
 t0=$(now)
 code=$(status "$STACK_URL/api/v1/search?q=.&cache=false&page=40")
 t1=$(now)
+cp "$work/body" "$work/page-a.json"
 sed 's/"elapsed_seconds":[0-9.eE+-]*//' "$work/body" > "$work/page-a"
 status "$STACK_URL/api/v1/search?q=.&cache=false&page=40" > /dev/null
 sed -i 's/"elapsed_seconds":[0-9.eE+-]*//' "$work/body"
-capped=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps(d.get("capped")), d.get("total_results"))' "$work/page-a" 2>/dev/null || echo "?")
+capped=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps(d.get("capped")), d.get("total_results"))' "$work/page-a.json" 2>/dev/null || echo "?")
 same=$(cmp -s "$work/page-a" "$work/body" && echo "identical" || echo "DIFFERENT")
 row "q=. (every line), page 40, twice" "HTTP $code capped=$capped; pages (elapsed_seconds aside) $same" "$(ms "$t0" "$t1") ms"
 
@@ -238,9 +239,9 @@ else
 fi
 
 # 8. Mutual TLS: a client with another CA's certificate is refused.
-if command -v openssl > /dev/null && [ -x "$root/deploy/make-certs.sh" ]; then
-  "$root/deploy/make-certs.sh" "$work/tls-a" > /dev/null 2>&1
-  "$root/deploy/make-certs.sh" "$work/tls-b" > /dev/null 2>&1
+if command -v openssl > /dev/null && [ -f "$root/deploy/make-certs.sh" ]; then
+  bash "$root/deploy/make-certs.sh" "$work/tls-a" > /dev/null 2>&1
+  bash "$root/deploy/make-certs.sh" "$work/tls-b" > /dev/null 2>&1
   port=$(stack_free_port)
   "$root/trigrep" backend --shard "$index/shard-0" --port "$port" --tls-cert "$work/tls-a/backend.crt" \
     --tls-key "$work/tls-a/backend.key" --tls-ca "$work/tls-a/ca.crt" > "$work/tls-backend.log" 2>&1 &
