@@ -31,10 +31,16 @@ function init(args)
   next_path = ((thread_number or 1) * 7) % #paths + 1
 end
 
+-- The well-behaved clients are many users behind one proxy (the frontend trusts 127.0.0.1 as
+-- a proxy, bench/load.sh): each request names one of 64 users per thread in X-Forwarded-For, so
+-- the per-client share counts users, not wrk's one source address.
+local user = 0
+
 function request()
   local path = paths[next_path]
   next_path = next_path % #paths + 1
-  return wrk.format("GET", path)
+  user = user % 64 + 1
+  return wrk.format("GET", path, {["X-Forwarded-For"] = "10.0." .. (thread_number or 1) .. "." .. user})
 end
 
 function response(status, headers, body)

@@ -48,6 +48,9 @@ command -v wrk >/dev/null || { echo "load.sh: wrk missing (apt-get install wrk)"
 
 work="$(mktemp -d)"
 export STACK_CACHE_BYTES="${STACK_CACHE_BYTES:-2000000000}"
+# wrk's connections stand for many users behind a proxy on 127.0.0.1 (bench/load.lua); the abuser
+# (127.0.0.3) is one client of its own.
+export STACK_FRONTEND_ARGS="${STACK_FRONTEND_ARGS:---trusted-proxies 127.0.0.1}"
 # shellcheck source=bench/stack.sh
 source "$root/bench/stack.sh"
 abuser_pid=""

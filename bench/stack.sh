@@ -48,7 +48,7 @@ stack_start() {
   done
   port=$(stack_free_port)
   "$root/trigrep" frontend --backends "$(IFS=,; echo "${STACK_BACKENDS[*]}")" --data "$work/data" --port "$port" \
-    --cache-bytes "${STACK_CACHE_BYTES:-20000000000}" --min-free-bytes 0 > "$work/frontend.log" 2>&1 &
+    --cache-bytes "${STACK_CACHE_BYTES:-20000000000}" --min-free-bytes 0 ${STACK_FRONTEND_ARGS:-} > "$work/frontend.log" 2>&1 &
   STACK_PIDS+=($!)
   stack_wait_listening "$work/frontend.log"
   STACK_URL="http://127.0.0.1:$port"

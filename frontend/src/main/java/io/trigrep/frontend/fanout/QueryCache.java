@@ -140,10 +140,27 @@ public final class QueryCache {
         evict();
     }
 
+    /**
+     * What a cached query is charged against the byte bound: its tee file, or 300 bytes per result
+     * held in memory, whichever is more. Each result costs the heap about 28.5 bytes of record,
+     * and the launcher gives the frontend a tenth of the cache bound in heap for them
+     * (deploy/README.md): a query of short lines tees about 100 bytes per result, and charged by
+     * its disk bytes alone, a cache of such queries ran the heap out (bench/load.sh with an
+     * abuser sending q=.).
+     */
+    static final long CHARGE_PER_RESULT = 300;
+
+    private static long charge(Entry entry) {
+        return Math.max(entry.run.tee().size(), CHARGE_PER_RESULT * entry.run.index().size());
+    }
+
     /** Evicts least recently used finished queries while over the byte bound or short of free disk. */
     private void evict() {
         List<String> victims = new ArrayList<>();
-        long total = bytes();
+        long total = 0;
+        for (Entry e : entries.values()) {
+            total += charge(e);
+        }
         long free = freeBytes.getAsLong();
         for (Map.Entry<String, Entry> e : entries.entrySet()) {
             if (total <= maxBytes && free >= minFreeBytes) {
@@ -155,7 +172,7 @@ public final class QueryCache {
             }
             victims.add(e.getKey());
             long size = entry.run.tee().size();
-            total -= size;
+            total -= charge(entry);
             free = free > Long.MAX_VALUE - size ? Long.MAX_VALUE : free + size;
         }
         for (String key : victims) {
