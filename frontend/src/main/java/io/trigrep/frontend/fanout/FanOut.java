@@ -142,7 +142,11 @@ public final class FanOut implements AutoCloseable {
                 }
             });
         }
-        group.schedule(run::expire, deadline.toMillis(), TimeUnit.MILLISECONDS);
+        // The deadline's task holds the run, and with it every result record, until it fires:
+        // cancelled once the run ends, or each query's records stayed on the heap for the whole
+        // deadline after it (30 s of capped full scans ran the frontend out of heap).
+        io.netty.util.concurrent.ScheduledFuture<?> expiry = group.schedule(run::expire, deadline.toMillis(), TimeUnit.MILLISECONDS);
+        run.completion().whenComplete((done, failure) -> expiry.cancel(false));
         metrics.queryStarted();
         run.completion().thenAccept(done -> {
             metrics.queryFinished(done.elapsedNanos(), done.firstResultNanos(), done.index().size());

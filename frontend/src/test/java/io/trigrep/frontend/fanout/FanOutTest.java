@@ -109,6 +109,30 @@ class FanOutTest {
         }
     }
 
+    /**
+     * A finished run is garbage once nobody holds it: the deadline's scheduled task held each run,
+     * with all its result records, for the whole deadline, and 30 s of capped full scans ran the
+     * frontend out of heap (bench/load.sh with an abuser).
+     */
+    @Test
+    void aFinishedRunIsNotHeldUntilItsDeadline() throws Exception {
+        try (FanOut fanOut = new FanOut(addresses, dir.resolve("data-held"), 2)) {
+            java.lang.ref.WeakReference<QueryRun> finished = searchAndClose(fanOut);
+            for (int i = 0; i < 50 && finished.get() != null; i++) {
+                System.gc();
+                Thread.sleep(20);
+            }
+            assertThat(finished.get()).as("the finished run, held by its deadline's task").isNull();
+        }
+    }
+
+    private static java.lang.ref.WeakReference<QueryRun> searchAndClose(FanOut fanOut) throws Exception {
+        try (QueryRun run = fanOut.search("int", false, 0, Duration.ofMinutes(10))) {
+            run.completion().get(30, TimeUnit.SECONDS);
+            return new java.lang.ref.WeakReference<>(run);
+        }
+    }
+
     @Test
     void sameQueryGivesTheSameOrderEveryTime() throws Exception {
         try (FanOut fanOut = new FanOut(addresses, dir.resolve("data"), 2)) {
