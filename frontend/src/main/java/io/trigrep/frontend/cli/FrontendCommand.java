@@ -40,7 +40,7 @@ public final class FrontendCommand implements Callable<Integer> {
                     + "(env TRIGREP_MAX_QUERIES; default ${DEFAULT-VALUE})")
     int maxQueries;
 
-    @Option(names = "--max-expensive-queries", defaultValue = "${env:TRIGREP_MAX_EXPENSIVE_QUERIES:-4}",
+    @Option(names = "--max-expensive-queries", defaultValue = "${env:TRIGREP_MAX_EXPENSIVE_QUERIES:-1}",
             description = "of which full scans (no trigram every match needs: ., [a-z]+); more get 429 "
                     + "(env TRIGREP_MAX_EXPENSIVE_QUERIES; default ${DEFAULT-VALUE})")
     int maxExpensive;
