@@ -37,8 +37,11 @@ public final class QueryCache {
     /** A query run and who is using it. */
     public static final class Entry {
         private final QueryRun run;
-        /** The shards' generations when it started ({@link #generationFrom}). */
-        private final String generation;
+        /**
+         * The shards' generations when it started ({@link #generationFrom}); empty when they were
+         * not known yet (the frontend had just started), then the first ones known.
+         */
+        private String generation;
         private int users;
         /** When the run finished, by the cache's clock; Long.MIN_VALUE while it runs. */
         private volatile long finishedNanos = Long.MIN_VALUE;
@@ -109,7 +112,7 @@ public final class QueryCache {
     public synchronized <E extends Exception> Entry acquire(String key, boolean fresh, Starter<E> starter) throws IOException, E {
         Entry entry = entries.get(key);
         String now = generation.get();
-        if (entry != null && (fresh || expired(entry) || !entry.generation.equals(now))) {
+        if (entry != null && (fresh || expired(entry) || !sameGeneration(entry, now))) {
             entries.remove(key);
             retire(entry);
             entry = null;
@@ -238,7 +241,20 @@ public final class QueryCache {
     /** The running query with this key (of the shards' current generations), or null. */
     public synchronized QueryRun runningQuery(String key) {
         Entry e = entries.get(key);
-        return e != null && !e.run.completion().isDone() && e.generation.equals(generation.get()) ? e.run : null;
+        return e != null && !e.run.completion().isDone() && sameGeneration(e, generation.get()) ? e.run : null;
+    }
+
+    /**
+     * Whether the entry was searched on the generations {@code now}. One started before the first
+     * status round (within a second of start-up) takes the first generations known as its own:
+     * dropping every answer the frontend gave before it knew would throw away good answers for
+     * nothing, and a shard cannot be rebuilt and restarted in that second unnoticed by the next round.
+     */
+    private static boolean sameGeneration(Entry entry, String now) {
+        if (entry.generation.isEmpty()) {
+            entry.generation = now;
+        }
+        return entry.generation.equals(now);
     }
 
     /**
