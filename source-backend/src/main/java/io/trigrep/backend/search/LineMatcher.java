@@ -45,10 +45,16 @@ final class LineMatcher {
     static LineMatcher literal(byte[] utf8) {
         LineMatcher m = new LineMatcher(null, new String(utf8, StandardCharsets.ISO_8859_1), List.of(), false);
         m.literalBytes = utf8;
+        m.scanPair = utf8.length == 0 ? null : ByteRarity.rarestPair(utf8, false);
         return m;
     }
 
     private byte[] literalBytes;
+    /**
+     * The offsets of the two rarest bytes of the one literal this matcher scans for (its
+     * {@code literalBytes} or {@code foldedBytes}): compared case-blind when that scan folds.
+     */
+    private int[] scanPair;
 
     /**
      * A case-insensitive ASCII literal: on an all-ASCII file, the occurrences of the lower-case
@@ -64,6 +70,8 @@ final class LineMatcher {
             m.foldedCoreNeedle = latin1(List.of(m.foldedCore));
             m.foldedCorePair = rarePairs(m.foldedCoreNeedle);
         }
+        // Without k or s the scan folds as it compares; with them it reads the lowered copy.
+        m.scanPair = lowerCase.length == 0 ? null : ByteRarity.rarestPair(lowerCase, m.foldedCore == null);
         return m;
     }
 
@@ -206,7 +214,7 @@ final class LineMatcher {
      */
     private void scanLiteral(byte[] text, byte[] needle, byte[] content, int length, int start, int startLine, LineSink sink,
                              boolean fold) {
-        int[] pair = needle == rarePairOf && fold == rarePairFold ? rarePair : rarePair(needle, fold);
+        int[] pair = scanPair;
         int lineNumber = startLine;
         int counted = start;
         for (int at = nextHit(text, length, needle, pair[0], pair[1], start, fold); at >= 0;
@@ -270,18 +278,6 @@ final class LineMatcher {
             pairs[i] = ByteRarity.rarestPair(needles[i], false);
         }
         return pairs;
-    }
-
-    // The rare pair of the one needle this matcher scans for, chosen once.
-    private byte[] rarePairOf;
-    private boolean rarePairFold;
-    private int[] rarePair;
-
-    private int[] rarePair(byte[] needle, boolean fold) {
-        rarePairOf = needle;
-        rarePairFold = fold;
-        rarePair = ByteRarity.rarestPair(needle, fold);
-        return rarePair;
     }
 
     /** Reports the line holding the first hit {@code at}, with every occurrence on it. */
