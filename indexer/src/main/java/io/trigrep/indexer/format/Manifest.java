@@ -96,10 +96,10 @@ public record Manifest(String shard, int docs, int packages, int trigrams, long 
         int checksumAt = json.lastIndexOf(CHECKSUM_LINE);
         if (checksumAt >= 0) {
             // Written by an indexer that checksums its manifests; one without the field is older.
-            Matcher stored = Pattern.compile("\\d+").matcher(json);
             String body = json.substring(0, checksumAt);
-            if (!stored.find(checksumAt + CHECKSUM_LINE.length()) || stored.start() != checksumAt + CHECKSUM_LINE.length()
-                    || !stored.group().equals(Long.toString(checksum(body)))) {
+            String rest = json.substring(checksumAt + CHECKSUM_LINE.length());
+            int end = rest.indexOf('\n');
+            if (end < 0 || !rest.substring(0, end).equals(Long.toString(checksum(body)))) {
                 throw new CorruptIndexException(file, body.getBytes(java.nio.charset.StandardCharsets.UTF_8).length,
                         "manifest's crc32c does not match its contents (corrupt manifest)");
             }
