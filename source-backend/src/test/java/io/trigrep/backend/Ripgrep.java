@@ -19,6 +19,24 @@ public final class Ripgrep {
      * named relative to it), given the parsed query's pattern, literal mode and case folding;
      * {@code extra} flags go first (for instance {@code -a} to read every file as text).
      */
+    /**
+     * The files of {@code files} (package/path to file) that {@code spec}'s filters accept, as
+     * the backend's own filter sees them: what a ground truth is computed over.
+     */
+    public static List<Path> accepted(io.trigrep.backend.query.SearchSpec spec, java.util.Map<String, Path> files) throws Exception {
+        List<Path> accepted = new ArrayList<>();
+        for (var file : files.entrySet()) {
+            String name = file.getKey();
+            int slash = name.indexOf('/');
+            String path = name.substring(slash + 1);
+            byte[] bytes = java.nio.file.Files.readAllBytes(file.getValue());
+            if (spec.accepts(name.substring(0, slash), path, io.trigrep.indexer.filetype.FileType.detect(path, java.nio.ByteBuffer.wrap(bytes)))) {
+                accepted.add(file.getValue());
+            }
+        }
+        return accepted;
+    }
+
     public static TreeSet<String> matchingLines(ParsedQuery parsed, List<Path> files, Path root, String... extra) throws Exception {
         TreeSet<String> out = new TreeSet<>();
         if (files.isEmpty()) {

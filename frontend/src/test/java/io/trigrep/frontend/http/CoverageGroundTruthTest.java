@@ -224,7 +224,6 @@ class CoverageGroundTruthTest {
         SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
         io.trigrep.re2j.Pattern anywhere = io.trigrep.re2j.Pattern.compile("(?m)" + spec.pattern().pattern(), spec.pattern().flags());
         TreeSet<String> expected = new TreeSet<>();
-        List<Path> selected = new ArrayList<>();
         for (var file : searchable.entrySet()) {
             String name = file.getKey();
             int slash = name.indexOf('/');
@@ -234,7 +233,6 @@ class CoverageGroundTruthTest {
             if (!spec.accepts(pkg, path, FileType.detect(path, ByteBuffer.wrap(bytes)))) {
                 continue;
             }
-            selected.add(file.getValue());
             // A line that matches is also a match of the multi-line pattern over the whole file:
             // files without one have no matching line and need no line-by-line scan.
             String text = decode(bytes, 0, bytes.length);
@@ -262,15 +260,7 @@ class CoverageGroundTruthTest {
         TreeSet<String> actual = searchAll(query, literal);
         ParsedQuery parsed = QueryParser.parse(query, literal);
         SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
-        List<Path> selected = new ArrayList<>();
-        for (var file : searchable.entrySet()) {
-            String name = file.getKey();
-            int slash = name.indexOf('/');
-            byte[] bytes = Files.readAllBytes(file.getValue());
-            if (spec.accepts(name.substring(0, slash), name.substring(slash + 1), FileType.detect(name.substring(slash + 1), ByteBuffer.wrap(bytes)))) {
-                selected.add(file.getValue());
-            }
-        }
+        List<Path> selected = io.trigrep.backend.Ripgrep.accepted(spec, searchable);
         same("rg -uuu -a", query, io.trigrep.backend.Ripgrep.matchingLines(parsed, selected, corpus, "-a"), actual);
     }
 

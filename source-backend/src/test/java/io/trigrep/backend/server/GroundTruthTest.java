@@ -160,7 +160,6 @@ class GroundTruthTest {
         ParsedQuery parsed = QueryParser.parse(query, literal);
         SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
         TreeSet<String> expected = new TreeSet<>();
-        List<Path> selected = new ArrayList<>();
         for (Map.Entry<String, Path> file : files.entrySet()) {
             String name = file.getKey();
             int slash = name.indexOf('/');
@@ -170,7 +169,6 @@ class GroundTruthTest {
             if (!spec.accepts(pkg, path, FileType.detect(path, java.nio.ByteBuffer.wrap(bytes)))) {
                 continue;
             }
-            selected.add(file.getValue());
             String[] lines = new String(bytes, StandardCharsets.UTF_8).split("\n", -1);
             int count = lines.length - (bytes.length > 0 && bytes[bytes.length - 1] == '\n' ? 1 : 0);
             for (int i = 0; i < count; i++) {
@@ -190,15 +188,7 @@ class GroundTruthTest {
         TreeSet<String> actual = search(query, literal);
         ParsedQuery parsed = QueryParser.parse(query, literal);
         SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
-        List<Path> selected = new ArrayList<>();
-        for (var file : files.entrySet()) {
-            String name = file.getKey();
-            int slash = name.indexOf('/');
-            byte[] bytes = Files.readAllBytes(file.getValue());
-            if (spec.accepts(name.substring(0, slash), name.substring(slash + 1), FileType.detect(name.substring(slash + 1), java.nio.ByteBuffer.wrap(bytes)))) {
-                selected.add(file.getValue());
-            }
-        }
+        List<Path> selected = io.trigrep.backend.Ripgrep.accepted(spec, files);
         same("rg", query, io.trigrep.backend.Ripgrep.matchingLines(parsed, selected, TestShards.CORPUS), actual);
     }
 

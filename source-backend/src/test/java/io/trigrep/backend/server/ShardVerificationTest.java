@@ -90,16 +90,22 @@ class ShardVerificationTest {
         assertThat(shard.withoutPaths("no path here")).isEqualTo("no path here");
     }
 
-    @Test
-    void aFlippedByteInTheManifestIsRefusedAtOpenNamingIt() throws Exception {
-        build();
-        Path copy = dir.resolve("copy-manifest");
+    /** A copy of the built shard-0 under {@code name}, to damage. */
+    private Path copyOfShard(String name) throws Exception {
+        Path copy = dir.resolve(name);
         Files.createDirectories(copy);
         try (var files = Files.list(dir.resolve("shards").resolve("shard-0"))) {
             for (Path f : files.toList()) {
                 Files.copy(f, copy.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
             }
         }
+        return copy;
+    }
+
+    @Test
+    void aFlippedByteInTheManifestIsRefusedAtOpenNamingIt() throws Exception {
+        build();
+        Path copy = copyOfShard("copy-manifest");
         // A digit of a count in the middle: still well-formed JSON, so only the checksum can tell.
         Path manifest = copy.resolve("manifest.json");
         String text = Files.readString(manifest);
@@ -114,13 +120,7 @@ class ShardVerificationTest {
     @ValueSource(strings = {"trigrams.tgi", "docs.tgd", "contents.tgc"})
     void aFlippedByteInAnyFileIsRefusedNamingThatFile(String file) throws Exception {
         build();
-        Path copy = dir.resolve("copy");
-        Files.createDirectories(copy);
-        try (var files = Files.list(dir.resolve("shards").resolve("shard-0"))) {
-            for (Path f : files.toList()) {
-                Files.copy(f, copy.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-            }
-        }
+        Path copy = copyOfShard("copy");
         // One bit in the middle of the body: the headers, footers and directories still read.
         Path target = copy.resolve(file);
         byte[] bytes = Files.readAllBytes(target);
