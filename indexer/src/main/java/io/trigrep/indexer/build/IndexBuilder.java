@@ -148,16 +148,12 @@ public final class IndexBuilder {
             long readNanos = System.nanoTime() - start;
 
             Placement placement = place(read, options.shards());
-            List<Future<BuiltShard>> builds = new ArrayList<>();
-            for (int shard = 0; shard < options.shards(); shard++) {
-                List<ShardBuilder.Slice> members = placement.slices().get(shard);
-                Map<String, Manifest.Skipped> counts = placement.skippedCounts().get(shard);
-                int number = shard;
-                builds.add(pool.submit(() -> buildShard(number, members, counts, out, scratch, slicePool)));
-            }
+            // One shard at a time, each with every core: a build's memory (its count table, its
+            // workers' buffers, its mapped spools) is then one shard's, not every shard's at once.
             List<BuiltShard> results = new ArrayList<>();
-            for (Future<BuiltShard> build : builds) {
-                results.add(get(build));
+            for (int shard = 0; shard < options.shards(); shard++) {
+                results.add(buildShard(shard, placement.slices().get(shard), placement.skippedCounts().get(shard), out, scratch,
+                        slicePool));
             }
             fsync(out);
             return new Report(results, List.copyOf(problems), stats, readNanos, System.nanoTime() - start, placement.skipped());
@@ -309,18 +305,13 @@ public final class IndexBuilder {
         return done;
     }
 
-    /** Threads left for each shard build when every shard builds at once. */
-    private int slicesPerShard() {
-        return Math.max(1, options.threads() / options.shards());
-    }
-
     private BuiltShard buildShard(int shard, List<ShardBuilder.Slice> members, Map<String, Manifest.Skipped> skipped, Path out,
             Path scratch, ExecutorService slicePool) throws IOException {
         String name = "shard-" + shard;
         Path temporary = scratch.resolve(name);
         long started = clock.millis();
         long t0 = System.nanoTime();
-        BuiltShard result = ShardBuilder.build(members, temporary, options.pairBuffer(), slicesPerShard(), slicePool);
+        BuiltShard result = ShardBuilder.build(members, temporary, options.pairBuffer(), options.threads(), slicePool);
         Manifest manifest = new Manifest(name, result.docs(), result.packages(), result.trigrams(), result.contentBytes(),
                 result.indexBytes(), result.docTableBytes(), started, (System.nanoTime() - t0) / 1_000_000, skipped);
         Files.writeString(temporary.resolve(ShardFiles.MANIFEST), manifest.toJson(), StandardOpenOption.CREATE_NEW);

@@ -4,6 +4,7 @@ import io.trigrep.indexer.format.ContentWriter;
 import io.trigrep.indexer.format.DocTableWriter;
 import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.format.TrigramIndexWriter;
+import io.trigrep.indexer.format.Unmapper;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -89,6 +90,12 @@ final class ShardBuilder {
             java.util.concurrent.Future<Long> copying = pool.submit(() -> copyContents(ordered, folder, contentOffsets, docs));
             postings = PostingBuckets.build(new PostingBuckets.DocTrigrams(docSpools, docAts, docCounts), pairBuffer, threads, pool,
                     index, folder);
+            // build returned normally, so every posting worker has ended and nothing reads the
+            // spools: release them now, or each shard's would stay resident until a collection. (On
+            // a failure a worker may still run; the collector releases them then.)
+            for (MappedByteBuffer spool : spools.values()) {
+                Unmapper.unmap(spool);
+            }
             contentBytes = await(copying);
             index.finish();
             trigrams = index.trigramCount();

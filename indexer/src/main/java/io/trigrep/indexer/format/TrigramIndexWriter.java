@@ -63,6 +63,7 @@ public final class TrigramIndexWriter implements AutoCloseable {
         if (length > 0) {
             java.nio.MappedByteBuffer bytes = channel.map(FileChannel.MapMode.READ_ONLY, 0, length);
             out.transferFrom(channel, 0, length, bytes);
+            Unmapper.unmap(bytes);
         }
         for (int i = 0; i < part.entries.size; i++) {
             long key = part.entries.keys[i];
