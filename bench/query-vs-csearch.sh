@@ -26,12 +26,9 @@ trap cleanup EXIT
 export TRIGREP_JAVA_OPTS="${TRIGREP_JAVA_OPTS:--Xmx1g}"
 
 echo "aligning file sets..." >&2
-"$root/trigrep" index --shards 1 --out "$work/first" "$corpus" >/dev/null 2>&1
-"$root/trigrep" files "$work/first/shard-0" > "$work/files.txt"
-mkdir -p "$work/corpus"
-(cd "$corpus" && tr '\n' '\0' < "$work/files.txt" | xargs -0 cp --parents -l -t "$work/corpus" 2>/dev/null) ||
-  (cd "$corpus" && tr '\n' '\0' < "$work/files.txt" | xargs -0 cp --parents -t "$work/corpus")
-rm -rf "$work/first"
+# shellcheck source=bench/aligned-corpus.sh
+source "$root/bench/aligned-corpus.sh"
+aligned_corpus "$corpus" "$work"
 
 echo "indexing..." >&2
 "$root/trigrep" index --shards 1 --out "$work/trigrep" "$work/corpus" > "$work/index.out" 2>/dev/null

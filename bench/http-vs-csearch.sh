@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Query latency as a user of the JSON API feels it: each query timed end to end over HTTP
+# (bench/http_timer.py: request to last byte, a fresh search every time) through a frontend and
+# one backend per shard, next to the same backends asked directly (./trigrep search --repeat, no
+# frontend), csearch and rg (hyperfine, process start included), on the same files, in the same
+# run. Prints per query the median seconds of each, the counts of matching lines, the frontend's
+# cost (HTTP minus direct, in ms), and the ratios HTTP/csearch and HTTP/rg.
+#
+#   bench/http-vs-csearch.sh CORPUS_DIR QUERIES_FILE [RUNS] [SHARDS]
+#
+# QUERIES_FILE has "class<TAB>regex" lines (bench/queries.txt). SHARDS defaults to 2. Every
+# result is kept: the frontend's and backends' result caps are raised above any corpus here, so a
+# query with a million matches is teed and counted whole. Warm: each tool runs once before it is
+# timed.
+set -euo pipefail
+corpus="$(cd "${1:?usage: bench/http-vs-csearch.sh CORPUS_DIR QUERIES_FILE [RUNS] [SHARDS]}" && pwd)"
+queries="$(cd "$(dirname "${2:?QUERIES_FILE}")" && pwd)/$(basename "$2")"
+runs="${3:-5}"
+shards="${4:-2}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+for tool in cindex csearch rg hyperfine curl python3; do
+  command -v "$tool" >/dev/null || { echo "$tool missing (apt-get install codesearch ripgrep hyperfine curl python3)" >&2; exit 2; }
+done
+work="$(mktemp -d)"
+export STACK_FRONTEND_ARGS="${STACK_FRONTEND_ARGS:---max-query-results 1000000000 --max-expensive-queries 4}"
+# shellcheck source=bench/stack.sh
+source "$root/bench/stack.sh"
+# shellcheck source=bench/aligned-corpus.sh
+source "$root/bench/aligned-corpus.sh"
+cleanup() { stack_stop; rm -rf "$work"; }
+trap cleanup EXIT
+
+echo "aligning file sets..." >&2
+aligned_corpus "$corpus" "$work"
+echo "indexing..." >&2
+"$root/trigrep" index --shards "$shards" --out "$work/trigrep" "$work/corpus" > "$work/index.out" 2>/dev/null
+CSEARCHINDEX="$work/csearchindex" cindex "$work/corpus" 2>/dev/null
+stack_start "$work/trigrep" "$work/stack" --max-results 1000000000 --verify startup
+backends="$(IFS=,; echo "${STACK_BACKENDS[*]}")"
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+printf '%-9s %-30s %8s %8s %8s %8s %9s %9s %9s %8s %8s %8s\n' \
+  class query http direct csearch rg n_http n_csearch n_rg fe_ms http/cs http/rg
+while IFS=$'\t' read -r class query; do
+  case "$class" in ''|'#'*) continue ;; esac
+  read -r t_h n_h < <(python3 "$root/bench/http_timer.py" "$STACK_URL" "$query" "$runs")
+  read -r n_d t_d < <("$root/trigrep" search --backend "$backends" --repeat "$runs" "$query" 2>/dev/null)
+  q="${query//\'/\'\\\'\'}"
+  hyperfine -N --runs "$runs" --warmup 1 --export-json "$work/h.json" -i \
+    "env CSEARCHINDEX=$work/csearchindex csearch -n '$q'" \
+    "rg --no-config -uuu -n '$q' $work/corpus" >/dev/null 2>&1 || true
+  read -r t_c t_r < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(" ".join("%.4f" % x["median"] for x in r))' "$work/h.json")
+  n_c=$(CSEARCHINDEX="$work/csearchindex" csearch -n "$query" | wc -l || true)
+  n_r=$(rg --no-config -uuu -n "$query" "$work/corpus" | wc -l || true)
+  flag=""; [ "$n_h" = "$n_d" ] && [ "$n_h" = "$n_r" ] || flag="  counts differ"
+  printf '%-9s %-30s %8s %8s %8s %8s %9s %9s %9s %8s %8s %8s%s\n' "$class" "$query" "$t_h" "$t_d" "$t_c" "$t_r" \
+    "$n_h" "$n_c" "$n_r" "$(awk -v a="$t_h" -v b="$t_d" 'BEGIN { printf "%.1f", (a - b) * 1000 }')" \
+    "$(ratio "$t_h" "$t_c")" "$(ratio "$t_h" "$t_r")" "$flag"
+done < "$queries"
+grep -E '^files|^index' "$work/index.out" | sed 's/^/# trigrep /'
+echo "# $shards backends and the frontend on this machine; medians of $runs runs after one warm-up"

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Times one query end to end over HTTP, as a program on the JSON API would see it.
+
+    bench/http_timer.py BASE_URL QUERY RUNS [PER_PAGE]
+
+Each run is GET /api/v1/search?q=QUERY&cache=false (a fresh search every time, never a cached
+answer) on one kept-alive connection, timed from sending the request to the last byte of the
+answer. After one warm-up run, prints "MEDIAN_SECONDS TOTAL_RESULTS" (TOTAL_RESULTS of the last
+run). A refusal (429) is retried after its Retry-After; any other non-200 answer stops the script.
+"""
+import http.client
+import json
+import statistics
+import sys
+import time
+import urllib.parse
+
+
+def main():
+    base, query, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    per_page = sys.argv[4] if len(sys.argv) > 4 else "10"
+    url = urllib.parse.urlsplit(base)
+    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
+    path = "/api/v1/search?" + urllib.parse.urlencode({"q": query, "cache": "false", "per_page": per_page})
+    times = []
+    total = None
+    for run in range(runs + 1):
+        while True:
+            start = time.perf_counter()
+            conn.request("GET", path)
+            answer = conn.getresponse()
+            body = answer.read()
+            elapsed = time.perf_counter() - start
+            if answer.status == 429:
+                time.sleep(float(answer.getheader("Retry-After", "1")))
+                continue
+            break
+        if answer.status != 200:
+            sys.exit("http_timer: %s answered %d: %s" % (query, answer.status, body[:300].decode("utf-8", "replace")))
+        page = json.loads(body)
+        if page.get("status") != "done" or page.get("partial"):
+            sys.exit("http_timer: %s did not finish whole: %s" % (query, body[:300].decode("utf-8", "replace")))
+        total = page["total_results"]
+        if run > 0:
+            times.append(elapsed)
+    print("%.4f %d" % (statistics.median(times), total))
+
+
+if __name__ == "__main__":
+    main()
