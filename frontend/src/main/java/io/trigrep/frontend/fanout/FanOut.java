@@ -1,18 +1,10 @@
 package io.trigrep.frontend.fanout;
 
-import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.AdaptiveRecvByteBufAllocator;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.trigrep.frontend.metrics.FrontendMetrics;
 import io.trigrep.frontend.store.TeeFile;
-import io.trigrep.proto.FrameRunDecoder;
-import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Tls;
@@ -49,6 +41,9 @@ public final class FanOut implements AutoCloseable {
     private final AtomicLong runs = new AtomicLong();
     private final FrontendMetrics metrics;
     private final Tls tls;
+    /** Per backend, its connections kept across queries. */
+    private final List<BackendConnections> connections;
+    static final int CONNECT_MILLIS = 5000;
 
     public FanOut(List<InetSocketAddress> backends, Path dataDir, int writerThreads) throws IOException {
         this(backends, dataDir, writerThreads, new FrontendMetrics(), Tls.PLAIN);
@@ -77,6 +72,15 @@ public final class FanOut implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        List<BackendConnections> pools = new ArrayList<>();
+        for (InetSocketAddress backend : this.backends) {
+            pools.add(new BackendConnections(backend, group, tls, CONNECT_MILLIS));
+        }
+        this.connections = List.copyOf(pools);
+        List<String> names = shardNames();
+        for (int i = 0; i < names.size(); i++) {
+            metrics.backendConnections(names.get(i), connections.get(i)::opened);
+        }
     }
 
     public Path dataDir() {
@@ -118,29 +122,7 @@ public final class FanOut implements AutoCloseable {
             request.initRoot(Request.factory).initSearch().setQuery(query).setLiteral(literal).setContextLines(contextLines)
                     .setDeadlineMillis((int) Math.min(Integer.MAX_VALUE, deadline.toMillis()))
                     .setMaxResults(caps.resultsOf(i, backends.size()));
-            int shard = i;
-            InetSocketAddress backend = backends.get(i);
-            Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
-                    .option(ChannelOption.AUTO_READ, false)
-                    .option(ChannelOption.TCP_NODELAY, true)
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(4096, 65536, MAX_READ_BYTES))
-                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(5000, deadline.toMillis()))
-                    .handler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            if (tls.enabled()) {
-                                // With auto-read off, SslHandler reads what the handshake needs itself; after it, reads
-                                // stay on demand and each decrypted run goes on to the decoder, so backpressure holds.
-                                ch.pipeline().addLast("tls", tls.clientHandler(ch.alloc(), backend)).addLast("batch", new ReadBatcher());
-                            }
-                            ch.pipeline().addLast(new FrameRunDecoder(FrameLimits.DEFAULT), new StreamHandler(run, shard, request));
-                        }
-                    });
-            bootstrap.connect(backend).addListener(future -> {
-                if (!future.isSuccess()) {
-                    run.fail(shard, ShardStatus.Outcome.CONNECT, "cannot connect: " + future.cause().getMessage());
-                }
-            });
+            connections.get(i).ask(run, i, request);
         }
         // The deadline's task holds the run, and with it every result record, until it fires:
         // cancelled once the run ends, or each query's records stayed on the heap for the whole
@@ -163,8 +145,16 @@ public final class FanOut implements AutoCloseable {
         return run;
     }
 
+    /** Connections opened to backend {@code shard} so far (each is kept for later queries). */
+    public long connectionsOpened(int shard) {
+        return connections.get(shard).opened();
+    }
+
     @Override
     public void close() {
+        for (BackendConnections c : connections) {
+            c.close();
+        }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         writers.shutdownNow();
         teeIo.shutdown();

@@ -1,7 +1,6 @@
 package io.trigrep.frontend.fanout;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
 import io.trigrep.frontend.store.ResultIndex;
 import io.trigrep.frontend.fanout.ShardStatus.Outcome;
 import io.trigrep.frontend.store.TeeFile;
@@ -32,7 +31,8 @@ public final class QueryRun implements AutoCloseable {
 
     private final List<String> shards;
     private final ShardStatus[] statuses;
-    private final Channel[] channels;
+    /** Per shard, its backend's answer while it streams; null before it started and after it ended. */
+    private final StreamHandler.Stream[] streams;
     private final TeeFile tee;
     private final ResultIndex index = new ResultIndex();
     private final Executor writer;
@@ -67,7 +67,7 @@ public final class QueryRun implements AutoCloseable {
         this.shards = List.copyOf(shards);
         this.statuses = new ShardStatus[shards.size()];
         this.shardNanos = new long[shards.size()];
-        this.channels = new Channel[shards.size()];
+        this.streams = new StreamHandler.Stream[shards.size()];
         for (int i = 0; i < statuses.length; i++) {
             statuses[i] = ShardStatus.running(shards.get(i));
         }
@@ -108,10 +108,18 @@ public final class QueryRun implements AutoCloseable {
         return elapsedNanos;
     }
 
-    synchronized void attach(int shard, Channel channel) {
-        channels[shard] = channel;
+    synchronized void attach(int shard, StreamHandler.Stream stream) {
+        streams[shard] = stream;
         if (statuses[shard].state() != ShardStatus.State.RUNNING) {
-            channel.close();
+            stop(shard);
+        }
+    }
+
+    /** Cuts the shard's answer short: its connection is closed and the backend stops searching. Holds the monitor. */
+    private void stop(int shard) {
+        if (streams[shard] != null) {
+            streams[shard].stop();
+            streams[shard] = null;
         }
     }
 
@@ -119,13 +127,13 @@ public final class QueryRun implements AutoCloseable {
      * Tees a run of complete frames with one write, then records each: results in the index,
      * progress, done and errors in the shard's status. On the writer thread, in arrival order.
      */
-    void ingest(int shard, ByteBuf frames, int bytes, StreamHandler handler) {
+    void ingest(int shard, ByteBuf frames, int bytes, java.util.function.IntConsumer written) {
         writer.execute(() -> {
             try {
                 ingestAll(shard, frames);
             } finally {
                 frames.release();
-                handler.written(bytes);
+                written.accept(bytes);
             }
         });
     }
@@ -207,9 +215,7 @@ public final class QueryRun implements AutoCloseable {
             statuses[shard] = new ShardStatus(s.shard(), ShardStatus.State.DONE, Outcome.OK, "capped: " + why.reason(), s.results(),
                     s.filesSearched(), s.totalFiles());
             shardNanos[shard] = System.nanoTime() - startedNanos;
-            if (channels[shard] != null) {
-                channels[shard].close(); // the backend sees the connection go and stops searching
-            }
+            stop(shard);
         }
         completeIfLast();
     }
@@ -294,8 +300,10 @@ public final class QueryRun implements AutoCloseable {
                         f.getCode() == Failure.Code.BAD_QUERY ? Outcome.BAD_QUERY : Outcome.ERROR, f.getCode() + ": " + f.getMessage());
             }
             shardNanos[shard] = System.nanoTime() - startedNanos;
-            if (channels[shard] != null) {
-                channels[shard].close();
+            // The answer ended as the protocol says: its connection serves the next query.
+            if (streams[shard] != null) {
+                streams[shard].answered();
+                streams[shard] = null;
             }
         }
         completeIfLast();
@@ -317,9 +325,7 @@ public final class QueryRun implements AutoCloseable {
             }
             statuses[shard] = ShardStatus.failed(shards.get(shard), outcome, reason);
             shardNanos[shard] = System.nanoTime() - startedNanos;
-            if (channels[shard] != null) {
-                channels[shard].close();
-            }
+            stop(shard);
         }
         completeIfLast();
     }
@@ -432,10 +438,8 @@ public final class QueryRun implements AutoCloseable {
     @Override
     public void close() throws IOException {
         synchronized (this) {
-            for (Channel c : channels) {
-                if (c != null) {
-                    c.close();
-                }
+            for (int shard = 0; shard < streams.length; shard++) {
+                stop(shard);
             }
         }
         tee.delete();

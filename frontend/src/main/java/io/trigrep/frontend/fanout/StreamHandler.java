@@ -1,35 +1,97 @@
 package io.trigrep.frontend.fanout;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.trigrep.proto.MalformedFrame;
 import io.trigrep.proto.Tls;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.capnproto.MessageBuilder;
 
 /**
- * One backend's stream for one query. Reads only on demand (auto-read is off): the complete
- * frames of one socket read arrive as one slice ({@link io.trigrep.proto.FrameRunDecoder})
+ * One connection to a backend, answering one query at a time ({@link #begin}); between queries
+ * it waits in its {@link BackendConnections}. Reads only on demand (auto-read is off): the
+ * complete frames of one socket read arrive as one slice ({@link io.trigrep.proto.FrameRunDecoder})
  * and go to the query's writer thread as one task, and the next read is asked for only while
  * fewer than {@link #MAX_PENDING_BYTES} wait to be teed, so a slow disk slows the backend, not
- * the heap.
+ * the heap. Everything but {@link Stream#written}, {@link Stream#stop} and {@link Stream#answered}
+ * runs on the channel's event loop.
  */
 final class StreamHandler extends ChannelInboundHandlerAdapter {
     /** Four of the largest reads ({@link FanOut#MAX_READ_BYTES}) per backend. */
     static final int MAX_PENDING_BYTES = 4 * FanOut.MAX_READ_BYTES;
 
-    private final QueryRun run;
-    private final int shard;
-    private final org.capnproto.MessageBuilder request;
-    private final AtomicInteger pending = new AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicBoolean readWanted = new java.util.concurrent.atomic.AtomicBoolean();
+    private final BackendConnections connections;
     private ChannelHandlerContext ctx;
+    /** The query being answered, or null while the connection is idle. */
+    private Stream current;
+    private long idleSinceNanos;
 
-    StreamHandler(QueryRun run, int shard, org.capnproto.MessageBuilder request) {
-        this.run = run;
-        this.shard = shard;
-        this.request = request;
+    StreamHandler(BackendConnections connections) {
+        this.connections = connections;
+    }
+
+    /**
+     * One query's answer on this connection, as its {@link QueryRun} sees it. A stream outlives
+     * its turn on the connection only as a stale reference: what it is told then touches nothing.
+     */
+    final class Stream {
+        private final QueryRun run;
+        private final int shard;
+        private final MessageBuilder request;
+        /** Whether the connection served an earlier query: if it dies before a byte of this answer, ask again on a new one. */
+        private final boolean reused;
+        private final AtomicInteger pending = new AtomicInteger();
+        private final AtomicBoolean readWanted = new AtomicBoolean();
+        private boolean received;
+
+        private Stream(QueryRun run, int shard, MessageBuilder request, boolean reused) {
+            this.run = run;
+            this.shard = shard;
+            this.request = request;
+            this.reused = reused;
+        }
+
+        /** Called by the writer thread after each batch: reading resumes once the backlog is small. */
+        void written(int bytes) {
+            if (pending.addAndGet(-bytes) < MAX_PENDING_BYTES / 2 && readWanted.compareAndSet(true, false)) {
+                ctx.channel().eventLoop().execute(() -> {
+                    if (current == this) {
+                        ctx.read();
+                    }
+                });
+            }
+        }
+
+        /** The query no longer wants this answer (failed, cancelled, capped): the backend sees the connection go and stops. */
+        void stop() {
+            ctx.channel().close();
+        }
+
+        /** The backend's last message of this answer was recorded: the connection may serve another query. */
+        void answered() {
+            ctx.channel().eventLoop().execute(() -> {
+                if (current == this) {
+                    current = null;
+                    connections.giveBack(StreamHandler.this);
+                }
+            });
+        }
+    }
+
+    Channel channel() {
+        return ctx.channel();
+    }
+
+    long idleSince() {
+        return idleSinceNanos;
+    }
+
+    void idleSince(long nanos) {
+        idleSinceNanos = nanos;
     }
 
     @Override
@@ -37,9 +99,12 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
         this.ctx = ctx;
     }
 
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        run.attach(shard, ctx.channel());
+    /** Sends {@code shard}'s request of {@code run} on this connection. On the event loop. */
+    void begin(QueryRun run, int shard, MessageBuilder request, boolean reused) {
+        assert ctx.executor().inEventLoop();
+        Stream stream = new Stream(run, shard, request, reused);
+        current = stream;
+        run.attach(shard, stream);
         ByteBuf frame = ctx.alloc().buffer(io.trigrep.proto.Framing.frameBytes(request));
         io.trigrep.proto.Framing.write(request, frame);
         ctx.writeAndFlush(frame);
@@ -48,62 +113,79 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        Stream stream = current;
+        if (stream == null) {
+            // Nothing was asked: a backend that speaks out of turn is not trusted with the next query.
+            if (msg instanceof ByteBuf stray) {
+                stray.release();
+            }
+            ctx.close();
+            return;
+        }
+        stream.received = true;
         if (msg instanceof MalformedFrame bad) {
-            run.fail(shard, ShardStatus.Outcome.MALFORMED, "malformed stream: " + bad.reason());
+            stream.run.fail(stream.shard, ShardStatus.Outcome.MALFORMED, "malformed stream: " + bad.reason());
             ctx.close();
             return;
         }
         ByteBuf frames = (ByteBuf) msg;
         int bytes = frames.readableBytes();
-        pending.addAndGet(bytes);
-        run.ingest(shard, frames, bytes, this);
+        stream.pending.addAndGet(bytes);
+        stream.run.ingest(stream.shard, frames, bytes, stream::written);
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (pending.get() < MAX_PENDING_BYTES) {
-            ctx.read();
+        Stream stream = current;
+        if (stream == null || stream.pending.get() < MAX_PENDING_BYTES) {
+            ctx.read(); // idle, a read stays asked for: a connection the backend closes is noticed at once
             return;
         }
         // Ask the writer to resume reading; if it drained the backlog between the check above and
         // this flag, nobody else will: then resume here, once (whoever clears the flag reads).
-        readWanted.set(true);
-        if (pending.get() < MAX_PENDING_BYTES / 2 && readWanted.compareAndSet(true, false)) {
+        stream.readWanted.set(true);
+        if (stream.pending.get() < MAX_PENDING_BYTES / 2 && stream.readWanted.compareAndSet(true, false)) {
             ctx.read();
-        }
-    }
-
-    /** Called by the writer thread after each batch: reading resumes once the backlog is small. */
-    void written(int bytes) {
-        if (pending.addAndGet(-bytes) < MAX_PENDING_BYTES / 2 && readWanted.compareAndSet(true, false)) {
-            ctx.channel().eventLoop().execute(ctx::read);
         }
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        run.closed(shard);
+        Stream stream = current;
+        current = null;
+        if (stream == null) {
+            connections.forget(this);
+        } else if (stream.reused && !stream.received) {
+            // Closed while idle (its backend restarted, or timed it out) before this query reached it.
+            connections.askOnNew(stream.run, stream.shard, stream.request);
+        } else {
+            stream.run.closed(stream.shard);
+        }
         ctx.fireChannelInactive();
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         // Comes before the close that follows a refused handshake, so the shard fails for the right reason.
-        if (event instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
-            run.fail(shard, ShardStatus.Outcome.TLS, Tls.handshakeFailure(done.cause()));
+        Stream stream = current;
+        if (stream != null && event instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+            stream.run.fail(stream.shard, ShardStatus.Outcome.TLS, Tls.handshakeFailure(done.cause()));
         }
         ctx.fireUserEventTriggered(event);
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        // Under TLS 1.3 a backend refuses a client certificate after the client's handshake ended: an alert on read.
-        String tls = Tls.reason(cause);
-        if (tls != null) {
-            run.fail(shard, ShardStatus.Outcome.TLS, tls);
-        } else {
-            run.fail(shard, ShardStatus.Outcome.ERROR, cause.getMessage() == null ? cause.toString() : cause.getMessage());
+        Stream stream = current;
+        if (stream != null && !(stream.reused && !stream.received)) {
+            // Under TLS 1.3 a backend refuses a client certificate after the client's handshake ended: an alert on read.
+            String tls = Tls.reason(cause);
+            if (tls != null) {
+                stream.run.fail(stream.shard, ShardStatus.Outcome.TLS, tls);
+            } else {
+                stream.run.fail(stream.shard, ShardStatus.Outcome.ERROR, cause.getMessage() == null ? cause.toString() : cause.getMessage());
+            }
         }
-        ctx.close();
+        ctx.close(); // channelInactive follows: a reused connection that failed before answering is asked again there
     }
 }

@@ -64,6 +64,12 @@ public final class FrontendMetrics {
         new io.micrometer.core.instrument.binder.system.DiskSpaceMetrics(cache.folder().toFile()).bindTo(registry);
     }
 
+    /** Connections opened to a backend so far: kept across queries, so it grows only with the queries at once. */
+    public void backendConnections(String shard, java.util.function.LongSupplier opened) {
+        io.micrometer.core.instrument.FunctionCounter.builder("trigrep.backend.connections.opened", opened, o -> o.getAsLong())
+                .description("Connections opened to a backend (each kept open for later queries)").tag("shard", shard).register(registry);
+    }
+
     public void queryStarted() {
         inFlight.incrementAndGet();
     }

@@ -11,17 +11,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A real backend's port behind a gate the test works: while it is held, connections are accepted
- * and left unanswered (a query stays running, holding its slot, for as long as the test wants, with
- * no sleep and no deadline involved); once opened, each connection is joined to the backend byte
- * for byte, the held ones first.
+ * A real backend's port behind a gate the test works: while it is held, requests are accepted and
+ * left unanswered (a query stays running, holding its slot, for as long as the test wants, with no
+ * sleep and no deadline involved); once opened, each request goes on to the backend. The gate
+ * stops requests, not connections: the frontend keeps its connections across queries, so a query
+ * may come on a connection made before the gate was held.
  */
 final class Gate implements AutoCloseable {
     private final ServerSocket server;
     private final InetSocketAddress backend;
-    private final List<Socket> held = new ArrayList<>();
     private final List<Socket> all = new ArrayList<>();
     private boolean open = true;
+    /** Requests read while held, not yet passed on. */
+    private int waiting;
 
     Gate(InetSocketAddress backend) throws IOException {
         this.backend = backend;
@@ -29,7 +31,7 @@ final class Gate implements AutoCloseable {
         Thread accept = new Thread(() -> {
             try {
                 while (true) {
-                    arrived(server.accept());
+                    join(server.accept());
                 }
             } catch (IOException closed) {
                 // the test is over
@@ -43,51 +45,60 @@ final class Gate implements AutoCloseable {
         return new InetSocketAddress("127.0.0.1", server.getLocalPort());
     }
 
-    /** From now on, new connections wait. */
+    /** From now on, requests wait. */
     synchronized void hold() {
         open = false;
     }
 
-    /** Joins every waiting connection to the backend, and the new ones from now on. */
-    synchronized void open() throws IOException {
+    /** Passes every waiting request on to the backend, and the new ones from now on. */
+    synchronized void open() {
         open = true;
-        for (Socket s : held) {
-            join(s);
-        }
-        held.clear();
+        notifyAll();
     }
 
     synchronized int waiting() {
-        return held.size();
+        return waiting;
     }
 
-    private synchronized void arrived(Socket client) throws IOException {
-        all.add(client);
+    /** Blocks the caller, holding a request, while the gate is held. */
+    private synchronized void pass() throws InterruptedException {
         if (open) {
-            join(client);
-        } else {
-            held.add(client);
+            return;
+        }
+        waiting++;
+        try {
+            while (!open) {
+                wait();
+            }
+        } finally {
+            waiting--;
         }
     }
 
     private void join(Socket client) throws IOException {
         Socket up = new Socket();
-        all.add(up);
+        synchronized (this) {
+            all.add(client);
+            all.add(up);
+        }
         up.connect(backend);
-        pump(client.getInputStream(), up, "gate-up");
-        pump(up.getInputStream(), client, "gate-down");
+        pump(client.getInputStream(), up, true, "gate-up");
+        pump(up.getInputStream(), client, false, "gate-down");
     }
 
-    private static void pump(InputStream from, Socket to, String name) {
+    private void pump(InputStream from, Socket to, boolean gated, String name) {
         Thread t = new Thread(() -> {
             try {
                 OutputStream out = to.getOutputStream();
                 byte[] buffer = new byte[64 << 10];
                 for (int n; (n = from.read(buffer)) >= 0; ) {
+                    if (gated) {
+                        pass();
+                    }
                     out.write(buffer, 0, n);
                 }
                 to.shutdownOutput();
-            } catch (IOException e) {
+            } catch (IOException | InterruptedException e) {
                 try {
                     to.close();
                 } catch (IOException ignored) {
@@ -101,6 +112,8 @@ final class Gate implements AutoCloseable {
 
     @Override
     public synchronized void close() throws IOException {
+        open = true;
+        notifyAll();
         server.close();
         for (Socket s : all) {
             s.close();

@@ -1,0 +1,97 @@
+package io.trigrep.frontend.fanout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trigrep.backend.TestShards;
+import io.trigrep.backend.server.BackendConfig;
+import io.trigrep.backend.server.BackendServer;
+import io.trigrep.indexer.format.Shard;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The frontend keeps its connections to backends across queries, and never trusts one a query cut short. */
+class BackendConnectionsTest {
+    @TempDir
+    Path dir;
+    List<Shard> shards;
+    final List<BackendServer> servers = new ArrayList<>();
+    final List<InetSocketAddress> addresses = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        shards = TestShards.build(FanOutTest.CORPUS, dir.resolve("two"), 2);
+        for (Shard shard : shards) {
+            BackendServer server = new BackendServer(shard, BackendConfig.defaults());
+            addresses.add(server.start("127.0.0.1", 0));
+            servers.add(server);
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        servers.forEach(BackendServer::close);
+    }
+
+    private static List<String> answer(FanOut fanOut, String query, QueryCaps caps) throws Exception {
+        try (QueryRun run = fanOut.search(query, false, 1, Duration.ofSeconds(30), caps)) {
+            run.completion().get(30, TimeUnit.SECONDS);
+            assertThat(run.failed()).as(query).isEmpty();
+            return FanOutTest.results(run);
+        }
+    }
+
+    @Test
+    void queriesOneAfterAnotherShareOneConnectionPerBackend() throws Exception {
+        QueryCaps caps = QueryCaps.forCache(1L << 30);
+        try (FanOut fanOut = new FanOut(addresses, dir.resolve("data"), 2)) {
+            List<String> first = answer(fanOut, "int", caps);
+            assertThat(first).isNotEmpty();
+            for (int i = 0; i < 20; i++) {
+                assertThat(answer(fanOut, i % 2 == 0 ? "int" : "nothing-at-all", caps)).isEqualTo(i % 2 == 0 ? first : List.of());
+            }
+            for (int shard = 0; shard < addresses.size(); shard++) {
+                assertThat(fanOut.connectionsOpened(shard)).as("connections opened to backend " + shard).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void aBackendRestartedBetweenQueriesIsAskedAgainOnANewConnection() throws Exception {
+        QueryCaps caps = QueryCaps.forCache(1L << 30);
+        try (FanOut fanOut = new FanOut(addresses, dir.resolve("data"), 2)) {
+            List<String> before = answer(fanOut, "return", caps);
+            servers.get(1).close();
+            BackendServer again = new BackendServer(shards.get(1), BackendConfig.defaults());
+            servers.add(again);
+            again.start("127.0.0.1", addresses.get(1).getPort());
+
+            assertThat(answer(fanOut, "return", caps)).as("the answer after the restart, on the kept connection that died").isEqualTo(before);
+            assertThat(fanOut.connectionsOpened(1)).isEqualTo(2);
+            assertThat(fanOut.connectionsOpened(0)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anAnswerCutAtTheByteCapClosesItsConnection() throws Exception {
+        try (FanOut fanOut = new FanOut(addresses, dir.resolve("data"), 2)) {
+            try (QueryRun run = fanOut.search("int", false, 1, Duration.ofSeconds(30), new QueryCaps(1_000_000, 2))) {
+                run.completion().get(30, TimeUnit.SECONDS);
+                assertThat(run.capped()).isNotNull();
+            }
+            List<String> whole = answer(fanOut, "int", QueryCaps.forCache(1L << 30));
+            assertThat(whole).isNotEmpty();
+            for (int shard = 0; shard < addresses.size(); shard++) {
+                assertThat(fanOut.connectionsOpened(shard)).as("a cut answer's connection is never given to the next query").isEqualTo(2);
+            }
+        }
+    }
+}
