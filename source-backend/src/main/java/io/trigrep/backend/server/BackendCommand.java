@@ -49,6 +49,12 @@ public final class BackendCommand implements Callable<Integer> {
                     + "'not ready' until verified), startup (before the port opens), off (env TRIGREP_VERIFY; default ${DEFAULT-VALUE})")
     Verify verify;
 
+    @Option(names = "--warmup-ms", defaultValue = "${env:TRIGREP_WARMUP_MS:-10000}",
+            description = "after verification, search the shard through the own port for up to this long (less once searches stop "
+                    + "getting faster) before reporting ready, so the first users find it warm; 0 turns it off "
+                    + "(env TRIGREP_WARMUP_MS; default ${DEFAULT-VALUE})")
+    long warmupMs;
+
     @Option(names = "--tls-cert", defaultValue = "${env:TRIGREP_TLS_CERT}",
             description = "PEM certificate (chain) this backend presents; with --tls-key and --tls-ca it serves only over mutual TLS "
                     + "(env TRIGREP_TLS_CERT; default: plain TCP)")
@@ -73,10 +79,14 @@ public final class BackendCommand implements Callable<Integer> {
         }
         BackendConfig config = new BackendConfig(threads > 0 ? threads : Runtime.getRuntime().availableProcessors(), maxConcurrent,
                 maxResults, Duration.ofMillis(deadlineMs), Duration.ofMillis(Math.max(deadlineMs, 300_000)), 10);
-        BackendServer server = verify == Verify.background ? BackendServer.verifying(opened, config, tls) : new BackendServer(opened, config, tls);
+        BackendServer server = warmupMs > 0 ? BackendServer.warming(opened, config, tls, verify == Verify.background)
+                : verify == Verify.background ? BackendServer.verifying(opened, config, tls) : new BackendServer(opened, config, tls);
         InetSocketAddress address = server.start(bind, port);
-        if (verify == Verify.background) {
-            Thread check = new Thread(() -> server.verify(System.err), "trigrep-verify");
+        if (verify == Verify.background || warmupMs > 0) {
+            Thread check = new Thread(() -> {
+                server.verify(System.err);
+                server.warmUp(selfPing, Duration.ofMillis(warmupMs));
+            }, "trigrep-verify");
             check.setDaemon(true);
             check.start();
         }

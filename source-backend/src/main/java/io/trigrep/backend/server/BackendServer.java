@@ -93,6 +93,41 @@ public final class BackendServer implements AutoCloseable {
         return new BackendServer(shard, config, ShardCheck.pending(shard), tls, System.err);
     }
 
+    /**
+     * A server that, once verified (when {@code verifyInBackground}: see {@link #verifying}), answers
+     * searches but is not ready until {@link #warmUp} has run.
+     */
+    public static BackendServer warming(Shard shard, BackendConfig config, Tls tls, boolean verifyInBackground) {
+        return new BackendServer(shard, config, verifyInBackground ? ShardCheck.pending(shard, true) : ShardCheck.warming(shard), tls,
+                System.err);
+    }
+
+    /**
+     * Warms the server up ({@link Warmup}) through its own port, with {@code client} (the TLS
+     * configuration of a client, when the server wants one), for at most {@code budget}, then
+     * reports it ready. Call after {@link #start} and {@link #verify}; blocks. A failed warm-up is
+     * logged and the server is ready all the same: a cold server is slower, not wrong.
+     */
+    public void warmUp(Tls client, java.time.Duration budget) {
+        if (!check.isWarming()) {
+            return;
+        }
+        try {
+            InetSocketAddress self = (InetSocketAddress) channel.localAddress();
+            if (self.getAddress().isAnyLocalAddress()) {
+                self = new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), self.getPort());
+            }
+            Warmup.Outcome done = Warmup.run(self, client, Warmup.searches(Warmup.words(shard, 12)), budget.toNanos(), System::nanoTime);
+            log.printf("backend %s: warmed up, %d searches in %d rounds, %.2f s (first round %.0f ms, last %.0f ms)%n",
+                    shard.manifest().shard(), done.searches(), done.rounds(), done.nanos() / 1e9, done.firstRoundNanos() / 1e6,
+                    done.lastRoundNanos() / 1e6);
+        } catch (java.io.IOException | RuntimeException e) {
+            log.println("backend " + shard.manifest().shard() + ": warm-up stopped, serving cold: " + e);
+        } finally {
+            check.warmed();
+        }
+    }
+
     /** Verifies the shard's checksums (a no-op for a server built without a check); blocks until done. */
     public void verify(java.io.PrintStream log) {
         if (check.refusal() != null && !check.corrupt()) {

@@ -85,9 +85,10 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         ByteBuf frame = (ByteBuf) msg;
         try {
             Request.Reader request = Messages.request(Framing.read(frame, BackendServerInitializer.REQUEST_LIMITS));
-            String refusal = backend.check().refusal();
+            // A ping asks whether the shard is ready, which it is not while warming up; searches are answered meanwhile.
+            String refusal = request.which() == Request.Which.PING ? backend.check().readiness() : backend.check().refusal();
             if (refusal != null && request.which() != Request.Which._NOT_IN_SCHEMA) {
-                backend.metrics().refused(backend.check().corrupt() ? "corrupt" : "verifying");
+                backend.metrics().refused(backend.check().corrupt() ? "corrupt" : backend.check().isWarming() ? "warming" : "verifying");
                 error(backend.check().corrupt() ? Failure.Code.INTERNAL : Failure.Code.OVERLOADED, refusal, 0);
                 return;
             }

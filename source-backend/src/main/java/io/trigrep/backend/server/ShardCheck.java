@@ -10,28 +10,43 @@ import java.io.PrintStream;
  * its own, while the port is already open. Until that ends, searches, file fetches and pings are
  * answered "not ready" (so both readiness probes stay red and a frontend counts the shard as
  * failed, never as a silent wrong answer); after a failure they are answered with the file and
- * offset that are wrong, named relative to the shard, not by a server path.
+ * offset that are wrong, named relative to the shard, not by a server path. A shard verified (or
+ * served unverified) may then be warming up ({@link Warmup}): searches are answered, but pings,
+ * and so both readiness probes, say "not ready" until {@link #warmed}.
  */
 final class ShardCheck {
-    private enum State { VERIFYING, SERVING, CORRUPT }
+    private enum State { VERIFYING, WARMING, SERVING, CORRUPT }
 
     private final String shardName;
+    /** Whether a verified shard warms up before it is ready. */
+    private final boolean warm;
     private volatile State state;
     private volatile String problem;
 
-    private ShardCheck(String shardName, State state) {
+    private ShardCheck(String shardName, State state, boolean warm) {
         this.shardName = shardName;
         this.state = state;
+        this.warm = warm;
     }
 
-    /** No check: the shard is served as opened (tests, and {@code --verify off}). */
+    /** No check: the shard is served as opened (tests, and {@code --verify off}), ready at once. */
     static ShardCheck none(Shard shard) {
-        return new ShardCheck(shard.manifest().shard(), State.SERVING);
+        return new ShardCheck(shard.manifest().shard(), State.SERVING, false);
+    }
+
+    /** No check, but not ready until {@link #warmed}. */
+    static ShardCheck warming(Shard shard) {
+        return new ShardCheck(shard.manifest().shard(), State.WARMING, true);
     }
 
     /** A check not yet run: {@link #run} it (on a thread of its own) to start serving. */
     static ShardCheck pending(Shard shard) {
-        return new ShardCheck(shard.manifest().shard(), State.VERIFYING);
+        return pending(shard, false);
+    }
+
+    /** A check not yet run, after which the shard warms up ({@code warm}) before it is ready. */
+    static ShardCheck pending(Shard shard, boolean warm) {
+        return new ShardCheck(shard.manifest().shard(), State.VERIFYING, warm);
     }
 
     /** Reads every byte of the shard against its checksums; reports the outcome on {@code log}. */
@@ -39,7 +54,7 @@ final class ShardCheck {
         long started = System.nanoTime();
         try {
             shard.verify();
-            state = State.SERVING;
+            state = warm ? State.WARMING : State.SERVING;
             long bytes = shard.manifest().contentBytes() + shard.manifest().indexBytes() + shard.manifest().docTableBytes();
             log.printf("backend %s: checksums verified, %,d bytes in %.2f s%n", shardName, bytes, (System.nanoTime() - started) / 1e9);
         } catch (CorruptIndexException e) {
@@ -55,10 +70,29 @@ final class ShardCheck {
         log.println("backend " + shardName + ": " + problem + " (" + e.getMessage() + ")");
     }
 
-    /** Null while the shard may be served; else why not, for an error answer. */
+    /** Warming ended (or was given up): the shard is ready. Does nothing unless it was warming. */
+    void warmed() {
+        synchronized (this) {
+            if (state == State.WARMING) {
+                state = State.SERVING;
+            }
+        }
+    }
+
+    /** Whether the shard is verified and warming up now. */
+    boolean isWarming() {
+        return state == State.WARMING;
+    }
+
+    /** Null when the shard is ready (a ping's answer); else why not. */
+    String readiness() {
+        return state == State.WARMING ? "not ready: " + shardName + " is warming up" : refusal();
+    }
+
+    /** Null while the shard may be searched; else why not, for an error answer. */
     String refusal() {
         return switch (state) {
-            case SERVING -> null;
+            case SERVING, WARMING -> null;
             case VERIFYING -> "not ready: " + shardName + "'s checksums are being verified";
             case CORRUPT -> problem;
         };

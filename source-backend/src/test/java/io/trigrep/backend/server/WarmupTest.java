@@ -1,0 +1,76 @@
+package io.trigrep.backend.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trigrep.backend.TestShards;
+import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.Call;
+import io.trigrep.proto.Tls;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WarmupTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aWarmingBackendAnswersSearchesButIsNotReadyUntilWarmed() throws Exception {
+        Shard shard = TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        try (BackendServer server = new BackendServer(shard, BackendConfig.defaults(), ShardCheck.pending(shard, true), Tls.PLAIN,
+                new PrintStream(log, true, StandardCharsets.UTF_8))) {
+            InetSocketAddress address = server.start("127.0.0.1", 0);
+            server.verify(new PrintStream(log, true, StandardCharsets.UTF_8));
+            assertThat(Call.ping(address, 5000)).as("readiness while warming").contains("not ready").contains("warming up");
+            long results = BackendClient.count(address, search("int"), last -> true);
+            assertThat(results).as("a search while warming is answered in full").isGreaterThan(0);
+
+            server.warmUp(Tls.PLAIN, Duration.ofSeconds(30));
+
+            assertThat(Call.ping(address, 5000)).as("readiness once warmed").isNull();
+            assertThat(log.toString(StandardCharsets.UTF_8)).contains("warmed up");
+            assertThat(BackendClient.count(address, search("int"), last -> true)).isEqualTo(results);
+        }
+    }
+
+    private static org.capnproto.MessageBuilder search(String query) {
+        org.capnproto.MessageBuilder request = io.trigrep.proto.Messages.newBuilder();
+        request.initRoot(io.trigrep.proto.Request.factory).initSearch().setQuery(query);
+        return request;
+    }
+
+    @Test
+    void warmingSearchesComeFromTheShardAndFindSomething() throws Exception {
+        Shard shard = TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
+        List<String> words = Warmup.words(shard, 12);
+        assertThat(words).isNotEmpty().allSatisfy(w -> assertThat(w).matches("[A-Za-z_][A-Za-z0-9_]{5,39}"));
+        try (BackendServer server = new BackendServer(shard, BackendConfig.defaults())) {
+            InetSocketAddress address = server.start("127.0.0.1", 0);
+            for (String word : words) {
+                assertThat(BackendClient.count(address, search(word), last -> true)).as(word).isGreaterThan(0);
+            }
+        }
+    }
+
+    @Test
+    void warmingStopsAtItsBudget() throws Exception {
+        Shard shard = TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
+        try (BackendServer server = new BackendServer(shard, BackendConfig.defaults())) {
+            InetSocketAddress address = server.start("127.0.0.1", 0);
+            // A clock that jumps a second per reading: the budget of 5 s is spent within the first round.
+            AtomicLong clock = new AtomicLong();
+            Warmup.Outcome done = Warmup.run(address, Tls.PLAIN, Warmup.searches(Warmup.words(shard, 12)), 5_000_000_000L,
+                    () -> clock.addAndGet(1_000_000_000L));
+            assertThat(done.rounds()).isZero();
+            assertThat(done.searches()).isBetween(1, 5);
+        }
+    }
+}
