@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Whose request this is, for the per-client share of {@link Admission}: the peer's address, or,
+ * Whose request this is, for the per-client share of {@link io.trigrep.frontend.query.Admission}: the peer's address, or,
  * when the peer is one of the trusted proxies ({@code --trusted-proxies CIDR,...}), the address
  * its {@code X-Forwarded-For} names. That header is read from the right: each proxy appends the
  * address it received from, so the rightmost entry that is not itself a trusted proxy is the

@@ -14,16 +14,10 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.fanout.QueryRun;
-import io.trigrep.frontend.fanout.ShardStatus;
-import io.trigrep.frontend.store.ResultIndex;
-import io.trigrep.proto.FrameLimits;
-import io.trigrep.proto.Framing;
-import io.trigrep.proto.Messages;
-import io.trigrep.proto.Result;
+import io.trigrep.frontend.query.QueryService;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -39,16 +33,16 @@ final class EventStream {
     private static final JsonFactory JSON = new JsonFactory();
 
     private final ChannelHandlerContext ctx;
-    private final QueryCache cache;
+    private final QueryService queries;
     private final QueryCache.Entry entry;
     private final String query;
     private final int perPage;
     private ScheduledFuture<?> ticks;
     private boolean ended;
 
-    EventStream(ChannelHandlerContext ctx, QueryCache cache, QueryCache.Entry entry, String query, int perPage) {
+    EventStream(ChannelHandlerContext ctx, QueryService queries, QueryCache.Entry entry, String query, int perPage) {
         this.ctx = ctx;
-        this.cache = cache;
+        this.queries = queries;
         this.entry = entry;
         this.query = query;
         this.perPage = perPage;
@@ -98,31 +92,20 @@ final class EventStream {
     }
 
     private byte[] progress(QueryRun run, int[] best) throws IOException {
-        List<ShardStatus> statuses = run.statuses();
-        long searched = 0;
-        long total = 0;
-        int done = 0;
-        int failed = 0;
-        for (ShardStatus s : statuses) {
-            searched += s.filesSearched();
-            total += s.totalFiles();
-            done += s.state() == ShardStatus.State.DONE ? 1 : 0;
-            failed += s.state() == ShardStatus.State.FAILED ? 1 : 0;
-        }
-        ResultIndex index = run.index();
+        QueryService.Progress now = QueryService.progress(run);
         ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.writeStartObject();
             json.writeStringField("status", "running");
-            json.writeNumberField("shards_total", statuses.size());
-            json.writeNumberField("shards_done", done);
-            json.writeNumberField("shards_failed", failed);
-            json.writeNumberField("files_searched", searched);
-            json.writeNumberField("files_total", total);
-            json.writeNumberField("results_so_far", index.size());
+            json.writeNumberField("shards_total", now.shardsTotal());
+            json.writeNumberField("shards_done", now.shardsDone());
+            json.writeNumberField("shards_failed", now.shardsFailed());
+            json.writeNumberField("files_searched", now.filesSearched());
+            json.writeNumberField("files_total", now.filesTotal());
+            json.writeNumberField("results_so_far", now.results());
             json.writeArrayFieldStart("best");
             for (int r : best) {
-                PageRenderer.result(json, PageRenderer.read(run, r));
+                PageRenderer.result(json, QueryService.read(run, r));
             }
             json.writeEndArray();
             json.writeEndObject();
@@ -185,6 +168,6 @@ final class EventStream {
         if (ticks != null) {
             ticks.cancel(false);
         }
-        cache.release(entry);
+        queries.release(entry);
     }
 }

@@ -12,8 +12,10 @@ import io.netty.handler.codec.http.HttpContentCompressor;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.trigrep.frontend.fanout.CorpusStatus;
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCache;
+import io.trigrep.frontend.query.QueryService;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,9 +24,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The frontend's HTTP server: the JSON API under /api/v1/, /healthz and /readyz. Requests are
  * limited to an 8 KiB request line (414 past it), 16 KiB of headers (431) and 64 KiB in all;
- * connections by {@link ConnectionLimits}; new searches are admitted by {@link Admission} (by
- * cost and per client, the excess gets 429) and each keeps at most its {@link SearchLimits#caps()}.
- * Pages are rendered off the event loop, on a bounded pool.
+ * connections by {@link ConnectionLimits}; new searches are admitted by the {@link QueryService}
+ * (by cost and per client, the excess gets 429) and each keeps at most its {@link SearchLimits#caps()}.
+ * Pages are rendered off the event loop, on a bounded pool. Each request goes one way: the
+ * {@link RequestRouter} gives it to the JSON API or the web UI, which ask the query service.
  */
 public final class FrontendServer implements AutoCloseable {
     static final int MAX_INITIAL_LINE = 8192;
@@ -32,17 +35,17 @@ public final class FrontendServer implements AutoCloseable {
     static final int MAX_REQUEST_BYTES = 64 << 10;
 
     private final FanOut fanOut;
-    private final QueryCache cache;
     private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     private final ExecutorService pages;
-    private final Searches searches;
-    /** Stateless but for what it shares with the API: one for all connections. */
+    /** Stateless views over the query service: one of each for all connections. */
+    private final ApiHandler api;
     private final WebUi ui;
+    private final ClientAddress clients;
     private final ConnectionLimits limits;
     private final Connections connections;
     /** What is searchable and what was left out: refreshed on its own timer, read by pages and /api/v1/status. */
-    private final io.trigrep.frontend.fanout.CorpusStatus corpus;
+    private final CorpusStatus corpus;
     static final long CORPUS_STATUS_MILLIS = 15_000;
     private Channel channel;
 
@@ -62,23 +65,23 @@ public final class FrontendServer implements AutoCloseable {
         this.fanOut = fanOut;
         this.limits = limits;
         this.connections = new Connections(limits.maxConnections());
-        this.cache = cache;
         fanOut.metrics().bind(cache);
         fanOut.metrics().connections(connections::open, connections::evicted, connections::refused);
-        Admission admission = new Admission(search.maxQueries(), search.maxExpensive(), search.maxPerClient(),
-                reason -> fanOut.metrics().rejected(reason.label));
-        this.searches = new Searches(fanOut, cache, admission, ClientAddress.parse(search.trustedProxies()), search.caps());
+        this.clients = ClientAddress.parse(search.trustedProxies());
         this.pages = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "trigrep-pages");
             t.setDaemon(true);
             return t;
         });
-        this.corpus = new io.trigrep.frontend.fanout.CorpusStatus(fanOut.backends(), fanOut.tls(), 1000, System::currentTimeMillis);
+        this.corpus = new CorpusStatus(fanOut.backends(), fanOut.tls(), 1000, System::currentTimeMillis);
         cache.generationFrom(() -> {
-            io.trigrep.frontend.fanout.CorpusStatus.Snapshot known = corpus.latest();
+            CorpusStatus.Snapshot known = corpus.latest();
             return known == null ? "" : known.generations();
         });
-        this.ui = new WebUi(fanOut, cache, pages, searches, corpus);
+        QueryService queries = new QueryService(fanOut, cache, corpus, search.maxQueries(), search.maxExpensive(), search.maxPerClient(),
+                search.caps());
+        this.api = new ApiHandler(queries, pages);
+        this.ui = new WebUi(queries, pages);
     }
 
     public InetSocketAddress start(String host, int port) throws InterruptedException {
@@ -94,7 +97,7 @@ public final class FrontendServer implements AutoCloseable {
                                 .addLast(new HttpContentCompressor())
                                 .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
                                 .addLast(new RequestSequencer(guard, limits.maxPipelined(), fanOut.metrics()))
-                                .addLast(new ApiHandler(fanOut, cache, pages, searches, ui, corpus));
+                                .addLast(new RequestRouter(api, ui, clients));
                     }
                 });
         channel = bootstrap.bind(host, port).sync().channel();

@@ -1,11 +1,14 @@
 package io.trigrep.frontend.http;
 
+import io.trigrep.frontend.fanout.CorpusStatus;
 import io.trigrep.frontend.fanout.QueryRun;
 import io.trigrep.frontend.fanout.ShardStatus;
+import io.trigrep.frontend.query.QueryService;
 import io.trigrep.frontend.store.ResultIndex;
 import io.trigrep.proto.Result;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The web UI's pages, rendered on the server so that they work without JavaScript: the search
@@ -18,10 +21,10 @@ final class HtmlPages {
     static final int PACKAGES_PER_PAGE = 10;
     static final int PER_PACKAGE = 3;
 
-    /** The footer's line about the corpus (what is searchable, what was left out), from a cache: rendering never asks a backend. */
-    private final java.util.function.Supplier<String> corpus;
+    /** The corpus status for the footer (what is searchable, what was left out), as last refreshed: rendering never asks a backend. */
+    private final Supplier<CorpusStatus.Snapshot> corpus;
 
-    HtmlPages(java.util.function.Supplier<String> corpus) {
+    HtmlPages(Supplier<CorpusStatus.Snapshot> corpus) {
         this.corpus = corpus;
     }
 
@@ -118,7 +121,7 @@ final class HtmlPages {
         }
         h.raw("<ol class=\"results\" start=\"").number((long) (page - 1) * PER_PAGE + 1).raw("\">");
         for (int rank = (page - 1) * PER_PAGE; rank < Math.min(total, page * PER_PAGE); rank++) {
-            result(h, q, PageRenderer.read(run, index.sorted(rank)));
+            result(h, q, QueryService.read(run, index.sorted(rank)));
         }
         h.raw("</ol>");
         pager(h, q, page, pages);
@@ -142,7 +145,7 @@ final class HtmlPages {
             int count = grouped.counts()[i];
             h.raw("<section class=\"package\"><h2>").text(name).raw("</h2><ol class=\"results\">");
             for (int r : grouped.top()[i]) {
-                result(h, q, PageRenderer.read(run, r));
+                result(h, q, QueryService.read(run, r));
             }
             h.raw("</ol>");
             h.raw("<p class=\"more\"><a href=\"").text(q.inPackage(name).href("rank", 1)).raw("\">show all ").count(count)
@@ -253,12 +256,37 @@ final class HtmlPages {
     private byte[] foot(Html h) {
         h.raw("<footer><a href=\"/\">trigrep</a> · regex code search · <a href=\"/api/v1/search?q=inflate&amp;per_page=1\">JSON API</a>")
                 .raw(" · press <kbd>/</kbd> to search");
-        String line = corpus.get();
+        String line = corpusLine(corpus.get());
         if (line != null) {
             h.raw("<p id=\"corpus\"><a href=\"/api/v1/status\">").text(line).raw("</a></p>");
         }
         h.raw("</footer></body></html>\n");
         return h.bytes();
+    }
+
+    /** The footer's line: files and bytes searchable, and what was left out, why; null before the first status arrived. */
+    static String corpusLine(CorpusStatus.Snapshot now) {
+        if (now == null) {
+            return null;
+        }
+        StringBuilder line = new StringBuilder(String.format(java.util.Locale.ROOT, "%,d files (%s) searchable", now.files(),
+                Html.bytes(now.bytes())));
+        long down = now.shards().stream().filter(s -> !s.reachable()).count();
+        if (down > 0) {
+            line.append(String.format(java.util.Locale.ROOT, " (%d of %d shards unreachable)", down, now.shards().size()));
+        }
+        if (now.skipped().isEmpty()) {
+            line.append(" · none left out that the index reports");
+        } else {
+            line.append(" · left out:");
+            String separator = " ";
+            for (CorpusStatus.Skip k : now.skipped()) {
+                line.append(separator).append(String.format(java.util.Locale.ROOT, "%,d %s (%s)", k.files(), k.reason().replace('_', ' '),
+                        Html.bytes(k.bytes())));
+                separator = ", ";
+            }
+        }
+        return line.toString();
     }
 
     private static void help(Html h) {

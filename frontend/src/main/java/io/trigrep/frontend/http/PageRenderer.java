@@ -4,14 +4,11 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.trigrep.frontend.fanout.QueryRun;
 import io.trigrep.frontend.fanout.ShardStatus;
+import io.trigrep.frontend.query.QueryService;
 import io.trigrep.frontend.store.ResultIndex;
-import io.trigrep.proto.FrameLimits;
-import io.trigrep.proto.Framing;
-import io.trigrep.proto.Messages;
 import io.trigrep.proto.Result;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
@@ -36,7 +33,7 @@ final class PageRenderer {
             json.writeNumberField("per_page", perPage);
             json.writeArrayFieldStart("results");
             for (int rank = page * perPage; rank < Math.min(total, (page + 1) * perPage); rank++) {
-                result(json, read(run, index.sorted(rank)));
+                result(json, QueryService.read(run, index.sorted(rank)));
             }
             json.writeEndArray();
             json.writeEndObject();
@@ -64,7 +61,7 @@ final class PageRenderer {
                 json.writeNumberField("results_total", grouped.counts()[i]);
                 json.writeArrayFieldStart("results");
                 for (int r : grouped.top()[i]) {
-                    result(json, read(run, r));
+                    result(json, QueryService.read(run, r));
                 }
                 json.writeEndArray();
                 json.writeEndObject();
@@ -126,13 +123,6 @@ final class PageRenderer {
         json.writeNumberField("elapsed_seconds", run.elapsedNanos() / 1e9);
     }
 
-    /** Result {@code r} of the run, read back from its tee by offset. */
-    static Result.Reader read(QueryRun run, int r) throws IOException {
-        ResultIndex index = run.index();
-        ByteBuffer frame = run.tee().read(index.offset(r), index.length(r));
-        return Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getResult();
-    }
-
     static void result(JsonGenerator json, Result.Reader r) throws IOException {
         result(json, new ResultView(r));
     }
@@ -190,23 +180,21 @@ final class PageRenderer {
     }
 
     /** The running queries, for operators: each with its mode, text and results so far. */
-    static byte[] queries(io.trigrep.frontend.fanout.QueryCache cache) throws IOException {
+    static byte[] queries(QueryService queries) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(512);
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.writeStartObject();
             json.writeArrayFieldStart("running");
-            for (String key : cache.running()) {
-                int split = key.indexOf('\u0000');
-                QueryRun run = cache.runningQuery(key);
+            for (QueryService.Running r : queries.running()) {
                 json.writeStartObject();
-                json.writeStringField("match_mode", key.substring(0, split));
-                json.writeStringField("query", key.substring(split + 1));
-                json.writeNumberField("results_so_far", run == null ? 0 : run.index().size());
+                json.writeStringField("match_mode", r.mode());
+                json.writeStringField("query", r.query());
+                json.writeNumberField("results_so_far", r.resultsSoFar());
                 json.writeEndObject();
             }
             json.writeEndArray();
-            json.writeNumberField("cached_queries", cache.size());
-            json.writeNumberField("store_bytes", cache.bytes());
+            json.writeNumberField("cached_queries", queries.cachedQueries());
+            json.writeNumberField("store_bytes", queries.storeBytes());
             json.writeEndObject();
         }
         return out.toByteArray();
@@ -215,18 +203,16 @@ final class PageRenderer {
     /** A query still running: how far it is, no results yet (they are sorted once it is done). */
     static byte[] running(String query, QueryRun run) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(512);
-        List<ShardStatus> statuses = run.statuses();
-        long done = statuses.stream().filter(s -> s.state() == ShardStatus.State.DONE).count();
-        long failed = statuses.stream().filter(s -> s.state() == ShardStatus.State.FAILED).count();
+        QueryService.Progress now = QueryService.progress(run);
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.writeStartObject();
             json.writeStringField("status", "running");
             json.writeStringField("query", query);
-            json.writeNumberField("results_so_far", run.index().size());
+            json.writeNumberField("results_so_far", now.results());
             json.writeObjectFieldStart("shards");
-            json.writeNumberField("total", statuses.size());
-            json.writeNumberField("done", done);
-            json.writeNumberField("failed", failed);
+            json.writeNumberField("total", now.shardsTotal());
+            json.writeNumberField("done", now.shardsDone());
+            json.writeNumberField("failed", now.shardsFailed());
             json.writeEndObject();
             json.writeArrayFieldStart("results");
             json.writeEndArray();

@@ -12,10 +12,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.trigrep.frontend.fanout.FileFetch;
-import io.trigrep.proto.Tls;
+import io.trigrep.frontend.query.QueryService;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -29,31 +27,28 @@ final class RawFile {
     private final ChannelHandlerContext ctx;
     private final boolean keepAlive;
     private final ExecutorService pages;
-    private final List<InetSocketAddress> backends;
-    private final Tls tls;
+    private final QueryService queries;
     private final String pkg;
     private final String path;
     private long total;
     private long sent;
     private int backend = -1;
 
-    RawFile(ChannelHandlerContext ctx, boolean keepAlive, ExecutorService pages, List<InetSocketAddress> backends, Tls tls, String pkg,
-            String path) {
-        this.tls = tls;
+    RawFile(ChannelHandlerContext ctx, boolean keepAlive, ExecutorService pages, QueryService queries, String pkg, String path) {
         this.ctx = ctx;
         this.keepAlive = keepAlive;
         this.pages = pages;
-        this.backends = backends;
+        this.queries = queries;
         this.pkg = pkg;
         this.path = path;
     }
 
     void start() {
         pages.execute(() -> {
-            FileFetch.Outcome first = FileFetch.fetch(backends, tls, -1, pkg, path, FileFetch.Ask.bytes(0, CHUNK), 1000);
+            FileFetch.Outcome first = queries.fetch(-1, pkg, path, FileFetch.Ask.bytes(0, CHUNK));
             if (first.content() == null) {
                 try {
-                    Responses.send(ctx, keepAlive, ApiHandler.status(first.code()), PageRenderer.error(first.message(), 0));
+                    Responses.send(ctx, keepAlive, Responses.status(first.code()), PageRenderer.error(first.message(), 0));
                 } catch (IOException impossible) {
                     ctx.close();
                 }
@@ -93,7 +88,7 @@ final class RawFile {
     }
 
     private void next() {
-        FileFetch.Outcome piece = FileFetch.fetch(backends, tls, backend, pkg, path, FileFetch.Ask.bytes(sent, CHUNK), 1000);
+        FileFetch.Outcome piece = queries.fetch(backend, pkg, path, FileFetch.Ask.bytes(sent, CHUNK));
         if (piece.content() == null) {
             ctx.close(); // the status line is sent: all that is left is to cut the response short
             return;

@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.trigrep.proto.Failure;
 import java.util.List;
 import java.util.Map;
 
@@ -17,7 +18,16 @@ final class Responses {
     static final String JSON = "application/json; charset=utf-8";
     static final String HTML = "text/html; charset=utf-8";
 
+    /** Searches end within the 30 s deadline, most within a second: a refused client may try again after one. */
+    static final String RETRY_AFTER_SECONDS = "1";
+
     private Responses() {}
+
+    /** The HTTP status for a fetch that found no file. */
+    static HttpResponseStatus status(Failure.Code code) {
+        return code == Failure.Code.NOT_FOUND ? HttpResponseStatus.NOT_FOUND
+                : code == Failure.Code.BAD_REQUEST ? HttpResponseStatus.BAD_REQUEST : HttpResponseStatus.BAD_GATEWAY;
+    }
 
     static FullHttpResponse response(HttpResponseStatus status, byte[] body, String contentType) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));

@@ -7,10 +7,11 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.FileFetch;
 import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.fanout.QueryRun;
+import io.trigrep.frontend.query.Admission;
+import io.trigrep.frontend.query.QueryService;
 import io.trigrep.proto.Failure;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,8 +27,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The web UI's routes: {@code /} (the search page), {@code /search} (results, server-rendered),
- * {@code /show} (a file) and the two static assets. Pages render on the pages pool, never on the
- * event loop.
+ * {@code /show} (a file), {@code /raw} and the two static assets; a view over the
+ * {@link QueryService}, as the JSON API is. Pages render on the pages pool, never on the event loop.
  */
 final class WebUi {
     /** A query that finishes within this long is answered with its results, without a progress page in between. */
@@ -41,19 +42,15 @@ final class WebUi {
             "/static/app.js", asset("ui/app.js", "text/javascript; charset=utf-8"),
             "/static/style.css", asset("ui/style.css", "text/css; charset=utf-8"));
 
-    private final FanOut fanOut;
-    private final QueryCache cache;
+    private final QueryService queries;
     private final ExecutorService pages;
-    private final Searches searches;
 
     private final HtmlPages ui;
 
-    WebUi(FanOut fanOut, QueryCache cache, ExecutorService pages, Searches searches, io.trigrep.frontend.fanout.CorpusStatus corpus) {
-        this.ui = new HtmlPages(() -> corpusLine(corpus.latest()));
-        this.fanOut = fanOut;
-        this.cache = cache;
+    WebUi(QueryService queries, ExecutorService pages) {
+        this.ui = new HtmlPages(queries::corpus);
+        this.queries = queries;
         this.pages = pages;
-        this.searches = searches;
     }
 
     /** Answers the request if it is the UI's, and says whether it was. */
@@ -64,11 +61,11 @@ final class WebUi {
             case "/search" -> search(ctx, keepAlive, client, params);
             case "/show" -> show(ctx, keepAlive, params);
             case "/raw" -> {
-                String problem = ApiHandler.fileProblem(first(params, "package", null), first(params, "path", null));
+                String problem = QueryService.fileProblem(first(params, "package", null), first(params, "path", null));
                 if (problem != null) {
                     html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.notice(null, "Not a file", problem, null));
                 } else {
-                    new RawFile(ctx, keepAlive, pages, fanOut.backends(), fanOut.tls(), first(params, "package", ""), first(params, "path", "")).start();
+                    new RawFile(ctx, keepAlive, pages, queries, first(params, "package", ""), first(params, "path", "")).start();
                 }
             }
             default -> {
@@ -101,14 +98,14 @@ final class WebUi {
                 HtmlPages.UiQuery.VIEWS.contains(view) ? view : "rank", page);
         QueryCache.Entry entry;
         try {
-            entry = searches.start(client, q.literal() ? "literal" : "regexp", query, false);
+            entry = queries.start(client, q.literal() ? "literal" : "regexp", query, false);
         } catch (io.trigrep.backend.query.QueryException e) {
             html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.queryError(q, e.getMessage(), e.position()));
             return;
         } catch (Admission.Rejected e) {
             FullHttpResponse busy = htmlResponse(HttpResponseStatus.TOO_MANY_REQUESTS, ui.notice(q, "Too busy right now",
                     "trigrep cannot start this search now: " + e.getMessage() + ".", q.href(q.view(), q.page())));
-            busy.headers().set(HttpHeaderNames.RETRY_AFTER, ApiHandler.RETRY_AFTER_SECONDS);
+            busy.headers().set(HttpHeaderNames.RETRY_AFTER, Responses.RETRY_AFTER_SECONDS);
             Responses.write(ctx, keepAlive, busy);
             return;
         } catch (IOException e) {
@@ -124,7 +121,7 @@ final class WebUi {
                     try {
                         answer(ctx, keepAlive, q, entry.run());
                     } finally {
-                        cache.release(entry);
+                        queries.release(entry);
                     }
                 });
             }
@@ -138,28 +135,25 @@ final class WebUi {
 
     private void answer(ChannelHandlerContext ctx, boolean keepAlive, HtmlPages.UiQuery q, QueryRun run) {
         try {
-            if (!run.completion().isDone()) {
-                html(ctx, keepAlive, HttpResponseStatus.OK, ui.running(q, run));
-            } else if (run.completion().isCompletedExceptionally()) {
-                html(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR,
+            switch (QueryService.outcome(run)) {
+                case RUNNING -> html(ctx, keepAlive, HttpResponseStatus.OK, ui.running(q, run));
+                case CRASHED -> html(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR,
                         ui.notice(q, "The query failed", "Something went wrong in the frontend; try again.", q.href(q.view(), q.page())));
-            } else if (run.errorCode() == Failure.Code.BAD_QUERY) {
-                html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.queryError(q, run.errorMessage(), run.errorPosition()));
-            } else if (run.diskFailure() != null) {
-                html(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE, ui.notice(q, "The frontend's disk is full",
+                case BAD_QUERY -> html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.queryError(q, run.errorMessage(), run.errorPosition()));
+                case DISK_FULL -> html(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE, ui.notice(q, "The frontend's disk is full",
                         "This server could not store the results (" + run.diskFailure() + "); its operators are told. Try again later.",
                         q.href(q.view(), q.page())));
-            } else if (!run.statuses().isEmpty() && run.failed().size() == run.statuses().size()) {
-                html(ctx, keepAlive, HttpResponseStatus.BAD_GATEWAY, ui.notice(q, "No shard answered",
+                case NO_SHARD -> html(ctx, keepAlive, HttpResponseStatus.BAD_GATEWAY, ui.notice(q, "No shard answered",
                         "Every one of the " + run.statuses().size() + " shards failed (first: " + run.failed().get(0).reason()
                                 + "). Try again in a moment.", q.href(q.view(), q.page())));
-            } else {
-                byte[] page = switch (q.view()) {
-                    case "packages" -> ui.grouped(q, run);
-                    case "list" -> ui.packageList(q, run);
-                    default -> ui.results(q, run);
-                };
-                html(ctx, keepAlive, HttpResponseStatus.OK, page);
+                case ANSWERED -> {
+                    byte[] page = switch (q.view()) {
+                        case "packages" -> ui.grouped(q, run);
+                        case "list" -> ui.packageList(q, run);
+                        default -> ui.results(q, run);
+                    };
+                    html(ctx, keepAlive, HttpResponseStatus.OK, page);
+                }
             }
         } catch (IOException | RuntimeException e) {
             html(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR,
@@ -177,7 +171,7 @@ final class WebUi {
         String query = first(params, "q", "");
         HtmlPages.UiQuery back = query.isBlank() ? null
                 : new HtmlPages.UiQuery(query, "literal".equals(first(params, "mode", "regexp")), "rank", 1);
-        String problem = ApiHandler.fileProblem(pkg, path);
+        String problem = QueryService.fileProblem(pkg, path);
         if (problem != null) {
             html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.notice(back, "Not a file", problem, null));
             return;
@@ -187,8 +181,7 @@ final class WebUi {
         long from = number(first(params, "from", "0"));
         int firstLine = (int) Math.min(Integer.MAX_VALUE, from > 0 ? from : Math.max(1, target - WINDOW_LINES / 2));
         pages.execute(() -> {
-            FileFetch.Outcome outcome = FileFetch.fetch(fanOut.backends(), fanOut.tls(), -1, pkg, path,
-                    FileFetch.Ask.lines(firstLine, WINDOW_LINES, WINDOW_LINE_BYTES), 1000);
+            FileFetch.Outcome outcome = queries.fetch(-1, pkg, path, FileFetch.Ask.lines(firstLine, WINDOW_LINES, WINDOW_LINE_BYTES));
             if (outcome.content() != null) {
                 html(ctx, keepAlive, HttpResponseStatus.OK, ui.file(pkg, path, new FileView(outcome), back, target, WINDOW_LINES));
             } else if (outcome.code() == Failure.Code.NOT_FOUND) {
@@ -206,31 +199,6 @@ final class WebUi {
         } catch (NumberFormatException e) {
             return 0;
         }
-    }
-
-    /** The footer's line: files and bytes searchable, and what was left out, why; null before the first status arrived. */
-    static String corpusLine(io.trigrep.frontend.fanout.CorpusStatus.Snapshot now) {
-        if (now == null) {
-            return null;
-        }
-        StringBuilder line = new StringBuilder(String.format(java.util.Locale.ROOT, "%,d files (%s) searchable", now.files(),
-                Html.bytes(now.bytes())));
-        long down = now.shards().stream().filter(s -> !s.reachable()).count();
-        if (down > 0) {
-            line.append(String.format(java.util.Locale.ROOT, " (%d of %d shards unreachable)", down, now.shards().size()));
-        }
-        if (now.skipped().isEmpty()) {
-            line.append(" · none left out that the index reports");
-        } else {
-            line.append(" · left out:");
-            String separator = " ";
-            for (io.trigrep.frontend.fanout.CorpusStatus.Skip k : now.skipped()) {
-                line.append(separator).append(String.format(java.util.Locale.ROOT, "%,d %s (%s)", k.files(), k.reason().replace('_', ' '),
-                        Html.bytes(k.bytes())));
-                separator = ", ";
-            }
-        }
-        return line.toString();
     }
 
     private static void serve(ChannelHandlerContext ctx, boolean keepAlive, FullHttpRequest request, Asset asset) {

@@ -1,4 +1,4 @@
-package io.trigrep.frontend.http;
+package io.trigrep.frontend.query;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -8,12 +8,12 @@ import java.util.function.Consumer;
  * Who may start a new search now. Only starting a search takes a slot, and holds it until the
  * search ends: a cache hit, a page of a finished query, joining a running query, health and
  * metrics never wait for one. Three bounds, checked in this order, each a 429 of its own reason:
- * a client (an address, see {@link ClientAddress}) runs at most {@code perClient} searches, so
+ * a client (an address, as the HTTP layer tells it) runs at most {@code perClient} searches, so
  * one client's flood leaves room for everyone else; full scans (no trigram can be required, every
  * file is read) at most {@code expensive}, so they cannot crowd out selective queries; all
  * searches at most {@code slots}.
  */
-final class Admission {
+public final class Admission {
     /** Why a search was refused: the {@code reason} label of {@code trigrep_http_rejected_total}. */
     enum Reason {
         CLIENT_SHARE("client_share"), EXPENSIVE("expensive"), SLOTS("slots");
@@ -25,8 +25,8 @@ final class Admission {
         }
     }
 
-    /** A search was not admitted. Carries no stack trace: it is an answer, made often under load. */
-    static final class Rejected extends Exception {
+    /** A search was not admitted; its message says why, for the client. Carries no stack trace: it is an answer, made often under load. */
+    public static final class Rejected extends Exception {
         private static final long serialVersionUID = 1L;
         final transient Reason reason;
 

@@ -1,4 +1,4 @@
-package io.trigrep.frontend.http;
+package io.trigrep.frontend.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;

@@ -1,0 +1,88 @@
+package io.trigrep.frontend.http;
+
+import static io.trigrep.frontend.http.Responses.send;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The one handler in the pipeline that answers requests: refuses what cannot be served (a
+ * malformed or oversized request, a wrong method, a URL that is not UTF-8) with a JSON error, then
+ * gives the request to the {@link ApiHandler} or else the {@link WebUi}, each of which renders
+ * what the query service answers. Neither view calls the other.
+ */
+final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private final ApiHandler api;
+    private final WebUi ui;
+    private final ClientAddress clients;
+
+    RequestRouter(ApiHandler api, WebUi ui, ClientAddress clients) {
+        this.api = api;
+        this.ui = ui;
+        this.clients = clients;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) throws IOException {
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        if (!request.decoderResult().isSuccess()) {
+            Throwable cause = request.decoderResult().cause();
+            if (cause instanceof TooLongHttpLineException) {
+                send(ctx, false, HttpResponseStatus.REQUEST_URI_TOO_LONG,
+                        PageRenderer.error("request line longer than " + FrontendServer.MAX_INITIAL_LINE + " bytes", 0));
+            } else if (cause instanceof TooLongHttpHeaderException) {
+                send(ctx, false, HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+                        PageRenderer.error("headers longer than " + FrontendServer.MAX_HEADER_BYTES + " bytes", 0));
+            } else {
+                send(ctx, false, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("malformed HTTP request", 0));
+            }
+            return;
+        }
+        boolean cancel = request.uri().startsWith("/api/v1/queries/cancel");
+        if (cancel ? request.method() != HttpMethod.POST : request.method() != HttpMethod.GET && request.method() != HttpMethod.HEAD) {
+            send(ctx, keepAlive, HttpResponseStatus.METHOD_NOT_ALLOWED,
+                    PageRenderer.error(cancel ? "cancel with POST" : "only GET is supported here", 0));
+            return;
+        }
+        QueryStringDecoder uri;
+        try {
+            uri = new QueryStringDecoder(request.uri(), StandardCharsets.UTF_8);
+            uri.parameters();
+            if (!percentDecodesToUtf8(request.uri())) {
+                // The decoder would make each bad byte U+FFFD and search for that: say so instead.
+                send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("invalid URL: not UTF-8 once percent-decoded", 0));
+                return;
+            }
+        } catch (IllegalArgumentException e) {
+            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("invalid URL: " + e.getMessage(), 0));
+            return;
+        }
+        // Whose request this is, for the per-client share of new searches: see ClientAddress.
+        String client = clients.of(ctx.channel().remoteAddress(), request.headers().get("X-Forwarded-For"));
+        if (!api.handle(ctx, keepAlive, client, uri.path(), uri.parameters())
+                && !ui.handle(ctx, keepAlive, request, client, uri.path(), uri.parameters())) {
+            send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, PageRenderer.error("no such endpoint: " + uri.path(), 0));
+        }
+    }
+
+    /** Whether the URL's bytes, percent escapes decoded, are valid UTF-8. */
+    static boolean percentDecodesToUtf8(String uri) {
+        // ISO-8859-1 maps each decoded byte to one char, so the bytes come back unchanged.
+        byte[] bytes = QueryStringDecoder.decodeComponent(uri, StandardCharsets.ISO_8859_1).getBytes(StandardCharsets.ISO_8859_1);
+        try {
+            StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes));
+            return true;
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return false;
+        }
+    }
+}

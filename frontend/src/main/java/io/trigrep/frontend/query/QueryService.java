@@ -1,0 +1,225 @@
+package io.trigrep.frontend.query;
+
+import io.trigrep.backend.query.QueryException;
+import io.trigrep.backend.query.QueryParser;
+import io.trigrep.backend.query.SearchSpec;
+import io.trigrep.frontend.fanout.CorpusStatus;
+import io.trigrep.frontend.fanout.FanOut;
+import io.trigrep.frontend.fanout.FileFetch;
+import io.trigrep.frontend.fanout.QueryCache;
+import io.trigrep.frontend.fanout.QueryCaps;
+import io.trigrep.frontend.fanout.QueryRun;
+import io.trigrep.frontend.fanout.ShardStatus;
+import io.trigrep.frontend.store.ResultIndex;
+import io.trigrep.proto.Failure;
+import io.trigrep.proto.FrameLimits;
+import io.trigrep.proto.Framing;
+import io.trigrep.proto.Messages;
+import io.trigrep.proto.Result;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The queries and files behind the JSON API and the web UI alike, which only render what it
+ * answers. It starts a search or joins an identical one: the query is checked with the backends'
+ * own code (a bad one is refused here, before any backend is asked; a full scan is known as one),
+ * a running or finished identical query is shared through the {@link QueryCache}, and only a new
+ * one is admitted ({@link Admission}) and fanned out under the per-query {@link QueryCaps}. It
+ * says how a run stands, reads its results back, and fetches files and readiness from the
+ * backends. Fetches and readiness block: callers run them off the event loop.
+ */
+public final class QueryService {
+    static final Duration DEADLINE = Duration.ofSeconds(30);
+    /** Context lines asked of the backends per result. */
+    static final int CONTEXT_LINES = 2;
+    /** How long a file fetch or a readiness ping waits for one backend. */
+    static final int BACKEND_TIMEOUT_MILLIS = 1000;
+
+    /** How a run stands, in the order the views check: the first that holds is the answer. */
+    public enum Outcome {
+        /** Not done yet. */
+        RUNNING,
+        /** The frontend itself failed while running it. */
+        CRASHED,
+        /** A backend refused the query. */
+        BAD_QUERY,
+        /** The frontend's disk could not take the results. */
+        DISK_FULL,
+        /** Every shard failed. */
+        NO_SHARD,
+        /** Results, perhaps partial. */
+        ANSWERED
+    }
+
+    /** How far a run is: shards and files done, results so far. */
+    public record Progress(int shardsTotal, int shardsDone, int shardsFailed, long filesSearched, long filesTotal, int results) {}
+
+    /** A running query, for operators. */
+    public record Running(String mode, String query, int resultsSoFar) {}
+
+    /** Whether the frontend should get traffic; {@code disk} says why not when its disk is short, {@code unreachable} lists backends down. */
+    public record Ready(boolean ready, String disk, List<String> unreachable) {}
+
+    private final FanOut fanOut;
+    private final QueryCache cache;
+    private final Admission admission;
+    private final QueryCaps caps;
+    private final CorpusStatus corpus;
+
+    /** At most {@code maxQueries} new searches at once, {@code maxExpensive} of them full scans, {@code maxPerClient} per client. */
+    public QueryService(FanOut fanOut, QueryCache cache, CorpusStatus corpus, int maxQueries, int maxExpensive, int maxPerClient,
+                        QueryCaps caps) {
+        this.fanOut = fanOut;
+        this.cache = cache;
+        this.corpus = corpus;
+        this.caps = caps;
+        this.admission = new Admission(maxQueries, maxExpensive, maxPerClient, reason -> fanOut.metrics().rejected(reason.label));
+    }
+
+    /**
+     * The entry for the query, to {@link #release} once read. Throws the query's error, or why a
+     * new search was not admitted; a running or finished identical query is never refused.
+     */
+    public QueryCache.Entry start(String client, String mode, String query, boolean fresh)
+            throws IOException, QueryException, Admission.Rejected {
+        String text = query.strip();
+        boolean literal = mode.equals("literal");
+        // The backends would refuse it in the same words; refused here, it costs them nothing.
+        // Parsing and planning are bounded by the query's length (4,096) and program size (20,000).
+        SearchSpec spec = SearchSpec.of(QueryParser.parse(text, literal), 1, DEADLINE.toNanos(), CONTEXT_LINES);
+        return cache.acquire(key(mode, query), fresh, () -> {
+            Admission.Ticket ticket = admission.admit(client, spec.fullScan());
+            QueryRun run;
+            try {
+                run = fanOut.search(text, literal, CONTEXT_LINES, DEADLINE, caps);
+            } catch (IOException | RuntimeException e) {
+                ticket.release();
+                throw e;
+            }
+            run.completion().whenComplete((done, failure) -> ticket.release());
+            return run;
+        });
+    }
+
+    /** Gives back an entry from {@link #start}: the run may be evicted once no one reads it. */
+    public void release(QueryCache.Entry entry) {
+        cache.release(entry);
+    }
+
+    /** Cancels the running query of this mode and text; false when none is running. */
+    public boolean cancel(String mode, String query) {
+        QueryRun running = cache.runningQuery(key(mode, query));
+        if (running == null) {
+            return false;
+        }
+        running.cancel();
+        return true;
+    }
+
+    /** Identical queries share one run: the key is the mode and the query without outer blanks. */
+    static String key(String mode, String query) {
+        return mode + "\u0000" + query.strip();
+    }
+
+    public static Outcome outcome(QueryRun run) {
+        if (!run.completion().isDone()) {
+            return Outcome.RUNNING;
+        } else if (run.completion().isCompletedExceptionally()) {
+            return Outcome.CRASHED;
+        } else if (run.errorCode() == Failure.Code.BAD_QUERY) {
+            return Outcome.BAD_QUERY;
+        } else if (run.diskFailure() != null) {
+            return Outcome.DISK_FULL;
+        } else if (run.failed().size() == run.statuses().size()) {
+            // A run has a status per backend and a fan-out at least one backend: never true of an empty list.
+            return Outcome.NO_SHARD;
+        }
+        return Outcome.ANSWERED;
+    }
+
+    public static Progress progress(QueryRun run) {
+        List<ShardStatus> statuses = run.statuses();
+        long searched = 0;
+        long total = 0;
+        int done = 0;
+        int failed = 0;
+        for (ShardStatus s : statuses) {
+            searched += s.filesSearched();
+            total += s.totalFiles();
+            done += s.state() == ShardStatus.State.DONE ? 1 : 0;
+            failed += s.state() == ShardStatus.State.FAILED ? 1 : 0;
+        }
+        return new Progress(statuses.size(), done, failed, searched, total, run.index().size());
+    }
+
+    /** Result {@code r} of the run (an index into its {@link ResultIndex}), read back from its tee by offset. */
+    public static Result.Reader read(QueryRun run, int r) throws IOException {
+        ResultIndex index = run.index();
+        ByteBuffer frame = run.tee().read(index.offset(r), index.length(r));
+        return Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getResult();
+    }
+
+    /** The queries running now. */
+    public List<Running> running() {
+        List<Running> running = new ArrayList<>();
+        for (String key : cache.running()) {
+            int split = key.indexOf('\u0000');
+            QueryRun run = cache.runningQuery(key);
+            running.add(new Running(key.substring(0, split), key.substring(split + 1), run == null ? 0 : run.index().size()));
+        }
+        return running;
+    }
+
+    /** Queries whose results are kept, running or finished. */
+    public int cachedQueries() {
+        return cache.size();
+    }
+
+    /** Bytes the kept results take on disk. */
+    public long storeBytes() {
+        return cache.bytes();
+    }
+
+    /** Why a file request cannot be sent to a backend, or null when it can. */
+    public static String fileProblem(String pkg, String path) {
+        if (pkg == null || path == null || pkg.isEmpty() || path.isEmpty() || path.startsWith("/") || pkg.contains("/")
+                || List.of(path.split("/", -1)).contains("..") || pkg.equals("..") || path.length() > 4096) {
+            return "give package=NAME and a relative path=P without ..";
+        }
+        return null;
+    }
+
+    /** What {@code ask} names of a file, from backend {@code preferred} when it is not -1, else from whichever has it. Blocks. */
+    public FileFetch.Outcome fetch(int preferred, String pkg, String path, FileFetch.Ask ask) {
+        return FileFetch.fetch(fanOut.backends(), fanOut.tls(), preferred, pkg, path, ask, BACKEND_TIMEOUT_MILLIS);
+    }
+
+    /**
+     * Ready when the disk can take results and every backend answers, or, with {@code partialOk},
+     * any backend. Blocks: it pings them.
+     */
+    public Ready readiness(boolean partialOk) {
+        List<String> down = io.trigrep.frontend.fanout.Readiness.unreachable(fanOut.backends(), fanOut.tls(), BACKEND_TIMEOUT_MILLIS);
+        String disk = cache.diskShortage();
+        boolean ready = disk == null && (down.isEmpty() || partialOk && down.size() < fanOut.backends().size());
+        return new Ready(ready, disk, down);
+    }
+
+    /** What is searchable and what was left out, as last refreshed; null before the first refresh ended. */
+    public CorpusStatus.Snapshot corpus() {
+        return corpus.latest();
+    }
+
+    /** The corpus status asked of the backends now. Blocks. */
+    public CorpusStatus.Snapshot refreshCorpus() {
+        return corpus.refresh();
+    }
+
+    /** The metrics in Prometheus' text format. */
+    public String metrics() {
+        return fanOut.metrics().scrape();
+    }
+}
