@@ -71,14 +71,19 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
             ctx.channel().close();
         }
 
-        /** The backend's last message of this answer was recorded: the connection may serve another query. */
+        /**
+         * The backend's last message of this answer was recorded: the connection may serve another
+         * query. Given back at once, before the run completes, so that the next query of a client
+         * finds it; the event loop forgets this stream before any later query's {@link #begin},
+         * which is queued after it.
+         */
         void answered() {
             ctx.channel().eventLoop().execute(() -> {
                 if (current == this) {
                     current = null;
-                    connections.giveBack(StreamHandler.this);
                 }
             });
+            connections.giveBack(StreamHandler.this);
         }
     }
 

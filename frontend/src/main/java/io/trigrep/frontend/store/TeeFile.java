@@ -34,8 +34,11 @@ import java.util.concurrent.Executor;
  * <p>Invariants, under the monitor: bytes {@code [0, flushed)} are in the file for good, and
  * {@code flushed} is a multiple of the block size; {@code [flushed, submitted)} are being written
  * from buffers in flight; {@code [submitted, end)} are at the start of {@link #buffer} while there
- * is one, and in the file (the last block padded, then the file cut to {@code end}) once
- * {@link #finish} let the buffers go. Offsets are readable the moment {@link #append} returns: a
+ * is one, and in the file once {@link #finish} let the buffers go. The tail goes through the page
+ * cache: a direct write of it waited for the device on every query's path to its answer.
+ *
+ * <p>The file is created by the first append, on the writer thread: a query is started on an
+ * event loop, which must not wait for the disk. Offsets are readable the moment {@link #append} returns: a
  * read that reaches past {@code flushed} waits for the writes in flight and takes the rest from
  * the buffer.
  */
@@ -46,11 +49,14 @@ public final class TeeFile implements Closeable {
     private static final long REMOVE_PAUSE_MILLIS = 20;
 
     private final Path path;
-    private final FileChannel writes;
-    private final FileChannel reads;
+    /** Null until the first append creates the file; then, with {@link #reads}, open until closed. */
+    private FileChannel writes;
+    private volatile FileChannel reads;
     private final Executor io;
-    /** Alignment of direct writes: file positions, lengths and buffer addresses; 1 without direct I/O. */
-    private final int block;
+    /** Whether to try direct I/O when the file is created. */
+    private final boolean tryDirect;
+    /** Alignment of direct writes: file positions, lengths and buffer addresses; 1 without direct I/O. Set when the file is created. */
+    private int block = 1;
     private volatile long end;
     private volatile long flushed;
     private long submitted;
@@ -78,16 +84,24 @@ public final class TeeFile implements Closeable {
     TeeFile(Path path, Executor io, boolean direct) throws IOException {
         this.path = path;
         this.io = io;
-        Files.createFile(path);
-        this.reads = FileChannel.open(path, StandardOpenOption.READ);
-        FileChannel directWrites = direct ? openDirect(path) : null;
-        if (directWrites != null) {
-            this.writes = directWrites;
-            this.block = blockSize(path);
-        } else {
-            this.writes = FileChannel.open(path, StandardOpenOption.WRITE);
-            this.block = 1;
+        this.tryDirect = direct;
+    }
+
+    /** Creates the file and opens it, once. Under the monitor. */
+    private void create() throws IOException {
+        if (writes != null) {
+            return;
         }
+        Files.createFile(path);
+        FileChannel directWrites = tryDirect ? openDirect(path) : null;
+        if (directWrites != null) {
+            writes = directWrites;
+            block = blockSize(path);
+        } else {
+            writes = FileChannel.open(path, StandardOpenOption.WRITE);
+            block = 1;
+        }
+        reads = FileChannel.open(path, StandardOpenOption.READ);
     }
 
     private static FileChannel openDirect(Path path) {
@@ -114,8 +128,8 @@ public final class TeeFile implements Closeable {
         return path;
     }
 
-    /** True when full buffers bypass the page cache. */
-    boolean direct() {
+    /** True when full buffers bypass the page cache (known once the first append created the file). */
+    synchronized boolean direct() {
         return block > 1;
     }
 
@@ -211,6 +225,7 @@ public final class TeeFile implements Closeable {
         if (buffer != null) {
             return;
         }
+        create();
         buffer = allocate();
         // After finish, the last partial block lives only in the file: bring it back, since
         // direct writes cannot start inside a block.
@@ -231,11 +246,13 @@ public final class TeeFile implements Closeable {
         awaitAllWrites();
         int tail = buffer.position();
         if (tail > 0) {
-            int padded = (tail + block - 1) / block * block;
-            buffer.limit(padded).position(0);
-            writeFully(buffer, submitted);
-            if (padded > tail) {
-                writes.truncate(end);
+            buffer.limit(tail).position(0);
+            if (block > 1) {
+                try (FileChannel tailWrites = FileChannel.open(path, StandardOpenOption.WRITE)) {
+                    writeFully(tailWrites, buffer, submitted);
+                }
+            } else {
+                writeFully(writes, buffer, submitted);
             }
             // submitted and flushed stay block-aligned; the tail is in the file now and no longer buffered
         }
@@ -253,8 +270,12 @@ public final class TeeFile implements Closeable {
     }
 
     private void writeFully(ByteBuffer bytes, long position) throws IOException {
+        writeFully(writes, bytes, position);
+    }
+
+    private static void writeFully(FileChannel channel, ByteBuffer bytes, long position) throws IOException {
         while (bytes.hasRemaining()) {
-            position += writes.write(bytes, position);
+            position += channel.write(bytes, position);
         }
     }
 
@@ -306,6 +327,12 @@ public final class TeeFile implements Closeable {
             finish();
         } finally {
             drain();
+            closeChannels();
+        }
+    }
+
+    private void closeChannels() throws IOException {
+        if (writes != null) {
             writes.close();
             reads.close();
         }
@@ -321,8 +348,7 @@ public final class TeeFile implements Closeable {
     public void delete() throws IOException {
         synchronized (this) {
             drain();
-            writes.close();
-            reads.close();
+            closeChannels();
         }
         // Off the monitor: nothing else touches a closed tee, and the cuts take a while.
         try (FileChannel shrink = FileChannel.open(path, StandardOpenOption.WRITE)) {
