@@ -98,6 +98,12 @@ public final class FrontendCommand implements Callable<Integer> {
     @Option(names = "--tls-key", defaultValue = "${env:TRIGREP_TLS_KEY}", description = "PEM PKCS#8 private key of --tls-cert (env TRIGREP_TLS_KEY)")
     Path tlsKey;
 
+    @Option(names = "--warmup-ms", defaultValue = "${env:TRIGREP_WARMUP_MS:-10000}",
+            description = "once every backend is ready, warm the frontend up (capped searches rendered as each view renders them, "
+                    + "requests to its own port) for up to this long, less once rounds stop getting faster, before /readyz says "
+                    + "ready; 0 turns it off (env TRIGREP_WARMUP_MS; default ${DEFAULT-VALUE})")
+    long warmupMs;
+
     @Option(names = "--tls-ca", defaultValue = "${env:TRIGREP_TLS_CA}",
             description = "PEM CA certificate that must have signed each backend's certificate, which must name the host as given in "
                     + "--backends (env TRIGREP_TLS_CA)")
@@ -121,7 +127,15 @@ public final class FrontendCommand implements Callable<Integer> {
         QueryCaps caps = new QueryCaps(maxQueryResults, maxQueryBytes > 0 ? maxQueryBytes : QueryCaps.forCache(cacheBytes).maxBytes());
         SearchLimits search = new SearchLimits(maxQueries, maxExpensive, maxPerClient, trustedProxies, caps);
         FrontendServer server = new FrontendServer(fanOut, search, new QueryCache(data, cacheBytes, minFreeBytes), limits);
+        if (warmupMs > 0) {
+            server.holdReadinessForWarmUp();
+        }
         InetSocketAddress address = server.start(bind, port);
+        if (warmupMs > 0) {
+            Thread warm = new Thread(() -> server.warmUp(Duration.ofMillis(warmupMs), System.err), "trigrep-warmup");
+            warm.setDaemon(true);
+            warm.start();
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();

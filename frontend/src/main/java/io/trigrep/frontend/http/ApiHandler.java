@@ -55,6 +55,7 @@ final class ApiHandler {
                 try {
                     send(ctx, keepAlive, now.ready() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
                             now.disk() != null ? PageRenderer.object("status", "not ready", "disk", now.disk())
+                                    : now.warming() ? PageRenderer.object("status", "not ready", "reason", "warming up")
                                     : now.unreachable().isEmpty() ? PageRenderer.object("status", "ready")
                                     : PageRenderer.object("status", now.ready() ? "ready, partial" : "not ready", "unreachable",
                                             String.join(", ", now.unreachable())));

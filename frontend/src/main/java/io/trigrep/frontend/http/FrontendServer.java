@@ -17,6 +17,7 @@ import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.query.QueryService;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +48,7 @@ public final class FrontendServer implements AutoCloseable {
     /** What is searchable and what was left out: refreshed on its own timer, read by pages and /api/v1/status. */
     private final CorpusStatus corpus;
     static final long CORPUS_STATUS_MILLIS = 15_000;
+    private final QueryService queries;
     private Channel channel;
 
     public FrontendServer(FanOut fanOut, int maxQueries) {
@@ -78,7 +80,7 @@ public final class FrontendServer implements AutoCloseable {
             CorpusStatus.Snapshot known = corpus.latest();
             return known == null ? "" : known.generations();
         });
-        QueryService queries = new QueryService(fanOut, cache, corpus, search.maxQueries(), search.maxExpensive(), search.maxPerClient(),
+        this.queries = new QueryService(fanOut, cache, corpus, search.maxQueries(), search.maxExpensive(), search.maxPerClient(),
                 search.caps());
         this.api = new ApiHandler(queries, pages);
         this.ui = new WebUi(queries, pages);
@@ -103,6 +105,33 @@ public final class FrontendServer implements AutoCloseable {
         channel = bootstrap.bind(host, port).sync().channel();
         corpus.start(CORPUS_STATUS_MILLIS);
         return (InetSocketAddress) channel.localAddress();
+    }
+
+    /** Not ready from now until {@link #warmUp} ends; call before {@link #start}, so that no probe sees a cold frontend ready. */
+    public void holdReadinessForWarmUp() {
+        queries.warming();
+    }
+
+    /**
+     * Waits for the backends, then warms the frontend up ({@link FrontendWarmup}) through its own
+     * port and its fan-out, for at most {@code budget} in all, and reports it ready. Blocks; call
+     * after {@link #start}. A failed warm-up is logged, and the frontend is ready all the same.
+     */
+    public void warmUp(Duration budget, java.io.PrintStream log) {
+        try {
+            InetSocketAddress address = (InetSocketAddress) channel.localAddress();
+            String host = address.getAddress().isAnyLocalAddress() ? "127.0.0.1" : address.getHostString();
+            FrontendWarmup.Outcome done = new FrontendWarmup(fanOut, queries, java.net.URI.create("http://" + host + ":" + address.getPort()),
+                    System::nanoTime).run(budget.toNanos());
+            log.printf("frontend: warmed up, %d rounds, %.2f s (first round %.0f ms, last %.0f ms; stopped: %s)%n", done.rounds(),
+                    done.nanos() / 1e9, done.firstRoundNanos() / 1e6, done.lastRoundNanos() / 1e6, done.stoppedBy());
+        } catch (java.io.IOException | RuntimeException e) {
+            log.println("frontend: warm-up stopped, serving cold: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            queries.warmed();
+        }
     }
 
     /** Connections open now. */

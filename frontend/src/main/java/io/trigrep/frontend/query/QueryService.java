@@ -60,14 +60,19 @@ public final class QueryService {
     /** A running query, for operators. */
     public record Running(String mode, String query, int resultsSoFar) {}
 
-    /** Whether the frontend should get traffic; {@code disk} says why not when its disk is short, {@code unreachable} lists backends down. */
-    public record Ready(boolean ready, String disk, List<String> unreachable) {}
+    /**
+     * Whether the frontend should get traffic; {@code disk} says why not when its disk is short,
+     * {@code unreachable} lists backends down, {@code warming} says it is still warming up.
+     */
+    public record Ready(boolean ready, String disk, List<String> unreachable, boolean warming) {}
 
     private final FanOut fanOut;
     private final QueryCache cache;
     private final Admission admission;
     private final QueryCaps caps;
     private final CorpusStatus corpus;
+    /** True from {@link #warming} until {@link #warmed}: not ready meanwhile, whatever the backends say. */
+    private volatile boolean warming;
 
     /** At most {@code maxQueries} new searches at once, {@code maxExpensive} of them full scans, {@code maxPerClient} per client. */
     public QueryService(FanOut fanOut, QueryCache cache, CorpusStatus corpus, int maxQueries, int maxExpensive, int maxPerClient,
@@ -204,8 +209,18 @@ public final class QueryService {
     public Ready readiness(boolean partialOk) {
         List<String> down = io.trigrep.frontend.fanout.Readiness.unreachable(fanOut.backends(), fanOut.tls(), BACKEND_TIMEOUT_MILLIS);
         String disk = cache.diskShortage();
-        boolean ready = disk == null && (down.isEmpty() || partialOk && down.size() < fanOut.backends().size());
-        return new Ready(ready, disk, down);
+        boolean ready = !warming && disk == null && (down.isEmpty() || partialOk && down.size() < fanOut.backends().size());
+        return new Ready(ready, disk, down, warming);
+    }
+
+    /** Not ready from now until {@link #warmed}: the frontend is warming up. */
+    public void warming() {
+        warming = true;
+    }
+
+    /** Warming up ended (or was given up): readiness is the backends' and the disk's again. */
+    public void warmed() {
+        warming = false;
     }
 
     /** What is searchable and what was left out, as last refreshed; null before the first refresh ended. */
