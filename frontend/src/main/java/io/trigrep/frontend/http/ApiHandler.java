@@ -29,6 +29,9 @@ import static io.trigrep.frontend.http.Responses.write;
  * all connections: it keeps no state of its own.
  */
 final class ApiHandler {
+    /** Ranks a running query answers from the results so far (wait=false): deeper pages wait for the end. */
+    static final int MAX_PROVISIONAL_RANKS = 200;
+
     static final int DEFAULT_PER_PAGE = 10;
     static final int MAX_PER_PAGE = 1000;
 
@@ -241,16 +244,18 @@ final class ApiHandler {
         }
         boolean wait = !"false".equals(first(params, "wait", "true"));
         if (!wait && !entry.run().completion().isDone()) {
-            // Answer at once with what is known; the query runs on and later calls find it.
-            pages.execute(() -> {
+            // Answer at once with what is known: the page among the results so far, provisional.
+            // The query runs on and later calls find it. Pages of the grouped views wait for the end.
+            int wanted = view == View.RESULTS && pageNumber < MAX_PROVISIONAL_RANKS / perPage ? (pageNumber + 1) * perPage : 0;
+            entry.run().bestSoFar(wanted, best -> pages.execute(() -> {
                 try {
-                    send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.running(query, entry.run()));
+                    send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.running(query, entry.run(), best, pageNumber, perPage));
                 } catch (IOException | RuntimeException e) {
                     send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
                 } finally {
                     queries.release(entry);
                 }
-            });
+            }));
             return;
         }
         entry.run().completion().whenCompleteAsync((done, failure) -> {

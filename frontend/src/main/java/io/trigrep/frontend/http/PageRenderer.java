@@ -202,6 +202,15 @@ final class PageRenderer {
 
     /** A query still running: how far it is, no results yet (they are sorted once it is done). */
     static byte[] running(String query, QueryRun run) throws IOException {
+        return running(query, run, new int[0], 0, 0);
+    }
+
+    /**
+     * A running query's answer: progress, and the results ranked {@code [page * perPage, (page + 1)
+     * * perPage)} among those arrived so far ({@code best}, best first: at least that many of the
+     * best so far), marked provisional: a better result may still arrive and move them down.
+     */
+    static byte[] running(String query, QueryRun run, int[] best, int page, int perPage) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(512);
         QueryService.Progress now = QueryService.progress(run);
         try (JsonGenerator json = JSON.createGenerator(out)) {
@@ -214,7 +223,12 @@ final class PageRenderer {
             json.writeNumberField("done", now.shardsDone());
             json.writeNumberField("failed", now.shardsFailed());
             json.writeEndObject();
+            json.writeBooleanField("provisional", true);
+            json.writeNumberField("page", page);
             json.writeArrayFieldStart("results");
+            for (int rank = page * perPage; rank < Math.min(best.length, (page + 1) * perPage); rank++) {
+                result(json, QueryService.read(run, best[rank]));
+            }
             json.writeEndArray();
             json.writeEndObject();
         }
