@@ -23,8 +23,8 @@ import javax.net.ssl.SSLSocket;
  * client certificate signed by the CA; a client verifies the backend's certificate against the CA
  * and, unless told otherwise, that it names the host dialled. {@link #PLAIN} is no TLS at all.
  * One instance serves every connection of its side: Netty handlers for the event-loop server and
- * fan-out, blocking sockets for {@link Call} and the command-line client. The JDK provider keeps
- * both on one {@code SSLContext} (no native library to ship).
+ * fan-out, blocking sockets for {@link BackendClient} (the command-line client, pings, file
+ * fetches). The JDK provider keeps both on one {@code SSLContext} (no native library to ship).
  *
  * <p>TLS 1.2 only: under TLS 1.3 the server checks the client's certificate after the client's
  * handshake has ended, so a refused client learns it from a broken pipe or a reset on its first

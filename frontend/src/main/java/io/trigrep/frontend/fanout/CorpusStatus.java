@@ -1,6 +1,6 @@
 package io.trigrep.frontend.fanout;
 
-import io.trigrep.proto.Call;
+import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
@@ -88,7 +88,7 @@ public final class CorpusStatus implements AutoCloseable {
             try {
                 MessageBuilder ping = Messages.newBuilder();
                 ping.initRoot(Request.factory).setPing();
-                ByteBuffer frame = Call.ask(tls, backend, ping, timeoutMillis, timeoutMillis);
+                ByteBuffer frame = BackendClient.ask(tls, backend, ping, timeoutMillis, timeoutMillis);
                 Response.Reader response = frame == null ? null : Messages.response(Framing.read(frame, FrameLimits.DEFAULT));
                 if (response == null || response.which() != Response.Which.STATUS) {
                     shards.add(unreachable(address, known, "no status"));

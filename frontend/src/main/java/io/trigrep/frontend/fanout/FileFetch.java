@@ -1,6 +1,6 @@
 package io.trigrep.frontend.fanout;
 
-import io.trigrep.proto.Call;
+import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Failure;
 import io.trigrep.proto.File;
 import io.trigrep.proto.FrameLimits;
@@ -75,7 +75,7 @@ public final class FileFetch {
                 request.initRoot(Request.factory).initFetchFile().setPackage(pkg).setPath(path).setFirstLine(ask.firstLine())
                         .setMaxLines(ask.maxLines()).setMaxLineBytes(ask.maxLineBytes()).setByteOffset(ask.byteOffset())
                         .setByteCount(ask.byteCount());
-                ByteBuffer frame = Call.ask(tls, backend, request, timeoutMillis, 5 * timeoutMillis);
+                ByteBuffer frame = BackendClient.ask(tls, backend, request, timeoutMillis, 5 * timeoutMillis);
                 if (frame == null) {
                     lastFailure = backend + " closed without answering";
                     continue;

@@ -1,6 +1,6 @@
 package io.trigrep.frontend.fanout;
 
-import io.trigrep.proto.Call;
+import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Tls;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -14,7 +14,7 @@ public final class Readiness {
     public static List<String> unreachable(List<InetSocketAddress> backends, Tls tls, int timeoutMillis) {
         List<String> down = new ArrayList<>();
         for (InetSocketAddress backend : backends) {
-            String problem = Call.ping(tls, backend, timeoutMillis);
+            String problem = BackendClient.ping(tls, backend, timeoutMillis);
             if (problem != null) {
                 down.add(backend.getHostString() + ":" + backend.getPort() + " (" + problem + ")");
             }

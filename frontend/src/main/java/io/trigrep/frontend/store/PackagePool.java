@@ -32,7 +32,7 @@ public final class PackagePool {
 
     /** The id of the name in {@code buffer[offset, offset + length)}, added when new. */
     public int intern(ByteBuffer buffer, int offset, int length) {
-        int h = ResultIndex.hash(buffer, offset, length);
+        int h = ResultColumns.hash(buffer, offset, length);
         int mask = slots.length - 1;
         for (int i = h & mask; ; i = (i + 1) & mask) {
             int id = slots[i] - 1;

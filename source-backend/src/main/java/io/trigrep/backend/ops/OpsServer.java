@@ -23,7 +23,7 @@ import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
-import io.trigrep.proto.Call;
+import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Tls;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -86,7 +86,7 @@ public final class OpsServer implements AutoCloseable {
                 case "/metrics" -> send(ctx, keepAlive, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape());
                 case "/healthz" -> send(ctx, keepAlive, HttpResponseStatus.OK, "application/json", "{\"status\":\"ok\"}");
                 case "/readyz" -> pings.execute(() -> {
-                    String problem = Call.ping(tls, loopback(searchPort), PING_MILLIS);
+                    String problem = BackendClient.ping(tls, loopback(searchPort), PING_MILLIS);
                     send(ctx, keepAlive, problem == null ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, "application/json",
                             problem == null ? "{\"status\":\"ready\"}" : "{\"status\":\"not ready\",\"reason\":\"" + jsonSafe(problem) + "\"}");
                 });

@@ -1,5 +1,6 @@
 package io.trigrep.backend.server;
 
+import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Done;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;

@@ -3,7 +3,7 @@ package io.trigrep.backend.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.backend.TestShards;
-import io.trigrep.backend.server.BackendClient;
+import io.trigrep.proto.BackendClient;
 import io.trigrep.backend.server.BackendConfig;
 import io.trigrep.backend.server.BackendServer;
 import io.trigrep.proto.Messages;

@@ -9,7 +9,7 @@ import io.netty.handler.ssl.SslProvider;
 import io.trigrep.backend.TestCerts;
 import io.trigrep.backend.TestShards;
 import io.trigrep.indexer.format.Shard;
-import io.trigrep.proto.Call;
+import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
@@ -149,7 +149,7 @@ class BackendTlsTest {
             assertThat(plainResults).last().isEqualTo("end DONE");
             assertThat(results(tlsAddress, certs.frontend(), query)).as(query).containsExactlyInAnyOrderElementsOf(plainResults);
         }
-        assertThat(Call.ping(certs.frontend(), tlsAddress, 5000)).isNull();
+        assertThat(BackendClient.ping(certs.frontend(), tlsAddress, 5000)).isNull();
         // Kept-alive: request after request on one TLS connection, as ./trigrep search --repeat does.
         try (BackendClient.Connection connection = new BackendClient.Connection(tlsAddress, certs.frontend())) {
             for (int i = 0; i < 3; i++) {
@@ -167,12 +167,12 @@ class BackendTlsTest {
                 .satisfies(e -> assertThat(Tls.reason(e)).as("%s", e).startsWith("TLS handshake failed"));
         assertThat(awaitLog(before + 1)).hasSize(before + 1).last().asString()
                 .contains("refused a connection from /127.0.0.1:").contains("TLS handshake failed");
-        String ping = Call.ping(stranger, tlsAddress, 5000);
+        String ping = BackendClient.ping(stranger, tlsAddress, 5000);
         System.out.println("stranger's ping: " + ping);
         assertThat(ping).startsWith("TLS handshake failed");
         assertThat(awaitLog(before + 2)).hasSize(before + 2);
         assertThat(tls.metrics().scrape()).containsPattern("trigrep_backend_tls_handshake_failures_total [1-9]");
-        assertThat(Call.ping(certs.frontend(), tlsAddress, 5000)).as("served on").isNull();
+        assertThat(BackendClient.ping(certs.frontend(), tlsAddress, 5000)).as("served on").isNull();
     }
 
     @Test
@@ -208,7 +208,7 @@ class BackendTlsTest {
     @Test
     void aPlaintextClientIsRefusedWithoutHarm() throws Exception {
         int before = log().size();
-        assertThat(Call.ping(Tls.PLAIN, tlsAddress, 5000)).isNotNull();
+        assertThat(BackendClient.ping(Tls.PLAIN, tlsAddress, 5000)).isNotNull();
         assertThat(awaitLog(before + 1)).hasSize(before + 1).last().asString().contains("the peer does not speak TLS");
         // Garbage, then a half-sent record: refused, one line each, and nothing else breaks.
         try (Socket socket = new Socket()) {
@@ -225,8 +225,8 @@ class BackendTlsTest {
 
     @Test
     void aTlsClientToAPlainBackendSaysSo() {
-        assertThat(Call.ping(certs.frontend(), plainAddress, 5000)).startsWith("TLS handshake failed");
-        assertThat(Call.ping(Tls.PLAIN, plainAddress, 5000)).as("the plain backend serves on").isNull();
+        assertThat(BackendClient.ping(certs.frontend(), plainAddress, 5000)).startsWith("TLS handshake failed");
+        assertThat(BackendClient.ping(Tls.PLAIN, plainAddress, 5000)).as("the plain backend serves on").isNull();
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.trigrep.backend.TestShards;
+import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;

@@ -8,6 +8,7 @@ import io.trigrep.backend.query.QueryParser;
 import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.filetype.FileType;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import java.net.InetSocketAddress;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.trigrep.backend.TestShards;
 import io.trigrep.backend.search.FileWindow;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Failure;
 import io.trigrep.proto.File;
 import io.trigrep.proto.LineCut;

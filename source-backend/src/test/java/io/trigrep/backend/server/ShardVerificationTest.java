@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trigrep.backend.TestShards;
 import io.trigrep.indexer.format.Shard;
-import io.trigrep.proto.Call;
+import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Failure;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
@@ -69,7 +69,7 @@ class ShardVerificationTest {
             Answer early = search(address, "hello");
             assertThat(early.code()).isEqualTo(Failure.Code.OVERLOADED);
             assertThat(early.message()).contains("not ready").contains("being verified");
-            assertThat(Call.ping(address, 5000)).as("readiness while verifying").contains("not ready");
+            assertThat(BackendClient.ping(address, 5000)).as("readiness while verifying").contains("not ready");
 
             ByteArrayOutputStream log = new ByteArrayOutputStream();
             server.verify(new PrintStream(log, true, StandardCharsets.UTF_8));
@@ -77,7 +77,7 @@ class ShardVerificationTest {
             assertThat(server.refusal()).isNull();
             assertThat(search(address, "hello").last()).isEqualTo(Response.Which.DONE);
             assertThat(search(address, "hello").results()).isPositive();
-            assertThat(Call.ping(address, 5000)).isNull();
+            assertThat(BackendClient.ping(address, 5000)).isNull();
         }
     }
 
@@ -140,7 +140,7 @@ class ShardVerificationTest {
             assertThat(answer.code()).isEqualTo(Failure.Code.INTERNAL);
             assertThat(answer.message()).contains("corrupt").contains(shard.manifest().shard() + "/" + file + " at offset ")
                     .doesNotContain(dir.toString());
-            String ping = Call.ping(address, 5000);
+            String ping = BackendClient.ping(address, 5000);
             assertThat(ping).contains(file).doesNotContain(dir.toString());
         }
     }

@@ -1,0 +1,41 @@
+package io.trigrep.frontend.store;
+
+import static io.trigrep.frontend.store.ResultIndexTest.frame;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
+
+/** Results grouped by package: counts, the package list's order, and the grouped page's first results. */
+class PackageGroupsTest {
+    @Test
+    void packagesAreCountedListedByCountAndGroupedInTheOrderOfTheirBestResult() {
+        ResultIndex index = new ResultIndex();
+        // package, ranking: "b" has the best result, "a" the most results, "c" ties "d" in count (name breaks it)
+        String[] packages = {"a", "a", "a", "b", "a", "c", "d", "b"};
+        float[] rankings = {0.5f, 0.4f, 0.3f, 0.9f, 0.2f, 0.1f, 0.6f, 0.05f};
+        long offset = 0;
+        for (int i = 0; i < packages.length; i++) {
+            ByteBuffer frame = frame(packages[i], "f" + i + ".c", rankings[i]);
+            index.add(0, frame, offset);
+            offset += frame.remaining();
+        }
+        index.sort();
+        PackagePool pool = index.packages();
+        int a = 0;
+        int b = 1;
+        int c = 2;
+        int d = 3;
+        assertThat(pool.name(a) + pool.name(b) + pool.name(c) + pool.name(d)).isEqualTo("abcd");
+        assertThat(index.packageCounts()).containsExactly(4, 2, 1, 1);
+        assertThat(index.packagesByCount()).containsExactly(a, b, c, d);
+
+        ResultIndex.Grouped grouped = index.grouped(2);
+        assertThat(grouped.packages()).as("by best result: b 0.9, d 0.6, a 0.5, c 0.1").containsExactly(b, d, a, c);
+        assertThat(grouped.counts()).containsExactly(2, 1, 4, 1);
+        assertThat(grouped.top()[0]).containsExactly(3, 7);
+        assertThat(grouped.top()[1]).containsExactly(6);
+        assertThat(grouped.top()[2]).as("at most two per package, best first").containsExactly(0, 1);
+        assertThat(grouped.top()[3]).containsExactly(5);
+    }
+}

@@ -1,0 +1,205 @@
+package io.trigrep.frontend.store;
+
+import static io.trigrep.frontend.store.ResultIndexTest.fileHash;
+import static io.trigrep.frontend.store.ResultIndexTest.frame;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.trigrep.frontend.store.ResultIndexTest.Expected;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The order of a query's results: exact, and promised by the first ranks to pages that wait for it. */
+@Timeout(60) // a rank that waits for a sort nobody runs fails here instead of hanging
+class ResultOrderTest {
+    /** Columns and their order, wired as {@link ResultIndex} wires them. */
+    private static final class Results {
+        final ResultColumns columns = new ResultColumns();
+        final ResultOrder order = new ResultOrder(columns);
+        final List<Expected> expected = new ArrayList<>();
+        long offset;
+
+        boolean add(int stream, ByteBuffer frame, long at) {
+            boolean added = columns.add(stream, frame, at);
+            if (added) {
+                order.resultAdded();
+            }
+            return added;
+        }
+
+        /** Adds {@code n} results of a few packages and many paths from three streams, in tee order. */
+        Results random(long seed, int n) {
+            Random random = new Random(seed);
+            for (int i = 0; i < n; i++) {
+                String path = "src/f" + random.nextInt(300) + ".c";
+                float ranking = random.nextInt(50) / 50f;
+                String pkg = "p" + random.nextInt(5);
+                ByteBuffer frame = frame(pkg, path, ranking);
+                assertThat(add(i % 3, frame, offset)).isTrue();
+                expected.add(new Expected(i, ranking, fileHash(pkg, path), offset, "p"));
+                offset += frame.remaining();
+            }
+            expected.sort(Comparator.comparing(Expected::ranking, Comparator.reverseOrder()).thenComparingInt(Expected::pathHash)
+                    .thenComparingLong(Expected::offset));
+            return this;
+        }
+
+        int expected(int rank) {
+            return expected.get(rank).index();
+        }
+    }
+
+    @Test
+    void firstRanksAreAnsweredBeforeTheSortAndLaterOnesWaitForIt() throws Exception {
+        Results results = new Results().random(17, 20_000);
+        ResultOrder order = results.order;
+        assertThatThrownBy(() -> order.sorted(0)).isInstanceOf(IllegalStateException.class);
+        order.selectFirst(100);
+        assertThat(results.columns.size()).isEqualTo(20_000);
+        for (int rank = 0; rank < 100; rank++) {
+            assertThat(order.sorted(rank)).as("rank %d", rank).isEqualTo(results.expected(rank));
+        }
+        CompletableFuture<Integer> later = CompletableFuture.supplyAsync(() -> order.sorted(5_000));
+        Thread.sleep(200);
+        assertThat(later).as("a rank past the first waits for the sort").isNotDone();
+        order.sort();
+        assertThat(later.get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(5_000));
+        for (int rank = 0; rank < results.expected.size(); rank++) {
+            assertThat(order.sorted(rank)).as("rank %d", rank).isEqualTo(results.expected(rank));
+        }
+        // a result added after the sort voids the order again
+        results.add(0, frame("p", "x.c", 1f), results.offset);
+        assertThatThrownBy(() -> order.sorted(0)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void everyWaitingCallerGetsItsRankWhenThePromisedSortCompletes() throws Exception {
+        Results results = new Results().random(5, 5_000);
+        ResultOrder order = results.order;
+        order.selectFirst(10);
+        List<CompletableFuture<Integer>> waiting = new ArrayList<>();
+        ExecutorService callers = Executors.newFixedThreadPool(4); // one thread each: the common pool may have one
+        for (int rank : new int[] {10, 11, 2_500, 4_999}) {
+            waiting.add(CompletableFuture.supplyAsync(() -> order.sorted(rank), callers));
+        }
+        callers.shutdown();
+        Thread.sleep(200);
+        assertThat(waiting).as("ranks past the first ten wait").noneMatch(CompletableFuture::isDone);
+        assertThat(order.sorted(9)).as("a first rank does not wait").isEqualTo(results.expected(9));
+        order.sort();
+        assertThat(waiting.get(0).get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(10));
+        assertThat(waiting.get(1).get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(11));
+        assertThat(waiting.get(2).get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(2_500));
+        assertThat(waiting.get(3).get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(4_999));
+    }
+
+    @Test
+    void aSortWithoutFirstRanksAnswersEveryRank() {
+        Results results = new Results().random(9, 3_000);
+        results.order.sort();
+        for (int rank = 0; rank < results.expected.size(); rank++) {
+            assertThat(results.order.sorted(rank)).as("rank %d", rank).isEqualTo(results.expected(rank));
+        }
+    }
+
+    @Test
+    void aFailedSortFailsTheWaitingCallersWithItsCauseAndKeepsTheFirstRanks() throws Exception {
+        Results results = new Results().random(23, 2_000);
+        ResultOrder order = results.order;
+        order.selectFirst(10);
+        CompletableFuture<Integer> later = CompletableFuture.supplyAsync(() -> order.sorted(1_000));
+        Thread.sleep(100);
+        assertThat(later).isNotDone();
+        OutOfMemoryError cause = new OutOfMemoryError("no room for the sort's keys");
+        assertThatThrownBy(() -> order.settle(() -> {
+            throw cause;
+        })).as("the failure is not swallowed").isSameAs(cause);
+        assertThatThrownBy(() -> later.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(IllegalStateException.class).hasMessageContaining("order could not be made").hasCause(cause);
+        assertThatThrownBy(() -> order.sorted(1_000)).isInstanceOf(IllegalStateException.class).hasCause(cause);
+        assertThat(order.sorted(3)).as("made before the sort, without it").isEqualTo(results.expected(3));
+        // the next sort makes the order after all
+        order.sort();
+        assertThat(order.sorted(1_000)).isEqualTo(results.expected(1_000));
+    }
+
+    @Test
+    void aResultAddedAfterThePromiseCancelsItAndTheWaitingCallersFail() throws Exception {
+        Results results = new Results().random(29, 2_000);
+        ResultOrder order = results.order;
+        order.selectFirst(10);
+        CompletableFuture<Integer> later = CompletableFuture.supplyAsync(() -> order.sorted(1_000));
+        Thread.sleep(100);
+        assertThat(later).isNotDone();
+        assertThat(results.add(0, frame("p", "late.c", 0.5f), results.offset)).isTrue();
+        assertThatThrownBy(() -> later.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(IllegalStateException.class).hasMessage(ResultOrder.NOT_SORTED);
+        assertThatThrownBy(() -> order.sorted(0)).as("the first ranks went with it").isInstanceOf(IllegalStateException.class)
+                .hasMessage(ResultOrder.NOT_SORTED);
+    }
+
+    @Test
+    void aWaitingCallerThatIsInterruptedWaitsOnAndKeepsItsInterrupt() throws Exception {
+        Results results = new Results().random(31, 2_000);
+        ResultOrder order = results.order;
+        order.selectFirst(10);
+        AtomicBoolean interruptedAfter = new AtomicBoolean();
+        int[] got = {-1};
+        Thread waiter = new Thread(() -> {
+            got[0] = order.sorted(1_500);
+            interruptedAfter.set(Thread.currentThread().isInterrupted());
+        });
+        waiter.start();
+        Thread.sleep(100);
+        waiter.interrupt();
+        Thread.sleep(100);
+        assertThat(waiter.isAlive()).as("still waiting for the sort").isTrue();
+        order.sort();
+        waiter.join(10_000);
+        assertThat(waiter.isAlive()).isFalse();
+        assertThat(got[0]).isEqualTo(results.expected(1_500));
+        assertThat(interruptedAfter).as("the interrupt is kept for the caller's caller").isTrue();
+    }
+
+    @Test
+    void orderIsExactForAwkwardRankingsAndOffsetsNotInArrivalOrder() {
+        float[] awkward = {0f, -0f, 1f, -1f, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.MIN_VALUE, 0.5f};
+        for (boolean shuffledOffsets : new boolean[] {false, true}) {
+            Random random = new Random(11);
+            Results results = new Results();
+            List<Expected> expected = new ArrayList<>();
+            for (int i = 0; i < 20_000; i++) {
+                String path = "f" + random.nextInt(50);
+                float ranking = awkward[random.nextInt(awkward.length)];
+                long offset = shuffledOffsets ? random.nextInt(1_000_000) : i * 100L;
+                assertThat(results.add(0, frame("p", path, ranking), offset)).isTrue();
+                expected.add(new Expected(i, ranking, fileHash("p", path), offset, "p"));
+            }
+            results.order.sort();
+            expected.sort((a, b) -> {
+                int c = Float.compare(b.ranking(), a.ranking());
+                c = c != 0 ? c : Integer.compare(a.pathHash(), b.pathHash());
+                return c != 0 ? c : Long.compare(a.offset(), b.offset());
+            });
+            ResultColumns columns = results.columns;
+            for (int rank = 0; rank < expected.size(); rank++) {
+                Expected want = expected.get(rank);
+                int got = results.order.sorted(rank);
+                assertThat(new Object[] {columns.ranking(got), columns.pathHash(got), columns.offset(got)})
+                        .as("rank %d (shuffled offsets: %s)", rank, shuffledOffsets)
+                        .containsExactly(want.ranking(), want.pathHash(), want.offset());
+            }
+        }
+    }
+}
