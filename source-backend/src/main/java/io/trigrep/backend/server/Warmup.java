@@ -2,6 +2,7 @@ package io.trigrep.backend.server;
 
 import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.backend.TestShards;
 import io.trigrep.indexer.format.Shard;
-import io.trigrep.proto.Call;
+import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Tls;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -29,15 +29,22 @@ class WarmupTest {
                 new PrintStream(log, true, StandardCharsets.UTF_8))) {
             InetSocketAddress address = server.start("127.0.0.1", 0);
             server.verify(new PrintStream(log, true, StandardCharsets.UTF_8));
-            assertThat(Call.ping(address, 5000)).as("readiness while warming").contains("not ready").contains("warming up");
-            long results = BackendClient.count(address, search("int"), last -> true);
+            assertThat(BackendClient.ping(address, 5000)).as("readiness while warming").contains("not ready").contains("warming up");
+            long results = count(address, search("int"), last -> true);
             assertThat(results).as("a search while warming is answered in full").isGreaterThan(0);
 
             server.warmUp(Tls.PLAIN, Duration.ofSeconds(30));
 
-            assertThat(Call.ping(address, 5000)).as("readiness once warmed").isNull();
+            assertThat(BackendClient.ping(address, 5000)).as("readiness once warmed").isNull();
             assertThat(log.toString(StandardCharsets.UTF_8)).contains("warmed up");
-            assertThat(BackendClient.count(address, search("int"), last -> true)).isEqualTo(results);
+            assertThat(count(address, search("int"), last -> true)).isEqualTo(results);
+        }
+    }
+
+    private static long count(InetSocketAddress backend, org.capnproto.MessageBuilder request, BackendClient.Handler last)
+            throws java.io.IOException {
+        try (BackendClient.Connection connection = new BackendClient.Connection(backend)) {
+            return connection.count(request, last);
         }
     }
 
@@ -55,7 +62,7 @@ class WarmupTest {
         try (BackendServer server = new BackendServer(shard, BackendConfig.defaults())) {
             InetSocketAddress address = server.start("127.0.0.1", 0);
             for (String word : words) {
-                assertThat(BackendClient.count(address, search(word), last -> true)).as(word).isGreaterThan(0);
+                assertThat(count(address, search(word), last -> true)).as(word).isGreaterThan(0);
             }
         }
     }
