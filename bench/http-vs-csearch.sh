@@ -3,8 +3,10 @@
 # (bench/http_timer.py: request to last byte, a fresh search every time) through a frontend and
 # one backend per shard, next to the same backends asked directly (./trigrep search --repeat, no
 # frontend), csearch and rg (hyperfine, process start included), on the same files, in the same
-# run. Prints per query the median seconds of each, the counts of matching lines, the frontend's
-# cost (HTTP minus direct, in ms), and the ratios HTTP/csearch and HTTP/rg.
+# run. The direct column sends each backend the frontend's own request (context lines, its share
+# of the result cap), so the difference is the frontend's cost. Prints per query the median
+# seconds of each, the counts of matching lines, the frontend's cost (HTTP minus direct, in ms),
+# and the ratios HTTP/csearch and HTTP/rg.
 #
 #   bench/http-vs-csearch.sh CORPUS_DIR QUERIES_FILE [RUNS] [SHARDS]
 #
@@ -37,6 +39,7 @@ echo "indexing..." >&2
 CSEARCHINDEX="$work/csearchindex" cindex "$work/corpus" 2>/dev/null
 stack_start "$work/trigrep" "$work/stack" --max-results 1000000000 --verify startup
 backends="$(IFS=,; echo "${STACK_BACKENDS[*]}")"
+share=$(( 1000000000 / shards ))
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 printf '%-9s %-30s %8s %8s %8s %8s %9s %9s %9s %8s %8s %8s\n' \
@@ -44,7 +47,9 @@ printf '%-9s %-30s %8s %8s %8s %8s %9s %9s %9s %8s %8s %8s\n' \
 while IFS=$'\t' read -r class query; do
   case "$class" in ''|'#'*) continue ;; esac
   read -r t_h n_h < <(python3 "$root/bench/http_timer.py" "$STACK_URL" "$query" "$runs")
-  read -r n_d t_d < <("$root/trigrep" search --backend "$backends" --repeat "$runs" "$query" 2>/dev/null)
+  # The request the frontend sends: two context lines, and its share of the result cap (which
+  # makes each backend search in doc order on one thread, as the frontend's capped requests do).
+  read -r n_d t_d < <("$root/trigrep" search --backend "$backends" --context 2 --max-results "$share" --repeat "$runs" "$query" 2>/dev/null)
   q="${query//\'/\'\\\'\'}"
   hyperfine -N --runs "$runs" --warmup 1 --export-json "$work/h.json" -i \
     "env CSEARCHINDEX=$work/csearchindex csearch -n '$q'" \
