@@ -74,17 +74,32 @@ public final class QueryCache {
     private long evictions;
 
     public QueryCache(Path folder, long maxBytes, long minFreeBytes) {
-        this(folder, maxBytes, minFreeBytes, () -> {
-            try {
-                return Files.getFileStore(folder).getUsableSpace();
-            } catch (IOException e) {
-                return Long.MAX_VALUE;
-            }
-        }, new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+        this(folder, maxBytes, minFreeBytes, usableSpace(folder), new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, "trigrep-cache-remover");
             t.setDaemon(true);
             return t;
         }), System::nanoTime);
+    }
+
+    /**
+     * The free space of the folder's file system, asked of the file system each time (a statvfs)
+     * but found once: looking the file system up reads the mount table, a tenth of a millisecond
+     * on every request that released a query.
+     */
+    private static LongSupplier usableSpace(Path folder) {
+        java.util.concurrent.atomic.AtomicReference<java.nio.file.FileStore> found = new java.util.concurrent.atomic.AtomicReference<>();
+        return () -> {
+            try {
+                java.nio.file.FileStore store = found.get();
+                if (store == null) {
+                    store = Files.getFileStore(folder);
+                    found.set(store);
+                }
+                return store.getUsableSpace();
+            } catch (IOException e) {
+                return Long.MAX_VALUE;
+            }
+        };
     }
 
     /** {@code remover} closes retired runs and removes their files; {@code nanoTime} is the clock. */
