@@ -34,6 +34,8 @@ public final class FanOut implements AutoCloseable {
 
     private final List<InetSocketAddress> backends;
     private final Path dataDir;
+    /** Direct writes' alignment in {@link #dataDir}, found once. */
+    private final int teeAlignment;
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     private final ExecutorService writers;
     /** Writes the tees' full buffers; its tasks never wait on anything but the disk. */
@@ -62,6 +64,7 @@ public final class FanOut implements AutoCloseable {
         }
         this.backends = List.copyOf(backends);
         this.dataDir = Files.createDirectories(dataDir);
+        this.teeAlignment = TeeFile.directAlignment(this.dataDir);
         this.writers = Executors.newFixedThreadPool(writerThreads, r -> {
             Thread t = new Thread(r, "trigrep-tee");
             t.setDaemon(true);
@@ -116,7 +119,7 @@ public final class FanOut implements AutoCloseable {
     /** A search that keeps at most what {@code caps} allow; each backend is asked for its part of the results. */
     public QueryRun search(String query, boolean literal, int contextLines, Duration deadline, QueryCaps caps) throws IOException {
         Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
-        QueryRun run = new QueryRun(shardNames(), new TeeFile(tee, teeIo), writers, caps);
+        QueryRun run = new QueryRun(shardNames(), new TeeFile(tee, teeIo, teeAlignment), writers, caps);
         for (int i = 0; i < backends.size(); i++) {
             MessageBuilder request = Messages.newBuilder();
             request.initRoot(Request.factory).initSearch().setQuery(query).setLiteral(literal).setContextLines(contextLines)

@@ -55,6 +55,8 @@ public final class TeeFile implements Closeable {
     private final Executor io;
     /** Whether to try direct I/O when the file is created. */
     private final boolean tryDirect;
+    /** Direct writes' alignment when the caller knows it; 0 to find it when the file is created. */
+    private final int alignment;
     /** Alignment of direct writes: file positions, lengths and buffer addresses; 1 without direct I/O. Set when the file is created. */
     private int block = 1;
     private volatile long end;
@@ -80,11 +82,28 @@ public final class TeeFile implements Closeable {
         this(path, io, true);
     }
 
+    /**
+     * Full buffers are written on {@code io}; direct writes are aligned to {@code alignment}, the
+     * folder's {@link #directAlignment} found once by the caller rather than once per query (the
+     * lookup reads the mount table).
+     */
+    public TeeFile(Path path, Executor io, int alignment) throws IOException {
+        this(path, io, true, alignment);
+    }
+
     /** {@code direct} false writes through the page cache even where direct I/O is possible (tests both). */
     TeeFile(Path path, Executor io, boolean direct) throws IOException {
+        this(path, io, direct, 0);
+    }
+
+    private TeeFile(Path path, Executor io, boolean direct, int alignment) {
+        if (alignment != 0 && (alignment < 512 || alignment > BUFFER_BYTES || Integer.bitCount(alignment) != 1)) {
+            throw new IllegalArgumentException("alignment must be a power of two in [512, " + BUFFER_BYTES + "], got " + alignment);
+        }
         this.path = path;
         this.io = io;
         this.tryDirect = direct;
+        this.alignment = alignment;
     }
 
     /** Creates the file and opens it, once. Under the monitor. */
@@ -96,7 +115,7 @@ public final class TeeFile implements Closeable {
         FileChannel directWrites = tryDirect ? openDirect(path) : null;
         if (directWrites != null) {
             writes = directWrites;
-            block = blockSize(path);
+            block = alignment != 0 ? alignment : directAlignment(path.getParent());
         } else {
             writes = FileChannel.open(path, StandardOpenOption.WRITE);
             block = 1;
@@ -112,9 +131,10 @@ public final class TeeFile implements Closeable {
         }
     }
 
-    private static int blockSize(Path path) {
+    /** The alignment direct writes need in {@code folder}: its file system's block size, or 4096 when unknown. */
+    public static int directAlignment(Path folder) {
         try {
-            long size = Files.getFileStore(path).getBlockSize();
+            long size = Files.getFileStore(folder).getBlockSize();
             if (size >= 4096 && size <= BUFFER_BYTES && Long.bitCount(size) == 1) {
                 return (int) size;
             }
