@@ -117,10 +117,10 @@ public final class BackendServer implements AutoCloseable {
             if (self.getAddress().isAnyLocalAddress()) {
                 self = new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), self.getPort());
             }
-            Warmup.Outcome done = Warmup.run(self, client, Warmup.searches(Warmup.words(shard, 12)), budget.toNanos(), System::nanoTime);
-            log.printf("backend %s: warmed up, %d searches in %d rounds, %.2f s (first round %.0f ms, last %.0f ms)%n",
-                    shard.manifest().shard(), done.searches(), done.rounds(), done.nanos() / 1e9, done.firstRoundNanos() / 1e6,
-                    done.lastRoundNanos() / 1e6);
+            Warmup.Outcome done = Warmup.run(self, client, Warmup.searches(Warmup.words(shard, 4)), budget.toNanos(), System::nanoTime);
+            log.printf("backend %s: warmed up, %d searches in %d rounds, %.2f s (first round %.0f ms, last %.0f ms; slowest search"
+                    + " %.0f ms: %s)%n", shard.manifest().shard(), done.searches(), done.rounds(), done.nanos() / 1e9,
+                    done.firstRoundNanos() / 1e6, done.lastRoundNanos() / 1e6, done.slowestNanos() / 1e6, done.slowest());
         } catch (java.io.IOException | RuntimeException e) {
             log.println("backend " + shard.manifest().shard() + ": warm-up stopped, serving cold: " + e);
         } finally {

@@ -28,11 +28,11 @@ import org.capnproto.MessageBuilder;
  */
 final class Warmup {
     /** What warming did: searches sent, whole rounds, time taken, and the first and last whole rounds' times (-1 without one). */
-    record Outcome(int searches, int rounds, long nanos, long firstRoundNanos, long lastRoundNanos) {}
+    record Outcome(int searches, int rounds, long nanos, long firstRoundNanos, long lastRoundNanos, String slowest, long slowestNanos) {}
 
-    /** Results one broad search may send: enough to warm the encoder and the writes, bounded. */
+    /** Results one search may send: enough to warm the encoder and the writes, bounded. */
     static final int BROAD_RESULTS = 20_000;
-    private static final int MIN_ROUNDS = 3;
+    private static final int MIN_ROUNDS = 2;
     private static final int SAMPLED_DOCS = 64;
     private static final int SAMPLED_BYTES = 64 << 10;
 
@@ -70,11 +70,13 @@ final class Warmup {
     /** The searches of one round: for each word a literal, a case-folded, a call and a word-prefix regex; one broad capped scan. */
     static List<MessageBuilder> searches(List<String> words) {
         List<MessageBuilder> out = new ArrayList<>();
+        // Every search capped, as the frontend's are: a prefix as common as "stat" matches millions
+        // of lines, and one such uncapped search took the whole warm-up budget.
         for (String w : words) {
-            out.add(search(w, true, 0));
-            out.add(search("(?i)" + w, false, 0));
-            out.add(search(w + "\\s*\\(", false, 0));
-            out.add(search("\\b" + w.substring(0, 4) + "[A-Za-z0-9_]*\\b", false, 0));
+            out.add(search(w, true, BROAD_RESULTS));
+            out.add(search("(?i)" + w, false, BROAD_RESULTS));
+            out.add(search(w + "\\s*\\(", false, BROAD_RESULTS));
+            out.add(search("\\b" + w.substring(0, 4) + "[A-Za-z0-9_]*\\b", false, BROAD_RESULTS));
         }
         out.add(search("[a-z]+_[a-z]+\\(", false, BROAD_RESULTS));
         return out;
@@ -100,16 +102,24 @@ final class Warmup {
         long last = -1;
         int searches = 0;
         int rounds = 0;
+        String slowest = "";
+        long slowestNanos = 0;
         try (BackendClient.Connection connection = new BackendClient.Connection(self, tls)) {
             warming:
             while (true) {
                 long roundStart = clock.getAsLong();
                 for (MessageBuilder search : round) {
                     boolean[] refused = {false};
+                    long searchStart = clock.getAsLong();
                     connection.count(search, end -> {
                         refused[0] = end.which() == Response.Which.ERROR;
                         return true;
                     });
+                    long took = clock.getAsLong() - searchStart;
+                    if (took > slowestNanos) {
+                        slowestNanos = took;
+                        slowest = search.getRoot(Request.factory).asReader().getSearch().getQuery().toString();
+                    }
                     searches++;
                     if (refused[0] || clock.getAsLong() - start > budgetNanos) {
                         break warming;
@@ -123,6 +133,6 @@ final class Warmup {
                 previous = last;
             }
         }
-        return new Outcome(searches, rounds, clock.getAsLong() - start, first, last);
+        return new Outcome(searches, rounds, clock.getAsLong() - start, first, last, slowest, slowestNanos);
     }
 }
