@@ -21,7 +21,8 @@ corpus (default: the -sources.jar of every library trigrep runs on, fetched with
   --shards N         number of shards, one backend each (default 3)
   --reindex          build the shards again even if the corpus did not change
   --ready-seconds S  give up when the frontend is not ready S seconds after it started
-                     (env TRIGREP_DEMO_READY_SECONDS; default 120)
+                     (env TRIGREP_DEMO_READY_SECONDS; default 120). Ready includes each
+                     backend verifying its shard and warming up (--warmup-ms, up to 10 s)
 USAGE
 }
 
@@ -213,8 +214,10 @@ run_demo() {
     sleep 0.1
   done
   if [ "$ready" -eq 0 ]; then
-    echo "trigrep demo: not ready after $ready_seconds s: ${url}readyz did not answer 200; see $data/logs" >&2
-    exit 1
+    echo "trigrep demo: not ready after $ready_seconds s: ${url}readyz did not answer 200 (raise --ready-seconds on a slow machine)" >&2
+    echo "trigrep demo: see $data/logs/frontend.log and $data/logs/backend-*.log; the frontend log ends with:" >&2
+    tail -n 8 "$data/logs/frontend.log" >&2 || true
+    demo_stop 1
   fi
 
   cat <<READY
