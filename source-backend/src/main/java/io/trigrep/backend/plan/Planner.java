@@ -158,12 +158,15 @@ public final class Planner {
 
     /** {@code max} is -1 for no limit. */
     private static Info repeat(SyntaxTree sub, int min, int max) {
-        Info x = analyze(sub);
         if (max == 0) {
             return emptyString();
         }
+        if (min == 0 && max != 1) {
+            return star();
+        }
+        Info x = analyze(sub);
         if (min == 0) {
-            return max == 1 ? alternate(x, emptyString()) : star();
+            return alternate(x, emptyString());
         }
         if (min == 1 && max == 1) {
             return x;
