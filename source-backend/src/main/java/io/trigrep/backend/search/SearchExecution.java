@@ -27,7 +27,9 @@ import org.capnproto.MessageBuilder;
  * searches one chunk, writes its results and, while the sink is writable, queues the next chunk
  * behind other queries' tasks, so queries share the pool fairly. While the sink is not writable
  * no task is queued at all: the search is paused, holding no thread, until {@link #resume}.
- * The stream ends with exactly one done or error message.
+ * The stream ends with exactly one done or error message, or with nothing once cancelled. Where
+ * the search is ({@link Phase}) and why it stops ({@link Stop}) are explicit; the searching
+ * itself is {@link ChunkWorker}'s.
  */
 public final class SearchExecution {
     /**
