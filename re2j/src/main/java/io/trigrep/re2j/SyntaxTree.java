@@ -117,6 +117,28 @@ public final class SyntaxTree {
         return (re.flags & RE2.FOLD_CASE) != 0;
     }
 
+    /**
+     * The runes RE2J's case folding takes {@code rune} to match, {@code rune} included, ascending:
+     * what each rune of a {@link #foldCase()} LITERAL matches ({@code k} also matches {@code K} and
+     * the Kelvin sign). Walks the same orbit ({@code Unicode.simpleFold}) the matcher compares with.
+     */
+    public static int[] caseOrbit(int rune) {
+        if (rune < 0 || rune > Unicode.MAX_RUNE) {
+            throw new IllegalArgumentException("rune must be in [0, 0x10FFFF], got " + rune);
+        }
+        int size = 1;
+        for (int r = Unicode.simpleFold(rune); r != rune; r = Unicode.simpleFold(r)) {
+            size++;
+        }
+        int[] orbit = new int[size];
+        orbit[0] = rune;
+        for (int r = Unicode.simpleFold(rune), i = 1; r != rune; r = Unicode.simpleFold(r), i++) {
+            orbit[i] = r;
+        }
+        Arrays.sort(orbit);
+        return orbit;
+    }
+
     public int min() {
         return re.min;
     }

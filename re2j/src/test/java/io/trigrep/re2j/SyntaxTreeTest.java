@@ -1,6 +1,7 @@
 package io.trigrep.re2j;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,50 @@ class SyntaxTreeTest {
         assertThat(SyntaxTree.parsed(Pattern.compile("^a")).subs().get(0).op()).isEqualTo(SyntaxTree.Op.BEGIN_TEXT);
         assertThat(SyntaxTree.parsed(Pattern.compile(".", Pattern.DOTALL)).op()).isEqualTo(SyntaxTree.Op.ANY_CHAR);
         assertThat(SyntaxTree.parsed(Pattern.compile(".")).op()).isEqualTo(SyntaxTree.Op.ANY_CHAR_NOT_NL);
+    }
+
+    /** The shapes a planner reading the literals of every match relies on. */
+    @Test
+    void parsedTreeKeepsEveryOperatorAsWritten() {
+        assertThat(sexp(SyntaxTree.parsed(Pattern.compile("a*b+?c??(?:)")))).isEqualTo(
+                "(CONCAT (STAR (LITERAL \"a\")) (PLUS (LITERAL \"b\")) (QUEST (LITERAL \"c\")) (EMPTY_MATCH))");
+        SyntaxTree never = SyntaxTree.parsed(Pattern.compile("a{0}"));
+        assertThat(never.op()).isEqualTo(SyntaxTree.Op.REPEAT);
+        assertThat(never.min()).isZero();
+        assertThat(never.max()).isZero();
+        assertThat(SyntaxTree.parsed(Pattern.compile("a{2,}")).max()).isEqualTo(-1);
+        assertThat(sexp(SyntaxTree.parsed(Pattern.compile("\\b^$\\B")))).isEqualTo(
+                "(CONCAT (WORD_BOUNDARY) (BEGIN_TEXT) (END_TEXT) (NO_WORD_BOUNDARY))");
+        assertThat(sexp(SyntaxTree.parsed(Pattern.compile(Pattern.quote("a(b|c)"))))).isEqualTo("(LITERAL \"a(b|c)\")");
+    }
+
+    @Test
+    void classesHoldEveryRuneTheyMatch() {
+        assertThat(SyntaxTree.parsed(Pattern.compile("(?i)[a-c]")).runes()).containsExactly('A', 'C', 'a', 'c');
+        assertThat(SyntaxTree.parsed(Pattern.compile("[^a]")).runes()).containsExactly(0, 'a' - 1, 'a' + 1, 0x10FFFF);
+        SyntaxTree empty = SyntaxTree.parsed(Pattern.compile("[^\\x00-\\x{10FFFF}]"));
+        assertThat(empty.op()).isEqualTo(SyntaxTree.Op.CHAR_CLASS);
+        assertThat(empty.runes()).isEmpty();
+    }
+
+    @Test
+    void caseOrbitIsWhatAFoldedLiteralMatches() {
+        assertThat(SyntaxTree.caseOrbit('k')).containsExactly('K', 'k', 0x212A);
+        assertThat(SyntaxTree.caseOrbit(0x212A)).containsExactly('K', 'k', 0x212A);
+        assertThat(SyntaxTree.caseOrbit('a')).containsExactly('A', 'a');
+        assertThat(SyntaxTree.caseOrbit('1')).containsExactly('1');
+        assertThat(SyntaxTree.caseOrbit(0x3C3)).containsExactly(0x3A3, 0x3C2, 0x3C3);
+        for (int rune : new int[] {'k', 's', 'a', '1', 0xDF, 0x3C3, 0x1C5, 0xE9}) {
+            SyntaxTree literal = SyntaxTree.parsed(Pattern.compile(new String(Character.toChars(rune)), Pattern.CASE_INSENSITIVE));
+            assertThat(literal.foldCase()).isTrue();
+            Pattern folded = Pattern.compile(new String(Character.toChars(rune)), Pattern.CASE_INSENSITIVE);
+            int[] orbit = SyntaxTree.caseOrbit(literal.runes()[0]);
+            for (int other = 0; other < 0x3000; other++) {
+                boolean inOrbit = java.util.Arrays.binarySearch(orbit, other) >= 0;
+                assertThat(folded.matches(new String(Character.toChars(other)))).as("U+%04X against %s", other, folded).isEqualTo(inOrbit);
+            }
+        }
+        assertThatThrownBy(() -> SyntaxTree.caseOrbit(-1)).hasMessage("rune must be in [0, 0x10FFFF], got -1");
     }
 
     @Test

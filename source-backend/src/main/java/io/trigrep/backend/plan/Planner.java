@@ -1,6 +1,8 @@
 package io.trigrep.backend.plan;
 
-import java.nio.charset.StandardCharsets;
+import io.trigrep.re2j.Pattern;
+import io.trigrep.re2j.PatternSyntaxException;
+import io.trigrep.re2j.SyntaxTree;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -24,31 +26,27 @@ public final class Planner {
 
     private Planner() {}
 
-    /** The plan for {@code pattern} (RE2 syntax) or, when {@code literal}, for the string itself. */
+    /**
+     * The plan for {@code pattern} (RE2 syntax) or, when {@code literal}, for the string itself,
+     * read off the tree RE2J parses the pattern into, so that the planner sees exactly what the
+     * matcher compiles.
+     */
     public static Query plan(String pattern, boolean literal, boolean caseInsensitive) {
-        RegexSyntax.Node node;
-        if (literal) {
-            List<RegexSyntax.Node> parts = new ArrayList<>();
-            pattern.codePoints().forEach(cp -> parts.add(RegexSyntax.parse(quote(cp), caseInsensitive)));
-            node = parts.isEmpty() ? new RegexSyntax.Empty() : new RegexSyntax.Concat(parts);
-        } else {
-            try {
-                node = RegexSyntax.parse(pattern, caseInsensitive);
-            } catch (RuntimeException e) {
-                return Query.ALL;
-            }
+        SyntaxTree tree;
+        try {
+            tree = SyntaxTree.parsed(Pattern.compile(literal ? Pattern.quote(pattern) : pattern,
+                    caseInsensitive ? Pattern.CASE_INSENSITIVE : 0));
+        } catch (PatternSyntaxException e) {
+            // A search rejects such a pattern before planning; whoever plans it anyway loses no file.
+            return Query.ALL;
         }
-        Info info = analyze(node).simplify(true).addExact();
+        Info info = analyze(tree).simplify(true).addExact();
         Query match = info.match;
         if (info.exact == null) {
             // Every match starts with a prefix and ends with a suffix: both sets' trigrams apply.
             match = Query.and(match, Query.and(anyOf(info.prefix), anyOf(info.suffix)));
         }
         return match;
-    }
-
-    private static String quote(int cp) {
-        return "\\x{" + Integer.toHexString(cp) + "}";
     }
 
     /** What is known about one sub-expression. {@code exact} is null when not known exactly. */
@@ -92,50 +90,85 @@ public final class Planner {
         }
     }
 
-    private static Info analyze(RegexSyntax.Node node) {
-        if (node instanceof RegexSyntax.Empty) {
-            return emptyString();
+    /** RE2J's parsed tree, not the simplified one: a counted repeat stays one node instead of its expansion. */
+    private static Info analyze(SyntaxTree node) {
+        return switch (node.op()) {
+            case NO_MATCH -> noMatch();
+            case EMPTY_MATCH, BEGIN_LINE, END_LINE, BEGIN_TEXT, END_TEXT, WORD_BOUNDARY, NO_WORD_BOUNDARY -> emptyString();
+            case ANY_CHAR, ANY_CHAR_NOT_NL -> anyChar();
+            case LITERAL -> literal(node.runes(), node.foldCase());
+            case CHAR_CLASS -> charClass(node.runes());
+            case CAPTURE -> analyze(node.subs().get(0));
+            case STAR -> repeat(node.subs().get(0), 0, -1);
+            case PLUS -> repeat(node.subs().get(0), 1, -1);
+            case QUEST -> repeat(node.subs().get(0), 0, 1);
+            case REPEAT -> repeat(node.subs().get(0), node.min(), node.max());
+            case CONCAT -> {
+                Info info = emptyString();
+                for (SyntaxTree part : node.subs()) {
+                    info = concat(info, analyze(part));
+                }
+                yield info;
+            }
+            case ALTERNATE -> {
+                List<SyntaxTree> choices = node.subs();
+                Info info = analyze(choices.get(0));
+                for (int i = 1; i < choices.size(); i++) {
+                    info = alternate(info, analyze(choices.get(i)));
+                }
+                yield info;
+            }
+        };
+    }
+
+    /** A literal is the concatenation of its runes; under case folding each rune is any rune of its orbit. */
+    private static Info literal(int[] runes, boolean foldCase) {
+        Info info = emptyString();
+        for (int rune : runes) {
+            Set<String> exact = new TreeSet<>();
+            if (foldCase) {
+                for (int variant : SyntaxTree.caseOrbit(rune)) {
+                    exact.add(utf8(variant));
+                }
+            } else {
+                exact.add(utf8(rune));
+            }
+            info = concat(info, new Info(false, exact, null, null, Query.ALL));
         }
-        if (node instanceof RegexSyntax.AnyChar) {
+        return info;
+    }
+
+    /** One rune out of the ranges {@code [lo0, hi0, lo1, hi1, ...]}: listed when few, else any character. */
+    private static Info charClass(int[] ranges) {
+        int size = 0;
+        for (int i = 0; i < ranges.length; i += 2) {
+            size += ranges[i + 1] - ranges[i] + 1;
+        }
+        if (size > MAX_EXACT) {
             return anyChar();
         }
-        if (node instanceof RegexSyntax.Chars chars) {
-            if (chars.size() > MAX_EXACT) {
-                return anyChar();
+        Set<String> exact = new TreeSet<>();
+        for (int i = 0; i < ranges.length; i += 2) {
+            for (int rune = ranges[i]; rune <= ranges[i + 1]; rune++) {
+                exact.add(utf8(rune));
             }
-            Set<String> exact = new TreeSet<>();
-            int[] r = chars.ranges();
-            for (int i = 0; i < r.length; i += 2) {
-                for (int cp = r[i]; cp <= r[i + 1]; cp++) {
-                    exact.add(bytes(new String(Character.toChars(cp))));
-                }
-            }
-            return new Info(false, exact, null, null, Query.ALL);
         }
-        if (node instanceof RegexSyntax.Concat concat) {
-            Info info = emptyString();
-            for (RegexSyntax.Node part : concat.parts()) {
-                info = concat(info, analyze(part));
-            }
-            return info;
-        }
-        if (node instanceof RegexSyntax.Alt alt) {
-            Info info = null;
-            for (RegexSyntax.Node choice : alt.choices()) {
-                Info next = analyze(choice);
-                info = info == null ? next : alternate(info, next);
-            }
-            return info;
-        }
-        RegexSyntax.Repeat repeat = (RegexSyntax.Repeat) node;
-        Info x = analyze(repeat.node());
-        if (repeat.max() == 0) {
+        return new Info(false, exact, null, null, Query.ALL);
+    }
+
+    /** {@code max} is -1 for no limit. */
+    private static Info repeat(SyntaxTree sub, int min, int max) {
+        if (max == 0) {
             return emptyString();
         }
-        if (repeat.min() == 0) {
-            return repeat.max() == 1 ? alternate(x, emptyString()) : star();
+        if (min == 0 && max != 1) {
+            return star();
         }
-        if (repeat.min() == 1 && repeat.max() == 1) {
+        Info x = analyze(sub);
+        if (min == 0) {
+            return alternate(x, emptyString());
+        }
+        if (min == 1 && max == 1) {
             return x;
         }
         // x{n,m} with n >= 1: every match starts with a match of x and ends with one.
@@ -145,6 +178,11 @@ public final class Planner {
 
     private static Info emptyString() {
         return new Info(true, Set.of(""), null, null, Query.ALL);
+    }
+
+    /** Matches no string (an empty class): the empty exact set, which a union ignores and a concatenation keeps empty. */
+    private static Info noMatch() {
+        return new Info(false, Set.of(), null, null, Query.ALL);
     }
 
     private static Info anyChar() {
@@ -279,8 +317,21 @@ public final class Planner {
         return max;
     }
 
-    /** UTF-8 bytes as a string of one char per byte. */
-    private static String bytes(String s) {
-        return new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+    /**
+     * The UTF-8 bytes of {@code rune} as a string of one char per byte; a surrogate gets the
+     * three bytes RE2J's lenient decoder reads back as that surrogate.
+     */
+    private static String utf8(int rune) {
+        if (rune < 0x80) {
+            return String.valueOf((char) rune);
+        }
+        if (rune < 0x800) {
+            return new String(new char[] {(char) (0xc0 | rune >> 6), (char) (0x80 | rune & 0x3f)});
+        }
+        if (rune < 0x10000) {
+            return new String(new char[] {(char) (0xe0 | rune >> 12), (char) (0x80 | rune >> 6 & 0x3f), (char) (0x80 | rune & 0x3f)});
+        }
+        return new String(new char[] {(char) (0xf0 | rune >> 18), (char) (0x80 | rune >> 12 & 0x3f), (char) (0x80 | rune >> 6 & 0x3f),
+                (char) (0x80 | rune & 0x3f)});
     }
 }

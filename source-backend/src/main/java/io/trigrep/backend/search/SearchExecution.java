@@ -1,10 +1,8 @@
 package io.trigrep.backend.search;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.trigrep.backend.plan.Query;
 import io.trigrep.backend.query.SearchSpec;
-import io.trigrep.indexer.filetype.FileType;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.proto.Done;
@@ -12,13 +10,14 @@ import io.trigrep.proto.Failure;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Response;
-import io.trigrep.proto.ResultWriter;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.capnproto.MessageBuilder;
 
@@ -28,24 +27,59 @@ import org.capnproto.MessageBuilder;
  * searches one chunk, writes its results and, while the sink is writable, queues the next chunk
  * behind other queries' tasks, so queries share the pool fairly. While the sink is not writable
  * no task is queued at all: the search is paused, holding no thread, until {@link #resume}.
- * The stream ends with exactly one done or error message.
+ * The stream ends with exactly one done or error message, or with nothing once cancelled. Where
+ * the search is ({@link Phase}) and why it stops ({@link Stop}) are explicit; the searching
+ * itself is {@link ChunkWorker}'s.
  */
 public final class SearchExecution {
-    private static final int CHUNK_DOCS = 64;
     /**
      * A chunk also ends once it holds this much content, so that the few large candidates of a
      * selective query (a multi-megabyte ChangeLog, a configure script) go to different tasks
      * instead of one task scanning them all while the others have nothing to do.
      */
     private static final long CHUNK_BYTES = 1 << 20;
-    /**
-     * Results go to the connection in batches of this many bytes (or fewer, at a chunk's end).
-     * Each batch is a task for the event loop, which it wakes when idle: at 64 KiB, a stream of
-     * 5 million results (1.6 GB) cost the three backends 24,000 to 28,000 context switches and
-     * 10 % more CPU; at 256 KiB they streamed it 13 % faster, to the frontend and to a client alike.
-     */
-    private static final int BATCH_BYTES = 256 << 10;
     private static final long PROGRESS_NANOS = 250_000_000;
+
+    /** Where a search is in its life. */
+    private enum Phase {
+        /** Built; {@link #start} has not run. */
+        NEW,
+        /** Tasks are queued or running. */
+        RUNNING,
+        /**
+         * A task stopped because the sink was not writable and queued no successor; the others
+         * finish their chunks. {@link #resume} tops the tasks up again.
+         */
+        PAUSED,
+        /** Done or error is written (or, cancelled, nothing is) and {@code onEnd} ran: no task is left. */
+        ENDED;
+
+        boolean canMoveTo(Phase next) {
+            return switch (this) {
+                case NEW -> next == RUNNING || next == ENDED;
+                case RUNNING, PAUSED -> next != NEW;
+                case ENDED -> false;
+            };
+        }
+    }
+
+    /**
+     * Why no more work is handed out, weakest first: a stronger reason replaces a weaker one, so a
+     * failure outranks a truncation and a cancelled search writes nothing at all.
+     */
+    private enum Stop {
+        NONE(Done.Truncation.NONE),
+        DEADLINE(Done.Truncation.DEADLINE),
+        MAX_RESULTS(Done.Truncation.MAX_RESULTS),
+        FAILED(Done.Truncation.NONE),
+        CANCELLED(Done.Truncation.NONE);
+
+        final Done.Truncation truncation;
+
+        Stop(Done.Truncation truncation) {
+            this.truncation = truncation;
+        }
+    }
 
     private final Shard shard;
     private final SearchSpec spec;
@@ -64,29 +98,33 @@ public final class SearchExecution {
      * search reachable from the pool's threads (its value, the worker, points back at the search
      * that holds the key), about 29 KiB of heap per query, for ever.
      */
-    private final java.util.concurrent.ConcurrentLinkedQueue<Worker> idleWorkers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<ChunkWorker> idleWorkers = new ConcurrentLinkedQueue<>();
+    private final ChunkWorker.Coordinator coordinator = new Coordination();
     private final Scratch scratch;
-    private final List<String> needles;
 
     private final Object lock = new Object();
-    private DocIterator candidates;
-    private final java.util.ArrayDeque<int[]> resumable = new java.util.ArrayDeque<>();
-    private boolean exhausted;
-    private int active;
-    private boolean paused;
-    private boolean ended;
-    private volatile boolean cancelled;
-    private volatile Done.Truncation truncation = Done.Truncation.NONE;
+    // Guarded by lock; stop is also read without it, by the tasks' checks between docs.
+    private Phase phase = Phase.NEW;
+    private volatile Stop stop = Stop.NONE;
+    /** The error message, once stop is FAILED. */
     private String failure;
+    /** Tasks queued or running. */
+    private int active;
+    /** Set by start; read by tasks, which start runs after it. */
+    private DocIterator candidates;
+    private List<String> needles;
+    /** No candidate is left to hand out (work handed back may be). */
+    private boolean exhausted;
+    private final ArrayDeque<int[]> resumable = new ArrayDeque<>();
 
     private final AtomicLong filesSearched = new AtomicLong();
     private final AtomicLong candidateFiles = new AtomicLong();
     private final AtomicLong results = new AtomicLong();
     private final AtomicLong lastProgress;
-    private final java.util.concurrent.atomic.LongAdder produced;
+    private final LongAdder produced;
 
     public SearchExecution(Shard shard, SearchSpec spec, FrameSink sink, Executor pool, int parallelism, LongSupplier nanoTime,
-                           Runnable onEnd, java.util.concurrent.atomic.LongAdder produced, Scratch scratch) {
+                           Runnable onEnd, LongAdder produced, Scratch scratch) {
         this.produced = produced;
         this.shard = shard;
         this.spec = spec;
@@ -99,13 +137,6 @@ public final class SearchExecution {
         this.onEnd = onEnd;
         this.fullScan = spec.plan() instanceof Query.All;
         this.packageNames = new AtomicReferenceArray<>(shard.docs().packageCount());
-        List<String> found;
-        try {
-            found = spec.literal() == null ? Needles.of(spec.plan(), shard.index(), spec.query().caseInsensitive()) : List.of();
-        } catch (Exception e) {
-            found = List.of();
-        }
-        this.needles = found;
         this.scratch = scratch;
     }
 
@@ -114,15 +145,30 @@ public final class SearchExecution {
         return fullScan;
     }
 
+    /** Reads the candidates off the index and starts the tasks; an unreadable index ends the search with an error. */
     public void start() {
+        DocIterator iterator;
+        List<String> found;
         try {
-            DocIterator iterator = Candidates.of(spec.plan(), shard.index());
-            synchronized (lock) {
-                candidates = iterator;
-            }
+            iterator = Candidates.of(spec.plan(), shard.index());
+            found = spec.literal() == null ? Needles.of(spec.plan(), shard.index(), spec.query().caseInsensitive()) : List.of();
         } catch (Exception e) {
-            fail("cannot read the index: " + e.getMessage());
+            synchronized (lock) {
+                if (!startable()) {
+                    return;
+                }
+                stop(Stop.FAILED, "cannot read the index: " + e.getMessage());
+            }
+            finishIfLast(false);
             return;
+        }
+        synchronized (lock) {
+            if (!startable()) {
+                return;
+            }
+            candidates = iterator;
+            needles = found;
+            moveTo(Phase.RUNNING);
         }
         schedule();
     }
@@ -130,22 +176,22 @@ public final class SearchExecution {
     /** The sink became writable again: continue a paused search. */
     public void resume() {
         synchronized (lock) {
-            if (!paused || ended) {
+            if (phase != Phase.PAUSED) {
                 return;
             }
-            paused = false;
+            moveTo(Phase.RUNNING);
         }
         schedule();
     }
 
     /** The peer went away: stop at the next doc; nothing more is written. */
     public void cancel() {
-        cancelled = true;
         boolean end;
         synchronized (lock) {
-            end = active == 0 && !ended;
+            stop(Stop.CANCELLED, null);
+            end = active == 0 && phase != Phase.ENDED;
             if (end) {
-                ended = true;
+                moveTo(Phase.ENDED);
             }
         }
         if (end) {
@@ -153,10 +199,37 @@ public final class SearchExecution {
         }
     }
 
+    /** True when new; false when cancelled before it started, which leaves nothing to do. */
+    private boolean startable() {
+        if (phase == Phase.ENDED && stop == Stop.CANCELLED) {
+            return false;
+        }
+        if (phase != Phase.NEW) {
+            throw new IllegalStateException("a search starts once, but this one is already " + phase);
+        }
+        return true;
+    }
+
+    private void moveTo(Phase next) {
+        assert Thread.holdsLock(lock);
+        assert phase.canMoveTo(next) : "a search cannot go from " + phase + " to " + next;
+        phase = next;
+    }
+
+    /** Records why the search stops unless a stronger reason already did; no more work is handed out. */
+    private void stop(Stop reason, String message) {
+        assert Thread.holdsLock(lock);
+        assert (reason == Stop.FAILED) == (message != null) : "a message comes with a failure, and only with one";
+        if (reason.compareTo(stop) > 0) {
+            stop = reason;
+            failure = message;
+        }
+    }
+
     private void schedule() {
         int start;
         synchronized (lock) {
-            if (ended || cancelled) {
+            if (phase == Phase.ENDED || stop == Stop.CANCELLED) {
                 return;
             }
             start = Math.max(0, parallelism - active);
@@ -167,54 +240,45 @@ public final class SearchExecution {
         }
     }
 
-    private void fail(String message) {
-        synchronized (lock) {
-            failure = message;
-            exhausted = true;
-        }
-        finishIfLast(false);
-    }
-
     private void runChunk() {
-        Worker idle = idleWorkers.poll();
-        Worker worker = idle != null ? idle : new Worker(spec, needles, scratch);
+        ChunkWorker idle = idleWorkers.poll();
+        ChunkWorker worker = idle != null ? idle : new ChunkWorker(spec, needles, shard, sink, coordinator, scratch);
         boolean more;
-        ByteBuf out;
         try {
-            more = worker.search(this);
+            more = worker.search();
         } catch (Exception | OutOfMemoryError e) {
             // Whatever ends a chunk ends the search with an error: a task that died silently
             // would leave its search waiting for ever, and its client with it.
-            worker.takeOutput().release();
+            ByteBuf left = worker.takeOutput();
+            if (left != null) {
+                left.release();
+            }
             synchronized (lock) {
-                failure = e instanceof OutOfMemoryError ? "out of memory while searching" : e.getMessage() == null ? e.toString() : e.getMessage();
-                exhausted = true;
+                stop(Stop.FAILED, e instanceof OutOfMemoryError ? "out of memory while searching"
+                        : e.getMessage() == null ? e.toString() : e.getMessage());
             }
             finishIfLast(true);
             return;
         }
-        out = worker.takeOutput();
+        ByteBuf out = worker.takeOutput();
         idleWorkers.offer(worker);
-        if (cancelled) {
+        boolean cancelled = stop == Stop.CANCELLED;
+        if (cancelled || !out.isReadable()) {
             out.release();
-        } else if (out.isReadable()) {
-            sink.write(out);
         } else {
-            out.release();
+            sink.write(out);
         }
         if (more && !cancelled && sink.isWritable()) {
             pool.execute(this::runChunk);
             return;
         }
         if (more && !cancelled) {
-            boolean resumeNow = false;
+            boolean resumeNow;
             synchronized (lock) {
                 active--;
-                paused = true;
-                if (sink.isWritable()) {
-                    paused = false;
-                    resumeNow = true;
-                }
+                // The sink may have drained since the check above, and its writability event with it.
+                resumeNow = sink.isWritable();
+                moveTo(resumeNow ? Phase.RUNNING : Phase.PAUSED);
             }
             if (resumeNow) {
                 schedule();
@@ -226,299 +290,136 @@ public final class SearchExecution {
 
     /** Called when a task has no more work: the last one writes done (or error) and ends the stream. */
     private void finishIfLast(boolean wasActive) {
-        boolean last;
+        Stop reason;
         synchronized (lock) {
             if (wasActive) {
                 active--;
             }
-            last = active == 0 && (exhausted && resumable.isEmpty() || truncation != Done.Truncation.NONE || failure != null) && !ended;
-            if (cancelled && active == 0 && !ended) {
-                ended = true;
-                onEnd.run();
+            reason = stop;
+            if (active > 0 || phase == Phase.ENDED || reason == Stop.NONE && !(exhausted && resumable.isEmpty())) {
                 return;
             }
-            if (last) {
-                ended = true;
-            }
+            moveTo(Phase.ENDED);
         }
-        if (!last) {
+        if (reason == Stop.CANCELLED) {
+            onEnd.run();
             return;
         }
         ByteBuf out = sink.allocator().buffer(256);
         MessageBuilder message = Messages.newBuilder();
-        if (failure != null) {
+        if (reason == Stop.FAILED) {
             message.initRoot(Response.factory).initError().setCode(Failure.Code.INTERNAL).setMessage(shard.withoutPaths(failure));
         } else {
             message.initRoot(Response.factory).initDone().setResults(Math.min(results.get(), spec.maxResults())).setFilesSearched(filesSearched.get())
                     .setCandidateFiles(candidateFiles.get()).setTotalFiles(shard.docs().docCount())
-                    .setElapsedNanos(nanoTime.getAsLong() - started).setTruncation(truncation).setFullScan(fullScan);
+                    .setElapsedNanos(nanoTime.getAsLong() - started).setTruncation(reason.truncation).setFullScan(fullScan);
         }
         Framing.write(message, out);
         sink.finish(out);
         onEnd.run();
     }
 
-    /**
-     * Up to {@code docs.length} next pieces of work: a doc, the byte it starts at and that byte's
-     * line number (0 and 1 unless a paused search handed the rest of a doc back). 0 when there is
-     * nothing left or the search must stop.
-     */
-    int nextChunk(int[] docs, int[] froms, int[] lines) throws Exception {
-        synchronized (lock) {
-            if (cancelled || (exhausted && resumable.isEmpty()) || failure != null) {
-                return 0;
-            }
-            if (truncation != Done.Truncation.NONE) {
-                return 0;
-            }
-            if (nanoTime.getAsLong() - started > spec.deadlineNanos()) {
-                truncation = Done.Truncation.DEADLINE;
-                exhausted = true;
-                return 0;
-            }
-            int n = 0;
-            while (n < docs.length && !resumable.isEmpty()) {
-                int[] item = resumable.poll();
-                docs[n] = item[0];
-                froms[n] = item[1];
-                lines[n++] = item[2];
-            }
-            int fresh = n;
-            long bytes = 0;
-            DocTable table = shard.docs();
-            while (n < docs.length && !exhausted && bytes < CHUNK_BYTES) {
-                int doc = candidates.next();
-                if (doc == DocIterator.NO_MORE_DOCS) {
-                    exhausted = true;
-                    break;
-                }
-                bytes += table.contentLength(doc);
-                docs[n] = doc;
-                froms[n] = 0;
-                lines[n++] = 1;
-            }
-            candidateFiles.addAndGet(n - fresh);
-            return n;
-        }
-    }
-
-    /** Work a paused chunk did not do: searched first when the search resumes. */
-    void handBack(int doc, int from, int line) {
-        synchronized (lock) {
-            resumable.add(new int[] {doc, from, line});
-        }
-    }
-
-    /** True once the deadline has passed; marks the search truncated and stops handing out docs. */
-    boolean pastDeadline() {
+    /** The one deadline check, between docs and every 256 results: past it, the search is truncated. */
+    private boolean pastDeadline() {
         if (nanoTime.getAsLong() - started <= spec.deadlineNanos()) {
             return false;
         }
         synchronized (lock) {
-            if (truncation == Done.Truncation.NONE) {
-                truncation = Done.Truncation.DEADLINE;
-            }
-            exhausted = true;
+            stop(Stop.DEADLINE, null);
         }
         return true;
     }
 
-    void stopForMaxResults() {
-        synchronized (lock) {
-            truncation = Done.Truncation.MAX_RESULTS;
-            exhausted = true;
-        }
-    }
-
-    byte[] packageName(DocTable docs, int packageId) throws Exception {
-        byte[] name = packageNames.get(packageId);
-        if (name == null) {
-            name = docs.packageName(packageId).getBytes(StandardCharsets.UTF_8);
-            packageNames.set(packageId, name);
-        }
-        return name;
-    }
-
-    /** Appends a progress message when the last one is older than 250 ms. */
-    void maybeProgress(ByteBuf out) {
-        long now = nanoTime.getAsLong();
-        long last = lastProgress.get();
-        if (now - last < PROGRESS_NANOS || !lastProgress.compareAndSet(last, now)) {
-            return;
-        }
-        MessageBuilder message = Messages.newBuilder();
-        message.initRoot(Response.factory).initProgress().setFilesSearched(filesSearched.get())
-                .setCandidateFiles(candidateFiles.get()).setTotalFiles(shard.docs().docCount()).setResults(Math.min(results.get(), spec.maxResults()));
-        Framing.write(message, out);
-    }
-
-    /** The per-thread state that searches chunks: its line matcher, result writer and buffers. */
-    static final class Worker implements LineSink {
-        private final SearchSpec spec;
-        private final LineMatcher matcher;
-        private final ResultWriter writer;
-        private final int[] chunk = new int[CHUNK_DOCS];
-        private final int[] froms = new int[CHUNK_DOCS];
-        private final int[] lines = new int[CHUNK_DOCS];
-        private int pauseAt = -1;
-        private int pauseLine;
-        private final int[] context = new int[2 * SearchSpec.MAX_CONTEXT_LINES];
-        private final Scratch scratch;
-
-        // The file being searched, while its matching lines are reported:
-        private SearchExecution execution;
-        private ByteBuf out;
-        private DocTable docs;
-        private int doc;
-        private byte[] content;
-        private int length;
-        private byte[] pkg;
-        private String pathString;
-        private byte[] path;
-        private ByteBuf source;
-        private float staticRank;
-        private int pathMatches;
-        private boolean full;
-
-        Worker(SearchSpec spec, List<String> needles, Scratch scratch) {
-            this.spec = spec;
-            this.scratch = scratch;
-            this.matcher = spec.literal() != null ? LineMatcher.literal(spec.literal())
-                    : spec.foldedLiteral() != null ? LineMatcher.foldedLiteral(spec.pattern(), spec.foldedLiteral())
-                    : LineMatcher.regex(spec.pattern(), needles, spec.query().caseInsensitive());
-            this.writer = new ResultWriter(spec.contextLines());
-        }
-
-        /** Searches one chunk; returns whether more chunks may follow. What is left to write is in {@link #takeOutput}. */
-        boolean search(SearchExecution execution) throws Exception {
-            this.execution = execution;
-            this.out = execution.sink.allocator().buffer(BATCH_BYTES);
-            this.docs = execution.shard.docs();
-            int n = execution.nextChunk(chunk, froms, lines);
-            for (int i = 0; i < n; i++) {
-                if (execution.cancelled || full || execution.pastDeadline()) {
-                    break;
+    /** The search as its workers see it. */
+    private final class Coordination implements ChunkWorker.Coordinator {
+        @Override
+        public int nextChunk(int[] docs, int[] froms, int[] lines) throws Exception {
+            synchronized (lock) {
+                if (stop != Stop.NONE || exhausted && resumable.isEmpty() || pastDeadline()) {
+                    return 0;
                 }
-                if (!execution.sink.isWritable()) {
-                    // The peer is behind: give the rest of the chunk back and pause.
-                    for (int k = i; k < n; k++) {
-                        execution.handBack(chunk[k], froms[k], lines[k]);
+                int n = 0;
+                while (n < docs.length && !resumable.isEmpty()) {
+                    int[] item = resumable.poll();
+                    docs[n] = item[0];
+                    froms[n] = item[1];
+                    lines[n++] = item[2];
+                }
+                int fresh = n;
+                long bytes = 0;
+                DocTable table = shard.docs();
+                while (n < docs.length && !exhausted && bytes < CHUNK_BYTES) {
+                    int doc = candidates.next();
+                    if (doc == DocIterator.NO_MORE_DOCS) {
+                        exhausted = true;
+                        break;
                     }
-                    break;
+                    bytes += table.contentLength(doc);
+                    docs[n] = doc;
+                    froms[n] = 0;
+                    lines[n++] = 1;
                 }
-                pauseAt = -1;
-                searchDoc(chunk[i], froms[i], lines[i]);
-                if (pauseAt >= 0) {
-                    execution.handBack(chunk[i], pauseAt, pauseLine);
-                    for (int k = i + 1; k < n; k++) {
-                        execution.handBack(chunk[k], froms[k], lines[k]);
-                    }
-                    break;
-                }
-                execution.filesSearched.incrementAndGet();
-                execution.maybeProgress(this.out);
+                candidateFiles.addAndGet(n - fresh);
+                return n;
             }
-            if (full) {
-                full = false;
-                execution.stopForMaxResults();
-                return false;
-            }
-            return n > 0;
-        }
-
-        /** The buffer with the chunk's last results; the caller owns it now. */
-        ByteBuf takeOutput() {
-            ByteBuf taken = out;
-            out = null;
-            return taken;
-        }
-
-        private void searchDoc(int doc, int from, int line) throws Exception {
-            byte[] packageName = execution.packageName(docs, docs.packageId(doc));
-            String docPath = null;
-            if (spec.hasFilters()) {
-                docPath = docs.path(doc);
-                if (!spec.accepts(new String(packageName, StandardCharsets.UTF_8), docPath, FileType.ofId(docs.fileType(doc)))) {
-                    return;
-                }
-            }
-            ByteBuffer bytes = execution.shard.content(doc);
-            length = bytes.remaining();
-            content = scratch.atLeast(length);
-            bytes.get(0, content, 0, length);
-            this.doc = doc;
-            pkg = packageName;
-            pathString = docPath;
-            path = null;
-            source = null;
-            pathMatches = -1;
-            staticRank = docs.rank(doc);
-            matcher.search(content, length, from, line, this);
-            content = null;
         }
 
         @Override
-        public boolean line(int lineStart, int lineEnd, int lineNumber, int[] ranges, int rangeCount) {
-            if (execution.results.incrementAndGet() > spec.maxResults()) {
-                full = true;
-                return false;
+        public void handBack(int doc, int from, int line) {
+            synchronized (lock) {
+                resumable.add(new int[] {doc, from, line});
             }
-            execution.produced.increment();
-            if ((execution.results.get() & 255) == 0 && execution.pastDeadline()) {
-                return false;
+        }
+
+        @Override
+        public boolean cancelled() {
+            return stop == Stop.CANCELLED;
+        }
+
+        @Override
+        public boolean pastDeadline() {
+            return SearchExecution.this.pastDeadline();
+        }
+
+        @Override
+        public long countResult() {
+            long count = results.incrementAndGet();
+            if (count <= spec.maxResults()) {
+                produced.increment();
             }
-            if (path == null) {
-                // Per file, once it has a match: its path, whether the pattern matches it, and a view of its bytes.
-                try {
-                    if (pathString == null) {
-                        pathString = docs.path(doc);
-                    }
-                } catch (Exception e) {
-                    throw new IllegalStateException(e.getMessage(), e);
-                }
-                path = pathString.getBytes(StandardCharsets.UTF_8);
-                pathMatches = spec.pattern().matcher(pathString).find() ? 1 : 0;
-                source = Unpooled.wrappedBuffer(content, 0, length);
+            return count;
+        }
+
+        @Override
+        public void stopForMaxResults() {
+            synchronized (lock) {
+                stop(Stop.MAX_RESULTS, null);
             }
-            float ranking = Ranking.of(staticRank, content, lineStart, lineEnd, ranges[0], ranges[1], pathMatches == 1);
-            writer.start(pkg, path, source, lineNumber, ranking);
-            int contextLines = spec.contextLines();
-            int found = 0;
-            for (int cursor = lineStart; found < contextLines && cursor > 0; found++) {
-                int previousEnd = cursor - 1;
-                int previousStart = LineMatcher.lineStart(content, previousEnd);
-                context[2 * found] = previousStart;
-                context[2 * found + 1] = previousEnd;
-                cursor = previousStart;
+        }
+
+        @Override
+        public void fileSearched(ByteBuf out) {
+            filesSearched.incrementAndGet();
+            long now = nanoTime.getAsLong();
+            long last = lastProgress.get();
+            if (now - last < PROGRESS_NANOS || !lastProgress.compareAndSet(last, now)) {
+                return;
             }
-            for (int i = found - 1; i >= 0; i--) {
-                writer.before(context[2 * i], context[2 * i + 1] - context[2 * i]);
+            MessageBuilder message = Messages.newBuilder();
+            message.initRoot(Response.factory).initProgress().setFilesSearched(filesSearched.get())
+                    .setCandidateFiles(candidateFiles.get()).setTotalFiles(shard.docs().docCount())
+                    .setResults(Math.min(results.get(), spec.maxResults()));
+            Framing.write(message, out);
+        }
+
+        @Override
+        public byte[] packageName(int packageId) throws Exception {
+            byte[] name = packageNames.get(packageId);
+            if (name == null) {
+                name = shard.docs().packageName(packageId).getBytes(StandardCharsets.UTF_8);
+                packageNames.set(packageId, name);
             }
-            writer.match(lineStart, lineEnd - lineStart);
-            for (int i = 0, cursor = lineEnd; i < contextLines && cursor + 1 < length; i++) {
-                int nextStart = cursor + 1;
-                int nextEnd = LineMatcher.lineEnd(content, length, nextStart);
-                writer.after(nextStart, nextEnd - nextStart);
-                cursor = nextEnd;
-            }
-            // On a long line only the matches in the shown window are written: stop at the first past it.
-            for (int i = 0; i < rangeCount; i++) {
-                if (writer.range(ranges[2 * i] - lineStart, ranges[2 * i + 1] - lineStart).pastWindow()) {
-                    break;
-                }
-            }
-            writer.writeTo(out);
-            if (out.readableBytes() >= BATCH_BYTES) {
-                execution.sink.write(out);
-                out = execution.sink.allocator().buffer(BATCH_BYTES);
-                if (!execution.sink.isWritable()) {
-                    // Pause inside the file: it is handed back and resumes at the next line.
-                    pauseAt = lineEnd + 1;
-                    pauseLine = lineNumber + 1;
-                    return false;
-                }
-            }
-            return true;
+            return name;
         }
     }
 }

@@ -12,6 +12,8 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,6 +38,10 @@ class PlannerTest {
             "^int main\\(       ;; false ;; false ;; (and \" ma\" \"ain\" \"in(\" \"int\" \"mai\" \"nt \" \"t m\")",
             "a(b                ;; true  ;; false ;; \"a(b\"",
             "x{2,5}yz           ;; false ;; false ;; \"xyz\"",
+            "(?i)xé             ;; false ;; false ;; (or \"X\\xc3\\x89\" \"X\\xc3\\xa9\" \"x\\xc3\\x89\" \"x\\xc3\\xa9\")",
+            "ok!                ;; false ;; true  ;; (or \"OK!\" \"Ok!\" \"oK!\" \"ok!\" (and \"O\\xe2\\x84\" \"\\x84\\xaa!\" \"\\xe2\\x84\\xaa\") (and \"\\x84\\xaa!\" \"\\xe2\\x84\\xaa\" \"o\\xe2\\x84\"))",
+            "a[^\\x00-\\x{10FFFF}]b ;; false ;; false ;; none",
+            "a(?:|[^\\x00-\\x{10FFFF}])bc ;; false ;; false ;; \"abc\"",
     })
     void plansAsExpected(String regex, boolean literal, boolean caseInsensitive, String expected) {
         assertThat(Planner.plan(regex.trim(), literal, caseInsensitive)).hasToString(expected.trim());
@@ -67,6 +73,28 @@ class PlannerTest {
         }
     }
 
+    /** Letters whose case orbit in RE2J reaches past ASCII, or has three members; each orbit's first is its lower case. */
+    private static final String[][] ORBITS = {{"k", "K", "\u212a"}, {"s", "S", "\u017f"}, {"\u03c3", "\u03a3", "\u03c2"},
+            {"\u00df", "\u1e9e"}, {"\u00e9", "\u00c9"}, {"a", "A"}, {"\u01c6", "\u01c5", "\u01c4"}};
+
+    /** Under (?i) a file holding any case variant of the pattern is a match, and the plan keeps it. */
+    @Property(tries = 2000)
+    void foldedPlansKeepEveryCaseVariant(@ForAll @Size(min = 1, max = 6) List<@IntRange(min = 0, max = 6) Integer> letters,
+                                         @ForAll @Size(6) List<@IntRange(min = 0, max = 2) Integer> variants, @ForAll boolean literal) {
+        StringBuilder needle = new StringBuilder();
+        StringBuilder file = new StringBuilder("x ");
+        for (int i = 0; i < letters.size(); i++) {
+            String[] orbit = ORBITS[letters.get(i)];
+            needle.append(orbit[0]);
+            file.append(orbit[variants.get(i) % orbit.length]);
+        }
+        file.append(" y");
+        assertThat(Pattern.compile(needle.toString(), Pattern.CASE_INSENSITIVE).matcher(file.toString()).find())
+                .as("RE2J matches /(?i)%s/ on %s", needle, file).isTrue();
+        Query plan = Planner.plan(needle.toString(), literal, true);
+        assertThat(evaluate(plan, trigrams(file.toString()))).as("plan %s for /(?i)%s/ on %s", plan, needle, file).isTrue();
+    }
+
     @Property(tries = 1000)
     void literalPlansNeverDropATrueMatch(@ForAll("texts") List<String> files, @ForAll boolean fold) {
         for (String file : files) {
@@ -81,7 +109,10 @@ class PlannerTest {
             Query plan = Planner.plan(needle, true, fold);
             assertThat(evaluate(plan, trigrams(file))).as("plan %s for %s", plan, needle).isTrue();
             if (fold) {
-                assertThat(evaluate(plan, trigrams(file.toUpperCase(java.util.Locale.ROOT)))).isTrue();
+                // Rune by rune, as RE2J folds: String.toUpperCase would turn ß into SS, which (?i)ß does not match.
+                String upper = file.codePoints().map(Character::toUpperCase)
+                        .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+                assertThat(evaluate(plan, trigrams(upper))).as("plan %s for %s on %s", plan, needle, upper).isTrue();
             }
         }
     }
