@@ -1,5 +1,6 @@
 package io.trigrep.backend.search;
 
+import io.trigrep.indexer.bytes.Swar;
 import io.trigrep.proto.Utf8;
 import io.trigrep.re2j.CompiledProgram;
 import io.trigrep.re2j.Pattern;
@@ -143,9 +144,9 @@ final class LineDfa {
         this.start = state(new int[] {program.start()}, AT_LINE_START);
         // What the line search jumps and cuts with; an anchored DFA only answers anchoredEnds.
         int b = anchored ? -1 : requiredByte(program);
-        this.required = b < 0 ? 0 : (b & 0xffL) * LineMatcher.ONES;
+        this.required = b < 0 ? 0 : Swar.broadcast(b);
         int b2 = b < 0 ? -1 : requiredByte(program, b);
-        this.alsoRequired = b2 < 0 ? 0 : (b2 & 0xffL) * LineMatcher.ONES;
+        this.alsoRequired = b2 < 0 ? 0 : Swar.broadcast(b2);
         this.lastBytes = anchored ? null : lastBytesAtLineEnd(program);
         long lengths = anchored ? -1L << 32 : matchLengths(program);
         this.maxMatchRunes = (int) (lengths >> 32);
@@ -569,8 +570,8 @@ final class LineDfa {
                     return;
                 }
                 // bytes x with (rangeStart - 1) < x < b
-                found[n++] = (127L + b) * LineMatcher.ONES;
-                found[n++] = (127L - (rangeStart - 1)) * LineMatcher.ONES;
+                found[n++] = Swar.below(b);
+                found[n++] = Swar.above(rangeStart - 1);
                 rangeStart = -1;
             }
         }
@@ -619,17 +620,14 @@ final class LineDfa {
             }
         }
         if (f > 0) {
-            pairFirst = e * LineMatcher.ONES;
-            pairSecond = f * LineMatcher.ONES;
+            pairFirst = Swar.broadcast(e);
+            pairSecond = Swar.broadcast(f);
         }
     }
 
     /** The pair {@link #learnPair} found, each byte repeated in a word; pairFirst 0 when none. */
     private long pairFirst;
     private long pairSecond;
-
-    private static final long HIGH_BITS = 0x8080808080808080L;
-    private static final long LOW_SEVEN = 0x7f7f7f7f7f7f7f7fL;
 
     /**
      * The first index from {@code i} holding an exit byte or a byte of 0x80 or more, or
@@ -642,14 +640,13 @@ final class LineDfa {
         }
         long[] exits = this.exits;
         while (i + 8 <= length) {
-            long v = (long) LineMatcher.LONGS.get(content, i);
-            long low = v & LOW_SEVEN;
-            long hits = v & HIGH_BITS;
+            long v = Swar.word(content, i);
+            long hits = Swar.nonAscii(v);
             for (int r = 0; r < exits.length; r += 2) {
-                hits |= (exits[r] - low) & ~v & (low + exits[r + 1]) & HIGH_BITS;
+                hits |= Swar.inRange(v, exits[r], exits[r + 1]);
             }
             if (hits != 0) {
-                return i + (Long.numberOfTrailingZeros(hits) >>> 3);
+                return i + Swar.firstByte(hits);
             }
             i += 8;
         }
@@ -671,18 +668,18 @@ final class LineDfa {
 
     /**
      * The first index from {@code i} holding the pair's first byte followed by its second (or by a
-     * byte of 0x80 or more), or a byte of 0x80 or more, or {@code length}; may stop early (the
-     * borrow in the zero-byte test can flag a byte above a true zero), never late.
+     * byte of 0x80 or more), or a byte of 0x80 or more, or {@code length}. The tests are exact
+     * in every byte, so the lowest flagged byte is the first hit, as in the byte loop after.
      */
     private int skipToPair(byte[] content, int i, int length) {
         long first = pairFirst;
         long second = pairSecond;
         while (i + 9 <= length) {
-            long v = (long) LineMatcher.LONGS.get(content, i);
-            long w = (long) LineMatcher.LONGS.get(content, i + 1);
-            long hits = v & HIGH_BITS | LineMatcher.zeroBytes(v ^ first) & (LineMatcher.zeroBytes(w ^ second) | w & HIGH_BITS);
+            long v = Swar.word(content, i);
+            long w = Swar.word(content, i + 1);
+            long hits = Swar.nonAscii(v) | Swar.equalBytes(v, first) & (Swar.equalBytes(w, second) | Swar.nonAscii(w));
             if (hits != 0) {
-                return i + (Long.numberOfTrailingZeros(hits) >>> 3);
+                return i + Swar.firstByte(hits);
             }
             i += 8;
         }
@@ -955,9 +952,9 @@ final class LineDfa {
     /** The first index from {@code i} holding the byte repeated in {@code want}, or {@code length}. */
     private static int nextByte(byte[] content, int i, int length, long want) {
         while (i + 8 <= length) {
-            long hits = LineMatcher.zeroBytes((long) LineMatcher.LONGS.get(content, i) ^ want);
+            long hits = Swar.equalBytes(Swar.word(content, i), want);
             if (hits != 0) {
-                return i + (Long.numberOfTrailingZeros(hits) >>> 3);
+                return i + Swar.firstByte(hits);
             }
             i += 8;
         }

@@ -1,5 +1,6 @@
 package io.trigrep.backend.search;
 
+import io.trigrep.indexer.bytes.Swar;
 import io.trigrep.proto.Utf8;
 import io.trigrep.re2j.Matcher;
 import io.trigrep.re2j.Pattern;
@@ -239,17 +240,17 @@ final class LineMatcher {
     private static int nextHit(byte[] text, int length, byte[] needle, int a, int b, int from, boolean fold) {
         // Folding: OR-ing 0x20 maps A-Z onto a-z (and a few other bytes elsewhere, which the
         // full compare then rejects), so words are filtered with the needle's lower-case bytes.
-        long aFold = fold && isLetter(needle[a]) ? 0x2020202020202020L : 0;
-        long bFold = fold && isLetter(needle[b]) ? 0x2020202020202020L : 0;
-        long aBytes = (needle[a] & 0xffL) * ONES;
-        long bBytes = (needle[b] & 0xffL) * ONES;
+        long aFold = fold && isLetter(needle[a]) ? Swar.broadcast(0x20) : 0;
+        long bFold = fold && isLetter(needle[b]) ? Swar.broadcast(0x20) : 0;
+        long aBytes = Swar.broadcast(needle[a]);
+        long bBytes = Swar.broadcast(needle[b]);
         int last = length - needle.length;
         int i = from;
         for (; i + 8 + b <= length; i += 8) {
-            long candidates = zeroBytes(((long) LONGS.get(text, i + a) | aFold) ^ aBytes)
-                    & zeroBytes(((long) LONGS.get(text, i + b) | bFold) ^ bBytes);
+            long candidates = Swar.equalBytes(Swar.word(text, i + a) | aFold, aBytes)
+                    & Swar.equalBytes(Swar.word(text, i + b) | bFold, bBytes);
             while (candidates != 0) {
-                int at = i + (Long.numberOfTrailingZeros(candidates) >>> 3);
+                int at = i + Swar.firstByte(candidates);
                 if (at <= last && matchesAt(text, at, needle, fold)) {
                     return at;
                 }
@@ -315,13 +316,6 @@ final class LineMatcher {
 
     private static boolean isLetter(byte b) {
         return b >= 'a' && b <= 'z';
-    }
-
-    static final long ONES = 0x0101010101010101L;
-
-    /** The high bit of each byte of {@code x} that is zero, exactly (no borrow false positives). */
-    static long zeroBytes(long x) {
-        return ~(((x & LOW7) + LOW7) | x | LOW7);
     }
 
     private LineDfa dfa;
@@ -610,9 +604,9 @@ final class LineMatcher {
     static int lineStart(byte[] content, int at) {
         int i = Math.min(at, content.length);
         while (i >= 8) {
-            long newlines = newlineBytes((long) LONGS.get(content, i - 8));
+            long newlines = Swar.newlines(Swar.word(content, i - 8));
             if (newlines != 0) {
-                return i - 8 + ((63 - Long.numberOfLeadingZeros(newlines)) >>> 3) + 1;
+                return i - 8 + Swar.lastByte(newlines) + 1;
             }
             i -= 8;
         }
@@ -626,9 +620,9 @@ final class LineMatcher {
     static int lineEnd(byte[] content, int length, int at) {
         int i = at;
         while (i + 8 <= length) {
-            long newlines = newlineBytes((long) LONGS.get(content, i));
+            long newlines = Swar.newlines(Swar.word(content, i));
             if (newlines != 0) {
-                return i + (Long.numberOfTrailingZeros(newlines) >>> 3);
+                return i + Swar.firstByte(newlines);
             }
             i += 8;
         }
@@ -638,23 +632,12 @@ final class LineMatcher {
         return i;
     }
 
-    /** The high bit of every byte of {@code v} that is a newline, and of no other (exact, unlike the borrow trick). */
-    static long newlineBytes(long v) {
-        long x = v ^ NEWLINES;
-        return ~(((x & LOW7) + LOW7) | x) & ~LOW7;
-    }
-
-    static final java.lang.invoke.VarHandle LONGS =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
-    private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
-    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
-
     /** Newlines in {@code content[from, to)}, eight bytes at a time (exact zero-byte count of {@code v ^ '\n'}). */
     static int countNewlines(byte[] content, int from, int to) {
         int n = 0;
         int i = from;
         for (; i + 8 <= to; i += 8) {
-            n += Long.bitCount(newlineBytes((long) LONGS.get(content, i)));
+            n += Long.bitCount(Swar.newlines(Swar.word(content, i)));
         }
         for (; i < to; i++) {
             if (content[i] == '\n') {
