@@ -19,7 +19,7 @@ final class RegexRanges {
     /** Per needle, where it next occurs: -2 not looked for yet, -1 nowhere after. */
     private int[] next = new int[0];
     private LineDfa dfa;
-    private LineDfa anchoredDfa;
+    private AnchoredDfa anchoredDfa;
     private final DfaLines dfaLines = new DfaLines();
 
     RegexRanges(Pattern pattern) {
@@ -127,17 +127,17 @@ final class RegexRanges {
                 return sink.line(start, end, lineNumber, ranges.array(), count);
             }
             if (anchoredDfa == null) {
-                anchoredDfa = LineDfa.anchored(pattern);
+                anchoredDfa = new AnchoredDfa(pattern);
             }
             int budget = 4 * (end - start) + 64;
             int at = start;
             for (int matchEnd = firstMatchEnd; matchEnd >= 0; ) {
-                long ends = LineDfa.NO_MATCH;
+                long ends = AnchoredDfa.NO_MATCH;
                 int from = dfa.matchStartBound(content, at, matchEnd);
                 while (from <= matchEnd) {
-                    ends = anchoredDfa.anchoredEnds(content, start, from, end, budget);
-                    budget -= anchoredDfa.anchoredSteps();
-                    if (ends != LineDfa.NO_MATCH) {
+                    ends = anchoredDfa.ends(content, start, from, end, budget);
+                    budget -= anchoredDfa.steps();
+                    if (ends != AnchoredDfa.NO_MATCH) {
                         break;
                     }
                     from += from < end ? runeWidth(content, from, end) : 1;
