@@ -1,5 +1,6 @@
 package io.trigrep.indexer.filter;
 
+import io.trigrep.indexer.bytes.Swar;
 import io.trigrep.indexer.format.Trigrams;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -15,17 +16,6 @@ public final class ContentFilter {
     private static final List<String> GENERATED_SUFFIXES = List.of(".min.js", ".min.css", ".js.map", ".css.map", "-min.js",
             "package-lock.json", "yarn.lock", "pnpm-lock.yaml", ".pb.go", "_pb2.py");
     private static final List<String> VCS_FOLDERS = List.of(".git", ".svn", ".hg", ".bzr", "CVS", "_darcs");
-
-    private static final java.lang.invoke.VarHandle LONGS =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
-    private static final long HIGH_BITS = 0x8080808080808080L;
-    private static final long LOW_BITS = 0x7f7f7f7f7f7f7f7fL;
-    private static final long NEWLINES = 0x0a0a0a0a0a0a0a0aL;
-
-    /** One high bit per zero byte of {@code v}, exactly (no borrow between bytes). */
-    private static long zeroBytes(long v) {
-        return ~(((v & LOW_BITS) + LOW_BITS) | v) & HIGH_BITS;
-    }
 
     private final FilterLimits limits;
     private final Trigrams.Set trigrams = new Trigrams.Set();
@@ -112,11 +102,11 @@ public final class ContentFilter {
         int i = start;
         // Eight bytes at a time: a NUL test and a newline count, whatever the encoding.
         for (; i + 8 <= end; i += 8) {
-            long v = (long) LONGS.get(content, i);
-            if (zeroBytes(v) != 0) {
+            long v = Swar.word(content, i);
+            if (Swar.zeroBytes(v) != 0) {
                 return SkipReason.BINARY;
             }
-            newlines += Long.bitCount(zeroBytes(v ^ NEWLINES));
+            newlines += Long.bitCount(Swar.newlines(v));
         }
         for (; i < end; i++) {
             if (content[i] == 0) {

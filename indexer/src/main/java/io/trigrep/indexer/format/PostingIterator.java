@@ -1,5 +1,6 @@
 package io.trigrep.indexer.format;
 
+import io.trigrep.indexer.bytes.Swar;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
@@ -11,8 +12,6 @@ import java.nio.file.Path;
 public final class PostingIterator {
     public static final int NO_MORE_DOCS = Integer.MAX_VALUE;
 
-    private static final java.lang.invoke.VarHandle LONGS =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
     /** Largest block: a width byte and 128 values of 31 bits; plus 8 bytes so word reads never run off the end. */
     private static final int MAX_BLOCK_BYTES = 1 + (PostingEncoder.BLOCK * 31 + 7) / 8;
 
@@ -135,7 +134,7 @@ public final class PostingIterator {
         long bit = 0;
         for (int i = 0; i < n; i++) {
             int index = (int) (bit >>> 3);
-            long word = (long) LONGS.get(scratch, index);
+            long word = Swar.word(scratch, index);
             previous += (int) (word >>> (bit & 7) & mask) + 1;
             bit += width;
             docs[i] = previous;

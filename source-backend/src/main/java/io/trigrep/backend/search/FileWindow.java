@@ -1,5 +1,6 @@
 package io.trigrep.backend.search;
 
+import io.trigrep.indexer.bytes.Swar;
 import io.trigrep.proto.File;
 import io.trigrep.proto.LineCut;
 import java.nio.ByteBuffer;
@@ -137,9 +138,9 @@ public final class FileWindow {
     static int nextNewline(ByteBuffer le, int from, int to) {
         int i = from;
         for (; i + 8 <= to; i += 8) {
-            long newlines = LineMatcher.newlineBytes(le.getLong(i));
+            long newlines = Swar.newlines(le.getLong(i));
             if (newlines != 0) {
-                return i + (Long.numberOfTrailingZeros(newlines) >>> 3);
+                return i + Swar.firstByte(newlines);
             }
         }
         for (; i < to; i++) {
@@ -155,7 +156,7 @@ public final class FileWindow {
         int lines = 0;
         int i = 0;
         for (; i + 8 <= n; i += 8) {
-            lines += Long.bitCount(LineMatcher.newlineBytes(le.getLong(i)));
+            lines += Long.bitCount(Swar.newlines(le.getLong(i)));
         }
         for (; i < n; i++) {
             lines += le.get(i) == '\n' ? 1 : 0;

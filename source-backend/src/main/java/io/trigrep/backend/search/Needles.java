@@ -1,6 +1,7 @@
 package io.trigrep.backend.search;
 
 import io.trigrep.backend.plan.Query;
+import io.trigrep.indexer.bytes.Swar;
 import io.trigrep.indexer.format.TrigramIndex;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -86,12 +87,6 @@ final class Needles {
         return new String(out);
     }
 
-    private static final java.lang.invoke.VarHandle LONGS =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGH = 0x8080808080808080L;
-    private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
-
     /**
      * ASCII lower case of {@code content[0, length)} into {@code into}, eight bytes at a time;
      * returns whether every byte was ASCII.
@@ -100,19 +95,15 @@ final class Needles {
         long high = 0;
         int i = 0;
         for (; i + 8 <= length; i += 8) {
-            long v = (long) LONGS.get(content, i);
+            long v = Swar.word(content, i);
             high |= v;
-            long heptets = v & LOW7;
-            long atLeastA = heptets + (0x80 - 'A') * ONES;
-            long aboveZ = heptets + (0x80 - 'Z' - 1) * ONES;
-            long upper = atLeastA & ~aboveZ & ~v & HIGH;
-            LONGS.set(into, i, v | upper >>> 2);
+            Swar.setWord(into, i, Swar.lowerAscii(v));
         }
         for (; i < length; i++) {
             byte b = content[i];
             high |= b;
             into[i] = b >= 'A' && b <= 'Z' ? (byte) (b + 32) : b;
         }
-        return (high & HIGH) == 0;
+        return Swar.nonAscii(high) == 0;
     }
 }

@@ -130,7 +130,7 @@ class LineMatcherTest {
     }
 
     private static int required(String regex) {
-        return LineDfa.requiredByte(io.trigrep.re2j.CompiledProgram.of(Pattern.compile(regex, Pattern.MULTILINE)));
+        return ProgramFacts.requiredByte(io.trigrep.re2j.CompiledProgram.of(Pattern.compile(regex, Pattern.MULTILINE)));
     }
 
     /** A DFA that outgrows its state budget drops its cache and goes on, finding the same lines. */
