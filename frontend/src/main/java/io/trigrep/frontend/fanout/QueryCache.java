@@ -25,7 +25,7 @@ import java.util.function.Supplier;
  * otherwise delay the request that caused the eviction (a {@code cache=false} search started
  * that much later) and block the event loop it runs on.
  */
-public final class QueryCache {
+public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts {
     /**
      * How long a finished answer that is not {@link QueryRun#reusable() reusable} is still served:
      * long enough for the page that waited for it to be shown (the web UI reloads or swaps in the
@@ -229,6 +229,7 @@ public final class QueryCache {
     }
 
     /** Bytes of all cached tee files. */
+    @Override
     public synchronized long bytes() {
         long total = 0;
         for (Entry e : entries.values()) {
@@ -237,14 +238,17 @@ public final class QueryCache {
         return total;
     }
 
+    @Override
     public synchronized long hits() {
         return hits;
     }
 
+    @Override
     public synchronized long misses() {
         return misses;
     }
 
+    @Override
     public synchronized long evictions() {
         return evictions;
     }
@@ -297,6 +301,7 @@ public final class QueryCache {
         return maxBytes;
     }
 
+    @Override
     public Path folder() {
         return folder;
     }

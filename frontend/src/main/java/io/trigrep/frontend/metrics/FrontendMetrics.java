@@ -51,7 +51,7 @@ public final class FrontendMetrics {
     }
 
     /** Cache hits, misses and evictions, and the disk its query files take. */
-    public void bind(io.trigrep.frontend.fanout.QueryCache cache) {
+    public void bind(CacheCounts cache) {
         io.micrometer.core.instrument.FunctionCounter.builder("trigrep.cache.hits", cache, c -> c.hits())
                 .description("Queries answered from a running or finished query").register(registry);
         io.micrometer.core.instrument.FunctionCounter.builder("trigrep.cache.misses", cache, c -> c.misses())
