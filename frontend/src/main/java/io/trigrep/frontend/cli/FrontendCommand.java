@@ -132,7 +132,24 @@ public final class FrontendCommand implements Callable<Integer> {
         }
         InetSocketAddress address = server.start(bind, port);
         if (warmupMs > 0) {
-            Thread warm = new Thread(() -> server.warmUp(Duration.ofMillis(warmupMs), System.err), "trigrep-warmup");
+            Thread warm = new Thread(() -> {
+                // Warm up once the backends are ready (they warm up too), within the budget in all.
+                long deadline = System.nanoTime() + Duration.ofMillis(warmupMs).toNanos();
+                try {
+                    while (!server.backendsReady()) {
+                        if (System.nanoTime() - deadline > 0) {
+                            System.err.println("frontend: backends not ready within --warmup-ms, serving without warming up");
+                            server.skipWarmUp();
+                            return;
+                        }
+                        Thread.sleep(200);
+                    }
+                } catch (InterruptedException e) {
+                    server.skipWarmUp();
+                    return;
+                }
+                server.warmUp(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())), System.err);
+            }, "trigrep-warmup");
             warm.setDaemon(true);
             warm.start();
         }

@@ -112,10 +112,20 @@ public final class FrontendServer implements AutoCloseable {
         queries.warming();
     }
 
+    /** Whether every backend answers a ping now (the frontend's own warming aside). Blocks. */
+    public boolean backendsReady() {
+        return queries.readiness(false).unreachable().isEmpty();
+    }
+
+    /** Gives up warming (the backends never came): ready as soon as they are. */
+    public void skipWarmUp() {
+        queries.warmed();
+    }
+
     /**
-     * Waits for the backends, then warms the frontend up ({@link FrontendWarmup}) through its own
-     * port and its fan-out, for at most {@code budget} in all, and reports it ready. Blocks; call
-     * after {@link #start}. A failed warm-up is logged, and the frontend is ready all the same.
+     * Warms the frontend up ({@link FrontendWarmup}) through its own port and its fan-out, for at
+     * most {@code budget}, and reports it ready. Blocks; call after {@link #start}, once
+     * {@link #backendsReady}. A failed warm-up is logged, and the frontend is ready all the same.
      */
     public void warmUp(Duration budget, java.io.PrintStream log) {
         try {

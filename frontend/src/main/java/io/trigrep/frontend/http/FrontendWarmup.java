@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
 
 /**
  * Brings a freshly started frontend to the speed of a warm one before it reports ready, once its
- * backends are ready: searches whose results are ingested, teed, sorted and rendered as every
+ * backends are ready (the caller waits for them): searches whose results are ingested, teed, sorted and rendered as every
  * view renders them, and requests to its own port for the HTTP codec, the JSON API and the web
  * UI, in rounds until a round is no faster than the one before or the budget is spent. The
  * searches are capped ({@link #CAP}): they warm the code, they do not load the backends.
@@ -29,7 +29,7 @@ final class FrontendWarmup {
     static final QueryCaps CAP = new QueryCaps(20_000, 64L << 20);
     private static final int MIN_ROUNDS = 3;
 
-    /** What warming did: rounds, time taken, and the first and last whole rounds' times (-1 without one). */
+    /** What warming did: rounds, time taken, the first and last whole rounds' times (-1 without one), and why it stopped. */
     record Outcome(int rounds, long nanos, long firstRoundNanos, long lastRoundNanos, String stoppedBy) {}
 
     private final FanOut fanOut;
@@ -45,16 +45,9 @@ final class FrontendWarmup {
         this.clock = clock;
     }
 
-    /** Waits for the backends, then warms up; within {@code budgetNanos} in all. Blocks. */
+    /** Warms up, within {@code budgetNanos}; call once every backend is ready. Blocks. */
     Outcome run(long budgetNanos) throws IOException, InterruptedException {
         long start = clock.getAsLong();
-        // The frontend itself reads as not ready while warming: wait for what it waits on, its backends.
-        while (!queries.readiness(false).unreachable().isEmpty()) {
-            if (clock.getAsLong() - start > budgetNanos) {
-                return new Outcome(0, clock.getAsLong() - start, -1, -1, "backends not ready");
-            }
-            Thread.sleep(200);
-        }
         long first = -1;
         long last = -1;
         long previous = Long.MAX_VALUE;
