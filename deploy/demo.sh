@@ -179,6 +179,9 @@ run_demo() {
   trap 'demo_stop 129' HUP
   trap 'demo_stop $?' EXIT
   local backends="" i line
+  # The last run's logs go first, here: a child truncates its log only once it runs, and a
+  # "listening on" line of the last run read before that named a port nobody listens on.
+  rm -f "$data"/logs/backend-*.log "$data/logs/frontend.log"
   for ((i = 0; i < shards; i++)); do
     "$root/trigrep" backend --shard "$shard_dir/shard-$i" --port 0 >"$data/logs/backend-$i.log" 2>&1 &
     demo_pids+=($!)
