@@ -3,6 +3,10 @@
 #
 #   source bench/aligned-corpus.sh
 #   aligned_corpus CORPUS_DIR WORK_DIR     fills WORK_DIR/corpus (hard links where it can)
+#   competitors QUERY RUNS WORK_DIR        times csearch (index WORK_DIR/csearchindex) and rg over
+#                                          WORK_DIR/corpus: sets t_c and t_r (median seconds, by
+#                                          hyperfine, process start included, output to /dev/null)
+#                                          and n_c and n_r (their matching lines)
 #
 # Needs $root (the repository) set by the caller.
 aligned_corpus() {
@@ -13,4 +17,15 @@ aligned_corpus() {
   (cd "$corpus" && tr '\n' '\0' < "$work/files.txt" | xargs -0 cp --parents -l -t "$work/corpus" 2>/dev/null) ||
     (cd "$corpus" && tr '\n' '\0' < "$work/files.txt" | xargs -0 cp --parents -t "$work/corpus")
   rm -rf "$work/first"
+}
+
+competitors() {
+  local query="$1" runs="$2" work="$3" q
+  q="${query//\'/\'\\\'\'}"
+  hyperfine -N --runs "$runs" --warmup 1 --export-json "$work/h.json" -i \
+    "env CSEARCHINDEX=$work/csearchindex csearch -n '$q'" \
+    "rg --no-config -uuu -n '$q' $work/corpus" >/dev/null 2>&1 || true
+  read -r t_c t_r < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(" ".join("%.4f" % x["median"] for x in r))' "$work/h.json")
+  n_c=$(CSEARCHINDEX="$work/csearchindex" csearch -n "$query" | wc -l || true)
+  n_r=$(rg --no-config -uuu -n "$query" "$work/corpus" | wc -l || true)
 }

@@ -50,13 +50,7 @@ while IFS=$'\t' read -r class query; do
   # The request the frontend sends: two context lines, and its share of the result cap (which
   # makes each backend search in doc order on one thread, as the frontend's capped requests do).
   read -r n_d t_d < <("$root/trigrep" search --backend "$backends" --context 2 --max-results "$share" --repeat "$runs" "$query" 2>/dev/null)
-  q="${query//\'/\'\\\'\'}"
-  hyperfine -N --runs "$runs" --warmup 1 --export-json "$work/h.json" -i \
-    "env CSEARCHINDEX=$work/csearchindex csearch -n '$q'" \
-    "rg --no-config -uuu -n '$q' $work/corpus" >/dev/null 2>&1 || true
-  read -r t_c t_r < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(" ".join("%.4f" % x["median"] for x in r))' "$work/h.json")
-  n_c=$(CSEARCHINDEX="$work/csearchindex" csearch -n "$query" | wc -l || true)
-  n_r=$(rg --no-config -uuu -n "$query" "$work/corpus" | wc -l || true)
+  competitors "$query" "$runs" "$work"
   flag=""; [ "$n_h" = "$n_d" ] && [ "$n_h" = "$n_r" ] || flag="  counts differ"
   printf '%-9s %-30s %8s %8s %8s %8s %9s %9s %9s %8s %8s %8s%s\n' "$class" "$query" "$t_h" "$t_d" "$t_c" "$t_r" \
     "$n_h" "$n_c" "$n_r" "$(awk -v a="$t_h" -v b="$t_d" 'BEGIN { printf "%.1f", (a - b) * 1000 }')" \

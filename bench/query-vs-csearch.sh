@@ -42,13 +42,7 @@ printf '%-9s %-34s %9s %9s %9s %9s %9s %9s %8s %8s\n' class query trigrep csearc
 while IFS=$'\t' read -r class query; do
   case "$class" in ''|'#'*) continue ;; esac
   read -r n_t t_t < <("$root/trigrep" search --backend "127.0.0.1:$port" --repeat "$runs" "$query" 2>/dev/null)
-  q="${query//\'/\'\\\'\'}"
-  hyperfine -N --runs "$runs" --warmup 1 --export-json "$work/h.json" -i \
-    "env CSEARCHINDEX=$work/csearchindex csearch -n '$q'" \
-    "rg --no-config -uuu -n '$q' $work/corpus" >/dev/null 2>&1 || true
-  read -r t_c t_r < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(" ".join("%.4f" % x["median"] for x in r))' "$work/h.json")
-  n_c=$(CSEARCHINDEX="$work/csearchindex" csearch -n "$query" | wc -l || true)
-  n_r=$(rg --no-config -uuu -n "$query" "$work/corpus" | wc -l || true)
+  competitors "$query" "$runs" "$work"
   ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
   flag=""; [ "$n_t" = "$n_c" ] && [ "$n_t" = "$n_r" ] || flag="  counts differ"
   printf '%-9s %-34s %9s %9s %9s %9s %9s %9s %8s %8s%s\n' "$class" "$query" "$t_t" "$t_c" "$t_r" "$n_t" "$n_c" "$n_r" \
