@@ -107,6 +107,16 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
     /** Sends {@code shard}'s request of {@code run} on this connection. On the event loop. */
     void begin(QueryRun run, int shard, MessageBuilder request, boolean reused) {
         assert ctx.executor().inEventLoop();
+        if (!ctx.channel().isActive()) {
+            // Closed between being handed out and this task: its close was seen with no query on
+            // it, so nothing else would tell the run. A kept connection is asked again anew.
+            if (reused) {
+                connections.askOnNew(run, shard, request);
+            } else {
+                run.closed(shard);
+            }
+            return;
+        }
         Stream stream = new Stream(run, shard, request, reused);
         current = stream;
         run.attach(shard, stream);
