@@ -11,10 +11,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -60,6 +58,27 @@ class ResultOrderTest {
         }
     }
 
+    /** Looks {@code rank} up on a thread of its own; returns once that thread waits for the sort (it fails if it never does). */
+    private static FutureTask<Integer> waitingFor(ResultOrder order, int rank) throws InterruptedException {
+        FutureTask<Integer> task = new FutureTask<>(() -> order.sorted(rank));
+        Thread thread = new Thread(task, "waiting-for-rank-" + rank);
+        thread.setDaemon(true);
+        thread.start();
+        awaitWaiting(thread);
+        return task;
+    }
+
+    /** Returns once {@code thread} is parked waiting; a thread that ends or runs on for 10 s fails the test. */
+    private static void awaitWaiting(Thread thread) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (thread.getState() != Thread.State.WAITING && thread.getState() != Thread.State.TIMED_WAITING) {
+            if (!thread.isAlive() || System.nanoTime() - deadline > 0) {
+                throw new AssertionError(thread.getName() + " never waited for the sort: " + thread.getState());
+            }
+            Thread.sleep(1);
+        }
+    }
+
     @Test
     void firstRanksAreAnsweredBeforeTheSortAndLaterOnesWaitForIt() throws Exception {
         Results results = new Results().random(17, 20_000);
@@ -70,8 +89,7 @@ class ResultOrderTest {
         for (int rank = 0; rank < 100; rank++) {
             assertThat(order.sorted(rank)).as("rank %d", rank).isEqualTo(results.expected(rank));
         }
-        CompletableFuture<Integer> later = CompletableFuture.supplyAsync(() -> order.sorted(5_000));
-        Thread.sleep(200);
+        FutureTask<Integer> later = waitingFor(order, 5_000);
         assertThat(later).as("a rank past the first waits for the sort").isNotDone();
         order.sort();
         assertThat(later.get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(5_000));
@@ -88,14 +106,11 @@ class ResultOrderTest {
         Results results = new Results().random(5, 5_000);
         ResultOrder order = results.order;
         order.selectFirst(10);
-        List<CompletableFuture<Integer>> waiting = new ArrayList<>();
-        ExecutorService callers = Executors.newFixedThreadPool(4); // one thread each: the common pool may have one
+        List<FutureTask<Integer>> waiting = new ArrayList<>();
         for (int rank : new int[] {10, 11, 2_500, 4_999}) {
-            waiting.add(CompletableFuture.supplyAsync(() -> order.sorted(rank), callers));
+            waiting.add(waitingFor(order, rank));
         }
-        callers.shutdown();
-        Thread.sleep(200);
-        assertThat(waiting).as("ranks past the first ten wait").noneMatch(CompletableFuture::isDone);
+        assertThat(waiting).as("ranks past the first ten wait").noneMatch(FutureTask::isDone);
         assertThat(order.sorted(9)).as("a first rank does not wait").isEqualTo(results.expected(9));
         order.sort();
         assertThat(waiting.get(0).get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(10));
@@ -118,8 +133,7 @@ class ResultOrderTest {
         Results results = new Results().random(23, 2_000);
         ResultOrder order = results.order;
         order.selectFirst(10);
-        CompletableFuture<Integer> later = CompletableFuture.supplyAsync(() -> order.sorted(1_000));
-        Thread.sleep(100);
+        FutureTask<Integer> later = waitingFor(order, 1_000);
         assertThat(later).isNotDone();
         OutOfMemoryError cause = new OutOfMemoryError("no room for the sort's keys");
         assertThatThrownBy(() -> order.settle(() -> {
@@ -139,8 +153,7 @@ class ResultOrderTest {
         Results results = new Results().random(29, 2_000);
         ResultOrder order = results.order;
         order.selectFirst(10);
-        CompletableFuture<Integer> later = CompletableFuture.supplyAsync(() -> order.sorted(1_000));
-        Thread.sleep(100);
+        FutureTask<Integer> later = waitingFor(order, 1_000);
         assertThat(later).isNotDone();
         assertThat(results.add(0, frame("p", "late.c", 0.5f), results.offset)).isTrue();
         assertThatThrownBy(() -> later.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
@@ -161,9 +174,9 @@ class ResultOrderTest {
             interruptedAfter.set(Thread.currentThread().isInterrupted());
         });
         waiter.start();
-        Thread.sleep(100);
+        awaitWaiting(waiter);
         waiter.interrupt();
-        Thread.sleep(100);
+        awaitWaiting(waiter);
         assertThat(waiter.isAlive()).as("still waiting for the sort").isTrue();
         order.sort();
         waiter.join(10_000);
