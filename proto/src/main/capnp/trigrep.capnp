@@ -65,7 +65,20 @@ struct Response {
     error @3 :Failure;
     file @4 :File;
     status @5 :Status;
+    fileMatch @6 :FileMatch;
   }
+}
+
+# A file as a result of its own: one whose path a file-name query (path: or file:
+# with no pattern) matched, or one a boolean query holds for with no line of a
+# positive operand to show. Package and path take Result's first two pointers,
+# so the frontend reads both kinds alike to sort them.
+struct FileMatch {
+  package @0 :Text;
+  path @1 :Text;             # relative to the package
+  ranking @2 :Float32;       # higher is better
+  bytes @3 :UInt64;          # the file's size
+  language @4 :Text;         # its file type as filetype: names it (c, python, ...); empty when unknown
 }
 
 struct Result {

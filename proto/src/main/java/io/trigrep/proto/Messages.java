@@ -96,6 +96,12 @@ public final class Messages {
                         text(skipped.get(i).getReason());
                     }
                 }
+                case FILE_MATCH -> {
+                    FileMatch.Reader file = response.getFileMatch();
+                    text(file.getPackage());
+                    text(file.getPath());
+                    text(file.getLanguage());
+                }
                 case _NOT_IN_SCHEMA -> { }
             }
             // The walk above read every pointer once; the consumer gets the whole budget again.

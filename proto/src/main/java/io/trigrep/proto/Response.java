@@ -10,7 +10,7 @@ import org.capnproto.StructReader;
 public final class Response {
     private Response() {}
 
-    public enum Which { RESULT, PROGRESS, DONE, ERROR, FILE, STATUS, _NOT_IN_SCHEMA }
+    public enum Which { RESULT, PROGRESS, DONE, ERROR, FILE, STATUS, FILE_MATCH, _NOT_IN_SCHEMA }
 
     static final Layout.Slot TAG = Layout.Slot.data(-1, "(union)", "UInt16", 0, 16);
     static final Layout.Slot RESULT = Layout.Slot.pointer(0, "result", "Result", 0).inUnion(0);
@@ -19,8 +19,9 @@ public final class Response {
     static final Layout.Slot ERROR = Layout.Slot.pointer(3, "error", "Failure", 0).inUnion(3);
     static final Layout.Slot FILE = Layout.Slot.pointer(4, "file", "File", 0).inUnion(4);
     static final Layout.Slot STATUS = Layout.Slot.pointer(5, "status", "Status", 0).inUnion(5);
+    static final Layout.Slot FILE_MATCH = Layout.Slot.pointer(6, "fileMatch", "FileMatch", 0).inUnion(6);
     static final Layout.Struct LAYOUT = new Layout.Struct("Response", 8, 1, TAG,
-            List.of(RESULT, PROGRESS, DONE, ERROR, FILE, STATUS));
+            List.of(RESULT, PROGRESS, DONE, ERROR, FILE, STATUS, FILE_MATCH));
 
     public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
@@ -63,6 +64,11 @@ public final class Response {
             _setShortField(TAG.index(), (short) STATUS.unionTag());
             return _initPointerField(Status.factory, STATUS.index(), 0);
         }
+
+        public FileMatch.Builder initFileMatch() {
+            _setShortField(TAG.index(), (short) FILE_MATCH.unionTag());
+            return _initPointerField(FileMatch.factory, FILE_MATCH.index(), 0);
+        }
     }
 
     public static final class Reader extends StructReader {
@@ -102,6 +108,11 @@ public final class Response {
         public Status.Reader getStatus() {
             expect(Which.STATUS);
             return _getPointerField(Status.factory, STATUS.index());
+        }
+
+        public FileMatch.Reader getFileMatch() {
+            expect(Which.FILE_MATCH);
+            return _getPointerField(FileMatch.factory, FILE_MATCH.index());
         }
 
         private void expect(Which member) {

@@ -4,13 +4,16 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Reads what sorting needs from a framed {@code Response{result}} without building readers and
- * without allocating: the ranking, and where the package and path bytes are. For the frontend's
- * ingest path, which sees every result. Only the single-segment layout that every trigrep writer
+ * Reads what sorting needs from a framed {@code Response{result}} or {@code Response{fileMatch}}
+ * without building readers and without allocating: the ranking, and where the package and path
+ * bytes are (the first two pointers of both). For the frontend's ingest path, which sees every result. Only the single-segment layout that every trigrep writer
  * produces is accepted; anything else is reported as not a result, and the caller falls back to
  * {@link Messages#response}.
  */
 public final class ResultPeek {
+    private static final short RESULT = (short) Response.RESULT.unionTag();
+    private static final short FILE_MATCH = (short) Response.FILE_MATCH.unionTag();
+
     private ByteBuffer frame;
     private int base;
     private float ranking;
@@ -34,7 +37,11 @@ public final class ResultPeek {
             return false;
         }
         int response = structTarget(le, base, segmentEnd);
-        if (response < 0 || (short) le.getShort(response) != 0) {
+        if (response < 0) {
+            return false;
+        }
+        short member = le.getShort(response);
+        if (member != RESULT && member != FILE_MATCH) {
             return false;
         }
         int responseDataWords = dataWords(le, base);
@@ -48,7 +55,7 @@ public final class ResultPeek {
         if (dataWords < 1 || pointers < 2) {
             return false;
         }
-        ranking = le.getFloat(result + 4);
+        ranking = le.getFloat(result + (member == RESULT ? Result.RANKING : FileMatch.RANKING).bitOffset() / 8);
         int firstPointer = result + 8 * dataWords;
         return text(le, firstPointer, segmentEnd, true) && text(le, firstPointer + 8, segmentEnd, false);
     }

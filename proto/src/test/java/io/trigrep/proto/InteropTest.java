@@ -16,6 +16,7 @@ import io.trigrep.proto.Values.ProgressValue;
 import io.trigrep.proto.Values.RangeValue;
 import io.trigrep.proto.Values.ResultValue;
 import io.trigrep.proto.Values.SearchValue;
+import io.trigrep.proto.Values.FileMatchValue;
 import io.trigrep.proto.Values.SkippedValue;
 import io.trigrep.proto.Values.StatusValue;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,8 @@ class InteropTest {
                 new FileValue("p", "dir/f.bin", new byte[] {'a', 0, (byte) 0xff}),
                 new StatusValue("shard-2", 100, 4096, 1, 1, List.of(), 1796068555139L),
                 new FileValue("p", "big.js", "ab\n".getBytes(StandardCharsets.UTF_8), 7, 9, 123_456_789_012L, List.of(new CutValue(8, 70000))),
-                new StatusValue("shard-3", 5, 6, 0, 1, List.of(new SkippedValue("binary", 2, 300), new SkippedValue("too_large", 1, 70_000_000))));
+                new StatusValue("shard-3", 5, 6, 0, 1, List.of(new SkippedValue("binary", 2, 300), new SkippedValue("too_large", 1, 70_000_000))),
+                new FileMatchValue("zlib", "contrib/minizip/Makefile.am", 0.75f, 6_000_000_000L, "makefile"));
         assertThat(decode("Response", responses)).containsExactly(
                 "(result = (package = \"zlib_1.2.13.dfsg-1\", path = \"src/ünï.c\", line = 42, before = [\"/* a */\", \"\"], "
                         + "context = \"  if (x < 0) return \\\"é\\\";\", after = [\"}\"], "
@@ -58,7 +60,9 @@ class InteropTest {
                 "(file = (package = \"p\", path = \"big.js\", content = \"ab\\n\", firstLine = 7, totalLines = 9, totalBytes = 123456789012, "
                         + "cuts = [(line = 8, bytes = 70000)]))",
                 "(status = (shard = \"shard-3\", files = 5, bytes = 6, queriesInFlight = 0, formatVersion = 1, "
-                        + "skipped = [(reason = \"binary\", files = 2, bytes = 300), (reason = \"too_large\", files = 1, bytes = 70000000)], generation = 0))");
+                        + "skipped = [(reason = \"binary\", files = 2, bytes = 300), (reason = \"too_large\", files = 1, bytes = 70000000)], generation = 0))",
+                "(fileMatch = (package = \"zlib\", path = \"contrib/minizip/Makefile.am\", ranking = 0.75, bytes = 6000000000, "
+                        + "language = \"makefile\"))");
 
         List<Object> requests = List.of(
                 new SearchValue("foo(bar package:zlib", "foo\\(bar", true, true,
@@ -102,7 +106,9 @@ class InteropTest {
                 "(result = ())",
                 "(result = (context = \"cut\", contextStart = 7, lineBytes = 5000000, beforeBytes = [1, 2], afterBytes = [4294967295]))",
                 "(file = (content = \"x\\n\", firstLine = 3, totalLines = 4, totalBytes = 5, cuts = [(line = 3, bytes = 99)]))",
-                "(status = (skipped = [(reason = \"binary\", files = 1, bytes = 2)]))");
+                "(status = (skipped = [(reason = \"binary\", files = 1, bytes = 2)]))",
+                "(fileMatch = (package = \"p\", path = \"a/b\", ranking = 2.5, bytes = 18446744073709551615))",
+                "(fileMatch = ())");
         List<Object> read = readStream(encode("Response", text), false);
         assertThat(read).containsExactly(
                 new ResultValue("linux_6.1", "drivers/gpu/ünï.c", 7, List.of("x"), "int main() {", List.of("", "}"),
@@ -115,7 +121,9 @@ class InteropTest {
                 new ResultValue("", "", 0, List.of(), "", List.of(), List.of(), 0f),
                 new ResultValue("", "", 0, List.of(), "cut", List.of(), List.of(), 0f, 7, 5_000_000, List.of(1, 2), List.of(-1)),
                 new FileValue("", "", "x\n".getBytes(StandardCharsets.UTF_8), 3, 4, 5, List.of(new CutValue(3, 99))),
-                new StatusValue("", 0, 0, 0, 0, List.of(new SkippedValue("binary", 1, 2))));
+                new StatusValue("", 0, 0, 0, 0, List.of(new SkippedValue("binary", 1, 2))),
+                new FileMatchValue("p", "a/b", 2.5f, -1, ""),
+                new FileMatchValue("", "", 0f, 0, ""));
 
         String requests = "(search = (query = \"q\", pattern = \"(?i)q\", filters = [(kind = path, negated = true, value = \"test/\")],"
                 + " maxResults = 4294967295, contextLines = 255))\n(fetchFile = (package = \"a\", path = \"b/c\"))\n(ping = void)";

@@ -67,6 +67,8 @@ class RoundTripTest {
                 new FileValue("binary-safe", "nul", new byte[] {0, 1, 2, (byte) 0xff, 0}),
                 new StatusValue("shard-0", 1234, 5_678_901_234L, 3, 1, List.of(), 1796068555139L),
                 new StatusValue("", 0, 0, 0, 0),
+                new Values.FileMatchValue("zlib", "Makefile.am", 1.5f, 4096, "makefile"),
+                new Values.FileMatchValue("", "", 0f, -1, ""),
                 new SearchValue("foo package:zlib -path:test", "foo", false, true,
                         List.of(new FilterValue(Filter.Kind.PACKAGE, false, "zlib"), new FilterValue(Filter.Kind.PATH, true, "test"),
                                 new FilterValue(Filter.Kind.FILETYPE, false, "c")),

@@ -69,6 +69,8 @@ final class Values {
 
     record CutValue(int line, int bytes) {}
 
+    record FileMatchValue(String pkg, String path, float ranking, long bytes, String language) {}
+
     record FilterValue(Filter.Kind kind, boolean negated, String value) {}
 
     record SearchValue(String query, String pattern, boolean literal, boolean caseInsensitive, List<FilterValue> filters,
@@ -148,6 +150,8 @@ final class Values {
                     skipped.get(i).setReason(s.skipped.get(i).reason()).setFiles(s.skipped.get(i).files()).setBytes(s.skipped.get(i).bytes());
                 }
             }
+        } else if (value instanceof FileMatchValue f) {
+            response.initFileMatch().setPackage(f.pkg).setPath(f.path).setRanking(f.ranking).setBytes(f.bytes).setLanguage(f.language);
         } else {
             throw new IllegalArgumentException("not a message value: " + value);
         }
@@ -235,6 +239,11 @@ final class Values {
                 }
                 yield new StatusValue(s.getShard().toString(), s.getFiles(), s.getBytes(), s.getQueriesInFlight(), s.getFormatVersion(), skipped,
                         s.getGeneration());
+            }
+            case FILE_MATCH -> {
+                FileMatch.Reader f = response.getFileMatch();
+                yield new FileMatchValue(f.getPackage().toString(), f.getPath().toString(), f.getRanking(), f.getBytes(),
+                        f.getLanguage().toString());
             }
             case _NOT_IN_SCHEMA -> throw new AssertionError("unknown response");
         };
