@@ -189,7 +189,8 @@ public final class QueryRun implements AutoCloseable {
             for (int at = start; at < end; ) {
                 int length = (int) Framing.frameLength(view, at, end - at, FrameLimits.DEFAULT);
                 view.limit(at + length).position(at);
-                if (Messages.peekResponse(view) == Response.Which.RESULT) {
+                Response.Which which = Messages.peekResponse(view);
+                if (which == Response.Which.RESULT || which == Response.Which.FILE_MATCH) {
                     if (resultBytes[shard] + length > quota) {
                         return at;
                     }
@@ -240,7 +241,7 @@ public final class QueryRun implements AutoCloseable {
     private boolean ingestOne(int shard, ByteBuffer frame, long offset) throws IOException {
         Response.Which which = Messages.peekResponse(frame);
         switch (which) {
-            case RESULT -> {
+            case RESULT, FILE_MATCH -> {
                 if (!index.add(shard, frame, offset)) {
                     failNow(shard, Outcome.MALFORMED, "a result frame this frontend cannot read");
                     return false;

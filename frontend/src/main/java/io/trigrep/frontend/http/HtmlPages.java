@@ -5,6 +5,8 @@ import io.trigrep.frontend.fanout.QueryRun;
 import io.trigrep.frontend.fanout.ShardStatus;
 import io.trigrep.frontend.query.QueryService;
 import io.trigrep.frontend.store.ResultIndex;
+import io.trigrep.proto.FileMatch;
+import io.trigrep.proto.Response;
 import io.trigrep.proto.Result;
 import java.io.IOException;
 import java.util.List;
@@ -296,10 +298,14 @@ final class HtmlPages {
                 .raw("<dt><code>package:zlib</code> <code>-package:linux</code></dt><dd>only, or not, packages matching a regex</dd>")
                 .raw("<dt><code>path:\\.c$</code> <code>-path:test</code></dt><dd>only, or not, paths matching a regex</dd>")
                 .raw("<dt><code>filetype:go</code> <code>-filetype:c</code></dt><dd>by language: c, c++, go, java, python, rust, shell, perl, ruby, php, js, ts</dd>")
-                .raw("<dt>literal</dt><dd>tick it to search the text as typed, metacharacters and all</dd></dl>")
+                .raw("<dt><code>a AND b</code> <code>a OR b</code> <code>NOT a</code></dt><dd>files that match the combination of regexes,"
+                        + " in upper case; <code>( )</code> group: <code>(malloc\\( OR calloc\\() AND NOT free\\(</code>. The lines shown"
+                        + " are those of the operands not under a NOT</dd>")
+                .raw("<dt><code>path:Makefile\\.am$</code> alone</dt><dd>files by name (a filter with no pattern): a file list</dd>")
+                .raw("<dt>literal</dt><dd>tick it to search the text as typed, metacharacters and all (AND, OR and NOT too)</dd></dl>")
                 .raw("<h2>Examples</h2><ul class=\"examples\">");
         for (String example : List.of("inflateInit2_", "ByteBuf\\s+write\\w+", "class \\w+Decoder filetype:java", "(?i)utf-?8 path:\\.h$",
-                "TODO|FIXME -path:test")) {
+                "TODO|FIXME -path:test", "class \\w+Decoder AND NOT decodeLast", "path:Decoder\\.java$")) {
             h.raw("<li><a href=\"/search?q=").text(Html.url(example)).raw("\"><code>").text(example).raw("</code></a></li>");
         }
         h.raw("</ul></section>");
@@ -376,7 +382,45 @@ final class HtmlPages {
         h.raw("</nav>");
     }
 
-    /** One result: its location, linked to the file view at its line, and its lines with the matches marked. */
+    /** One result of either kind. */
+    private static void result(Html h, UiQuery q, Response.Reader reader) {
+        if (reader.which() == Response.Which.FILE_MATCH) {
+            file(h, q, reader.getFileMatch());
+        } else {
+            result(h, q, reader.getResult());
+        }
+    }
+
+    /** A whole file: its location, linked to the file view, with its language and size; a list of these is a file list. */
+    private static void file(Html h, UiQuery q, FileMatch.Reader f) {
+        String pkg = ShownText.decode(ResultView.bytes(f.getPackage()));
+        String path = ShownText.decode(ResultView.bytes(f.getPath()));
+        String language = f.getLanguage().toString();
+        h.raw("<li class=\"result file\"><a class=\"loc\" href=\"/show?package=").text(Html.url(pkg)).raw("&amp;path=").text(Html.url(path))
+                .raw("&amp;").text(q.apiParameters().replace("match_mode=", "mode=")).raw("\"><span class=\"pkg\">").text(pkg)
+                .raw("</span>/<span class=\"path\">").text(path).raw("</span></a> <span class=\"meta\">");
+        if (!language.isEmpty()) {
+            h.raw("<span class=\"lang\">").text(language).raw("</span> · ");
+        }
+        h.raw("<span class=\"size\">").text(size(f.getBytes())).raw("</span></span></li>");
+    }
+
+    /** A file size as people read it: 812 B, 4.1 KiB, 12 MiB. */
+    static String size(long bytes) {
+        if (bytes < 1024) {
+            return bytes + " B";
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB"};
+        double v = bytes;
+        int u = -1;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return (v < 10 ? String.format(java.util.Locale.ROOT, "%.1f", v) : String.valueOf(Math.round(v))) + " " + units[u];
+    }
+
+    /** One line result: its location, linked to the file view at its line, and its lines with the matches marked. */
     private static void result(Html h, UiQuery q, Result.Reader reader) {
         ResultView r = new ResultView(reader);
         long line = r.line;

@@ -6,7 +6,8 @@ import io.trigrep.frontend.fanout.QueryRun;
 import io.trigrep.frontend.fanout.ShardStatus;
 import io.trigrep.frontend.query.QueryService;
 import io.trigrep.frontend.store.ResultIndex;
-import io.trigrep.proto.Result;
+import io.trigrep.proto.FileMatch;
+import io.trigrep.proto.Response;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;
@@ -123,8 +124,25 @@ final class PageRenderer {
         json.writeNumberField("elapsed_seconds", run.elapsedNanos() / 1e9);
     }
 
-    static void result(JsonGenerator json, Result.Reader r) throws IOException {
-        result(json, new ResultView(r));
+    /** One result of either kind: a matching line, or a whole file (a file-name query's, or a boolean query's without a line to show). */
+    static void result(JsonGenerator json, Response.Reader r) throws IOException {
+        if (r.which() == Response.Which.FILE_MATCH) {
+            file(json, r.getFileMatch());
+        } else {
+            result(json, new ResultView(r.getResult()));
+        }
+    }
+
+    /** {@code {"kind":"file","package":…,"path":…,"bytes":N,"language":…,"ranking":R}}. */
+    static void file(JsonGenerator json, FileMatch.Reader f) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("kind", "file");
+        json.writeStringField("package", ShownText.decode(ResultView.bytes(f.getPackage())));
+        json.writeStringField("path", ShownText.decode(ResultView.bytes(f.getPath())));
+        json.writeNumberField("bytes", f.getBytes());
+        json.writeStringField("language", f.getLanguage().toString());
+        json.writeNumberField("ranking", f.getRanking());
+        json.writeEndObject();
     }
 
     /**
@@ -134,6 +152,7 @@ final class PageRenderer {
      */
     static void result(JsonGenerator json, ResultView r) throws IOException {
         json.writeStartObject();
+        json.writeStringField("kind", "line");
         json.writeStringField("package", r.pkg);
         json.writeStringField("path", r.path);
         json.writeNumberField("line", r.line);

@@ -15,7 +15,7 @@ import io.trigrep.proto.Failure;
 import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
-import io.trigrep.proto.Result;
+import io.trigrep.proto.Response;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -160,11 +160,14 @@ public final class QueryService {
         return new Progress(statuses.size(), done, failed, searched, total, run.index().size());
     }
 
-    /** Result {@code r} of the run (an index into its {@link ResultIndex}), read back from its tee by offset. */
-    public static Result.Reader read(QueryRun run, int r) throws IOException {
+    /**
+     * Result {@code r} of the run (an index into its {@link ResultIndex}), read back from its tee by
+     * offset: a {@code result} (a line) or a {@code fileMatch} (a whole file).
+     */
+    public static Response.Reader read(QueryRun run, int r) throws IOException {
         ResultIndex index = run.index();
         ByteBuffer frame = run.tee().read(index.offset(r), index.length(r));
-        return Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getResult();
+        return Messages.response(Framing.read(frame, FrameLimits.DEFAULT));
     }
 
     /** The queries running now. */

@@ -287,7 +287,7 @@ class CoverageGroundTruthTest {
         return results;
     }
 
-    private static void same(String truth, String query, TreeSet<String> expected, TreeSet<String> actual) {
+    static void same(String truth, String query, TreeSet<String> expected, TreeSet<String> actual) {
         TreeSet<String> missing = new TreeSet<>(expected);
         missing.removeAll(actual);
         TreeSet<String> extra = new TreeSet<>(actual);
@@ -337,7 +337,7 @@ class CoverageGroundTruthTest {
         return bytes.length;
     }
 
-    private static boolean contains(byte[] bytes, byte b) {
+    static boolean contains(byte[] bytes, byte b) {
         return indexOf(bytes, b, 0) < bytes.length;
     }
 }

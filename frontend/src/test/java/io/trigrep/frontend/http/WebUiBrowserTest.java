@@ -384,6 +384,54 @@ class WebUiBrowserTest {
         assertThat(browser.findElements(By.cssSelector(".result"))).isNotEmpty();
     }
 
+    /** Issue 18: filters alone list files by name, each linked to the file view, with language and size. */
+    @Test
+    void aFileNameSearchShowsAFileList() throws Exception {
+        browser.get(base + "/");
+        browser.findElement(By.id("q")).sendKeys("path:^zutil\\.[ch]$ package:^zlib" + Keys.ENTER);
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
+        List<WebElement> files = browser.findElements(By.cssSelector(".result.file"));
+        assertThat(files).hasSize(2);
+        List<String> paths = new ArrayList<>();
+        for (WebElement file : files) {
+            paths.add(file.findElement(By.cssSelector(".loc .path")).getText());
+            assertThat(file.findElement(By.cssSelector(".meta .lang")).getText()).isEqualTo("c");
+            assertThat(file.findElement(By.cssSelector(".meta .size")).getText()).matches("[\\d.]+ (B|KiB)");
+            assertThat(file.findElements(By.cssSelector("pre.ctx"))).as("a file result shows no lines").isEmpty();
+        }
+        assertThat(paths).containsExactlyInAnyOrder("zutil.c", "zutil.h");
+        screenshot("file-list");
+        files.get(0).findElement(By.cssSelector(".loc")).click();
+        wait.until(ExpectedConditions.urlContains("/show?"));
+        assertThat(browser.findElements(By.cssSelector("pre.file .l"))).isNotEmpty();
+    }
+
+    /** Issue 18: a boolean query shows the lines of its positive operands, in files that lack the negated one. */
+    @Test
+    void aBooleanQueryShowsTheLinesOfItsPositiveOperands() throws Exception {
+        String query = "(adler32_combine OR crc32_combine) AND NOT zmemcpy";
+        browser.get(base + "/search?q=" + enc(query));
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
+        List<WebElement> marks = browser.findElements(By.cssSelector(".result .l.hit mark"));
+        assertThat(marks).isNotEmpty();
+        for (WebElement mark : marks) {
+            assertThat(mark.getText()).isIn("adler32_combine", "crc32_combine");
+        }
+        // Files that hold zmemcpy are left out, whatever else they hold.
+        HttpResponse<String> api = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/api/v1/search?per_page=1000&q="
+                + enc(query))).build(), HttpResponse.BodyHandlers.ofString());
+        com.fasterxml.jackson.databind.JsonNode answer = new com.fasterxml.jackson.databind.ObjectMapper().readTree(api.body());
+        for (com.fasterxml.jackson.databind.JsonNode r : answer.get("results")) {
+            HttpResponse<String> file = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/api/v1/file/raw?package="
+                    + enc(r.get("package").asText()) + "&path=" + enc(r.get("path").asText()))).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(file.body()).contains("_combine").doesNotContain("zmemcpy");
+        }
+        assertThat(browser.findElement(By.id("q")).getAttribute("value")).isEqualTo(query);
+        screenshot("boolean");
+        browser.get(base + "/");
+        assertThat(browser.findElement(By.cssSelector(".help")).getText()).contains("a AND b").contains("files by name");
+    }
+
     /** Results of {@link #SLOW_QUERY}: every mark a match of it, a summary and a pager. */
     private static void checkResults() {
         List<WebElement> marks = browser.findElements(By.cssSelector(".result .l.hit mark"));

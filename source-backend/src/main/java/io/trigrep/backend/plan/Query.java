@@ -78,6 +78,16 @@ public sealed interface Query permits Query.All, Query.None, Query.Trigram, Quer
         return combine(false, List.of(a, b));
     }
 
+    /** The conjunction of {@code operands}, simplified as {@link #and} simplifies. */
+    public static Query allOf(List<Query> operands) {
+        return combine(true, operands);
+    }
+
+    /** The disjunction of {@code operands}, simplified as {@link #or} simplifies. */
+    public static Query anyOf(List<Query> operands) {
+        return combine(false, operands);
+    }
+
     /**
      * Absorption: in an OR, an operand that is an AND containing every conjunct of another
      * operand adds nothing ({@code a | (a & b) = a}); dually in an AND, an OR containing

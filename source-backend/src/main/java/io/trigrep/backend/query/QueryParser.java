@@ -9,8 +9,10 @@ import java.util.Locale;
  * {@code package:X}, {@code -package:X}, {@code pkg:X}, {@code path:X}, {@code -path:X},
  * {@code file:X}, {@code -file:X}, {@code filetype:X}, {@code -filetype:X}, {@code lang:X} and
  * {@code case:yes|no} are filters, anywhere in the query; every other term is part of the
- * pattern, joined by single spaces. Syntax of the values (regexes, languages) is checked by
- * {@link SearchSpec}, which knows the engines.
+ * pattern, joined by single spaces. Two forms go beyond it: a regex query with {@code AND},
+ * {@code OR} or {@code NOT} as a term of its own is boolean ({@link ConditionParser}), and a query
+ * of filters alone with a positive {@code path:} (or {@code file:}) asks for files by name.
+ * Syntax of the values (regexes, languages) is checked by {@link SearchSpec}, which knows the engines.
  */
 public final class QueryParser {
     /** Longer queries are refused outright: nobody types them, and they cost planning time. */
@@ -26,6 +28,7 @@ public final class QueryParser {
             throw new QueryException("query too long: " + raw.length() + " characters, the limit is " + MAX_QUERY_CHARS, MAX_QUERY_CHARS + 1);
         }
         List<ParsedQuery.Filter> filters = new ArrayList<>();
+        List<ConditionParser.Term> terms = new ArrayList<>();
         StringBuilder pattern = new StringBuilder();
         int patternOffset = -1;
         boolean caseInsensitive = false;
@@ -71,11 +74,22 @@ public final class QueryParser {
                     patternOffset = start;
                 }
                 pattern.append(term);
+                terms.add(new ConditionParser.Term(term, start));
             }
         }
         String text = pattern.toString();
         if (text.isEmpty()) {
-            throw new QueryException(filters.isEmpty() ? "empty query" : "the query has filters but nothing to search for", 0);
+            if (filters.isEmpty()) {
+                throw new QueryException("empty query", 0);
+            }
+            if (filters.stream().noneMatch(f -> f.kind() == ParsedQuery.Kind.PATH && !f.negated())) {
+                throw new QueryException("the query has filters but nothing to search for: add a pattern, or a path: to list files by name", 0);
+            }
+            return new ParsedQuery(raw, "", -1, literal, caseInsensitive, filters);
+        }
+        if (!literal && ConditionParser.isBoolean(terms)) {
+            ConditionParser.Parsed parsed = ConditionParser.parse(terms);
+            return new ParsedQuery(raw, text, patternOffset, false, caseInsensitive, filters, parsed.operands(), parsed.condition());
         }
         if (!literal && text.startsWith("(?i)")) {
             caseInsensitive = true;

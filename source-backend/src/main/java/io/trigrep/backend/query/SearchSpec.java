@@ -13,10 +13,15 @@ import java.util.List;
 /**
  * A query made ready to run: patterns compiled by RE2J (linear time, whatever the input), the
  * trigram plan, the compiled filters, and the limits it runs under.
+ *
+ * <p>{@code pattern} finds the lines shown. For a boolean query it is the alternation of the
+ * operands whose lines are shown, and {@code operands} holds the condition a file must meet
+ * first; when no operand's lines are shown it is null and matching files are results of their
+ * own. For a file-name query ({@link ParsedQuery#filesOnly}) it is null too: no content is read.
  */
 public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byte[] foldedLiteral, Query plan, List<Pattern> packages,
                          List<Pattern> notPackages, List<Pattern> paths, List<Pattern> notPaths, EnumSet<FileType> fileTypes,
-                         EnumSet<FileType> notFileTypes, int maxResults, long deadlineNanos, int contextLines) {
+                         EnumSet<FileType> notFileTypes, int maxResults, long deadlineNanos, int contextLines, Operands operands) {
     /** RE2J programs larger than this are refused: they would be slow on every line of every file. */
     public static final int MAX_PROGRAM_SIZE = 20_000;
     public static final int MAX_CONTEXT_LINES = 10;
@@ -30,23 +35,25 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
         if (contextLines < 0 || contextLines > MAX_CONTEXT_LINES) {
             throw new QueryException("context lines must be in [0, " + MAX_CONTEXT_LINES + "], got " + contextLines, 0);
         }
-        String source = query.literal() ? Pattern.quote(query.pattern()) : query.pattern();
         int flags = Pattern.MULTILINE | (query.caseInsensitive() ? Pattern.CASE_INSENSITIVE : 0);
-        Pattern pattern = compile(source, flags, query.raw(), query.patternOffset(), "");
-        if (pattern.programSize() > MAX_PROGRAM_SIZE) {
-            throw new QueryException("regex too complex: program size " + pattern.programSize() + ", the limit is " + MAX_PROGRAM_SIZE,
-                    query.patternOffset() + 1);
+        Pattern pattern = null;
+        byte[] literal = null;
+        byte[] foldedLiteral = null;
+        Query plan;
+        Operands operands = null;
+        if (query.isBoolean()) {
+            operands = operands(query, flags);
+            pattern = shownLines(query, operands, flags);
+            plan = plan(query.condition(), operands);
+        } else if (query.filesOnly()) {
+            plan = Query.ALL;
+        } else {
+            String source = query.literal() ? Pattern.quote(query.pattern()) : query.pattern();
+            pattern = checked(compile(source, flags, query.raw(), query.patternOffset(), ""), query.literal(), query.patternOffset());
+            literal = query.literal() && !query.caseInsensitive() ? query.pattern().getBytes(StandardCharsets.UTF_8) : null;
+            foldedLiteral = foldedLiteral(query);
+            plan = Planner.plan(query.pattern(), query.literal(), query.caseInsensitive());
         }
-        if (!query.literal() && pattern.matcher("").find()) {
-            // grep's semantics: a line matches when the regex matches within it, so a regex that
-            // matches the empty string matches every line of every file (x?, (), a*, ^, $): an
-            // answer of the whole corpus that nobody asked for, streamed to the deadline. Refused
-            // here, where every client's query is checked (HTTP API, web UI, ./trigrep search).
-            throw new QueryException(EMPTY_MATCH + ": make part of it required (x, not x?; a+, not a*)", query.patternOffset() + 1);
-        }
-        byte[] literal = query.literal() && !query.caseInsensitive() ? query.pattern().getBytes(StandardCharsets.UTF_8) : null;
-        byte[] foldedLiteral = foldedLiteral(query);
-        Query plan = Planner.plan(query.pattern(), query.literal(), query.caseInsensitive());
         List<Pattern> packages = new ArrayList<>();
         List<Pattern> notPackages = new ArrayList<>();
         List<Pattern> paths = new ArrayList<>();
@@ -68,7 +75,71 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
             }
         }
         return new SearchSpec(query, pattern, literal, foldedLiteral, plan, packages, notPackages, paths, notPaths, types, notTypes, maxResults,
-                deadlineNanos, contextLines);
+                deadlineNanos, contextLines, operands);
+    }
+
+    /** {@code pattern} if it is within the size limit and (unless a literal) cannot match the empty string. */
+    private static Pattern checked(Pattern pattern, boolean literal, int offset) throws QueryException {
+        if (pattern.programSize() > MAX_PROGRAM_SIZE) {
+            throw new QueryException("regex too complex: program size " + pattern.programSize() + ", the limit is " + MAX_PROGRAM_SIZE,
+                    offset + 1);
+        }
+        if (!literal && pattern.matcher("").find()) {
+            // grep's semantics: a line matches when the regex matches within it, so a regex that
+            // matches the empty string matches every line of every file (x?, (), a*, ^, $): an
+            // answer of the whole corpus that nobody asked for, streamed to the deadline. Refused
+            // here, where every client's query is checked (HTTP API, web UI, ./trigrep search).
+            // An operand of a boolean query likewise: it would hold for every file.
+            throw new QueryException(EMPTY_MATCH + ": make part of it required (x, not x?; a+, not a*)", offset + 1);
+        }
+        return pattern;
+    }
+
+    private static Operands operands(ParsedQuery query, int flags) throws QueryException {
+        List<Pattern> patterns = new ArrayList<>();
+        List<Query> plans = new ArrayList<>();
+        for (ParsedQuery.Operand o : query.operands()) {
+            patterns.add(checked(compile(o.regex(), flags, query.raw(), o.offset(), ""), false, o.offset()));
+            plans.add(Planner.plan(o.regex(), false, query.caseInsensitive()));
+        }
+        boolean[] positive = new boolean[patterns.size()];
+        query.condition().positives(positive, false);
+        List<Boolean> shown = new ArrayList<>();
+        for (boolean p : positive) {
+            shown.add(p);
+        }
+        return new Operands(query.condition(), patterns, plans, shown);
+    }
+
+    /** The alternation of the operands whose lines are shown, or null when there is none. */
+    private static Pattern shownLines(ParsedQuery query, Operands operands, int flags) throws QueryException {
+        StringBuilder alternation = new StringBuilder();
+        for (int i = 0; i < operands.size(); i++) {
+            if (operands.shown().get(i)) {
+                alternation.append(alternation.length() == 0 ? "" : "|").append("(?:").append(query.operands().get(i).regex()).append(')');
+            }
+        }
+        if (alternation.length() == 0) {
+            return null;
+        }
+        return checked(compile(alternation.toString(), flags, query.raw(), query.patternOffset(), ""), false, query.patternOffset());
+    }
+
+    /** Candidates for a condition: AND and OR of the operands' plans; a NOT narrows nothing (a file lacking its operand has no trigram to show for it). */
+    private static Query plan(Condition condition, Operands operands) {
+        if (condition instanceof Condition.Operand o) {
+            return operands.plans().get(o.index());
+        }
+        if (condition instanceof Condition.Not) {
+            return Query.ALL;
+        }
+        boolean and = condition instanceof Condition.And;
+        List<Condition> parts = and ? ((Condition.And) condition).operands() : ((Condition.Or) condition).operands();
+        List<Query> plans = new ArrayList<>();
+        for (Condition c : parts) {
+            plans.add(plan(c, operands));
+        }
+        return and ? Query.allOf(plans) : Query.anyOf(plans);
     }
 
     /** For a case-insensitive query that is an ASCII literal ({@code (?i)abc}, {@code abc case:no}): its lower case. */
@@ -208,7 +279,7 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
      * every file passing the filters is read. What the frontend admits as an expensive query.
      */
     public boolean fullScan() {
-        return plan instanceof Query.All;
+        return plan instanceof Query.All && !query.filesOnly();
     }
 
     public boolean hasFilters() {

@@ -6,7 +6,9 @@ import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.filetype.FileType;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.FileMatch;
 import io.trigrep.proto.ResultWriter;
+import io.trigrep.re2j.Pattern;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -63,7 +65,10 @@ final class ChunkWorker implements LineSink {
     private final FrameSink sink;
     private final Coordinator coordinator;
     private final Scratch scratch;
+    /** Finds the lines shown; null when a query's results are whole files. */
     private final LineMatcher matcher;
+    /** A boolean query's condition, which a file meets before its lines are searched; null otherwise. */
+    private final FileCondition condition;
     private final ResultWriter writer;
     private final int[] chunk = new int[CHUNK_DOCS];
     private final int[] froms = new int[CHUNK_DOCS];
@@ -84,8 +89,15 @@ final class ChunkWorker implements LineSink {
     private ByteBuf source;
     private float staticRank;
     private int pathMatches;
+    /** Matching lines the matcher reported in the file, shown or not. */
+    private int linesFound;
 
-    ChunkWorker(SearchSpec spec, List<String> needles, Shard shard, FrameSink sink, Coordinator coordinator, Scratch scratch) {
+    /**
+     * @param needles        prefilter the lines of {@code spec.pattern()}
+     * @param operandNeedles for a boolean query, prefilter the lines of each operand; else empty
+     */
+    ChunkWorker(SearchSpec spec, List<String> needles, List<List<String>> operandNeedles, Shard shard, FrameSink sink,
+                Coordinator coordinator, Scratch scratch) {
         this.spec = spec;
         this.shard = shard;
         this.docs = shard.docs();
@@ -94,7 +106,9 @@ final class ChunkWorker implements LineSink {
         this.scratch = scratch;
         this.matcher = spec.literal() != null ? LineMatcher.literal(spec.literal())
                 : spec.foldedLiteral() != null ? LineMatcher.foldedLiteral(spec.pattern(), spec.foldedLiteral())
-                : LineMatcher.regex(spec.pattern(), needles, spec.query().caseInsensitive());
+                : spec.pattern() != null ? LineMatcher.regex(spec.pattern(), needles, spec.query().caseInsensitive())
+                : null;
+        this.condition = spec.operands() == null ? null : new FileCondition(spec.operands(), operandNeedles, spec.query().caseInsensitive());
         this.writer = new ResultWriter(spec.contextLines());
     }
 
@@ -148,6 +162,11 @@ final class ChunkWorker implements LineSink {
                 return;
             }
         }
+        if (spec.query().filesOnly()) {
+            // A file-name query: the path is the match; the content is not read.
+            fileMatch(doc, packageName, docPath, docs.rank(doc) * (0.5f + 0.5f * (nameMatches(docPath) ? 1f : 0f)));
+            return;
+        }
         ByteBuffer bytes = shard.content(doc);
         length = bytes.remaining();
         content = scratch.atLeast(length);
@@ -159,12 +178,51 @@ final class ChunkWorker implements LineSink {
         source = null;
         pathMatches = -1;
         staticRank = docs.rank(doc);
-        matcher.search(content, length, from, line, this);
+        linesFound = 0;
+        // A doc handed back mid-file (from > 0) paused after a shown line: its condition held.
+        if (condition == null || from > 0 || condition.holds(content, length)) {
+            if (matcher != null) {
+                matcher.search(content, length, from, line, this);
+            }
+            if (condition != null && from == 0 && linesFound == 0) {
+                // It meets the condition with no line to show (only NOT operands, or an OR whose
+                // shown side is absent): the file itself is the result.
+                fileMatch(doc, packageName, pathString != null ? pathString : docs.path(doc), 0.5f * staticRank);
+            }
+        }
         content = null;
+    }
+
+    /** Whether a positive path filter matches the file's name (the part after the last /), not only a folder's. */
+    private boolean nameMatches(String docPath) {
+        String name = docPath.substring(docPath.lastIndexOf('/') + 1);
+        for (Pattern p : spec.paths()) {
+            if (p.matcher(name).find()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Writes a whole file as one result, counted as a line result is. */
+    private void fileMatch(int doc, byte[] packageName, String docPath, float ranking) throws Exception {
+        long count = coordinator.countResult();
+        if (count > spec.maxResults()) {
+            full = true;
+            return;
+        }
+        FileType type = FileType.ofId(docs.fileType(doc));
+        FileMatch.write(out, new String(packageName, StandardCharsets.UTF_8), docPath, ranking, docs.contentLength(doc),
+                type == FileType.UNKNOWN ? "" : type.displayName());
+        if (out.readableBytes() >= BATCH_BYTES) {
+            sink.write(out);
+            out = sink.allocator().buffer(BATCH_BYTES);
+        }
     }
 
     @Override
     public boolean line(int lineStart, int lineEnd, int lineNumber, int[] ranges, int rangeCount) {
+        linesFound++;
         long count = coordinator.countResult();
         if (count > spec.maxResults()) {
             full = true;

@@ -2,6 +2,7 @@ package io.trigrep.backend.search;
 
 import io.netty.buffer.ByteBuf;
 import io.trigrep.backend.plan.Query;
+import io.trigrep.backend.query.Operands;
 import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.Shard;
@@ -90,6 +91,7 @@ public final class SearchExecution {
     private final long started;
     private final Runnable onEnd;
     private final boolean fullScan;
+    private final boolean filesOnly;
     private final AtomicReferenceArray<byte[]> packageNames;
     /**
      * Workers between chunks: a chunk takes one (or makes one, at most one per task running at
@@ -113,6 +115,8 @@ public final class SearchExecution {
     /** Set by start; read by tasks, which start runs after it. */
     private DocIterator candidates;
     private List<String> needles;
+    /** A boolean query's needles per operand; empty otherwise. */
+    private List<List<String>> operandNeedles;
     /** No candidate is left to hand out (work handed back may be). */
     private boolean exhausted;
     private final ArrayDeque<int[]> resumable = new ArrayDeque<>();
@@ -135,7 +139,8 @@ public final class SearchExecution {
         this.started = nanoTime.getAsLong();
         this.lastProgress = new AtomicLong(started);
         this.onEnd = onEnd;
-        this.fullScan = spec.plan() instanceof Query.All;
+        this.fullScan = spec.fullScan();
+        this.filesOnly = spec.query().filesOnly();
         this.packageNames = new AtomicReferenceArray<>(shard.docs().packageCount());
         this.scratch = scratch;
     }
@@ -149,9 +154,24 @@ public final class SearchExecution {
     public void start() {
         DocIterator iterator;
         List<String> found;
+        List<List<String>> perOperand = new java.util.ArrayList<>();
         try {
             iterator = Candidates.of(spec.plan(), shard.index());
-            found = spec.literal() == null ? Needles.of(spec.plan(), shard.index(), spec.query().caseInsensitive()) : List.of();
+            boolean fold = spec.query().caseInsensitive();
+            Operands operands = spec.operands();
+            if (operands == null) {
+                found = spec.literal() == null && spec.pattern() != null ? Needles.of(spec.plan(), shard.index(), fold) : List.of();
+            } else {
+                List<Query> shownPlans = new java.util.ArrayList<>();
+                for (int i = 0; i < operands.size(); i++) {
+                    perOperand.add(Needles.of(operands.plans().get(i), shard.index(), fold));
+                    if (operands.shown().get(i)) {
+                        shownPlans.add(operands.plans().get(i));
+                    }
+                }
+                // The shown lines match one of the shown operands: each holds one of its operand's needles.
+                found = Needles.of(Query.anyOf(shownPlans), shard.index(), fold);
+            }
         } catch (Exception e) {
             synchronized (lock) {
                 if (!startable()) {
@@ -168,6 +188,7 @@ public final class SearchExecution {
             }
             candidates = iterator;
             needles = found;
+            operandNeedles = perOperand;
             moveTo(Phase.RUNNING);
         }
         schedule();
@@ -242,7 +263,7 @@ public final class SearchExecution {
 
     private void runChunk() {
         ChunkWorker idle = idleWorkers.poll();
-        ChunkWorker worker = idle != null ? idle : new ChunkWorker(spec, needles, shard, sink, coordinator, scratch);
+        ChunkWorker worker = idle != null ? idle : new ChunkWorker(spec, needles, operandNeedles, shard, sink, coordinator, scratch);
         boolean more;
         try {
             more = worker.search();
@@ -354,7 +375,8 @@ public final class SearchExecution {
                         exhausted = true;
                         break;
                     }
-                    bytes += table.contentLength(doc);
+                    // A file-name query reads no content: its chunks are bounded by docs alone.
+                    bytes += filesOnly ? 0 : table.contentLength(doc);
                     docs[n] = doc;
                     froms[n] = 0;
                     lines[n++] = 1;

@@ -2,6 +2,7 @@ package io.trigrep.backend.server;
 
 import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Done;
+import io.trigrep.proto.FileMatch;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
@@ -142,6 +143,11 @@ public final class SearchCommand implements Callable<Integer> {
                 results[0]++;
                 Result.Reader r = response.getResult();
                 out.write(r.getPackage() + "/" + r.getPath() + ":" + r.getLine() + ":" + r.getContext() + "\n");
+            } else if (response.which() == Response.Which.FILE_MATCH) {
+                // A whole file (a file-name query, or a boolean one with no line to show): its name, as find prints one.
+                results[0]++;
+                FileMatch.Reader f = response.getFileMatch();
+                out.write(f.getPackage() + "/" + f.getPath() + "\n");
             } else {
                 report(response, start);
             }

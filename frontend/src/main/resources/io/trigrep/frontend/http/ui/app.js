@@ -115,6 +115,7 @@ function showQueryError(message, position) {
 
 // One result, with the markup HtmlPages.result renders on the server.
 function resultItem(r) {
+  if (r.kind === 'file') return fileItem(r);
   const params = new URLSearchParams(location.search);
   const show = new URLSearchParams({ package: r.package, path: r.path, q: params.get('q') || '' });
   if (params.get('mode') === 'literal') show.set('mode', 'literal');
@@ -140,6 +141,32 @@ function resultItem(r) {
   (r.context_after || []).forEach((line, i) => pre.append(contextLine(r.line + 1 + i, line, cuts)));
   item.append(loc, pre);
   return item;
+}
+
+// A whole file (a file-name query's result), with the markup HtmlPages.file renders.
+function fileItem(r) {
+  const params = new URLSearchParams(location.search);
+  const show = new URLSearchParams({ package: r.package, path: r.path, q: params.get('q') || '' });
+  if (params.get('mode') === 'literal') show.set('mode', 'literal');
+  const item = element('li', 'result file');
+  const loc = element('a', 'loc');
+  loc.href = `/show?${show}`;
+  loc.append(element('span', 'pkg', r.package), '/', element('span', 'path', r.path));
+  const meta = element('span', 'meta');
+  if (r.language) meta.append(element('span', 'lang', r.language), ' · ');
+  meta.append(element('span', 'size', size(r.bytes)));
+  item.append(loc, ' ', meta);
+  return item;
+}
+
+// A file size as HtmlPages.size writes it: 812 B, 4.1 KiB, 12 MiB.
+function size(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = bytes;
+  let u = -1;
+  while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`;
 }
 
 function contextLine(number, text, cuts) {

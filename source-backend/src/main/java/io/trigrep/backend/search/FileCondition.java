@@ -1,0 +1,62 @@
+package io.trigrep.backend.search;
+
+import io.trigrep.backend.query.Operands;
+import java.util.List;
+
+/**
+ * Decides whether one file meets a boolean query's condition: each operand is searched for on
+ * demand, stopping at its first matching line, and remembered for the file, so an AND stops at
+ * the first operand the file lacks. One per worker; not thread-safe.
+ */
+final class FileCondition {
+    private static final byte UNKNOWN = 0;
+    private static final byte YES = 1;
+    private static final byte NO = 2;
+
+    private final Operands operands;
+    private final LineMatcher[] matchers;
+    private final byte[] known;
+    private final FirstLine first = new FirstLine();
+    private byte[] content;
+    private int length;
+
+    /** {@code needles.get(i)} prefilter operand i's lines, as for a plain regex query. */
+    FileCondition(Operands operands, List<List<String>> needles, boolean foldNeedles) {
+        this.operands = operands;
+        this.matchers = new LineMatcher[operands.size()];
+        for (int i = 0; i < matchers.length; i++) {
+            matchers[i] = LineMatcher.regex(operands.patterns().get(i), needles.get(i), foldNeedles);
+        }
+        this.known = new byte[matchers.length];
+    }
+
+    /** Whether {@code content[0, length)} meets the condition. */
+    boolean holds(byte[] content, int length) {
+        this.content = content;
+        this.length = length;
+        java.util.Arrays.fill(known, UNKNOWN);
+        boolean holds = operands.condition().holds(this::matches);
+        this.content = null;
+        return holds;
+    }
+
+    private boolean matches(int operand) {
+        if (known[operand] == UNKNOWN) {
+            first.found = false;
+            matchers[operand].search(content, length, 0, 1, first);
+            known[operand] = first.found ? YES : NO;
+        }
+        return known[operand] == YES;
+    }
+
+    /** Stops a search at its first matching line. */
+    private static final class FirstLine implements LineSink {
+        boolean found;
+
+        @Override
+        public boolean line(int lineStart, int lineEnd, int lineNumber, int[] ranges, int rangeCount) {
+            found = true;
+            return false;
+        }
+    }
+}
