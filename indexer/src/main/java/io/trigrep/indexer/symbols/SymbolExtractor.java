@@ -46,7 +46,10 @@ public final class SymbolExtractor {
     public interface Docs {
         int count();
 
-        /** The doc's path in its package, '/'-separated: its last segment picks ctags' parser. */
+        /**
+         * The doc's name, {@code package/path}, '/'-separated: its last segment picks ctags'
+         * parser, and ctags names anonymous scopes ({@code __anon8c697b42010a}) by a hash of it.
+         */
         String path(int doc);
 
         int length(int doc);
@@ -112,7 +115,7 @@ public final class SymbolExtractor {
         return out;
     }
 
-    /** Whether a file named {@code path} (in a package) goes through ctags. */
+    /** Whether a file at {@code path} (its last '/'-separated segment is its name) goes through ctags. */
     public boolean wants(String path) {
         return languages.knows(path.substring(path.lastIndexOf('/') + 1));
     }
@@ -151,7 +154,7 @@ public final class SymbolExtractor {
                             }
                             docs.read(doc, buffer);
                             try {
-                                List<Tag> tags = ctags.tags(fileName(docs.path(doc)), buffer, length);
+                                List<Tag> tags = ctags.tags(docs.path(doc), buffer, length);
                                 byDoc[doc] = sortedByLine(tags);
                             } catch (Ctags.Failure f) {
                                 failures.add(new Failure(doc, f.getMessage()));
@@ -184,10 +187,6 @@ public final class SymbolExtractor {
         List<Failure> sorted = new ArrayList<>(failures);
         sorted.sort((a, b) -> Integer.compare(a.doc(), b.doc()));
         return new Result(symbols, files, List.copyOf(sorted));
-    }
-
-    private static String fileName(String path) {
-        return path.substring(path.lastIndexOf('/') + 1);
     }
 
     /** ctags' order, made stable by line (it may report a scope's members after the scope's end). */
