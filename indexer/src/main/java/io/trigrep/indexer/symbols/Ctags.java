@@ -37,6 +37,7 @@ final class Ctags implements Closeable {
     private final long limitNanos;
     private final ScheduledExecutorService timer;
     private final TagLine parsed = new TagLine();
+    private final java.util.HashMap<String, String> labels = new java.util.HashMap<>();
     private final ByteArrayOutputStream lineBuffer = new ByteArrayOutputStream(256);
     private Process process;
     private OutputStream in;
@@ -89,7 +90,7 @@ final class Ctags implements Closeable {
                         throw new Failure(error);
                     }
                 } else if ("tag".equals(t.type) && t.name != null && t.line >= 1 && t.line <= Integer.MAX_VALUE) {
-                    tags.add(new Tag(t.name, (int) t.line, orEmpty(t.kind), orEmpty(t.language), orEmpty(t.scope)));
+                    tags.add(new Tag(t.name, (int) t.line, shared(t.kind), shared(t.language), shared(t.scope)));
                 }
             }
         } catch (IOException e) {
@@ -131,8 +132,19 @@ final class Ctags implements Closeable {
         }
     }
 
-    private static String orEmpty(String s) {
-        return s == null ? "" : s;
+    /**
+     * One String per distinct kind, language and scope: a shard's tags are held until its file is
+     * written, and there are few of these among millions of tags.
+     */
+    private String shared(String s) {
+        if (s == null) {
+            return "";
+        }
+        String known = labels.putIfAbsent(s, s);
+        if (known == null && labels.size() > 100_000) {
+            labels.clear();
+        }
+        return known == null ? s : known;
     }
 
     /** The next output line without its newline; null at the end of the output. */
