@@ -10,6 +10,7 @@ import io.trigrep.indexer.filter.SkipReason;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.indexer.rank.Popularity;
 import io.trigrep.indexer.symbols.SymbolExtractor;
+import io.trigrep.indexer.symbols.Symbols;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -139,6 +140,7 @@ public final class IndexCommand implements Callable<Integer> {
         if (verify) {
             for (int shard = 0; shard < shards; shard++) {
                 Shard.open(out.resolve("shard-" + shard)).verify();
+                Symbols.open(out.resolve("shard-" + shard)).verify();
             }
         }
         if (skippedList != null) {
