@@ -43,9 +43,12 @@ final class CtagsLanguages {
         }
     }
 
-    /** Runs {@code program --options=NONE --list-maps}. */
+    /** Runs {@code program --options=NONE MAPS… --list-maps}, with the maps {@link Ctags} runs with. */
     static CtagsLanguages of(String program) throws IOException {
-        Process p = new ProcessBuilder(program, "--options=NONE", "--list-maps").redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> command = new ArrayList<>(List.of(program, "--options=NONE"));
+        command.addAll(Ctags.MAPS);
+        command.add("--list-maps");
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         p.getOutputStream().close();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         try {

@@ -62,7 +62,9 @@ class CtagsGroundTruthTest {
         try (Stream<Path> walk = Files.walk(CORPUS)) {
             files = walk.filter(Files::isRegularFile).map(p -> CORPUS.relativize(p).toString()).sorted().toList();
         }
-        List<String> command = new ArrayList<>(List.of("ctags", "--options=NONE", "--output-format=json", "--fields=NnKlsF", "-o", "-"));
+        List<String> command = new ArrayList<>(List.of("ctags", "--options=NONE"));
+        command.addAll(Ctags.MAPS);
+        command.addAll(List.of("--output-format=json", "--fields=NnKlsF", "-o", "-"));
         command.addAll(files);
         Process ctags = new ProcessBuilder(command).directory(CORPUS.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         String json = new String(ctags.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
