@@ -56,6 +56,8 @@ final class Ctags implements Closeable {
     private int position;
     private int limit;
     private volatile boolean killed;
+    /** The file being tagged, as the timer's alarm knows it; guarded by this. */
+    private Object current;
 
     Ctags(String program, long limitNanos, ScheduledExecutorService timer) {
         this.program = program;
@@ -68,14 +70,22 @@ final class Ctags implements Closeable {
         if (process == null) {
             start();
         }
-        killed = false;
+        Object file = new Object();
+        synchronized (this) {
+            killed = false;
+            current = file;
+        }
         Process running = process;
         ScheduledFuture<?> alarm = timer.schedule(() -> {
-            killed = true;
-            running.destroyForcibly();
+            // Only while this file is still being tagged: a late alarm must not kill the next file's process.
+            synchronized (this) {
+                if (current == file) {
+                    killed = true;
+                    running.destroyForcibly();
+                }
+            }
         }, limitNanos, TimeUnit.NANOSECONDS);
         List<Tag> tags = new ArrayList<>();
-        String error = null;
         try {
             in.write(("{\"command\":\"generate-tags\",\"filename\":" + jsonString(fileName) + ",\"size\":" + length + "}\n")
                     .getBytes(StandardCharsets.UTF_8));
@@ -94,10 +104,11 @@ final class Ctags implements Closeable {
                     break;
                 }
                 if ("error".equals(t.type)) {
-                    error = "ctags: " + t.message;
+                    // Non-fatal "errors" are ctags' warnings ("ignoring null tag in …"): the file keeps
+                    // the tags it has. A fatal one ends the process.
                     if (t.fatal) {
                         stop();
-                        throw new Failure(error);
+                        throw new Failure("ctags: " + t.message);
                     }
                 } else if ("tag".equals(t.type) && t.name != null && t.line >= 1 && t.line <= Integer.MAX_VALUE) {
                     tags.add(new Tag(t.name, (int) t.line, shared(t.kind), shared(t.language), shared(t.scope)));
@@ -111,13 +122,13 @@ final class Ctags implements Closeable {
             throw new Failure(e.getMessage());
         } finally {
             alarm.cancel(false);
+            synchronized (this) {
+                current = null;
+            }
         }
         if (killed) {
             stop();
             throw new Failure(timedOut());
-        }
-        if (error != null && tags.isEmpty()) {
-            throw new Failure(error);
         }
         return tags;
     }

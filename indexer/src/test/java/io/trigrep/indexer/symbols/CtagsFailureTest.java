@@ -37,8 +37,10 @@ class CtagsFailureTest {
                 content = stdin.read(command["size"]).decode()
                 if "HANG" in content: time.sleep(60)
                 if "CRASH" in content: os._exit(3)
-                if "ERROR" in content:
-                    out.write(json.dumps({"_type": "error", "message": "cannot parse", "fatal": False}) + "\\n")
+                if "WARN" in content:
+                    out.write(json.dumps({"_type": "error", "message": "ignoring null tag", "fatal": False}) + "\\n")
+                if "FATAL" in content:
+                    out.write(json.dumps({"_type": "error", "message": "cannot parse", "fatal": True}) + "\\n"); out.flush(); sys.exit(1)
                 else:
                     for number, text in enumerate(content.splitlines(), 1):
                         if text:
@@ -89,27 +91,30 @@ class CtagsFailureTest {
                 new Doc("p/hang.c", "HANG"),
                 new Doc("p/README", "not for ctags"),
                 new Doc("p/crash.c", "CRASH"),
-                new Doc("p/err.c", "ERROR"),
+                new Doc("p/err.c", "FATAL"),
+                new Doc("p/warn.c", "WARN"),
                 new Doc("p/sub/Makefile", "all"),
-                new Doc("p/z.c", "zeta"));
+                new Doc("p/z.c", "zeta\nWARN"));
         Path out = dir.resolve("symbols.tgs");
         long start = System.nanoTime();
         SymbolExtractor.Result result = extractor.extract(new ListDocs(docs), out);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
 
-        assertThat(result.files()).isEqualTo(6);
+        assertThat(result.files()).isEqualTo(7);
         assertThat(result.failures()).extracting(SymbolExtractor.Failure::doc).containsExactly(1, 3, 4);
         assertThat(result.failures().get(0).reason()).isEqualTo("ctags took over 1500 ms (killed)");
         assertThat(result.failures().get(1).reason()).isEqualTo("ctags exited with status 3 on this file");
         assertThat(result.failures().get(2).reason()).isEqualTo("ctags: cannot parse");
 
         Symbols symbols = Symbols.openFile(out);
-        assertThat(symbols.symbolCount()).isEqualTo(result.symbols()).isEqualTo(4);
+        // a warning costs nothing: a.c 2 tags, warn.c 1, Makefile 1, z.c 2
+        assertThat(symbols.symbolCount()).isEqualTo(result.symbols()).isEqualTo(6);
         assertThat(symbols.definitionLines(0)).containsExactly(1, 3);
         assertThat(symbols.scope(0)).isEqualTo("p/a.c");
         assertThat(symbols.endOfDoc(1) - symbols.firstOfDoc(1)).isZero();
-        assertThat(symbols.name(symbols.nameId(symbols.firstOfDoc(5)))).isEqualTo("all");
-        assertThat(symbols.name(symbols.nameId(symbols.firstOfDoc(6)))).isEqualTo("zeta");
+        assertThat(symbols.name(symbols.nameId(symbols.firstOfDoc(5)))).isEqualTo("WARN");
+        assertThat(symbols.name(symbols.nameId(symbols.firstOfDoc(6)))).isEqualTo("all");
+        assertThat(symbols.definitionLines(7)).containsExactly(1, 2);
     }
 
     @Test
