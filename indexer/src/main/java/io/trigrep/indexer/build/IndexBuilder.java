@@ -35,7 +35,7 @@ import java.util.stream.Stream;
  */
 public final class IndexBuilder {
     /** Options of a run. {@code pairBuffer} is the number of doc ids a shard build buffers for its posting lists (see PostingBuckets). */
-    public record Options(int shards, FilterLimits limits, Popularity popularity, int threads, int pairBuffer) {
+    public record Options(int shards, FilterLimits limits, Popularity popularity, int threads, int pairBuffer, SymbolChoice symbols) {
         public Options {
             if (shards < 1 || shards > 4096) {
                 throw new IllegalArgumentException("shards must be in [1, 4096], got " + shards);
@@ -43,15 +43,32 @@ public final class IndexBuilder {
             if (threads < 1) {
                 throw new IllegalArgumentException("threads must be >= 1, got " + threads);
             }
+            if (symbols == null) {
+                throw new IllegalArgumentException("symbols must be a SymbolChoice, got null");
+            }
             if (pairBuffer < 1024) {
                 throw new IllegalArgumentException("pairBuffer must be >= 1024, got " + pairBuffer);
             }
         }
 
+        /** Options without symbols. */
+        public Options(int shards, FilterLimits limits, Popularity popularity, int threads, int pairBuffer) {
+            this(shards, limits, popularity, threads, pairBuffer, SymbolChoice.none("built without symbols (not asked for)"));
+        }
+
+        /** Defaults without symbols: tests and callers that want them choose an extractor. */
         public static Options defaults(int shards) {
             return new Options(shards, FilterLimits.DEFAULT, Popularity.none(), Runtime.getRuntime().availableProcessors(), 32 << 20);
         }
+
+        /** These options with {@code symbols} instead. */
+        public Options withSymbols(SymbolChoice symbols) {
+            return new Options(shards, limits, popularity, threads, pairBuffer, symbols);
+        }
     }
+
+    /** A file indexed without symbols because ctags failed on it, and why. */
+    public record SymbolFailure(String packageName, String path, String reason) {}
 
     /** One file left out: its package, path in the package, why, and its size. */
     public record SkippedFile(String packageName, String path, SkipReason reason, long bytes) {}
@@ -311,9 +328,11 @@ public final class IndexBuilder {
         Path temporary = scratch.resolve(name);
         long started = clock.millis();
         long t0 = System.nanoTime();
-        BuiltShard result = ShardBuilder.build(members, temporary, options.pairBuffer(), options.threads(), slicePool);
+        BuiltShard result = ShardBuilder.build(members, temporary, options.pairBuffer(), options.threads(), slicePool,
+                options.symbols().extractor());
         Manifest manifest = new Manifest(name, result.docs(), result.packages(), result.trigrams(), result.contentBytes(),
-                result.indexBytes(), result.docTableBytes(), started, (System.nanoTime() - t0) / 1_000_000, skipped);
+                result.indexBytes(), result.docTableBytes(), started, (System.nanoTime() - t0) / 1_000_000, skipped,
+                options.symbols().absentReason());
         Files.writeString(temporary.resolve(ShardFiles.MANIFEST), manifest.toJson(), StandardOpenOption.CREATE_NEW);
         try (Stream<Path> files = Files.list(temporary)) {
             for (Path f : files.toList()) {

@@ -5,6 +5,7 @@ import io.trigrep.indexer.format.DocTableWriter;
 import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.format.TrigramIndexWriter;
 import io.trigrep.indexer.format.Unmapper;
+import io.trigrep.indexer.symbols.SymbolExtractor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -43,8 +44,9 @@ final class ShardBuilder {
 
     private ShardBuilder() {}
 
-    static BuiltShard build(List<Slice> slices, Path folder, int pairBuffer, int threads, java.util.concurrent.ExecutorService pool)
-            throws IOException {
+    /** {@code symbols} null: no symbols file. */
+    static BuiltShard build(List<Slice> slices, Path folder, int pairBuffer, int threads, java.util.concurrent.ExecutorService pool,
+            SymbolExtractor symbols) throws IOException {
         List<Slice> ordered = new ArrayList<>(slices);
         ordered.sort(Comparator.comparing((Slice s) -> s.part().packageName()).thenComparingInt(s -> s.part().index())
                 .thenComparingInt(Slice::from));
@@ -116,8 +118,64 @@ final class ShardBuilder {
             }
             table.finish();
         }
+        SymbolExtractor.Result extracted = null;
+        List<IndexBuilder.SymbolFailure> failures = List.of();
+        long symbolBytes = 0;
+        if (symbols != null) {
+            Path file = folder.resolve(ShardFiles.SYMBOLS);
+            extracted = extractSymbols(symbols, docs, contentOffsets, folder.resolve(ShardFiles.CONTENTS), file);
+            symbolBytes = Files.size(file);
+            List<IndexBuilder.SymbolFailure> named = new ArrayList<>();
+            for (SymbolExtractor.Failure f : extracted.failures()) {
+                Doc d = docs.get(f.doc());
+                named.add(new IndexBuilder.SymbolFailure(d.packageName(), pathOf(d), f.reason()));
+            }
+            failures = List.copyOf(named);
+        }
         return new BuiltShard(docs.size(), weights.size(), trigrams, contentBytes,
-                Files.size(folder.resolve(ShardFiles.TRIGRAMS)), Files.size(folder.resolve(ShardFiles.DOCS)), postings.ranges(), postingBytes, varintBytes);
+                Files.size(folder.resolve(ShardFiles.TRIGRAMS)), Files.size(folder.resolve(ShardFiles.DOCS)), postings.ranges(), postingBytes,
+                varintBytes, extracted, symbolBytes, failures);
+    }
+
+    private static String pathOf(Doc d) {
+        return new String(d.file().path(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** Runs ctags over the docs' bytes as written to {@code contents} (read, not mapped: see copyContents). */
+    private static SymbolExtractor.Result extractSymbols(SymbolExtractor extractor, List<Doc> docs, long[] contentOffsets, Path contents,
+            Path out) throws IOException {
+        try (FileChannel channel = FileChannel.open(contents, StandardOpenOption.READ)) {
+            return extractor.extract(new SymbolExtractor.Docs() {
+                @Override
+                public int count() {
+                    return docs.size();
+                }
+
+                @Override
+                public String path(int doc) {
+                    return docs.get(doc).packageName() + "/" + pathOf(docs.get(doc));
+                }
+
+                @Override
+                public int length(int doc) {
+                    return docs.get(doc).file().length();
+                }
+
+                @Override
+                public void read(int doc, byte[] into) throws IOException {
+                    ByteBuffer target = ByteBuffer.wrap(into, 0, length(doc));
+                    long at = contentOffsets[doc];
+                    while (target.hasRemaining()) {
+                        if (channel.read(target, at + target.position()) < 0) {
+                            throw new IOException(contents + ": ends inside doc " + doc);
+                        }
+                    }
+                }
+            }, out);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while extracting symbols");
+        }
     }
 
     /**

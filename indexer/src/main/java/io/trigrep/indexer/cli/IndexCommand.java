@@ -2,16 +2,20 @@ package io.trigrep.indexer.cli;
 
 import io.trigrep.indexer.build.IndexBuilder;
 import io.trigrep.indexer.build.IndexStats;
+import io.trigrep.indexer.build.SymbolChoice;
 import io.trigrep.indexer.corpus.Corpus;
 import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.filter.FilterLimits;
 import io.trigrep.indexer.filter.SkipReason;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.indexer.rank.Popularity;
+import io.trigrep.indexer.symbols.SymbolExtractor;
+import io.trigrep.indexer.symbols.Symbols;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -56,6 +60,15 @@ public final class IndexCommand implements Callable<Integer> {
     @Option(names = "--verify", defaultValue = "${env:TRIGREP_VERIFY:-false}", description = "read every written shard back and check its checksums (env TRIGREP_VERIFY)")
     boolean verify;
 
+    @Option(names = "--no-symbols", defaultValue = "${env:TRIGREP_NO_SYMBOLS:-false}", description = "do not extract definitions for sym: search (each shard's manifest then says why it has none) (env TRIGREP_NO_SYMBOLS)")
+    boolean noSymbols;
+
+    @Option(names = "--ctags", paramLabel = "PROGRAM", defaultValue = "${env:TRIGREP_CTAGS:-ctags}", description = "the universal-ctags program that extracts definitions; when it cannot run, shards are built without symbols and say why (env TRIGREP_CTAGS; default ${DEFAULT-VALUE})")
+    String ctags;
+
+    @Option(names = "--ctags-timeout-ms", defaultValue = "${env:TRIGREP_CTAGS_TIMEOUT_MS:-10000}", description = "longest ctags may take over one file before it is killed and the file gets no symbols (env TRIGREP_CTAGS_TIMEOUT_MS; default ${DEFAULT-VALUE})")
+    long ctagsTimeoutMs;
+
     @Parameters(arity = "1..*", paramLabel = "INPUT", description = "folders, .dsc files or archives")
     List<Path> inputs;
 
@@ -74,6 +87,22 @@ public final class IndexCommand implements Callable<Integer> {
         return Math.min(asked, cap);
     }
 
+    /** ctags when it runs, else no symbols and the reason (printed now, recorded in each manifest). */
+    private SymbolChoice symbolChoice(int workers, PrintStream err) {
+        if (noSymbols) {
+            return SymbolChoice.none("built with --no-symbols");
+        }
+        if (ctagsTimeoutMs < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--ctags-timeout-ms must be >= 1, got " + ctagsTimeoutMs);
+        }
+        try {
+            return SymbolChoice.extract(SymbolExtractor.start(new SymbolExtractor.Config(ctags, workers, Duration.ofMillis(ctagsTimeoutMs))));
+        } catch (java.io.IOException e) {
+            err.println("note: building without symbols (sym: search will say so): " + e.getMessage());
+            return SymbolChoice.none("built without ctags: " + e.getMessage());
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintStream err = System.err;
@@ -90,7 +119,7 @@ public final class IndexCommand implements Callable<Integer> {
         IndexBuilder.Options options = new IndexBuilder.Options(shards,
                 new FilterLimits(maxFileBytes, skipGenerated),
                 popularity == null ? Popularity.none() : Popularity.read(popularity), workers,
-                (int) Math.max(1024, sortBufferBytes() / 4));
+                (int) Math.max(1024, sortBufferBytes() / 4), symbolChoice(workers, err));
         Files.createDirectories(out);
         int[] errorCount = {0};
         List<PackageSource> packages = Corpus.discover(inputs, out, message -> {
@@ -111,10 +140,16 @@ public final class IndexCommand implements Callable<Integer> {
         if (verify) {
             for (int shard = 0; shard < shards; shard++) {
                 Shard.open(out.resolve("shard-" + shard)).verify();
+                Symbols.open(out.resolve("shard-" + shard)).verify();
             }
         }
         if (skippedList != null) {
             SkippedList.write(report.skipped(), skippedList);
+        }
+        for (var shard : report.shards()) {
+            for (IndexBuilder.SymbolFailure f : shard.symbolFailures()) {
+                err.println("warning: no symbols for " + f.packageName() + "/" + f.path() + ": " + f.reason());
+            }
         }
         System.out.print(Summary.of(report, verify));
         if (skippedList != null) {

@@ -15,6 +15,25 @@ final class Summary {
         return stats.inputTotal();
     }
 
+    /** Symbols over all shards, or why there are none. */
+    private static String symbols(IndexBuilder.Report report) {
+        long symbols = 0;
+        long files = 0;
+        long failed = 0;
+        long bytes = 0;
+        for (var shard : report.shards()) {
+            if (shard.symbols() == null) {
+                return "";
+            }
+            symbols += shard.symbols().symbols();
+            files += shard.symbols().files();
+            failed += shard.symbols().failures().size();
+            bytes += shard.symbolBytes();
+        }
+        return String.format("symbols    %,d definitions from %,d files (%,d bytes)%s%n", symbols, files, bytes,
+                failed == 0 ? "" : String.format("; ctags failed on %,d files (warnings above)", failed));
+    }
+
     static String of(IndexBuilder.Report report, boolean verified) {
         IndexStats stats = report.stats();
         long content = 0;
@@ -42,6 +61,7 @@ final class Summary {
         }
         out.append(String.format("index      %,d bytes without contents (trigrams %,d + doc tables %,d), %,d with contents%n",
                 index + docTable, index, docTable, index + docTable + content));
+        out.append(symbols(report));
         out.append(String.format("trigrams   %,d lists in all shards; postings %,d bytes (as varint gaps they would be %,d)%n",
                 trigrams, postings, varint));
         out.append(String.format("time       %.2f s (reading and filtering %.2f s, building shards %.2f s)%n", report.nanos() / 1e9,

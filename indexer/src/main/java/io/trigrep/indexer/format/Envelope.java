@@ -7,18 +7,19 @@ import java.util.zip.CRC32C;
  * The header and footer every shard file has (see FORMAT.md): 16 bytes of magic, kind and
  * version at the start; 16 bytes of length, CRC32C and end magic at the end.
  */
-final class Envelope {
+public final class Envelope {
     private Envelope() {}
 
     static final int MAGIC = 0x50524754;      // "TGRP" little-endian
     static final int END_MAGIC = 0x45524754;  // "TGRE"
     static final int VERSION = 1;
-    static final int HEADER = 16;
-    static final int FOOTER = 16;
+    public static final int HEADER = 16;
+    public static final int FOOTER = 16;
 
     static final int KIND_TRIGRAMS = kind("TRIG");
     static final int KIND_DOCS = kind("DOCS");
     static final int KIND_CONTENTS = kind("BLOB");
+    public static final int KIND_SYMBOLS = kind("SYMS");
 
     private static int kind(String ascii) {
         return ascii.charAt(0) | ascii.charAt(1) << 8 | ascii.charAt(2) << 16 | ascii.charAt(3) << 24;
@@ -34,7 +35,7 @@ final class Envelope {
     }
 
     /** Checks magic, kind, version and the footer's length against the real file size. */
-    static void check(MappedFile file, int kind) throws CorruptIndexException {
+    public static void check(MappedFile file, int kind) throws CorruptIndexException {
         if (file.size() < HEADER + FOOTER) {
             throw new CorruptIndexException(file.path(), 0, "file of " + file.size() + " bytes is too short for a header and footer (truncated?)");
         }
@@ -59,7 +60,7 @@ final class Envelope {
     }
 
     /** Recomputes the CRC32C of everything before the footer and compares it with the stored one. */
-    static void verifyChecksum(MappedFile file) throws CorruptIndexException {
+    public static void verifyChecksum(MappedFile file) throws CorruptIndexException {
         long footer = file.size() - FOOTER;
         CRC32C crc = new CRC32C();
         for (long at = 0; at < footer; ) {

@@ -13,14 +13,14 @@ import java.util.zip.CRC32C;
  * Writes one shard file: the header, little-endian values through a buffer, and on
  * {@link #finish} the footer with length and CRC32C, then fsync. Nothing else writes shard bytes.
  */
-final class FormatOutput implements Closeable {
+public final class FormatOutput implements Closeable {
     private final Path path;
     private final FileChannel channel;
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 18).order(ByteOrder.LITTLE_ENDIAN);
     private final CRC32C crc = new CRC32C();
     private long flushed;
 
-    FormatOutput(Path path, int kind) throws IOException {
+    public FormatOutput(Path path, int kind) throws IOException {
         this(path);
         writeInt(Envelope.MAGIC);
         writeInt(kind);
@@ -45,26 +45,26 @@ final class FormatOutput implements Closeable {
         return path;
     }
 
-    long position() {
+    public long position() {
         return flushed + buffer.position();
     }
 
-    void writeByte(int value) throws IOException {
+    public void writeByte(int value) throws IOException {
         room(1);
         buffer.put((byte) value);
     }
 
-    void writeShort(int value) throws IOException {
+    public void writeShort(int value) throws IOException {
         room(2);
         buffer.putShort((short) value);
     }
 
-    void writeInt(int value) throws IOException {
+    public void writeInt(int value) throws IOException {
         room(4);
         buffer.putInt(value);
     }
 
-    void writeLong(long value) throws IOException {
+    public void writeLong(long value) throws IOException {
         room(8);
         buffer.putLong(value);
     }
@@ -74,7 +74,7 @@ final class FormatOutput implements Closeable {
         buffer.putFloat(value);
     }
 
-    void write(byte[] bytes, int offset, int length) throws IOException {
+    public void write(byte[] bytes, int offset, int length) throws IOException {
         while (length > 0) {
             room(1);
             int n = Math.min(length, buffer.remaining());
@@ -154,7 +154,7 @@ final class FormatOutput implements Closeable {
     }
 
     /** Writes the footer, forces the bytes to disk and closes. */
-    void finish() throws IOException {
+    public void finish() throws IOException {
         flush();
         long length = flushed + Envelope.FOOTER;
         buffer.putLong(length);

@@ -18,9 +18,11 @@ import java.util.regex.Pattern;
  * @param skipped files the indexer left out, attributed to this shard, by reason ({@code "binary"},
  *                {@code "too_large"}, … as {@code SkipReason.name().toLowerCase()}), in the order
  *                written; empty for a manifest written before the field existed
+ * @param symbolsAbsent why the shard has no {@code symbols.tgs} (ctags missing, symbols turned
+ *                off); null when it has one, or when the manifest says nothing about symbols
  */
 public record Manifest(String shard, int docs, int packages, int trigrams, long contentBytes, long indexBytes, long docTableBytes,
-                       long builtAtMillis, long buildMillis, Map<String, Skipped> skipped) {
+                       long builtAtMillis, long buildMillis, Map<String, Skipped> skipped, String symbolsAbsent) {
     public static final int FORMAT_VERSION = Envelope.VERSION;
 
     /** Files left out for one reason and their bytes. */
@@ -34,6 +36,12 @@ public record Manifest(String shard, int docs, int packages, int trigrams, long 
 
     public Manifest {
         skipped = Collections.unmodifiableMap(new LinkedHashMap<>(skipped));
+    }
+
+    /** A manifest that says nothing about symbols. */
+    public Manifest(String shard, int docs, int packages, int trigrams, long contentBytes, long indexBytes, long docTableBytes,
+                    long builtAtMillis, long buildMillis, Map<String, Skipped> skipped) {
+        this(shard, docs, packages, trigrams, contentBytes, indexBytes, docTableBytes, builtAtMillis, buildMillis, skipped, null);
     }
 
     /** A manifest with no skipped files recorded. */
@@ -63,6 +71,7 @@ public record Manifest(String shard, int docs, int packages, int trigrams, long 
                 + "  \"indexBytes\": " + indexBytes + ",\n"
                 + "  \"docTableBytes\": " + docTableBytes + ",\n"
                 + "  \"skipped\": {" + reasons + (reasons.length() == 0 ? "" : "\n  ") + "},\n"
+                + (symbolsAbsent == null ? "" : "  \"symbolsAbsent\": " + quote(symbolsAbsent) + ",\n")
                 + "  \"builtAtMillis\": " + builtAtMillis + ",\n"
                 + "  \"buildMillis\": " + buildMillis + ",\n";
         return body + CHECKSUM_LINE + checksum(body) + "\n}\n";
@@ -130,7 +139,8 @@ public record Manifest(String shard, int docs, int packages, int trigrams, long 
             return new Manifest(fields.get("shard"), Integer.parseInt(fields.get("docs")), Integer.parseInt(fields.get("packages")),
                     Integer.parseInt(fields.get("trigrams")), Long.parseLong(fields.get("contentBytes")),
                     Long.parseLong(fields.get("indexBytes")), Long.parseLong(fields.get("docTableBytes")),
-                    Long.parseLong(fields.get("builtAtMillis")), Long.parseLong(fields.get("buildMillis")), skipped);
+                    Long.parseLong(fields.get("builtAtMillis")), Long.parseLong(fields.get("buildMillis")), skipped,
+                    fields.get("symbolsAbsent"));
         } catch (NumberFormatException | NullPointerException e) {
             throw new CorruptIndexException(file, 0, "manifest is missing a field or has a malformed one");
         }

@@ -8,7 +8,7 @@ import java.util.Arrays;
  * FORMAT.md). Doc ids arrive one by one in increasing order; the encoder reuses its buffers
  * across lists, so the only memory it holds is the largest list's encoding.
  */
-final class PostingEncoder {
+public final class PostingEncoder {
     static final int BLOCK = 128;
 
     private final int[] gaps = new int[BLOCK];
@@ -22,7 +22,7 @@ final class PostingEncoder {
     private int[] skipOffset = new int[16];
     private int blocks;
 
-    void add(int doc) {
+    public void add(int doc) {
         if (doc <= previous) {
             throw new IllegalArgumentException("doc ids must increase: " + doc + " after " + previous);
         }
@@ -77,7 +77,7 @@ final class PostingEncoder {
     }
 
     /** Writes the list and resets for the next one; returns the bytes written. */
-    int finish(FormatOutput out) throws IOException {
+    public int finish(FormatOutput out) throws IOException {
         if (inBlock > 0) {
             flushBlock();
         }

@@ -7,5 +7,6 @@ public final class ShardFiles {
     public static final String TRIGRAMS = "trigrams.tgi";
     public static final String DOCS = "docs.tgd";
     public static final String CONTENTS = "contents.tgc";
+    public static final String SYMBOLS = "symbols.tgs";
     public static final String MANIFEST = "manifest.json";
 }

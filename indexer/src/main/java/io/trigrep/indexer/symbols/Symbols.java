@@ -1,0 +1,484 @@
+package io.trigrep.indexer.symbols;
+
+import io.trigrep.indexer.format.CorruptIndexException;
+import io.trigrep.indexer.format.Envelope;
+import io.trigrep.indexer.format.Manifest;
+import io.trigrep.indexer.format.MappedFile;
+import io.trigrep.indexer.format.PostingIterator;
+import io.trigrep.indexer.format.ShardFiles;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.function.Predicate;
+
+/**
+ * A shard's definitions ({@code symbols.tgs}, layout in FORMAT.md), or why it has none. Symbols
+ * are numbered in doc order (then line), so {@link #firstOfDoc}..{@link #endOfDoc} is a doc's
+ * definitions, lines ascending; each distinct name has an id (names sorted by bytes) and
+ * {@link #firstOfName}..{@link #endOfName} indexes the symbols of that name, in doc order, through
+ * {@link #symbolOfNameAt}. Names are found by trigram ({@link #namesWithTrigram},
+ * {@link #namesWithAll}) or by a scan of every name ({@link #scanNames}). Every read is
+ * bounds-checked; bad bytes are a {@link CorruptIndexException} naming the file and offset.
+ */
+public final class Symbols {
+    private static final int[] NO_INTS = new int[0];
+
+    private final String absentReason;
+    private final MappedFile file;
+    private final int docs;
+    private final int symbols;
+    private final int names;
+    private final int trigrams;
+    private final long docStartAt;
+    private final long byNameAt;
+    private final long nameStartAt;
+    private final long trigramsAt;
+    private final long postingsAt;
+    private final StringTable nameTable;
+    private final StringTable scopeTable;
+    private final StringTable kindTable;
+
+    private Symbols(String absentReason) {
+        this.absentReason = absentReason;
+        this.file = null;
+        this.docs = this.symbols = this.names = this.trigrams = 0;
+        this.docStartAt = this.byNameAt = this.nameStartAt = this.trigramsAt = this.postingsAt = 0;
+        this.nameTable = this.scopeTable = this.kindTable = null;
+    }
+
+    private Symbols(MappedFile file, int[] counts, long[] sections) throws CorruptIndexException {
+        this.absentReason = null;
+        this.file = file;
+        this.docs = counts[0];
+        this.symbols = counts[1];
+        this.names = counts[2];
+        this.trigrams = counts[5];
+        this.docStartAt = sections[1];
+        this.byNameAt = sections[2];
+        this.nameStartAt = sections[3];
+        this.postingsAt = sections[7];
+        this.trigramsAt = sections[8];
+        this.nameTable = new StringTable(file, sections[4], counts[2]);
+        this.scopeTable = new StringTable(file, sections[5], counts[3]);
+        this.kindTable = new StringTable(file, sections[6], counts[4]);
+    }
+
+    /**
+     * The symbols of the shard in {@code shardFolder}: its {@code symbols.tgs} checked (header,
+     * footer, directory) against the manifest's doc count, or, when the file is missing, an
+     * absent instance whose {@link #absentReason} says why (from the manifest).
+     */
+    public static Symbols open(Path shardFolder) throws IOException {
+        Path manifestFile = shardFolder.resolve(ShardFiles.MANIFEST);
+        Manifest manifest = Files.isRegularFile(manifestFile) ? Manifest.read(manifestFile) : null;
+        Path path = shardFolder.resolve(ShardFiles.SYMBOLS);
+        if (!Files.isRegularFile(path)) {
+            if (manifest != null && manifest.symbolsAbsent() != null) {
+                return new Symbols(manifest.symbolsAbsent());
+            }
+            return new Symbols("the shard has no " + ShardFiles.SYMBOLS + " (built before symbol search existed, or incomplete)");
+        }
+        Symbols opened = openFile(path);
+        if (manifest != null && opened.docs != manifest.docs()) {
+            throw new CorruptIndexException(path, opened.file.size() - Envelope.FOOTER - SymbolsWriter.DIRECTORY_BYTES,
+                    "symbols cover " + opened.docs + " docs, the manifest " + manifest.docs());
+        }
+        return opened;
+    }
+
+    static Symbols openFile(Path path) throws IOException {
+        MappedFile file = MappedFile.open(path);
+        Envelope.check(file, Envelope.KIND_SYMBOLS);
+        long directory = file.size() - Envelope.FOOTER - SymbolsWriter.DIRECTORY_BYTES;
+        if (directory < Envelope.HEADER) {
+            throw new CorruptIndexException(path, Math.max(0, directory), "no room for the directory");
+        }
+        int[] counts = new int[6];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = file.getInt(directory + 4L * i);
+            if (counts[i] < 0) {
+                throw new CorruptIndexException(path, directory + 4L * i, "negative count " + counts[i]);
+            }
+        }
+        long[] sections = new long[9];
+        for (int i = 0; i < sections.length; i++) {
+            sections[i] = file.getLong(directory + 24 + 8L * i);
+        }
+        long[] expected = new long[9];
+        expected[0] = Envelope.HEADER;
+        expected[1] = expected[0] + (long) SymbolsWriter.RECORD_BYTES * counts[1];
+        expected[2] = expected[1] + 4L * (counts[0] + 1L);
+        expected[3] = expected[2] + 4L * counts[1];
+        expected[4] = expected[3] + 4L * (counts[2] + 1L);
+        for (int i = 0; i < 3; i++) {
+            // each string table's end comes from its last offset, read within the file
+            long at = expected[4 + i];
+            if (sections[4 + i] != at || at + 4L * (counts[2 + i] + 1L) > directory) {
+                throw new CorruptIndexException(path, directory + 24 + 8L * (4 + i), "string table " + i + " at " + sections[4 + i]
+                        + ", expected " + at);
+            }
+            long bytes = file.getInt(at + 4L * counts[2 + i]) & 0xffffffffL;
+            expected[5 + i] = at + 4L * (counts[2 + i] + 1L) + bytes;
+        }
+        expected[8] = directory - (long) SymbolsWriter.TRIGRAM_ENTRY_BYTES * counts[5];
+        for (int i = 0; i < sections.length; i++) {
+            if (sections[i] != expected[i] || i > 0 && sections[i] < sections[i - 1]) {
+                throw new CorruptIndexException(path, directory + 24 + 8L * i, "directory sections do not add up: section " + i
+                        + " at " + sections[i] + ", expected " + expected[i]);
+            }
+        }
+        if (file.getInt(sections[2] - 4) != counts[1] || file.getInt(sections[1]) != 0) {
+            throw new CorruptIndexException(path, sections[1], "doc table does not run from symbol 0 to " + counts[1]);
+        }
+        if (file.getInt(sections[4] - 4) != counts[1]) {
+            throw new CorruptIndexException(path, sections[4] - 4, "name table does not end at symbol " + counts[1]);
+        }
+        if (counts[4] > SymbolsWriter.MAX_KINDS) {
+            throw new CorruptIndexException(path, directory + 16, counts[4] + " kinds and languages, at most " + SymbolsWriter.MAX_KINDS);
+        }
+        return new Symbols(file, counts, sections);
+    }
+
+    /** A shard without symbols, for {@code reason}. */
+    public static Symbols absent(String reason) {
+        return new Symbols(reason);
+    }
+
+    public boolean present() {
+        return absentReason == null;
+    }
+
+    /** Why there are no symbols (ctags missing, turned off, an old shard); null when {@link #present}. */
+    public String absentReason() {
+        return absentReason;
+    }
+
+    public Path path() {
+        return file == null ? null : file.path();
+    }
+
+    /** Reads the whole file and checks its CRC32C. */
+    public void verify() throws CorruptIndexException {
+        if (file != null) {
+            Envelope.verifyChecksum(file);
+        }
+    }
+
+    public int docCount() {
+        return docs;
+    }
+
+    public int symbolCount() {
+        return symbols;
+    }
+
+    public int nameCount() {
+        return names;
+    }
+
+    public int trigramCount() {
+        return trigrams;
+    }
+
+    // --- by doc ---
+
+    /** The first symbol of {@code doc}; {@code endOfDoc(doc)} is one past its last. */
+    public int firstOfDoc(int doc) throws CorruptIndexException {
+        return docStart(doc);
+    }
+
+    public int endOfDoc(int doc) throws CorruptIndexException {
+        return docStart(doc + 1);
+    }
+
+    /** The distinct lines {@code doc} defines something on, ascending. */
+    public int[] definitionLines(int doc) throws CorruptIndexException {
+        int from = firstOfDoc(doc);
+        int to = endOfDoc(doc);
+        if (from == to) {
+            return NO_INTS;
+        }
+        int[] lines = new int[to - from];
+        int n = 0;
+        for (int s = from; s < to; s++) {
+            int line = line(s);
+            if (n == 0 || lines[n - 1] != line) {
+                lines[n++] = line;
+            }
+        }
+        return n == lines.length ? lines : Arrays.copyOf(lines, n);
+    }
+
+    private int docStart(int doc) throws CorruptIndexException {
+        requirePresent();
+        if (doc < 0 || doc > docs) {
+            throw new IllegalArgumentException("doc must be in [0, " + docs + "], got " + doc);
+        }
+        int start = file.getInt(docStartAt + 4L * doc);
+        if (start < 0 || start > symbols) {
+            throw new CorruptIndexException(file.path(), docStartAt + 4L * doc, "doc " + doc + " starts at symbol " + start
+                    + ", outside [0, " + symbols + "]");
+        }
+        return start;
+    }
+
+    // --- by name ---
+
+    /** The position in the by-name order of the first symbol named {@code name}; see {@link #symbolOfNameAt}. */
+    public int firstOfName(int name) throws CorruptIndexException {
+        return nameStart(name);
+    }
+
+    public int endOfName(int name) throws CorruptIndexException {
+        return nameStart(name + 1);
+    }
+
+    /** The symbol at {@code position} of the by-name order (symbols grouped by name id, each group in doc order). */
+    public int symbolOfNameAt(int position) throws CorruptIndexException {
+        requirePresent();
+        checkSymbol(position);
+        return checkedSymbol(file.getInt(byNameAt + 4L * position), byNameAt + 4L * position);
+    }
+
+    private int nameStart(int name) throws CorruptIndexException {
+        requirePresent();
+        if (name < 0 || name > names) {
+            throw new IllegalArgumentException("name must be in [0, " + names + "], got " + name);
+        }
+        int start = file.getInt(nameStartAt + 4L * name);
+        if (start < 0 || start > symbols) {
+            throw new CorruptIndexException(file.path(), nameStartAt + 4L * name, "name " + name + " starts at " + start
+                    + ", outside [0, " + symbols + "]");
+        }
+        return start;
+    }
+
+    /** A name's UTF-8 bytes, as a view of the mapping. */
+    public ByteBuffer nameBytes(int name) throws CorruptIndexException {
+        requirePresent();
+        return nameTable.bytes(name);
+    }
+
+    public String name(int name) throws CorruptIndexException {
+        requirePresent();
+        return nameTable.string(name);
+    }
+
+    /**
+     * The ids of the names holding {@code trigram} (3 bytes packed big-endian, {@code "abc"} =
+     * 0x616263), increasing, in {@code reuse} (pass a new {@link PostingIterator} the first time);
+     * an empty list when no name has it.
+     */
+    public PostingIterator namesWithTrigram(int trigram, PostingIterator reuse) throws CorruptIndexException {
+        requirePresent();
+        int lo = 0;
+        int hi = trigrams - 1;
+        while (lo <= hi) {
+            int mid = lo + hi >>> 1;
+            int key = file.getInt(trigramsAt + (long) SymbolsWriter.TRIGRAM_ENTRY_BYTES * mid);
+            if (key < trigram) {
+                lo = mid + 1;
+            } else if (key > trigram) {
+                hi = mid - 1;
+            } else {
+                long entry = trigramsAt + (long) SymbolsWriter.TRIGRAM_ENTRY_BYTES * mid;
+                int count = file.getInt(entry + 4);
+                long start = file.getLong(entry + 8);
+                long end = mid + 1 < trigrams ? file.getLong(entry + 8 + SymbolsWriter.TRIGRAM_ENTRY_BYTES) : trigramsAt;
+                if (count < 1 || count > names || start < postingsAt || end < start || end > trigramsAt
+                        || end - start > MappedFile.DEFAULT_MAX_SPAN) {
+                    throw new CorruptIndexException(file.path(), entry, "name list of trigram 0x" + Integer.toHexString(trigram)
+                            + ": " + count + " names in [" + start + ", " + end + ")");
+                }
+                return reuse.reset(file.slice(start, (int) (end - start)), count, names, file.path(), start);
+            }
+        }
+        return reuse.reset(ByteBuffer.allocate(0), 0, names, file.path(), trigramsAt);
+    }
+
+    /**
+     * The ids of the names that hold every trigram of {@code trigrams} (at least one) and pass
+     * {@code test}, increasing: the posting lists intersected, then each survivor tested.
+     */
+    public int[] namesWithAll(int[] trigrams, Predicate<String> test) throws CorruptIndexException {
+        if (trigrams.length == 0) {
+            throw new IllegalArgumentException("namesWithAll needs at least one trigram; use scanNames");
+        }
+        requirePresent();
+        PostingIterator[] lists = new PostingIterator[trigrams.length];
+        for (int i = 0; i < trigrams.length; i++) {
+            lists[i] = namesWithTrigram(trigrams[i], new PostingIterator());
+        }
+        Arrays.sort(lists, (a, b) -> Integer.compare(a.cost(), b.cost()));
+        int[] out = new int[Math.min(16, lists[0].cost())];
+        int n = 0;
+        int candidate = lists[0].next();
+        while (candidate != PostingIterator.NO_MORE_DOCS) {
+            int agreed = candidate;
+            for (int i = 1; i < lists.length && agreed == candidate; i++) {
+                agreed = lists[i].advance(candidate);
+            }
+            if (agreed == PostingIterator.NO_MORE_DOCS) {
+                break;
+            }
+            if (agreed != candidate) {
+                candidate = lists[0].advance(agreed);
+                continue;
+            }
+            if (test.test(nameTable.string(candidate))) {
+                if (n == out.length) {
+                    out = Arrays.copyOf(out, 2 * n);
+                }
+                out[n++] = candidate;
+            }
+            candidate = lists[0].next();
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    /** The ids of every name {@code test} accepts, increasing: a scan of the whole name table. */
+    public int[] scanNames(Predicate<String> test) throws CorruptIndexException {
+        requirePresent();
+        int[] out = new int[16];
+        int n = 0;
+        for (int id = 0; id < names; id++) {
+            if (test.test(nameTable.string(id))) {
+                if (n == out.length) {
+                    out = Arrays.copyOf(out, 2 * n);
+                }
+                out[n++] = id;
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    // --- one symbol ---
+
+    /** The doc holding {@code symbol}: a binary search of the doc starts. */
+    public int doc(int symbol) throws CorruptIndexException {
+        requirePresent();
+        checkSymbol(symbol);
+        int lo = 0;
+        int hi = docs - 1;
+        while (lo < hi) {
+            int mid = lo + hi + 1 >>> 1;
+            if (docStart(mid) <= symbol) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
+    /** 1-based line of the definition. */
+    public int line(int symbol) throws CorruptIndexException {
+        long at = record(symbol);
+        int line = file.getInt(at);
+        if (line < 1) {
+            throw new CorruptIndexException(file.path(), at, "symbol " + symbol + " on line " + line);
+        }
+        return line;
+    }
+
+    public int nameId(int symbol) throws CorruptIndexException {
+        long at = record(symbol) + 4;
+        int name = file.getInt(at);
+        if (name < 0 || name >= names) {
+            throw new CorruptIndexException(file.path(), at, "name id " + name + " outside [0, " + names + ")");
+        }
+        return name;
+    }
+
+    /** The enclosing scope as ctags gives it ({@code "S"} for a member of struct S), "" for none. */
+    public String scope(int symbol) throws CorruptIndexException {
+        long at = record(symbol) + 8;
+        return scopeTable.string(scopeTable.checkId(file.getInt(at), at));
+    }
+
+    /** ctags' kind name: "function", "struct", "macro", … */
+    public String kind(int symbol) throws CorruptIndexException {
+        long at = record(symbol) + 12;
+        return kindTable.string(kindTable.checkId(file.getInt(at) & 0xffff, at));
+    }
+
+    /** ctags' language name: "C", "C++", "Python", … */
+    public String language(int symbol) throws CorruptIndexException {
+        long at = record(symbol) + 14;
+        return kindTable.string(kindTable.checkId(file.getInt(at - 2) >>> 16, at));
+    }
+
+    private long record(int symbol) throws CorruptIndexException {
+        requirePresent();
+        checkSymbol(symbol);
+        return Envelope.HEADER + (long) SymbolsWriter.RECORD_BYTES * symbol;
+    }
+
+    private void checkSymbol(int symbol) {
+        if (symbol < 0 || symbol >= symbols) {
+            throw new IllegalArgumentException("symbol must be in [0, " + symbols + "), got " + symbol);
+        }
+    }
+
+    private int checkedSymbol(int symbol, long at) throws CorruptIndexException {
+        if (symbol < 0 || symbol >= symbols) {
+            throw new CorruptIndexException(file.path(), at, "symbol " + symbol + " outside [0, " + symbols + ")");
+        }
+        return symbol;
+    }
+
+    private void requirePresent() {
+        if (absentReason != null) {
+            throw new IllegalStateException("no symbols: " + absentReason);
+        }
+    }
+
+    /** One of the file's string tables: offsets, then bytes. */
+    private static final class StringTable {
+        private final MappedFile file;
+        private final long offsetsAt;
+        private final int count;
+        private final ByteBuffer bytes;
+
+        StringTable(MappedFile file, long offsetsAt, int count) throws CorruptIndexException {
+            this.file = file;
+            this.offsetsAt = offsetsAt;
+            this.count = count;
+            long length = file.getInt(offsetsAt + 4L * count) & 0xffffffffL;
+            this.bytes = file.slice(offsetsAt + 4L * (count + 1L), (int) Math.min(length, Integer.MAX_VALUE));
+        }
+
+        int checkId(int id, long at) throws CorruptIndexException {
+            if (id < 0 || id >= count) {
+                throw new CorruptIndexException(file.path(), at, "string id " + id + " outside [0, " + count + ")");
+            }
+            return id;
+        }
+
+        ByteBuffer bytes(int id) throws CorruptIndexException {
+            if (id < 0 || id >= count) {
+                throw new IllegalArgumentException("id must be in [0, " + count + "), got " + id);
+            }
+            int start = file.getInt(offsetsAt + 4L * id);
+            int end = file.getInt(offsetsAt + 4L * id + 4);
+            if (start < 0 || end < start || end > bytes.capacity()) {
+                throw new CorruptIndexException(file.path(), offsetsAt + 4L * id, "string " + id + " spans [" + start + ", " + end
+                        + ") of a " + bytes.capacity() + "-byte table");
+            }
+            return bytes.slice(start, end - start);
+        }
+
+        String string(int id) throws CorruptIndexException {
+            ByteBuffer b = bytes(id);
+            if (b.hasArray()) {
+                return new String(b.array(), b.arrayOffset() + b.position(), b.remaining(), StandardCharsets.UTF_8);
+            }
+            byte[] copy = new byte[b.remaining()];
+            b.get(copy);
+            return new String(copy, StandardCharsets.UTF_8);
+        }
+    }
+}
