@@ -4,8 +4,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.filetype.FileType;
+import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.indexer.symbols.Symbols;
 import io.trigrep.proto.FileMatch;
 import io.trigrep.proto.ResultWriter;
 import io.trigrep.re2j.Pattern;
@@ -69,6 +71,7 @@ final class ChunkWorker implements LineSink {
     private final LineMatcher matcher;
     /** A boolean query's condition, which a file meets before its lines are searched; null otherwise. */
     private final FileCondition condition;
+    private final Definitions definitions;
     private final ResultWriter writer;
     private final int[] chunk = new int[CHUNK_DOCS];
     private final int[] froms = new int[CHUNK_DOCS];
@@ -96,7 +99,7 @@ final class ChunkWorker implements LineSink {
      * @param needles        prefilter the lines of {@code spec.pattern()}
      * @param operandNeedles for a boolean query, prefilter the lines of each operand; else empty
      */
-    ChunkWorker(SearchSpec spec, List<String> needles, List<List<String>> operandNeedles, Shard shard, FrameSink sink,
+    ChunkWorker(SearchSpec spec, List<String> needles, List<List<String>> operandNeedles, Shard shard, Symbols symbols, FrameSink sink,
                 Coordinator coordinator, Scratch scratch) {
         this.spec = spec;
         this.shard = shard;
@@ -109,6 +112,7 @@ final class ChunkWorker implements LineSink {
                 : spec.pattern() != null ? LineMatcher.regex(spec.pattern(), needles, spec.query().caseInsensitive())
                 : null;
         this.condition = spec.operands() == null ? null : new FileCondition(spec.operands(), operandNeedles, spec.query().caseInsensitive());
+        this.definitions = new Definitions(symbols, spec.pattern());
         this.writer = new ResultWriter(spec.contextLines());
     }
 
@@ -244,7 +248,13 @@ final class ChunkWorker implements LineSink {
             pathMatches = spec.pattern().matcher(pathString).find() ? 1 : 0;
             source = Unpooled.wrappedBuffer(content, 0, length);
         }
-        float ranking = Ranking.of(staticRank, content, lineStart, lineEnd, ranges[0], ranges[1], pathMatches == 1);
+        boolean defines;
+        try {
+            defines = definitions.defines(doc, lineNumber);
+        } catch (CorruptIndexException e) {
+            throw new IllegalStateException("cannot read the definitions of doc " + doc + ": " + e.getMessage(), e);
+        }
+        float ranking = Ranking.of(staticRank, content, lineStart, lineEnd, ranges[0], ranges[1], pathMatches == 1, defines);
         writer.start(pkg, path, source, lineNumber, ranking);
         int contextLines = spec.contextLines();
         int found = 0;

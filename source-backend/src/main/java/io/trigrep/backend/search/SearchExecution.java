@@ -6,6 +6,7 @@ import io.trigrep.backend.query.Operands;
 import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.indexer.symbols.Symbols;
 import io.trigrep.proto.Done;
 import io.trigrep.proto.Failure;
 import io.trigrep.proto.Framing;
@@ -83,6 +84,7 @@ public final class SearchExecution {
     }
 
     private final Shard shard;
+    private final Symbols symbols;
     private final SearchSpec spec;
     private final FrameSink sink;
     private final Executor pool;
@@ -127,8 +129,16 @@ public final class SearchExecution {
     private final AtomicLong lastProgress;
     private final LongAdder produced;
 
+    /** A search of a shard without symbols (no definition boost). */
     public SearchExecution(Shard shard, SearchSpec spec, FrameSink sink, Executor pool, int parallelism, LongSupplier nanoTime,
                            Runnable onEnd, LongAdder produced, Scratch scratch) {
+        this(shard, Symbols.absent("not given to this search"), spec, sink, pool, parallelism, nanoTime, onEnd, produced, scratch);
+    }
+
+    /** A search of {@code shard}, whose {@code symbols} rank definition lines above uses. */
+    public SearchExecution(Shard shard, Symbols symbols, SearchSpec spec, FrameSink sink, Executor pool, int parallelism,
+                           LongSupplier nanoTime, Runnable onEnd, LongAdder produced, Scratch scratch) {
+        this.symbols = symbols;
         this.produced = produced;
         this.shard = shard;
         this.spec = spec;
@@ -263,7 +273,7 @@ public final class SearchExecution {
 
     private void runChunk() {
         ChunkWorker idle = idleWorkers.poll();
-        ChunkWorker worker = idle != null ? idle : new ChunkWorker(spec, needles, operandNeedles, shard, sink, coordinator, scratch);
+        ChunkWorker worker = idle != null ? idle : new ChunkWorker(spec, needles, operandNeedles, shard, symbols, sink, coordinator, scratch);
         boolean more;
         try {
             more = worker.search();

@@ -10,8 +10,11 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.trigrep.backend.ops.BackendMetrics;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.indexer.symbols.Symbols;
 import io.trigrep.proto.Tls;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -24,6 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class BackendServer implements AutoCloseable {
     private final Shard shard;
+    /** The shard's definitions, for ranking; absent (with the manifest's reason) when it was built without ctags. */
+    private final Symbols symbols;
     private final BackendConfig config;
     private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
@@ -52,6 +57,12 @@ public final class BackendServer implements AutoCloseable {
         this.tls = tls;
         this.log = log;
         this.shard = shard;
+        try {
+            this.symbols = Symbols.open(shard.folder());
+        } catch (IOException e) {
+            // A corrupt symbols.tgs is refused as any corrupt shard file is, its path named.
+            throw new UncheckedIOException("cannot open the symbols of " + shard.folder() + ": " + e.getMessage(), e);
+        }
         this.config = config;
         this.metrics = new BackendMetrics(shard.manifest().shard(), shard.manifest().docs(), shard.manifest().contentBytes());
         metrics.bind(inFlight::get, produced::sum);
@@ -74,7 +85,7 @@ public final class BackendServer implements AutoCloseable {
                 // A client may send its request and shut down its output: the answer must still go out.
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
-                .childHandler(new BackendServerInitializer(new Backend(shard, config, searchPool, inFlight, produced, metrics,
+                .childHandler(new BackendServerInitializer(new Backend(shard, symbols, config, searchPool, inFlight, produced, metrics,
                         check, new io.trigrep.backend.search.Scratch()), tls, new HandshakeLog(log, metrics)));
         channel = bootstrap.bind(host, port).sync().channel();
         return (InetSocketAddress) channel.localAddress();

@@ -130,7 +130,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         // files in that order, so what falls under the cap never depends on how threads raced, and
         // a capped answer is the same on every run. Without a cap (./trigrep search) every thread works.
         int parallelism = request.getMaxResults() != 0 ? 1 : config.threads();
-        execution = new SearchExecution(shard, spec, this, backend.searchPool(), parallelism, System::nanoTime, () -> {
+        execution = new SearchExecution(shard, backend.symbols(), spec, this, backend.searchPool(), parallelism, System::nanoTime, () -> {
             inFlight.decrementAndGet();
             backend.metrics().searchFinished(System.nanoTime() - started);
         }, backend.produced(), backend.scratch());
