@@ -98,6 +98,15 @@ struct Result {
   beforeBytes @10 :List(UInt32); # empty when no line of `before` was cut; else the full length
                                  # of each line of `before` (each shown as a prefix)
   afterBytes @11 :List(UInt32);  # likewise for `after`
+  symbol @12 :Symbol;        # a sym: query's result: the definition on this line; null otherwise
+}
+
+# A definition, as universal-ctags reports it.
+struct Symbol {
+  name @0 :Text;
+  kind @1 :Text;             # ctags' kind name: function, struct, macro, variable, ...
+  scope @2 :Text;            # the enclosing scope (struct S for a member of S); empty for none
+  language @3 :Text;         # ctags' language name: C, C++, Python, ...
 }
 
 struct Range {

@@ -138,6 +138,13 @@ public final class Messages {
         }
         result.getBeforeBytes();
         result.getAfterBytes();
+        if (result.hasSymbol()) {
+            Symbol.Reader symbol = result.getSymbol();
+            text(symbol.getName());
+            text(symbol.getKind());
+            text(symbol.getScope());
+            text(symbol.getLanguage());
+        }
     }
 
     private static void texts(TextList.Reader list) {

@@ -27,8 +27,10 @@ public final class Result {
     static final Layout.Slot LINE_BYTES = Layout.Slot.data(9, "lineBytes", "UInt32", 96, 32);
     static final Layout.Slot BEFORE_BYTES = Layout.Slot.pointer(10, "beforeBytes", "List(UInt32)", 6);
     static final Layout.Slot AFTER_BYTES = Layout.Slot.pointer(11, "afterBytes", "List(UInt32)", 7);
-    static final Layout.Struct LAYOUT = new Layout.Struct("Result", 16, 8, null,
-            List.of(PACKAGE, PATH, LINE, BEFORE, CONTEXT, AFTER, RANGES, RANKING, CONTEXT_START, LINE_BYTES, BEFORE_BYTES, AFTER_BYTES));
+    static final Layout.Slot SYMBOL = Layout.Slot.pointer(12, "symbol", "Symbol", 8);
+    static final Layout.Struct LAYOUT = new Layout.Struct("Result", 16, 9, null,
+            List.of(PACKAGE, PATH, LINE, BEFORE, CONTEXT, AFTER, RANGES, RANKING, CONTEXT_START, LINE_BYTES, BEFORE_BYTES, AFTER_BYTES,
+                    SYMBOL));
 
     public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
@@ -102,6 +104,10 @@ public final class Result {
         public PrimitiveList.Int.Builder initAfterBytes(int count) {
             return _initPointerField(PrimitiveList.Int.factory, AFTER_BYTES.index(), count);
         }
+
+        public Symbol.Builder initSymbol() {
+            return _initPointerField(Symbol.factory, SYMBOL.index(), 0);
+        }
     }
 
     public static final class Reader extends StructReader {
@@ -158,6 +164,15 @@ public final class Result {
 
         public PrimitiveList.Int.Reader getAfterBytes() {
             return _getPointerField(PrimitiveList.Int.factory, AFTER_BYTES.index());
+        }
+
+        /** Whether this is a sym: query's result, which names the definition on its line. */
+        public boolean hasSymbol() {
+            return !_pointerFieldIsNull(SYMBOL.index());
+        }
+
+        public Symbol.Reader getSymbol() {
+            return _getPointerField(Symbol.factory, SYMBOL.index());
         }
     }
 }

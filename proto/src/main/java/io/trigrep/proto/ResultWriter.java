@@ -24,8 +24,9 @@ public final class ResultWriter {
     public static final int MAX_LINE_BYTES = 400;
 
     private static final long ROOT = structPointer(0, 1, 1);
-    private static final long RESULT = structPointer(0, 2, 8);
-    private static final int RESULT_POINTERS = 8;
+    private static final long RESULT = structPointer(0, 2, 9);
+    private static final int RESULT_POINTERS = 9;
+    private static final int SYMBOL_POINTERS = 4;
     /** Words before the first blob: root pointer, Response data and pointer, Result data (2) and pointers. */
     private static final int FIXED_WORDS = 5 + RESULT_POINTERS;
 
@@ -57,6 +58,9 @@ public final class ResultWriter {
     private boolean beforeCut;
     private boolean afterCut;
     private int rangeCount;
+    /** A sym: query's result: the definition's name, kind, scope and language (UTF-8), when {@link #hasSymbol}. */
+    private final byte[][] symbol = new byte[SYMBOL_POINTERS][];
+    private boolean hasSymbol;
 
     /** @param maxContext most context lines on each side of a match; lines are cut at {@link #MAX_LINE_BYTES} */
     public ResultWriter(int maxContext) {
@@ -101,6 +105,17 @@ public final class ResultWriter {
         beforeCut = false;
         afterCut = false;
         rangeCount = 0;
+        hasSymbol = false;
+        return this;
+    }
+
+    /** Marks the result as a sym: query's, naming the definition on its line; the arrays are read by {@link #writeTo}. */
+    public ResultWriter symbol(byte[] name, byte[] kind, byte[] scope, byte[] language) {
+        symbol[0] = name;
+        symbol[1] = kind;
+        symbol[2] = scope;
+        symbol[3] = language;
+        hasSymbol = true;
         return this;
     }
 
@@ -249,6 +264,17 @@ public final class ResultWriter {
         for (int i = 0; i < afterCount; i++) {
             words += textWords(afterLengths[i]);
         }
+        return words + symbolWords();
+    }
+
+    private int symbolWords() {
+        if (!hasSymbol) {
+            return 0;
+        }
+        int words = SYMBOL_POINTERS;
+        for (byte[] text : symbol) {
+            words += textWords(text.length);
+        }
         return words;
     }
 
@@ -267,7 +293,7 @@ public final class ResultWriter {
         out.writeLongLE(Integer.toUnsignedLong(line) | (long) Float.floatToRawIntBits(ranking) << 32);
         out.writeLongLE(Integer.toUnsignedLong(windowStart) | (long) matchFull << 32);
 
-        // The eight pointers, each aimed at where its object will land in write order.
+        // The nine pointers, each aimed at where its object will land in write order.
         int shown = windowEnd - windowStart;
         int next = FIXED_WORDS;
         int pointer = 5;
@@ -278,7 +304,12 @@ public final class ResultWriter {
         next = pointTo(out, pointer++, next, listOfPointers(afterCount), afterCount + linesWords(afterLengths, afterCount));
         next = pointTo(out, pointer++, next, 1L | 7L << 32 | (long) rangeCount << 35, 1 + rangeCount);
         next = intsPointer(out, pointer++, next, beforeCut, beforeCount);
-        intsPointer(out, pointer, next, afterCut, afterCount);
+        next = intsPointer(out, pointer++, next, afterCut, afterCount);
+        if (!hasSymbol) {
+            out.writeLongLE(0);
+        } else {
+            pointTo(out, pointer, next, structPointer(0, 0, SYMBOL_POINTERS), symbolWords());
+        }
 
         text(out, pkg, 0, pkg.length);
         text(out, path, 0, path.length);
@@ -295,6 +326,16 @@ public final class ResultWriter {
         }
         if (afterCut) {
             ints(out, afterFull, afterCount);
+        }
+        if (hasSymbol) {
+            int target = SYMBOL_POINTERS;
+            for (int i = 0; i < SYMBOL_POINTERS; i++) {
+                out.writeLongLE(textPointer(symbol[i].length) | ((long) (target - (i + 1)) << 2 & 0xffffffffL));
+                target += textWords(symbol[i].length);
+            }
+            for (byte[] text : symbol) {
+                text(out, text, 0, text.length);
+            }
         }
         source = null;
     }

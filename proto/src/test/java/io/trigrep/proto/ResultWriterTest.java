@@ -55,6 +55,10 @@ class ResultWriterTest {
         for (RangeValue r : value.ranges()) {
             writer.range(r.start(), r.end());
         }
+        if (value.symbol() != null) {
+            Values.SymbolValue d = value.symbol();
+            writer.symbol(utf8(d.name()), utf8(d.kind()), utf8(d.scope()), utf8(d.language()));
+        }
         ByteBuf out = Unpooled.buffer();
         int expected = writer.frameBytes();
         writer.writeTo(out);
@@ -63,13 +67,20 @@ class ResultWriterTest {
         return out;
     }
 
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
     @Tag("external") // drives capnp
     @Test
     void bytesEqualWhatCapnpEncodes() throws Exception {
         String text = "(result = (package = \"zlib_1.2.13\", path = \"src/ünï.c\", line = 42, before = [\"a\", \"\", \"exactly8\"],"
                 + " context = \"int y = x;\", after = [\"1234567\"], ranges = [(start = 4, end = 5), (start = 8, end = 9)],"
                 + " ranking = 0.8125, lineBytes = 10))\n"
-                + "(result = (package = \"\", path = \"\", line = 0, before = [], context = \"\", after = [], ranges = [], ranking = 0))\n";
+                + "(result = (package = \"\", path = \"\", line = 0, before = [], context = \"\", after = [], ranges = [], ranking = 0))\n"
+                + "(result = (package = \"zlib\", path = \"inflate.c\", line = 7, before = [], context = \"int ZEXPORT inflateInit2_(z)\","
+                + " after = [], ranges = [(start = 12, end = 25)], ranking = 1.5, lineBytes = 28, symbol = (name = \"inflateInit2_\","
+                + " kind = \"function\", scope = \"\", language = \"C\")))\n";
         CapnpTool.Output reference = CapnpTool.run(text.getBytes(StandardCharsets.UTF_8), "encode",
                 CapnpTool.SCHEMA.getFileName().toString(), "Response");
         assertThat(reference.exit()).as(reference.stderr()).isZero();
@@ -78,7 +89,9 @@ class ResultWriterTest {
         for (ResultValue v : List.of(
                 new ResultValue("zlib_1.2.13", "src/ünï.c", 42, List.of("a", "", "exactly8"), "int y = x;", List.of("1234567"),
                         List.of(new RangeValue(4, 5), new RangeValue(8, 9)), 0.8125f),
-                new ResultValue("", "", 0, List.of(), "", List.of(), List.of(), 0f))) {
+                new ResultValue("", "", 0, List.of(), "", List.of(), List.of(), 0f),
+                new ResultValue("zlib", "inflate.c", 7, List.of(), "int ZEXPORT inflateInit2_(z)", List.of(), List.of(new RangeValue(12, 25)),
+                        1.5f).withSymbol(new Values.SymbolValue("inflateInit2_", "function", "", "C")))) {
             ByteBuf one = write(v);
             ours.writeBytes(one);
             one.release();
@@ -86,6 +99,18 @@ class ResultWriterTest {
         byte[] actual = ByteBufUtil.getBytes(ours);
         ours.release();
         assertThat(ByteBufUtil.hexDump(actual)).isEqualTo(ByteBufUtil.hexDump(reference.stdout()));
+    }
+
+    @Property(tries = 200)
+    void aSymbolReadsBackAsWritten(@ForAll("results") ResultValue value, @ForAll("symbols") Values.SymbolValue symbol) throws Exception {
+        readsBackAsWritten(value.withSymbol(symbol));
+    }
+
+    @Provide
+    Arbitrary<Values.SymbolValue> symbols() {
+        Arbitrary<String> text = Arbitraries.strings().ofMaxLength(40).filter(s -> s.indexOf('\0') < 0
+                && new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8).equals(s));
+        return Combinators.combine(text, text, text, text).as(Values.SymbolValue::new);
     }
 
     @Property(tries = 300)

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class SchemaLayoutTest {
     static final List<Layout.Struct> BOUND = List.of(Request.LAYOUT, SearchRequest.LAYOUT, Filter.LAYOUT, FetchFile.LAYOUT,
             Response.LAYOUT, Result.LAYOUT, Range.LAYOUT, Progress.LAYOUT, Done.LAYOUT, Failure.LAYOUT, File.LAYOUT, LineCut.LAYOUT,
-            Status.LAYOUT, Skipped.LAYOUT, FileMatch.LAYOUT);
+            Status.LAYOUT, Skipped.LAYOUT, FileMatch.LAYOUT, Symbol.LAYOUT);
     static final List<Layout.Enum> BOUND_ENUMS = List.of(Filter.Kind.LAYOUT, Done.Truncation.LAYOUT, Failure.Code.LAYOUT);
 
     private static final Pattern STRUCT = Pattern.compile("^\\s*struct (\\w+) @0x[0-9a-f]+ \\{  # (\\d+) bytes, (\\d+) ptrs$");

@@ -15,9 +15,18 @@ final class Values {
 
     record RangeValue(int start, int end) {}
 
+    record SymbolValue(String name, String kind, String scope, String language) {}
+
     record ResultValue(String pkg, String path, int line, List<String> before, String context, List<String> after,
                        List<RangeValue> ranges, float ranking, int contextStart, int lineBytes, List<Integer> beforeBytes,
-                       List<Integer> afterBytes) {
+                       List<Integer> afterBytes, SymbolValue symbol) {
+        /** A result that is not a sym: query's. */
+        ResultValue(String pkg, String path, int line, List<String> before, String context, List<String> after,
+                    List<RangeValue> ranges, float ranking, int contextStart, int lineBytes, List<Integer> beforeBytes,
+                    List<Integer> afterBytes) {
+            this(pkg, path, line, before, context, after, ranges, ranking, contextStart, lineBytes, beforeBytes, afterBytes, null);
+        }
+
         /** A result as older writers send it: nothing cut, no cut fields. */
         ResultValue(String pkg, String path, int line, List<String> before, String context, List<String> after,
                     List<RangeValue> ranges, float ranking) {
@@ -26,7 +35,14 @@ final class Values {
 
         /** The same with the full matching line's length set, as ResultWriter writes it. */
         ResultValue withLineBytes(int bytes) {
-            return new ResultValue(pkg, path, line, before, context, after, ranges, ranking, contextStart, bytes, beforeBytes, afterBytes);
+            return new ResultValue(pkg, path, line, before, context, after, ranges, ranking, contextStart, bytes, beforeBytes, afterBytes,
+                    symbol);
+        }
+
+        /** The same naming the definition on its line, as a sym: query's result does. */
+        ResultValue withSymbol(SymbolValue definition) {
+            return new ResultValue(pkg, path, line, before, context, after, ranges, ranking, contextStart, lineBytes, beforeBytes,
+                    afterBytes, definition);
         }
     }
 
@@ -124,6 +140,9 @@ final class Values {
             for (int i = 0; i < r.ranges.size(); i++) {
                 ranges.get(i).setStart(r.ranges.get(i).start).setEnd(r.ranges.get(i).end);
             }
+            if (r.symbol != null) {
+                b.initSymbol().setName(r.symbol.name()).setKind(r.symbol.kind()).setScope(r.symbol.scope()).setLanguage(r.symbol.language());
+            }
         } else if (value instanceof ProgressValue p) {
             response.initProgress().setFilesSearched(p.filesSearched).setCandidateFiles(p.candidateFiles)
                     .setTotalFiles(p.totalFiles).setResults(p.results);
@@ -209,7 +228,8 @@ final class Values {
                 }
                 yield new ResultValue(r.getPackage().toString(), r.getPath().toString(), r.getLine(), strings(r.getBefore()),
                         r.getContext().toString(), strings(r.getAfter()), ranges, r.getRanking(), r.getContextStart(), r.getLineBytes(),
-                        ints(r.getBeforeBytes()), ints(r.getAfterBytes()));
+                        ints(r.getBeforeBytes()), ints(r.getAfterBytes()), r.hasSymbol() ? new SymbolValue(r.getSymbol().getName().toString(),
+                        r.getSymbol().getKind().toString(), r.getSymbol().getScope().toString(), r.getSymbol().getLanguage().toString()) : null);
             }
             case PROGRESS -> {
                 Progress.Reader p = response.getProgress();

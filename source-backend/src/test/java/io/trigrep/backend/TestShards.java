@@ -21,7 +21,7 @@ public final class TestShards {
         return build(corpus, out, IndexBuilder.Options.defaults(shards));
     }
 
-    private static List<Shard> build(Path corpus, Path out, IndexBuilder.Options options) throws Exception {
+    public static List<Shard> build(Path corpus, Path out, IndexBuilder.Options options) throws Exception {
         int shards = options.shards();
         List<String> errors = new ArrayList<>();
         List<PackageSource> packages = Corpus.discover(List.of(corpus), out, errors::add);

@@ -302,10 +302,12 @@ final class HtmlPages {
                         + " in upper case; <code>( )</code> group: <code>(malloc\\( OR calloc\\() AND NOT free\\(</code>. The lines shown"
                         + " are those of the operands not under a NOT</dd>")
                 .raw("<dt><code>path:Makefile\\.am$</code> alone</dt><dd>files by name (a filter with no pattern): a file list</dd>")
+                .raw("<dt><code>sym:^inflateInit2_$</code></dt><dd>definitions (functions, types, macros, ...) whose name matches,"
+                        + " as universal-ctags found them; a plain query also ranks the line defining a matching name first</dd>")
                 .raw("<dt>literal</dt><dd>tick it to search the text as typed, metacharacters and all (AND, OR and NOT too)</dd></dl>")
                 .raw("<h2>Examples</h2><ul class=\"examples\">");
         for (String example : List.of("inflateInit2_", "ByteBuf\\s+write\\w+", "class \\w+Decoder filetype:java", "(?i)utf-?8 path:\\.h$",
-                "TODO|FIXME -path:test", "class \\w+Decoder AND NOT decodeLast", "path:Decoder\\.java$")) {
+                "TODO|FIXME -path:test", "class \\w+Decoder AND NOT decodeLast", "path:Decoder\\.java$", "sym:^ByteBuf$")) {
             h.raw("<li><a href=\"/search?q=").text(Html.url(example)).raw("\"><code>").text(example).raw("</code></a></li>");
         }
         h.raw("</ul></section>");
@@ -427,7 +429,15 @@ final class HtmlPages {
         h.raw("<li class=\"result\"><a class=\"loc\" href=\"/show?package=").text(Html.url(r.pkg)).raw("&amp;path=").text(Html.url(r.path))
                 .raw("&amp;").text(q.apiParameters().replace("match_mode=", "mode=")).raw("&amp;line=").number(line).raw("#L").number(line)
                 .raw("\"><span class=\"pkg\">").text(r.pkg).raw("</span>/<span class=\"path\">").text(r.path).raw("</span>:<span class=\"lno\">")
-                .number(line).raw("</span></a><pre class=\"ctx\">");
+                .number(line).raw("</span>");
+        if (r.symbol != null) {
+            // A sym: query's result: the definition's kind, and its scope when ctags gave one.
+            h.raw(" <span class=\"kind\">").text(r.symbol[1]).raw("</span>");
+            if (!r.symbol[2].isEmpty()) {
+                h.raw(" <span class=\"scope\">in ").text(r.symbol[2]).raw("</span>");
+            }
+        }
+        h.raw("</a><pre class=\"ctx\">");
         for (int i = 0; i < r.before.length; i++) {
             contextLine(h, line - r.before.length + i, r.before[i], r.beforeCuts[i]);
         }

@@ -169,6 +169,14 @@ final class PageRenderer {
         }
         json.writeEndArray();
         json.writeNumberField("ranking", r.ranking);
+        if (r.symbol != null) {
+            json.writeObjectFieldStart("symbol");
+            json.writeStringField("name", r.symbol[0]);
+            json.writeStringField("kind", r.symbol[1]);
+            json.writeStringField("scope", r.symbol[2]);
+            json.writeStringField("language", r.symbol[3]);
+            json.writeEndObject();
+        }
         List<ResultView.Cut> cuts = r.cuts();
         if (!cuts.isEmpty()) {
             cuts(json, cuts);

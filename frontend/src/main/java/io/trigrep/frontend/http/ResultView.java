@@ -2,6 +2,7 @@ package io.trigrep.frontend.http;
 
 import io.trigrep.proto.Range;
 import io.trigrep.proto.Result;
+import io.trigrep.proto.Symbol;
 import java.util.ArrayList;
 import java.util.List;
 import org.capnproto.PrimitiveList;
@@ -33,6 +34,8 @@ final class ResultView {
     final Cut[] beforeCuts;
     final Cut[] afterCuts;
     final Cut contextCut;
+    /** A sym: query's result: the definition on the line (name, kind, scope, language); null otherwise. */
+    final String[] symbol;
 
     ResultView(Result.Reader r) {
         pkg = r.getPackage().toString();
@@ -66,6 +69,13 @@ final class ResultView {
         // 0 from writers that do not cut; a claim shorter than what was sent is clamped to it.
         full = full == 0 && start == 0 ? end : Math.max(full, end);
         contextCut = start > 0 || end < full ? new Cut(line, start, end, full) : null;
+        if (r.hasSymbol()) {
+            Symbol.Reader d = r.getSymbol();
+            symbol = new String[] {ShownText.decode(bytes(d.getName())), ShownText.decode(bytes(d.getKind())),
+                ShownText.decode(bytes(d.getScope())), ShownText.decode(bytes(d.getLanguage()))};
+        } else {
+            symbol = null;
+        }
     }
 
     private static void lines(TextList.Reader texts, PrimitiveList.Int.Reader fullBytes, long first, String[] out, Cut[] cuts) {

@@ -24,7 +24,12 @@ final class LoopbackCluster implements AutoCloseable {
     final String base;
 
     LoopbackCluster(Path corpus, Path dir, int shards) throws Exception {
-        for (Shard shard : TestShards.build(corpus, dir.resolve("shards"), shards)) {
+        this(corpus, dir, io.trigrep.indexer.build.IndexBuilder.Options.defaults(shards));
+    }
+
+    /** The same, indexed with {@code options} (with symbols, say). */
+    LoopbackCluster(Path corpus, Path dir, io.trigrep.indexer.build.IndexBuilder.Options options) throws Exception {
+        for (Shard shard : TestShards.build(corpus, dir.resolve("shards"), options)) {
             BackendServer server = new BackendServer(shard, BackendConfig.defaults());
             backends.add(server);
             addresses.add(server.start("127.0.0.1", 0));

@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * A query split into its search pattern and its filters, as Debian Code Search reads it, plus the
- * two forms it does not have: a boolean query ({@link #condition} over {@link #operands}) and a
- * file-name query (filters with a {@code path:} and no pattern).
+ * three forms it does not have: a boolean query ({@link #condition} over {@link #operands}), a
+ * file-name query (filters with a {@code path:} and no pattern) and a symbol query ({@code sym:}).
  *
  * @param raw             the query as typed
  * @param pattern         what to search for, with the filters removed; empty for a file-name query
@@ -15,9 +15,10 @@ import java.util.List;
  * @param filters         all must hold
  * @param operands        a boolean query's operands, in order of appearance; empty otherwise
  * @param condition       a boolean query's condition over its operands; null otherwise
+ * @param symbol          a symbol query's name regex ({@code sym:REGEX}); null otherwise
  */
 public record ParsedQuery(String raw, String pattern, int patternOffset, boolean literal, boolean caseInsensitive,
-                          List<Filter> filters, List<Operand> operands, Condition condition) {
+                          List<Filter> filters, List<Operand> operands, Condition condition, Operand symbol) {
     public enum Kind { PACKAGE, PATH, FILETYPE }
 
     /** One filter term: {@code package:REGEX}, {@code -path:REGEX}, {@code filetype:LANG}, … */
@@ -33,7 +34,7 @@ public record ParsedQuery(String raw, String pattern, int patternOffset, boolean
 
     /** A query of one pattern, as Debian Code Search has them. */
     public ParsedQuery(String raw, String pattern, int patternOffset, boolean literal, boolean caseInsensitive, List<Filter> filters) {
-        this(raw, pattern, patternOffset, literal, caseInsensitive, filters, List.of(), null);
+        this(raw, pattern, patternOffset, literal, caseInsensitive, filters, List.of(), null, null);
     }
 
     /** Whether this is a boolean query. */
@@ -43,6 +44,11 @@ public record ParsedQuery(String raw, String pattern, int patternOffset, boolean
 
     /** Whether this asks for files by name alone: filters, at least one of them {@code path:}, and no pattern. */
     public boolean filesOnly() {
-        return pattern.isEmpty();
+        return pattern.isEmpty() && symbol == null;
+    }
+
+    /** Whether this asks for definitions: {@code sym:REGEX}, with filters or none. */
+    public boolean isSymbolQuery() {
+        return symbol != null;
     }
 }

@@ -9,7 +9,8 @@ import java.util.Locale;
  * {@code package:X}, {@code -package:X}, {@code pkg:X}, {@code path:X}, {@code -path:X},
  * {@code file:X}, {@code -file:X}, {@code filetype:X}, {@code -filetype:X}, {@code lang:X} and
  * {@code case:yes|no} are filters, anywhere in the query; every other term is part of the
- * pattern, joined by single spaces. Two forms go beyond it: a regex query with {@code AND},
+ * pattern, joined by single spaces. {@code sym:REGEX} asks for the definitions whose names match.
+ * Two forms go beyond it: a regex query with {@code AND},
  * {@code OR} or {@code NOT} as a term of its own is boolean ({@link ConditionParser}), and a query
  * of filters alone with a positive {@code path:} (or {@code file:}) asks for files by name.
  * Syntax of the values (regexes, languages) is checked by {@link SearchSpec}, which knows the engines.
@@ -29,6 +30,7 @@ public final class QueryParser {
         }
         List<ParsedQuery.Filter> filters = new ArrayList<>();
         List<ConditionParser.Term> terms = new ArrayList<>();
+        ParsedQuery.Operand symbol = null;
         StringBuilder pattern = new StringBuilder();
         int patternOffset = -1;
         boolean caseInsensitive = false;
@@ -61,6 +63,12 @@ public final class QueryParser {
                     throw new QueryException(key + ": needs a value", start + 1);
                 }
                 filters.add(new ParsedQuery.Filter(kind, negated, value));
+            } else if (key.equals("sym")) {
+                if (negated || value.isEmpty() || symbol != null) {
+                    throw new QueryException(negated ? "-sym: is not supported: a query finds definitions, it cannot exclude them"
+                            : value.isEmpty() ? "sym: needs a regex for the names" : "one sym: per query", start + 1);
+                }
+                symbol = new ParsedQuery.Operand(value, start + 4);
             } else if (key.equals("case") && !negated) {
                 switch (value.toLowerCase(Locale.ROOT)) {
                     case "no" -> caseInsensitive = true;
@@ -78,6 +86,12 @@ public final class QueryParser {
             }
         }
         String text = pattern.toString();
+        if (symbol != null) {
+            if (!text.isEmpty()) {
+                throw new QueryException("sym: is a query of its own (with filters): it cannot be combined with a pattern yet", patternOffset + 1);
+            }
+            return new ParsedQuery(raw, "", -1, false, caseInsensitive, filters, List.of(), null, symbol);
+        }
         if (text.isEmpty()) {
             if (filters.isEmpty()) {
                 throw new QueryException("empty query", 0);
@@ -89,7 +103,7 @@ public final class QueryParser {
         }
         if (!literal && ConditionParser.isBoolean(terms)) {
             ConditionParser.Parsed parsed = ConditionParser.parse(terms);
-            return new ParsedQuery(raw, text, patternOffset, false, caseInsensitive, filters, parsed.operands(), parsed.condition());
+            return new ParsedQuery(raw, text, patternOffset, false, caseInsensitive, filters, parsed.operands(), parsed.condition(), null);
         }
         if (!literal && text.startsWith("(?i)")) {
             caseInsensitive = true;

@@ -18,10 +18,13 @@ import java.util.List;
  * operands whose lines are shown, and {@code operands} holds the condition a file must meet
  * first; when no operand's lines are shown it is null and matching files are results of their
  * own. For a file-name query ({@link ParsedQuery#filesOnly}) it is null too: no content is read.
+ * For a symbol query it is null, {@code symbolNames} matches the names, and {@code plan} is the
+ * trigram plan of that regex over names (the shard's symbol index), not over contents.
  */
 public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byte[] foldedLiteral, Query plan, List<Pattern> packages,
                          List<Pattern> notPackages, List<Pattern> paths, List<Pattern> notPaths, EnumSet<FileType> fileTypes,
-                         EnumSet<FileType> notFileTypes, int maxResults, long deadlineNanos, int contextLines, Operands operands) {
+                         EnumSet<FileType> notFileTypes, int maxResults, long deadlineNanos, int contextLines, Operands operands,
+                         Pattern symbolNames) {
     /** RE2J programs larger than this are refused: they would be slow on every line of every file. */
     public static final int MAX_PROGRAM_SIZE = 20_000;
     public static final int MAX_CONTEXT_LINES = 10;
@@ -41,12 +44,25 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
         byte[] foldedLiteral = null;
         Query plan;
         Operands operands = null;
+        Pattern names = null;
         if (query.isBoolean()) {
             operands = operands(query, flags);
             pattern = shownLines(query, operands, flags);
             plan = plan(query.condition(), operands);
         } else if (query.filesOnly()) {
             plan = Query.ALL;
+        } else if (query.isSymbolQuery()) {
+            // The plan is over names, not contents: the shard's symbol index answers it.
+            ParsedQuery.Operand symbol = query.symbol();
+            names = compile(symbol.regex(), query.caseInsensitive() ? Pattern.CASE_INSENSITIVE : 0, query.raw(), symbol.offset(), "sym: ");
+            if (names.programSize() > MAX_PROGRAM_SIZE) {
+                throw new QueryException("sym: regex too complex: program size " + names.programSize(), symbol.offset() + 1);
+            }
+            if (names.matcher("").find()) {
+                throw new QueryException("sym: the regex matches the empty string, so every name: make part of it required",
+                        symbol.offset() + 1);
+            }
+            plan = Planner.plan(symbol.regex(), false, query.caseInsensitive());
         } else {
             String source = query.literal() ? Pattern.quote(query.pattern()) : query.pattern();
             pattern = checked(compile(source, flags, query.raw(), query.patternOffset(), ""), query.literal(), query.patternOffset());
@@ -75,7 +91,7 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
             }
         }
         return new SearchSpec(query, pattern, literal, foldedLiteral, plan, packages, notPackages, paths, notPaths, types, notTypes, maxResults,
-                deadlineNanos, contextLines, operands);
+                deadlineNanos, contextLines, operands, names);
     }
 
     /** {@code pattern} if it is within the size limit and (unless a literal) cannot match the empty string. */
@@ -279,7 +295,7 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
      * every file passing the filters is read. What the frontend admits as an expensive query.
      */
     public boolean fullScan() {
-        return plan instanceof Query.All && !query.filesOnly();
+        return plan instanceof Query.All && !query.filesOnly() && !query.isSymbolQuery();
     }
 
     public boolean hasFilters() {

@@ -72,6 +72,13 @@ final class ChunkWorker implements LineSink {
     /** A boolean query's condition, which a file meets before its lines are searched; null otherwise. */
     private final FileCondition condition;
     private final Definitions definitions;
+    /** A sym: query's definitions in this shard; null for other queries. */
+    private final SymbolHits hits;
+    private final Symbols symbols;
+    private final int[] nameRanges = new int[64];
+    /** While a definition's line is written: its symbol, and its ranking; -1 otherwise. */
+    private int pendingSymbol = -1;
+    private float symbolRanking;
     private final ResultWriter writer;
     private final int[] chunk = new int[CHUNK_DOCS];
     private final int[] froms = new int[CHUNK_DOCS];
@@ -99,8 +106,10 @@ final class ChunkWorker implements LineSink {
      * @param needles        prefilter the lines of {@code spec.pattern()}
      * @param operandNeedles for a boolean query, prefilter the lines of each operand; else empty
      */
-    ChunkWorker(SearchSpec spec, List<String> needles, List<List<String>> operandNeedles, Shard shard, Symbols symbols, FrameSink sink,
-                Coordinator coordinator, Scratch scratch) {
+    ChunkWorker(SearchSpec spec, List<String> needles, List<List<String>> operandNeedles, Shard shard, Symbols symbols, SymbolHits hits,
+                FrameSink sink, Coordinator coordinator, Scratch scratch) {
+        this.symbols = symbols;
+        this.hits = hits;
         this.spec = spec;
         this.shard = shard;
         this.docs = shard.docs();
@@ -183,6 +192,11 @@ final class ChunkWorker implements LineSink {
         pathMatches = -1;
         staticRank = docs.rank(doc);
         linesFound = 0;
+        if (hits != null) {
+            definitions(doc, from, line);
+            content = null;
+            return;
+        }
         // A doc handed back mid-file (from > 0) paused after a shown line: its condition held.
         if (condition == null || from > 0 || condition.holds(content, length)) {
             if (matcher != null) {
@@ -197,6 +211,60 @@ final class ChunkWorker implements LineSink {
         content = null;
     }
 
+    /**
+     * A sym: query's results in this file: each line ctags found a matching definition on, from
+     * line {@code fromLine} (which starts at byte {@code from}) on, with the name's occurrences
+     * marked. Several definitions on one line make one result, the first one's.
+     */
+    private void definitions(int doc, int from, int fromLine) throws CorruptIndexException {
+        int pos = from;
+        int lineNumber = fromLine;
+        int lastLine = -1;
+        for (int hit = hits.firstOf(doc); hit >= 0 && hit < hits.size() && hits.doc(hit) == doc; hit++) {
+            int symbol = hits.symbol(hit);
+            int target = symbols.line(symbol);
+            if (target < fromLine || target == lastLine) {
+                continue;
+            }
+            while (lineNumber < target && pos < length) {
+                pos = LineMatcher.lineEnd(content, length, pos) + 1;
+                lineNumber++;
+            }
+            if (lineNumber != target || pos > length) {
+                return; // past the file's end: ctags read a line this content does not have
+            }
+            int end = LineMatcher.lineEnd(content, length, pos);
+            int count = occurrences(symbols.nameBytes(symbols.nameId(symbol)), pos, end);
+            pendingSymbol = symbol;
+            symbolRanking = staticRank * SymbolKinds.weight(symbols.kind(symbol));
+            boolean more = line(pos, end, target, nameRanges, count);
+            pendingSymbol = -1;
+            if (!more) {
+                return;
+            }
+            lastLine = target;
+        }
+    }
+
+    /** The name's occurrences in {@code content[start, end)}, as absolute pairs in {@link #nameRanges}; how many. */
+    private int occurrences(java.nio.ByteBuffer name, int start, int end) {
+        int n = name.remaining();
+        int count = 0;
+        for (int at = start; n > 0 && at + n <= end && count < nameRanges.length / 2; at++) {
+            int k = 0;
+            while (k < n && content[at + k] == name.get(name.position() + k)) {
+                k++;
+            }
+            if (k == n) {
+                nameRanges[2 * count] = at;
+                nameRanges[2 * count + 1] = at + n;
+                count++;
+                at += n - 1;
+            }
+        }
+        return count;
+    }
+
     /** Whether a positive path filter matches the file's name (the part after the last /), not only a folder's. */
     private boolean nameMatches(String docPath) {
         String name = docPath.substring(docPath.lastIndexOf('/') + 1);
@@ -206,6 +274,12 @@ final class ChunkWorker implements LineSink {
             }
         }
         return false;
+    }
+
+    private static byte[] utf8(java.nio.ByteBuffer bytes) {
+        byte[] out = new byte[bytes.remaining()];
+        bytes.duplicate().get(out);
+        return out;
     }
 
     /** Writes a whole file as one result, counted as a line result is. */
@@ -245,17 +319,31 @@ final class ChunkWorker implements LineSink {
                 }
             }
             path = pathString.getBytes(StandardCharsets.UTF_8);
-            pathMatches = spec.pattern().matcher(pathString).find() ? 1 : 0;
+            pathMatches = spec.pattern() != null && spec.pattern().matcher(pathString).find() ? 1 : 0;
             source = Unpooled.wrappedBuffer(content, 0, length);
         }
-        boolean defines;
-        try {
-            defines = definitions.defines(doc, lineNumber);
-        } catch (CorruptIndexException e) {
-            throw new IllegalStateException("cannot read the definitions of doc " + doc + ": " + e.getMessage(), e);
+        float ranking;
+        if (pendingSymbol >= 0) {
+            ranking = symbolRanking;
+        } else {
+            boolean defines;
+            try {
+                defines = definitions.defines(doc, lineNumber);
+            } catch (CorruptIndexException e) {
+                throw new IllegalStateException("cannot read the definitions of doc " + doc + ": " + e.getMessage(), e);
+            }
+            ranking = Ranking.of(staticRank, content, lineStart, lineEnd, ranges[0], ranges[1], pathMatches == 1, defines);
         }
-        float ranking = Ranking.of(staticRank, content, lineStart, lineEnd, ranges[0], ranges[1], pathMatches == 1, defines);
         writer.start(pkg, path, source, lineNumber, ranking);
+        if (pendingSymbol >= 0) {
+            try {
+                writer.symbol(utf8(symbols.nameBytes(symbols.nameId(pendingSymbol))), symbols.kind(pendingSymbol).getBytes(StandardCharsets.UTF_8),
+                        symbols.scope(pendingSymbol).getBytes(StandardCharsets.UTF_8),
+                        symbols.language(pendingSymbol).getBytes(StandardCharsets.UTF_8));
+            } catch (CorruptIndexException e) {
+                throw new IllegalStateException("cannot read symbol " + pendingSymbol + ": " + e.getMessage(), e);
+            }
+        }
         int contextLines = spec.contextLines();
         int found = 0;
         for (int cursor = lineStart; found < contextLines && cursor > 0; found++) {

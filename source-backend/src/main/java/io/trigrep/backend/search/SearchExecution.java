@@ -117,6 +117,8 @@ public final class SearchExecution {
     /** Set by start; read by tasks, which start runs after it. */
     private DocIterator candidates;
     private List<String> needles;
+    /** A sym: query's definitions in this shard; null otherwise. */
+    private SymbolHits hits;
     /** A boolean query's needles per operand; empty otherwise. */
     private List<List<String>> operandNeedles;
     /** No candidate is left to hand out (work handed back may be). */
@@ -163,14 +165,20 @@ public final class SearchExecution {
     /** Reads the candidates off the index and starts the tasks; an unreadable index ends the search with an error. */
     public void start() {
         DocIterator iterator;
-        List<String> found;
+        List<String> needlesFound;
         List<List<String>> perOperand = new java.util.ArrayList<>();
+        SymbolHits found = null;
         try {
-            iterator = Candidates.of(spec.plan(), shard.index());
+            if (spec.query().isSymbolQuery()) {
+                found = SymbolHits.find(symbols, spec.plan(), spec.symbolNames());
+                iterator = found.docIterator();
+            } else {
+                iterator = Candidates.of(spec.plan(), shard.index());
+            }
             boolean fold = spec.query().caseInsensitive();
             Operands operands = spec.operands();
             if (operands == null) {
-                found = spec.literal() == null && spec.pattern() != null ? Needles.of(spec.plan(), shard.index(), fold) : List.of();
+                needlesFound = spec.literal() == null && spec.pattern() != null ? Needles.of(spec.plan(), shard.index(), fold) : List.of();
             } else {
                 List<Query> shownPlans = new java.util.ArrayList<>();
                 for (int i = 0; i < operands.size(); i++) {
@@ -180,8 +188,18 @@ public final class SearchExecution {
                     }
                 }
                 // The shown lines match one of the shown operands: each holds one of its operand's needles.
-                found = Needles.of(Query.anyOf(shownPlans), shard.index(), fold);
+                needlesFound = Needles.of(Query.anyOf(shownPlans), shard.index(), fold);
             }
+        } catch (IllegalArgumentException e) {
+            // Too many definitions match: the query's fault, said as such.
+            synchronized (lock) {
+                if (!startable()) {
+                    return;
+                }
+                stop(Stop.FAILED, e.getMessage());
+            }
+            finishIfLast(false);
+            return;
         } catch (Exception e) {
             synchronized (lock) {
                 if (!startable()) {
@@ -197,8 +215,9 @@ public final class SearchExecution {
                 return;
             }
             candidates = iterator;
-            needles = found;
+            needles = needlesFound;
             operandNeedles = perOperand;
+            hits = found;
             moveTo(Phase.RUNNING);
         }
         schedule();
@@ -273,7 +292,7 @@ public final class SearchExecution {
 
     private void runChunk() {
         ChunkWorker idle = idleWorkers.poll();
-        ChunkWorker worker = idle != null ? idle : new ChunkWorker(spec, needles, operandNeedles, shard, symbols, sink, coordinator, scratch);
+        ChunkWorker worker = idle != null ? idle : new ChunkWorker(spec, needles, operandNeedles, shard, symbols, hits, sink, coordinator, scratch);
         boolean more;
         try {
             more = worker.search();

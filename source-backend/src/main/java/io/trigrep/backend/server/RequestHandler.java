@@ -118,6 +118,12 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
             error(Failure.Code.BAD_QUERY, e.getMessage(), e.position());
             return;
         }
+        if (spec.query().isSymbolQuery() && !backend.symbols().present()) {
+            backend.metrics().refused("bad_query");
+            error(Failure.Code.BAD_QUERY, "sym: needs the shard's symbols, and " + shard.manifest().shard() + " has none: "
+                    + backend.symbols().absentReason(), spec.query().symbol().offset() - 3);
+            return;
+        }
         if (inFlight.incrementAndGet() > config.maxConcurrent()) {
             inFlight.decrementAndGet();
             backend.metrics().refused("overloaded");

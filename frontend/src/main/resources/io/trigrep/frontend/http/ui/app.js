@@ -124,6 +124,10 @@ function resultItem(r) {
   show.set('line', String(r.line));
   loc.href = `/show?${show}#L${r.line}`;
   loc.append(element('span', 'pkg', r.package), '/', element('span', 'path', r.path), ':', element('span', 'lno', String(r.line)));
+  if (r.symbol) {
+    loc.append(' ', element('span', 'kind', r.symbol.kind));
+    if (r.symbol.scope) loc.append(' ', element('span', 'scope', `in ${r.symbol.scope}`));
+  }
   const pre = element('pre', 'ctx');
   // Lines the backend cut (long lines): by line number, what of the line is shown.
   const cuts = new Map((r.cut || []).map((c) => [c.line, c]));

@@ -1,0 +1,135 @@
+package io.trigrep.backend.search;
+
+import io.trigrep.backend.plan.Query;
+import io.trigrep.indexer.format.CorruptIndexException;
+import io.trigrep.indexer.symbols.Symbols;
+import io.trigrep.re2j.Pattern;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The definitions a {@code sym:} query finds in one shard, in doc order (then line): the names
+ * whose trigrams the plan requires are intersected on the shard's name index and each survivor
+ * matched by the regex; a regex with no required trigram scans every name. Every matching name's
+ * symbols are then collected and sorted, so the search walks them file by file, as it walks
+ * content candidates.
+ */
+final class SymbolHits {
+    /** More definitions than this for one query is a regex that names nearly everything: refused, not streamed. */
+    static final int MAX_SYMBOLS = 4_000_000;
+
+    private final int[] symbols;
+    private final int[] docs;
+
+    private SymbolHits(int[] symbols, int[] docs) {
+        this.symbols = symbols;
+        this.docs = docs;
+    }
+
+    static SymbolHits find(Symbols table, Query plan, Pattern names) throws CorruptIndexException {
+        int[] required = required(plan);
+        int[] ids = required.length == 0 ? table.scanNames(n -> names.matcher(n).find())
+                : table.namesWithAll(required, n -> names.matcher(n).find());
+        int total = 0;
+        for (int name : ids) {
+            total += table.endOfName(name) - table.firstOfName(name);
+            if (total > MAX_SYMBOLS) {
+                throw new IllegalArgumentException("more than " + MAX_SYMBOLS + " definitions match: make the sym: regex narrower");
+            }
+        }
+        int[] symbols = new int[total];
+        int n = 0;
+        for (int name : ids) {
+            for (int at = table.firstOfName(name); at < table.endOfName(name); at++) {
+                symbols[n++] = table.symbolOfNameAt(at);
+            }
+        }
+        // Symbol numbers follow doc order, then line: sorted, they are the walk's order.
+        Arrays.sort(symbols);
+        int[] docs = new int[n];
+        int doc = 0;
+        for (int i = 0; i < n; i++) {
+            while (table.endOfDoc(doc) <= symbols[i]) {
+                doc++;
+            }
+            docs[i] = doc;
+        }
+        return new SymbolHits(symbols, docs);
+    }
+
+    /** Trigrams every matching name holds: the plan's own, or its AND's trigram operands; none when it has no such part. */
+    private static int[] required(Query plan) {
+        List<Integer> out = new ArrayList<>();
+        if (plan instanceof Query.Trigram t) {
+            out.add(t.value());
+        } else if (plan instanceof Query.And and) {
+            for (Query q : and.operands()) {
+                if (q instanceof Query.Trigram t) {
+                    out.add(t.value());
+                }
+            }
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    int size() {
+        return symbols.length;
+    }
+
+    /** The index of the first hit in {@code doc}, or -1 when it has none. */
+    int firstOf(int doc) {
+        int at = Arrays.binarySearch(docs, doc);
+        if (at < 0) {
+            return -1;
+        }
+        while (at > 0 && docs[at - 1] == doc) {
+            at--;
+        }
+        return at;
+    }
+
+    int symbol(int hit) {
+        return symbols[hit];
+    }
+
+    int doc(int hit) {
+        return docs[hit];
+    }
+
+    /** The docs that hold a hit, ascending, each once. */
+    DocIterator docIterator() {
+        return new DocIterator() {
+            private int at = -1;
+            private int doc = -1;
+
+            @Override
+            public int docId() {
+                return doc;
+            }
+
+            @Override
+            public int next() {
+                at++;
+                while (at < docs.length && at > 0 && docs[at] == docs[at - 1]) {
+                    at++;
+                }
+                doc = at < docs.length ? docs[at] : NO_MORE_DOCS;
+                return doc;
+            }
+
+            @Override
+            public int advance(int target) {
+                while (next() < target) {
+                    // linear: the search walks its candidates in order and never skips
+                }
+                return doc;
+            }
+
+            @Override
+            public long cost() {
+                return docs.length;
+            }
+        };
+    }
+}
