@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Extracts a shard's definitions with universal-ctags and writes its {@code symbols.tgs}: one
@@ -132,8 +132,9 @@ public final class SymbolExtractor {
         }
         Tag[][] byDoc = new Tag[count][];
         List<Failure> failures = Collections.synchronizedList(new ArrayList<>());
-        AtomicInteger next = new AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
         int files = n;
+        int processes = Math.min(config.processes(), Math.max(1, files));
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "trigrep-ctags-timer");
             t.setDaemon(true);
@@ -142,11 +143,16 @@ public final class SymbolExtractor {
         List<Thread> workers = new ArrayList<>();
         IOException[] broken = new IOException[1];
         try {
-            for (int w = 0; w < Math.min(config.processes(), Math.max(1, files)); w++) {
+            for (int w = 0; w < processes; w++) {
+                int first = w;
                 Thread t = new Thread(() -> {
                     byte[] buffer = new byte[1 << 16];
                     try (Ctags ctags = new Ctags(config.program(), config.perFileLimit().toNanos(), timer)) {
-                        for (int i = next.getAndIncrement(); i < files; i = next.getAndIncrement()) {
+                        // Every n-th file, not the next free one: ctags keeps some state from one file
+                        // to the next (its TeX parser carries a \part into the next file's scopes), so
+                        // each process must see the same files in the same order in every build, or
+                        // two builds of the same input would differ.
+                        for (int i = first; i < files && !stop.get(); i += processes) {
                             int doc = wanted[i];
                             int length = docs.length(doc);
                             if (buffer.length < length) {
@@ -164,7 +170,7 @@ public final class SymbolExtractor {
                         synchronized (broken) {
                             broken[0] = broken[0] != null ? broken[0] : e instanceof IOException io ? io : new IOException(e);
                         }
-                        next.set(files);
+                        stop.set(true);
                     }
                 }, "trigrep-ctags-" + w);
                 t.setDaemon(true);

@@ -30,11 +30,13 @@ class CtagsFailureTest {
             out = sys.stdout
             out.write(json.dumps({"_type": "program", "name": "Universal Ctags"}) + "\\n"); out.flush()
             stdin = sys.stdin.buffer
+            seen = 0
             while True:
                 line = stdin.readline()
                 if not line: break
                 command = json.loads(line)
                 content = stdin.read(command["size"]).decode()
+                seen += 1
                 if "HANG" in content: time.sleep(60)
                 if "CRASH" in content: os._exit(3)
                 if "WARN" in content:
@@ -45,7 +47,8 @@ class CtagsFailureTest {
                     for number, text in enumerate(content.splitlines(), 1):
                         if text:
                             out.write(json.dumps({"_type": "tag", "name": text, "line": number, "kind": "function",
-                                                  "language": "C", "scope": command["filename"]}) + "\\n")
+                                                  "language": "C",
+                                                  "scope": str(seen) if "STATEFUL" in content else command["filename"]}) + "\\n")
                 out.write(json.dumps({"_type": "completed", "command": "generate-tags"}) + "\\n"); out.flush()
             """;
 
@@ -115,6 +118,25 @@ class CtagsFailureTest {
         assertThat(symbols.name(symbols.nameId(symbols.firstOfDoc(5)))).isEqualTo("WARN");
         assertThat(symbols.name(symbols.nameId(symbols.firstOfDoc(6)))).isEqualTo("all");
         assertThat(symbols.definitionLines(7)).containsExactly(1, 2);
+    }
+
+    /** Like ctags' TeX parser, the stand-in lets one file's scope depend on the files its process saw before. */
+    @Test
+    void twoRunsOverTheSameDocsWriteTheSameBytes(@TempDir Path dir) throws Exception {
+        Path program = dir.resolve("ctags");
+        Files.writeString(program, FAKE.stripIndent());
+        Files.setPosixFilePermissions(program, PosixFilePermissions.fromString("rwx------"));
+        SymbolExtractor extractor = SymbolExtractor.start(new SymbolExtractor.Config(program.toString(), 3, Duration.ofSeconds(20)));
+        List<Doc> docs = new java.util.ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            docs.add(new Doc("p/f" + i + ".c", "STATEFUL\n" + "x\n".repeat(i % 7 == 0 ? 2000 : 1)));
+        }
+        Path first = dir.resolve("first.tgs");
+        Path second = dir.resolve("second.tgs");
+        extractor.extract(new ListDocs(docs), first);
+        extractor.extract(new ListDocs(docs), second);
+        assertThat(Files.readAllBytes(second)).isEqualTo(Files.readAllBytes(first));
+        assertThat(Symbols.openFile(first).scope(Symbols.openFile(first).firstOfDoc(3))).as("doc 3 is process 0's second file").isEqualTo("2");
     }
 
     @Test
