@@ -152,7 +152,7 @@ public final class ResultWriter {
             }
             int clippedStart = Math.max(start, windowStart);
             int clippedEnd = Math.min(end, windowEnd);
-            if (clippedEnd < clippedStart || clippedEnd == clippedStart && end > start) {
+            if (clippedEnd < clippedStart || (clippedEnd == clippedStart && end > start)) {
                 return this; // entirely before the window
             }
             start = clippedStart - windowStart;

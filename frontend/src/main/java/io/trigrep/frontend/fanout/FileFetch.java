@@ -66,7 +66,7 @@ public final class FileFetch {
         boolean anyAnswered = false;
         for (int k = -1; k < backends.size(); k++) {
             int i = k < 0 ? preferred : k;
-            if (i < 0 || i >= backends.size() || k >= 0 && k == preferred) {
+            if (i < 0 || i >= backends.size() || (k >= 0 && k == preferred)) {
                 continue;
             }
             InetSocketAddress backend = backends.get(i);

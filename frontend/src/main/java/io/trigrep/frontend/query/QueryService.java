@@ -209,7 +209,7 @@ public final class QueryService {
     public Ready readiness(boolean partialOk) {
         List<String> down = io.trigrep.frontend.fanout.Readiness.unreachable(fanOut.backends(), fanOut.tls(), BACKEND_TIMEOUT_MILLIS);
         String disk = cache.diskShortage();
-        boolean ready = !warming && disk == null && (down.isEmpty() || partialOk && down.size() < fanOut.backends().size());
+        boolean ready = !warming && disk == null && (down.isEmpty() || (partialOk && down.size() < fanOut.backends().size()));
         return new Ready(ready, disk, down, warming);
     }
 

@@ -341,7 +341,7 @@ public final class IndexBuilder {
         try (Stream<Path> entries = Files.list(out)) {
             for (Path p : entries.toList()) {
                 String name = p.getFileName().toString();
-                if (name.startsWith(".build-") || name.endsWith(".old") && name.startsWith(".shard-")) {
+                if (name.startsWith(".build-") || (name.endsWith(".old") && name.startsWith(".shard-"))) {
                     deleteQuietly(p);
                 }
             }

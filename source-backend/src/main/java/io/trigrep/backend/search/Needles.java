@@ -42,7 +42,7 @@ final class Needles {
                     continue;
                 }
                 long cost = cost(candidate, index) * candidate.size();
-                if (best == null || candidate.size() < best.size() || candidate.size() == best.size() && cost < bestCost) {
+                if (best == null || candidate.size() < best.size() || (candidate.size() == best.size() && cost < bestCost)) {
                     best = candidate;
                     bestCost = cost;
                 }
@@ -70,7 +70,7 @@ final class Needles {
     private static long cost(TreeSet<String> needles, TrigramIndex index) throws Exception {
         long total = 0;
         for (String s : needles) {
-            int t = (s.charAt(0) & 0xff) << 16 | (s.charAt(1) & 0xff) << 8 | s.charAt(2) & 0xff;
+            int t = (s.charAt(0) & 0xff) << 16 | (s.charAt(1) & 0xff) << 8 | (s.charAt(2) & 0xff);
             int entry = index.find(t);
             total += entry < 0 ? 0 : index.docCountAt(entry);
         }

@@ -28,6 +28,6 @@ final class Ranking {
             return true;
         }
         int b = content[at] & 0xff;
-        return !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b >= 0x80);
+        return !((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '_' || b >= 0x80);
     }
 }
