@@ -69,7 +69,7 @@ final class ClientAddress {
     static ClientAddress parse(String proxies) {
         List<Cidr> blocks = new ArrayList<>();
         if (proxies != null) {
-            for (String p : proxies.split(",")) {
+            for (String p : proxies.split(",", -1)) {
                 if (!p.isBlank()) {
                     blocks.add(Cidr.parse(p));
                 }
@@ -85,7 +85,7 @@ final class ClientAddress {
         if (forwardedFor == null || !trusted(peerBytes)) {
             return client;
         }
-        String[] hops = forwardedFor.split(",");
+        String[] hops = forwardedFor.split(",", -1);
         for (int i = hops.length - 1; i >= 0; i--) {
             String hop = hops[i].strip();
             if (hop.isEmpty()) {

@@ -153,7 +153,7 @@ public enum FileType {
         }
         byte[] line = new byte[end - content.position() - 2];
         content.duplicate().position(content.position() + 2).get(line);
-        String[] words = new String(line, StandardCharsets.UTF_8).trim().split("\\s+");
+        String[] words = new String(line, StandardCharsets.UTF_8).trim().split("\\s+", -1);
         if (words.length == 0 || words[0].isEmpty()) {
             return UNKNOWN;
         }

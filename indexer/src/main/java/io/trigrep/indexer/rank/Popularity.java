@@ -40,7 +40,7 @@ public final class Popularity {
                 if (content.isEmpty()) {
                     continue;
                 }
-                String[] fields = content.split("\\s+");
+                String[] fields = content.split("\\s+", -1);
                 if (fields.length < 2) {
                     throw new IOException(file + ":" + number + ": expected 'package count', got '" + line + "'");
                 }
