@@ -239,7 +239,7 @@ final class ApiHandler {
         }
         int pageNumber = page;
         if (view == View.EVENTS) {
-            new EventStream(ctx, queries, entry, query, perPage).start();
+            new EventStream(ctx, queries, entry, perPage).start();
             return;
         }
         boolean wait = !"false".equals(first(params, "wait", "true"));

@@ -35,16 +35,14 @@ final class EventStream {
     private final ChannelHandlerContext ctx;
     private final QueryService queries;
     private final QueryCache.Entry entry;
-    private final String query;
     private final int perPage;
     private ScheduledFuture<?> ticks;
     private boolean ended;
 
-    EventStream(ChannelHandlerContext ctx, QueryService queries, QueryCache.Entry entry, String query, int perPage) {
+    EventStream(ChannelHandlerContext ctx, QueryService queries, QueryCache.Entry entry, int perPage) {
         this.ctx = ctx;
         this.queries = queries;
         this.entry = entry;
-        this.query = query;
         this.perPage = perPage;
     }
 

@@ -32,7 +32,7 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
         }
         String source = query.literal() ? Pattern.quote(query.pattern()) : query.pattern();
         int flags = Pattern.MULTILINE | (query.caseInsensitive() ? Pattern.CASE_INSENSITIVE : 0);
-        Pattern pattern = compile(source, flags, query.raw(), query.patternOffset(), "");
+        Pattern pattern = compile(source, flags, query.patternOffset(), "");
         if (pattern.programSize() > MAX_PROGRAM_SIZE) {
             throw new QueryException("regex too complex: program size " + pattern.programSize() + ", the limit is " + MAX_PROGRAM_SIZE,
                     query.patternOffset() + 1);
@@ -56,8 +56,8 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
         for (ParsedQuery.Filter f : query.filters()) {
             int at = query.raw().indexOf(f.value());
             switch (f.kind()) {
-                case PACKAGE -> (f.negated() ? notPackages : packages).add(compile(f.value(), 0, query.raw(), at, "package: "));
-                case PATH -> (f.negated() ? notPaths : paths).add(compile(f.value(), 0, query.raw(), at, "path: "));
+                case PACKAGE -> (f.negated() ? notPackages : packages).add(compile(f.value(), 0, at, "package: "));
+                case PATH -> (f.negated() ? notPaths : paths).add(compile(f.value(), 0, at, "path: "));
                 case FILETYPE -> {
                     FileType type = FileType.byName(f.value());
                     if (type == null) {
@@ -97,7 +97,7 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
         return out;
     }
 
-    private static Pattern compile(String regex, int flags, String raw, int offset, String what) throws QueryException {
+    private static Pattern compile(String regex, int flags, int offset, String what) throws QueryException {
         try {
             return Pattern.compile(regex, flags);
         } catch (PatternSyntaxException e) {
@@ -110,7 +110,7 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
                 throw new QueryException(what + "invalid regex", Math.max(0, offset) + 1);
             }
             throw new QueryException(what + e.getDescription() + (e.getPattern() == null || e.getPattern().equals(regex) ? ""
-                    : ": `" + e.getPattern() + "`"), position(raw, offset, regex, e));
+                    : ": `" + e.getPattern() + "`"), position(offset, regex, e));
         } catch (RuntimeException e) {
             throw new QueryException(what + "invalid regex: " + e.getMessage(), Math.max(0, offset) + 1);
         }
@@ -146,7 +146,7 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
     }
 
     /** RE2J names the offending text, not its index: find it in the regex, or the unclosed group. */
-    private static int position(String raw, int offset, String regex, PatternSyntaxException e) {
+    private static int position(int offset, String regex, PatternSyntaxException e) {
         int base = Math.max(0, offset);
         String fragment = e.getPattern();
         if ("missing closing )".equals(e.getDescription())) {
