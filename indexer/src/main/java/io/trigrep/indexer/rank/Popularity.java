@@ -22,7 +22,7 @@ public final class Popularity {
     private Popularity(Map<String, Long> counts) {
         this.counts = counts;
         long max = counts.values().stream().mapToLong(Long::longValue).max().orElse(0);
-        this.logMax = Math.log1p(max);
+        this.logMax = Math.log1p((double) max);
     }
 
     public static Popularity none() {

@@ -23,6 +23,7 @@ import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.NetUtil;
 import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Tls;
 import java.net.InetSocketAddress;
@@ -98,7 +99,7 @@ public final class OpsServer implements AutoCloseable {
 
     /** The search port as this host reaches it: a wildcard bind is pinged on loopback. */
     private static InetSocketAddress loopback(InetSocketAddress bound) {
-        return bound.getAddress().isAnyLocalAddress() ? new InetSocketAddress("127.0.0.1", bound.getPort()) : bound;
+        return bound.getAddress().isAnyLocalAddress() ? new InetSocketAddress(NetUtil.createInetAddressFromIpAddressString("127.0.0.1"), bound.getPort()) : bound;
     }
 
     private static String jsonSafe(String s) {
