@@ -34,7 +34,7 @@ public final class ResultPeek {
             return false;
         }
         int response = structTarget(le, base, segmentEnd);
-        if (response < 0 || (short) le.getShort(response) != 0) {
+        if (response < 0 || le.getShort(response) != 0) {
             return false;
         }
         int responseDataWords = dataWords(le, base);

@@ -48,7 +48,7 @@ final class BackendConnections implements AutoCloseable {
         this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .option(ChannelOption.AUTO_READ, false)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(4096, 65536, FanOut.MAX_READ_BYTES))
+                .option(ChannelOption.RECVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(4096, 65536, FanOut.MAX_READ_BYTES))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
