@@ -182,6 +182,7 @@ final class ApiHandler {
     static final int DEFAULT_PER_PACKAGE = 5;
     static final int MAX_PER_PACKAGE = 100;
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it returns
     private void search(ChannelHandlerContext ctx, boolean keepAlive, String client, Map<String, List<String>> params, View view)
             throws IOException {
         String query = first(params, "q", first(params, "query", null));

@@ -46,6 +46,7 @@ final class EventStream {
         this.perPage = perPage;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void start() {
         ctx.writeAndFlush(head());
         tick();
@@ -64,6 +65,7 @@ final class EventStream {
     }
 
     /** A stream of one {@code error} event ({@code json}: error and position), for a query refused before it ran. */
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     static void refuse(ChannelHandlerContext ctx, byte[] json) {
         ctx.write(head());
         ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(event("error", new String(json, StandardCharsets.UTF_8)))));
@@ -134,6 +136,7 @@ final class EventStream {
         }
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private void send(String name, byte[] json) {
         byte[] event = event(name, new String(json, StandardCharsets.UTF_8));
         ctx.executor().execute(() -> {
@@ -148,6 +151,7 @@ final class EventStream {
     }
 
     /** Writes the last event, ends the chunked stream and closes. Event loop only. */
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private void end(byte[] last) {
         if (ended) {
             return;

@@ -79,6 +79,7 @@ final class WebUi {
         return true;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it returns
     private void search(ChannelHandlerContext ctx, boolean keepAlive, String client, Map<String, List<String>> params) {
         String query = first(params, "q", "");
         if (query.isBlank()) {

@@ -88,6 +88,7 @@ public final class QueryService {
      * The entry for the query, to {@link #release} once read. Throws the query's error, or why a
      * new search was not admitted; a running or finished identical query is never refused.
      */
+    @SuppressWarnings("FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it returns
     public QueryCache.Entry start(String client, String mode, String query, boolean fresh)
             throws IOException, QueryException, Admission.Rejected {
         String text = query.strip();

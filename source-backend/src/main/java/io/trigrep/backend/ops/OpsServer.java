@@ -106,6 +106,7 @@ public final class OpsServer implements AutoCloseable {
         return s.replace("\\", "\\\\").replace("\"", "\\\"").replaceAll("[\\x00-\\x1f]", " ");
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private static void send(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, String type, String body) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));
