@@ -14,6 +14,7 @@ import java.util.List;
  * A query made ready to run: patterns compiled by RE2J (linear time, whatever the input), the
  * trigram plan, the compiled filters, and the limits it runs under.
  */
+@SuppressWarnings("ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
 public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byte[] foldedLiteral, Query plan, List<Pattern> packages,
                          List<Pattern> notPackages, List<Pattern> paths, List<Pattern> notPaths, EnumSet<FileType> fileTypes,
                          EnumSet<FileType> notFileTypes, int maxResults, long deadlineNanos, int contextLines) {

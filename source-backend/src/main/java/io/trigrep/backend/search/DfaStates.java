@@ -64,6 +64,7 @@ final class DfaStates {
     private int size;
     private final int[] stack;
 
+    @SuppressWarnings("ArrayRecordComponent") // equals and hashCode below compare the array's contents
     private record StateKey(int before, int[] pcs) {
         @Override
         public boolean equals(Object o) {
