@@ -63,6 +63,7 @@ final class Layout {
     }
 
     /** An enum: its enumerant names in ordinal order, as spelled in the schema. */
+    @SuppressWarnings("JavaLangClash") // named after the schema's kind, like Struct; always written Layout.Enum outside
     record Enum(String name, List<String> enumerants) {
         Enum {
             enumerants = List.copyOf(enumerants);

@@ -167,7 +167,7 @@ public final class ResultWriter {
             }
             int clippedStart = Math.max(start, windowStart);
             int clippedEnd = Math.min(end, windowEnd);
-            if (clippedEnd < clippedStart || clippedEnd == clippedStart && end > start) {
+            if (clippedEnd < clippedStart || (clippedEnd == clippedStart && end > start)) {
                 return this; // entirely before the window
             }
             start = clippedStart - windowStart;
@@ -364,7 +364,7 @@ public final class ResultWriter {
 
     /** Writes the pointer at word {@code at} to an object at word {@code target}; returns the word after the object. */
     private static int pointTo(ByteBuf out, int at, int target, long pointerWithoutOffset, int objectWords) {
-        long offset = target - (at + 1);
+        long offset = target - (at + 1L);
         out.writeLongLE(pointerWithoutOffset | (offset << 2 & 0xffffffffL));
         return target + objectWords;
     }
@@ -374,7 +374,7 @@ public final class ResultWriter {
         int at = 0;
         int target = count;
         for (int i = 0; i < count; i++) {
-            long offset = target - (at + 1);
+            long offset = target - (at + 1L);
             out.writeLongLE(textPointer(lengths[i]) | (offset << 2 & 0xffffffffL));
             target += textWords(lengths[i]);
             at++;

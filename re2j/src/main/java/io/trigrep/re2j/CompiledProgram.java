@@ -68,16 +68,12 @@ public final class CompiledProgram {
     /** Whether the rune instruction at {@code pc} consumes code point {@code rune}, folding case as RE2J does. */
     public boolean matchRune(int pc, int rune) {
         Inst i = inst[pc];
-        switch (i.op) {
-            case Inst.RUNE_ANY:
-                return true;
-            case Inst.RUNE_ANY_NOT_NL:
-                return rune != '\n';
-            case Inst.RUNE1:
-                return rune == i.runes[0];
-            default:
-                return i.matchRune(rune);
-        }
+        return switch (i.op) {
+            case Inst.RUNE_ANY -> true;
+            case Inst.RUNE_ANY_NOT_NL -> rune != '\n';
+            case Inst.RUNE1 -> rune == i.runes[0];
+            default -> i.matchRune(rune);
+        };
     }
 
     /** RE2J's word characters for \b: ASCII letters, digits and underscore. */

@@ -3,7 +3,9 @@ package io.trigrep.re2j;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A read-only view of the syntax tree RE2J parses a {@link Pattern} into, for analyses that must
@@ -43,13 +45,13 @@ public final class SyntaxTree {
         ALTERNATE
     }
 
-    /** RE2J's ops by ordinal, mapped by name: an op added upstream fails here, at class load, not later. */
-    private static final Op[] OPS = new Op[Regexp.Op.values().length];
+    /** RE2J's ops, mapped by name: an op added upstream fails here, at class load, not later. */
+    private static final Map<Regexp.Op, Op> OPS = new EnumMap<>(Regexp.Op.class);
 
     static {
         for (Regexp.Op op : Regexp.Op.values()) {
             if (!op.isPseudo()) {
-                OPS[op.ordinal()] = Op.valueOf(op.name());
+                OPS.put(op, Op.valueOf(op.name()));
             }
         }
     }
@@ -92,7 +94,7 @@ public final class SyntaxTree {
     }
 
     public Op op() {
-        return OPS[re.op.ordinal()];
+        return OPS.get(re.op);
     }
 
     /** The children: one for CAPTURE, STAR, PLUS, QUEST and REPEAT, any number for CONCAT and ALTERNATE. */

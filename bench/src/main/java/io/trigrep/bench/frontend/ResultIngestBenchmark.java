@@ -53,10 +53,15 @@ public class ResultIngestBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        String file = "    unz64_s* s;\n    if (file == NULL)\n        return UNZ_PARAMERROR;\n    s = (unz64_s*)file;\n"
-                + "    if (s->pfile_in_zip_read != NULL)\n";
+        String file = """
+                    unz64_s* s;
+                    if (file == NULL)
+                        return UNZ_PARAMERROR;
+                    s = (unz64_s*)file;
+                    if (s->pfile_in_zip_read != NULL)
+                """;
         ByteBuf source = Unpooled.wrappedBuffer(file.getBytes(StandardCharsets.UTF_8));
-        String[] lines = file.split("\n");
+        String[] lines = file.lines().toArray(String[]::new);
         int[] lineStarts = new int[lines.length];
         int[] lineLengths = new int[lines.length];
         for (int i = 0, at = 0; i < lines.length; at += lines[i].length() + 1, i++) {

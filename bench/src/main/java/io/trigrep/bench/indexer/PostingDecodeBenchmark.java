@@ -68,7 +68,7 @@ public class PostingDecodeBenchmark {
             int gap = d - previous;
             previous = d;
             while (gap >= 0x80) {
-                out.write(gap & 0x7f | 0x80);
+                out.write((gap & 0x7f) | 0x80);
                 gap >>>= 7;
             }
             out.write(gap);

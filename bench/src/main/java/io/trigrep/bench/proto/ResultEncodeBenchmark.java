@@ -79,7 +79,7 @@ public class ResultEncodeBenchmark {
         fileBytes = ByteBuffer.wrap(file.getBytes(StandardCharsets.UTF_8));
         lineOffset = (String.join("\n", BEFORE) + "\n").getBytes(StandardCharsets.UTF_8).length;
         fileBuf = Unpooled.wrappedBuffer(fileBytes.duplicate());
-        String[] lines = file.split("\n");
+        String[] lines = file.lines().toArray(String[]::new);
         int at = 0;
         for (int i = 0; i < lines.length; i++) {
             lineStarts[i] = at;

@@ -48,7 +48,7 @@ final class BackendConnections implements AutoCloseable {
         this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .option(ChannelOption.AUTO_READ, false)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(4096, 65536, FanOut.MAX_READ_BYTES))
+                .option(ChannelOption.RECVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(4096, 65536, FanOut.MAX_READ_BYTES))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
@@ -87,6 +87,7 @@ final class BackendConnections implements AutoCloseable {
         });
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private synchronized StreamHandler takeIdle() {
         for (StreamHandler h; (h = idle.pollFirst()) != null; ) {
             if (h.channel().isActive()) {
@@ -98,6 +99,7 @@ final class BackendConnections implements AutoCloseable {
     }
 
     /** The answer on {@code handler}'s connection ended cleanly: keep it for the next query. */
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void giveBack(StreamHandler handler) {
         boolean keep;
         synchronized (this) {
@@ -127,6 +129,7 @@ final class BackendConnections implements AutoCloseable {
         return idle.size();
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private void closeStale() {
         long limit = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS);
         java.util.List<StreamHandler> stale = new java.util.ArrayList<>();
@@ -147,6 +150,7 @@ final class BackendConnections implements AutoCloseable {
     }
 
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void close() {
         java.util.List<StreamHandler> all;
         synchronized (this) {

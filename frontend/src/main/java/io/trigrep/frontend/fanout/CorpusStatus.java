@@ -68,6 +68,7 @@ public final class CorpusStatus implements AutoCloseable {
     }
 
     /** Refreshes now and then every {@code periodMillis}. */
+    @SuppressWarnings("FutureReturnValueIgnored") // the refreshes end when close() shuts the timer down: no handle needed
     public void start(long periodMillis) {
         timer.scheduleWithFixedDelay(this::refresh, 0, periodMillis, TimeUnit.MILLISECONDS);
     }

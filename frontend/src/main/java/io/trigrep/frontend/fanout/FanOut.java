@@ -117,6 +117,7 @@ public final class FanOut implements AutoCloseable {
     }
 
     /** A search that keeps at most what {@code caps} allow; each backend is asked for its part of the results. */
+    @SuppressWarnings("FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it returns
     public QueryRun search(String query, boolean literal, int contextLines, Duration deadline, QueryCaps caps) throws IOException {
         Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
         QueryRun run = new QueryRun(shardNames(), new TeeFile(tee, teeIo, teeAlignment), writers, caps);

@@ -44,6 +44,7 @@ public final class FileFetch {
      * request, or backends down). {@code cutLines[i]} was cut; its full length is {@code cutBytes[i]}
      * (both as the backend sent them: unsigned, and not to be trusted beyond the window).
      */
+    @SuppressWarnings("ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
     public record Outcome(byte[] content, long firstLine, long totalLines, long totalBytes, long[] cutLines, long[] cutBytes,
                           int backend, Failure.Code code, String message) {
         static Outcome failed(Failure.Code code, String message) {
@@ -66,7 +67,7 @@ public final class FileFetch {
         boolean anyAnswered = false;
         for (int k = -1; k < backends.size(); k++) {
             int i = k < 0 ? preferred : k;
-            if (i < 0 || i >= backends.size() || k >= 0 && k == preferred) {
+            if (i < 0 || i >= backends.size() || (k >= 0 && k == preferred)) {
                 continue;
             }
             InetSocketAddress backend = backends.get(i);

@@ -124,6 +124,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
      * gone leaves no trace in later answers. The caller must {@link #release} the entry when done
      * reading.
      */
+    @SuppressWarnings("FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it returns
     public synchronized <E extends Exception> Entry acquire(String key, boolean fresh, Starter<E> starter) throws IOException, E {
         Entry entry = entries.get(key);
         String now = generation.get();

@@ -67,6 +67,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
         }
 
         /** The query no longer wants this answer (failed, cancelled, capped): the backend sees the connection go and stops. */
+        @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
         void stop() {
             ctx.channel().close();
         }
@@ -105,6 +106,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Sends {@code shard}'s request of {@code run} on this connection. On the event loop. */
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void begin(QueryRun run, int shard, MessageBuilder request, boolean reused) {
         assert ctx.executor().inEventLoop();
         if (!ctx.channel().isActive()) {
@@ -127,6 +129,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Stream stream = current;
         if (stream == null) {
@@ -190,6 +193,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         Stream stream = current;
         if (stream != null && !(stream.reused && !stream.received)) {

@@ -182,6 +182,7 @@ final class ApiHandler {
     static final int DEFAULT_PER_PACKAGE = 5;
     static final int MAX_PER_PACKAGE = 100;
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it returns
     private void search(ChannelHandlerContext ctx, boolean keepAlive, String client, Map<String, List<String>> params, View view)
             throws IOException {
         String query = first(params, "q", first(params, "query", null));
@@ -239,7 +240,7 @@ final class ApiHandler {
         }
         int pageNumber = page;
         if (view == View.EVENTS) {
-            new EventStream(ctx, queries, entry, query, perPage).start();
+            new EventStream(ctx, queries, entry, perPage).start();
             return;
         }
         boolean wait = !"false".equals(first(params, "wait", "true"));

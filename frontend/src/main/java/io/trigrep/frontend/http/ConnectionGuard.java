@@ -37,6 +37,7 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     }
 
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         if (!connections.admit(ctx.channel())) {
@@ -58,6 +59,7 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     }
 
     /** The request begun is complete (called by the {@link RequestSequencer}): its answer's timer starts. */
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void requestRead() {
         if (state != State.ANSWERING) {
             state = State.ANSWERING;
@@ -67,6 +69,7 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     }
 
     /** An answer is written; {@code another} when a pipelined request is answered next. */
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void answered(boolean another) {
         if (another) {
             arm(limits.answerTimeout(), ctx::close);
@@ -76,10 +79,12 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     }
 
     /** Closes the connection to make room for a new one (any thread). */
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void evict() {
         ctx.close();
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private void waiting() {
         state = State.WAITING;
         connections.waiting(this);
@@ -110,6 +115,7 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     }
 
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof IOException) {
             // A client that resets or vanishes is ordinary traffic.

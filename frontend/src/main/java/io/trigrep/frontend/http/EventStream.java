@@ -35,19 +35,18 @@ final class EventStream {
     private final ChannelHandlerContext ctx;
     private final QueryService queries;
     private final QueryCache.Entry entry;
-    private final String query;
     private final int perPage;
     private ScheduledFuture<?> ticks;
     private boolean ended;
 
-    EventStream(ChannelHandlerContext ctx, QueryService queries, QueryCache.Entry entry, String query, int perPage) {
+    EventStream(ChannelHandlerContext ctx, QueryService queries, QueryCache.Entry entry, int perPage) {
         this.ctx = ctx;
         this.queries = queries;
         this.entry = entry;
-        this.query = query;
         this.perPage = perPage;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void start() {
         ctx.writeAndFlush(head());
         tick();
@@ -66,6 +65,7 @@ final class EventStream {
     }
 
     /** A stream of one {@code error} event ({@code json}: error and position), for a query refused before it ran. */
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     static void refuse(ChannelHandlerContext ctx, byte[] json) {
         ctx.write(head());
         ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(event("error", new String(json, StandardCharsets.UTF_8)))));
@@ -136,6 +136,7 @@ final class EventStream {
         }
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private void send(String name, byte[] json) {
         byte[] event = event(name, new String(json, StandardCharsets.UTF_8));
         ctx.executor().execute(() -> {
@@ -150,6 +151,7 @@ final class EventStream {
     }
 
     /** Writes the last event, ends the chunked stream and closes. Event loop only. */
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private void end(byte[] last) {
         if (ended) {
             return;

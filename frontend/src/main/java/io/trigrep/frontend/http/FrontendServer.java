@@ -131,7 +131,7 @@ public final class FrontendServer implements AutoCloseable {
         try {
             InetSocketAddress address = (InetSocketAddress) channel.localAddress();
             String host = address.getAddress().isAnyLocalAddress() ? "127.0.0.1" : address.getHostString();
-            FrontendWarmup.Outcome done = new FrontendWarmup(fanOut, queries, java.net.URI.create("http://" + host + ":" + address.getPort()),
+            FrontendWarmup.Outcome done = new FrontendWarmup(fanOut, java.net.URI.create("http://" + host + ":" + address.getPort()),
                     System::nanoTime).run(budget.toNanos());
             log.printf("frontend: warmed up, %d rounds, %.2f s (first round %.0f ms, last %.0f ms; stopped: %s)%n", done.rounds(),
                     done.nanos() / 1e9, done.firstRoundNanos() / 1e6, done.lastRoundNanos() / 1e6, done.stoppedBy());

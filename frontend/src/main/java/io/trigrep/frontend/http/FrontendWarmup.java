@@ -33,14 +33,12 @@ final class FrontendWarmup {
     record Outcome(int rounds, long nanos, long firstRoundNanos, long lastRoundNanos, String stoppedBy) {}
 
     private final FanOut fanOut;
-    private final QueryService queries;
     private final URI self;
     private final LongSupplier clock;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    FrontendWarmup(FanOut fanOut, QueryService queries, URI self, LongSupplier clock) {
+    FrontendWarmup(FanOut fanOut, URI self, LongSupplier clock) {
         this.fanOut = fanOut;
-        this.queries = queries;
         this.self = self;
         this.clock = clock;
     }

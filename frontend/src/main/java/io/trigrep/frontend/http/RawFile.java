@@ -43,6 +43,7 @@ final class RawFile {
         this.path = path;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void start() {
         pages.execute(() -> {
             FileFetch.Outcome first = queries.fetch(-1, pkg, path, FileFetch.Ask.bytes(0, CHUNK));
@@ -69,6 +70,7 @@ final class RawFile {
     }
 
     /** Writes one chunk; when the client has taken it, fetches the next (or ends the response). */
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private void write(byte[] chunk) {
         sent += chunk.length;
         boolean last = chunk.length == 0 || sent >= total;
@@ -87,6 +89,7 @@ final class RawFile {
         });
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private void next() {
         FileFetch.Outcome piece = queries.fetch(backend, pkg, path, FileFetch.Ask.bytes(sent, CHUNK));
         if (piece.content() == null) {

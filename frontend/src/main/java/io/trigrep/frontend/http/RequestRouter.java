@@ -48,7 +48,7 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
             return;
         }
         boolean cancel = request.uri().startsWith("/api/v1/queries/cancel");
-        if (cancel ? request.method() != HttpMethod.POST : request.method() != HttpMethod.GET && request.method() != HttpMethod.HEAD) {
+        if (cancel ? !HttpMethod.POST.equals(request.method()) : !HttpMethod.GET.equals(request.method()) && !HttpMethod.HEAD.equals(request.method())) {
             send(ctx, keepAlive, HttpResponseStatus.METHOD_NOT_ALLOWED,
                     PageRenderer.error(cancel ? "cancel with POST" : "only GET is supported here", 0));
             return;

@@ -43,6 +43,7 @@ final class RequestSequencer extends ChannelDuplexHandler {
     }
 
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (!(msg instanceof FullHttpRequest request)) {
             ctx.fireChannelRead(msg);
@@ -62,6 +63,7 @@ final class RequestSequencer extends ChannelDuplexHandler {
     }
 
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
         if (msg instanceof HttpResponse response) {
             metrics.response(route, response.status().code());

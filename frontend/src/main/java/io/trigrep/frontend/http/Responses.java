@@ -41,6 +41,7 @@ final class Responses {
         write(ctx, keepAlive, response(status, json, JSON));
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     static void write(ChannelHandlerContext ctx, boolean keepAlive, FullHttpResponse response) {
         if (keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);

@@ -36,6 +36,7 @@ final class WebUi {
     static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
             + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
+    @SuppressWarnings("ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
     private record Asset(byte[] bytes, String type, String etag) {}
 
     private static final Map<String, Asset> ASSETS = Map.of(
@@ -79,6 +80,7 @@ final class WebUi {
         return true;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it returns
     private void search(ChannelHandlerContext ctx, boolean keepAlive, String client, Map<String, List<String>> params) {
         String query = first(params, "q", "");
         if (query.isBlank()) {

@@ -80,7 +80,7 @@ public final class FrontendMetrics {
         if (firstResultNanos >= 0) {
             firstResult.record(firstResultNanos, TimeUnit.NANOSECONDS);
         }
-        resultsPerQuery.record(results);
+        resultsPerQuery.record((double) results);
     }
 
     /**
@@ -126,7 +126,7 @@ public final class FrontendMetrics {
     }
 
     public void received(long bytes) {
-        bytesReceived.increment(bytes);
+        bytesReceived.increment((double) bytes);
     }
 
     /** The Prometheus text exposition. */

@@ -88,6 +88,7 @@ public final class QueryService {
      * The entry for the query, to {@link #release} once read. Throws the query's error, or why a
      * new search was not admitted; a running or finished identical query is never refused.
      */
+    @SuppressWarnings("FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it returns
     public QueryCache.Entry start(String client, String mode, String query, boolean fresh)
             throws IOException, QueryException, Admission.Rejected {
         String text = query.strip();
@@ -212,7 +213,7 @@ public final class QueryService {
     public Ready readiness(boolean partialOk) {
         List<String> down = io.trigrep.frontend.fanout.Readiness.unreachable(fanOut.backends(), fanOut.tls(), BACKEND_TIMEOUT_MILLIS);
         String disk = cache.diskShortage();
-        boolean ready = !warming && disk == null && (down.isEmpty() || partialOk && down.size() < fanOut.backends().size());
+        boolean ready = !warming && disk == null && (down.isEmpty() || (partialOk && down.size() < fanOut.backends().size()));
         return new Ready(ready, disk, down, warming);
     }
 

@@ -212,6 +212,8 @@ public final class TeeFile implements Closeable {
         notifyAll();
     }
 
+    /** Waits for one write to finish (or a spurious wakeup): every caller loops on its own condition. */
+    @SuppressWarnings("WaitNotInLoop") // the loops are the callers'
     private void awaitWrite() throws IOException {
         try {
             wait();
@@ -280,6 +282,7 @@ public final class TeeFile implements Closeable {
     }
 
     /** Frees every buffer; only when none is in flight (the I/O executor would write from freed memory). */
+    @SuppressWarnings("deprecation") // deprecated in Netty 4.2, but Java 17 has no public call that frees a direct buffer now
     private void free() {
         for (ByteBuffer raw : allocations) {
             PlatformDependent.freeDirectBuffer(raw);

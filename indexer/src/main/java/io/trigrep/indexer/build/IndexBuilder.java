@@ -193,6 +193,7 @@ public final class IndexBuilder {
      * package's skipped files to the shard holding its first file (shard 0 when it has none), so
      * the manifests' counts sum to the corpus totals.
      */
+    @SuppressWarnings("EnumOrdinal") // counts per skip reason in an array indexed by ordinal, read back in values() order here
     private static Placement place(List<ReadPackage> read, int shards) {
         List<long[]> fileBytes = new ArrayList<>();
         for (ReadPackage p : read) {
@@ -360,7 +361,7 @@ public final class IndexBuilder {
         try (Stream<Path> entries = Files.list(out)) {
             for (Path p : entries.toList()) {
                 String name = p.getFileName().toString();
-                if (name.startsWith(".build-") || name.endsWith(".old") && name.startsWith(".shard-")) {
+                if (name.startsWith(".build-") || (name.endsWith(".old") && name.startsWith(".shard-"))) {
                     deleteQuietly(p);
                 }
             }

@@ -30,6 +30,7 @@ final class PackageReader implements FileVisitor {
     record Entry(String path, int offset, int length, SkipReason reason, long skippedBytes) {}
 
     /** What one worker turns into one part: the {@code index}-th batch of its package. */
+    @SuppressWarnings("ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
     record Batch(String packageName, float weight, int index, byte[] bytes, List<Entry> entries, long reserved) {}
 
     private final String name;

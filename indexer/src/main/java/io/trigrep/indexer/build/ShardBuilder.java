@@ -109,7 +109,7 @@ final class ShardBuilder {
             for (int doc = 0; doc < docs.size(); doc++) {
                 Doc d = docs.get(doc);
                 SpooledPart.SpooledFile f = d.file();
-                table.addDoc(contentOffsets[doc], f.length(), f.path(), d.packageId(), f.rank(), f.type().ordinal(), f.lines());
+                table.addDoc(contentOffsets[doc], f.length(), f.path(), d.packageId(), f.rank(), f.type().id(), f.lines());
                 perPackage[d.packageId()]++;
             }
             int id = 0;
@@ -185,7 +185,7 @@ final class ShardBuilder {
      */
     private static long copyContents(List<Slice> ordered, Path folder, long[] contentOffsets,
             List<Doc> docs) throws IOException {
-        Map<Slice, Long> sliceBase = new java.util.IdentityHashMap<>();
+        java.util.IdentityHashMap<Slice, Long> sliceBase = new java.util.IdentityHashMap<>();
         long bytes;
         try (ContentWriter contents = new ContentWriter(folder.resolve(ShardFiles.CONTENTS))) {
             for (Slice s : ordered) {

@@ -28,6 +28,7 @@ import java.util.List;
 record SpooledPart(String packageName, float weight, int index, Path spool, Path trigramSpool, List<SpooledFile> files,
                    List<Skipped> skipped, long bytes) {
     /** One accepted file: its bytes at {@code offset} in the spool, its distinct trigrams at {@code trigramOffset} (in ints). */
+    @SuppressWarnings("ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
     record SpooledFile(byte[] path, long offset, int length, FileType type, int lines, float rank, long trigramOffset, int trigrams) {}
 
     /** One file left out, in the order the package was read. */

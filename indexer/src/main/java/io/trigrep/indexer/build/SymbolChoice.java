@@ -9,8 +9,8 @@ import io.trigrep.indexer.symbols.SymbolExtractor;
 public record SymbolChoice(SymbolExtractor extractor, String absentReason) {
     public SymbolChoice {
         if ((extractor == null) == (absentReason == null)) {
-            throw new IllegalArgumentException("exactly one of extractor and absentReason must be set, got " + extractor + " and "
-                    + absentReason);
+            throw new IllegalArgumentException("exactly one of extractor and absentReason must be set, got "
+                    + (extractor == null ? "no extractor" : "an extractor") + " and " + (absentReason == null ? "no reason" : "reason '" + absentReason + "'"));
         }
     }
 

@@ -104,6 +104,7 @@ public final class IndexCommand implements Callable<Integer> {
     }
 
     @Override
+    @SuppressWarnings("try") // the progress bar draws while the build runs and ends its line when closed: the body never names it
     public Integer call() throws Exception {
         PrintStream err = System.err;
         if (removedOptions != null) {
@@ -134,7 +135,9 @@ public final class IndexCommand implements Callable<Integer> {
         IndexBuilder builder = new IndexBuilder(options, Clock.systemUTC());
         IndexStats stats = builder.stats();
         IndexBuilder.Report report;
-        try (ProgressBar bar = new ProgressBar(stats, () -> inputDone(stats), () -> inputTotal(stats), err, System.console() != null)) {
+        // On the Java 17 this runs on, console() is null exactly when the standard streams are not a terminal.
+        try (@SuppressWarnings("SystemConsoleNull")
+                ProgressBar bar = new ProgressBar(stats, () -> inputDone(stats), () -> inputTotal(stats), err, System.console() != null)) {
             report = builder.build(packages, out, message -> err.println("\nerror: " + message));
         }
         if (verify) {

@@ -192,9 +192,9 @@ public final class ArchivePackage implements PackageSource {
             }
             InputStream decompressed;
             if (file.endsWith(".gz") || file.endsWith(".tgz")) {
-                decompressed = new GzipCompressorInputStream(raw, true);
+                decompressed = GzipCompressorInputStream.builder().setInputStream(raw).setDecompressConcatenated(true).get();
             } else if (file.endsWith(".xz") || file.endsWith(".txz")) {
-                decompressed = new XZCompressorInputStream(raw, true);
+                decompressed = XZCompressorInputStream.builder().setInputStream(raw).setDecompressConcatenated(true).get();
             } else if (file.endsWith(".bz2") || file.endsWith(".tbz2")) {
                 decompressed = new BZip2CompressorInputStream(raw, true);
             } else {

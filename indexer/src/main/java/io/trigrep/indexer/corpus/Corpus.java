@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -51,7 +52,7 @@ public final class Corpus {
                 + "(.tar.gz .tgz .tar.xz .tar.bz2 .tar .zip .jar)");
     }
 
-    private static void mirror(Path folder, Path scratch, TreeMap<String, PackageSource> packages, Consumer<String> errors)
+    private static void mirror(Path folder, Path scratch, NavigableMap<String, PackageSource> packages, Consumer<String> errors)
             throws IOException {
         List<Path> entries;
         try (Stream<Path> list = Files.list(folder)) {
@@ -82,7 +83,7 @@ public final class Corpus {
         }
     }
 
-    private static void add(PackageSource source, TreeMap<String, PackageSource> packages, Consumer<String> errors) {
+    private static void add(PackageSource source, NavigableMap<String, PackageSource> packages, Consumer<String> errors) {
         PackageSource previous = packages.putIfAbsent(source.name(), source);
         if (previous != null) {
             errors.accept("package " + source.name() + " appears twice in the input; the second copy is ignored");

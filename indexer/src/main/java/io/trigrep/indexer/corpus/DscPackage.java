@@ -50,7 +50,7 @@ public final class DscPackage implements PackageSource {
                     inFiles = false;
                     continue;
                 }
-                String[] fields = line.trim().split("\\s+");
+                String[] fields = line.trim().split("\\s+", -1);
                 if (fields.length == 3) {
                     files.add(dsc.resolveSibling(fields[2]));
                 }
@@ -129,7 +129,8 @@ public final class DscPackage implements PackageSource {
     }
 
     static boolean dpkgSourceAvailable() {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
+        // An empty entry, trailing ones too, is the current folder, as the shell reads PATH.
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":", -1)) {
             if (Files.isExecutable(Path.of(dir, "dpkg-source"))) {
                 return true;
             }

@@ -9,7 +9,7 @@ final class Paths2 {
         String path = raw.replace('\\', '/');
         boolean absolute = path.startsWith("/");
         StringBuilder out = new StringBuilder(path.length());
-        for (String part : path.split("/")) {
+        for (String part : path.split("/", -1)) {
             if (part.isEmpty() || part.equals(".")) {
                 continue;
             }

@@ -96,8 +96,12 @@ public enum FileType {
         BY_NAME.remove("unknown");
     }
 
+    // Unmodifiable (List.of): Java has no immutable list type for the check to see.
+    @SuppressWarnings("ImmutableEnumChecker")
     private final List<String> extensions;
+    @SuppressWarnings("ImmutableEnumChecker")
     private final List<String> interpreters;
+    @SuppressWarnings("ImmutableEnumChecker")
     private final List<String> aliases;
 
     FileType(List<String> extensions, List<String> interpreters, List<String> aliases) {
@@ -109,6 +113,12 @@ public enum FileType {
     /** The name users type after {@code filetype:}. */
     public String displayName() {
         return name().toLowerCase(Locale.ROOT).replace("_", "-");
+    }
+
+    /** This type's id in a shard's doc table (see {@link #ofId}). */
+    @SuppressWarnings("EnumOrdinal") // the id is the ordinal by design: FORMAT.md's FileType, constants only ever appended
+    public int id() {
+        return ordinal();
     }
 
     public static FileType ofId(int id) {
@@ -153,7 +163,7 @@ public enum FileType {
         }
         byte[] line = new byte[end - content.position() - 2];
         content.duplicate().position(content.position() + 2).get(line);
-        String[] words = new String(line, StandardCharsets.UTF_8).trim().split("\\s+");
+        String[] words = new String(line, StandardCharsets.UTF_8).trim().split("\\s+", -1);
         if (words.length == 0 || words[0].isEmpty()) {
             return UNKNOWN;
         }

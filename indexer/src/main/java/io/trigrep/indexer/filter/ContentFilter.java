@@ -35,7 +35,7 @@ public final class ContentFilter {
 
     /** Checks a path relative to its package for what is never indexed (unsafe, VCS); null when it may be. */
     public static SkipReason checkPath(String path) {
-        if (path.isEmpty() || path.startsWith("/") || path.contains("\\") && path.matches("^[A-Za-z]:\\\\.*")) {
+        if (path.isEmpty() || path.startsWith("/") || (path.contains("\\") && path.matches("^[A-Za-z]:\\\\.*"))) {
             return SkipReason.UNSAFE_PATH;
         }
         for (String part : path.split("/", -1)) {

@@ -28,7 +28,7 @@ public final class Envelope {
     static String kindName(int kind) {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < 4; i++) {
-            char c = (char) (kind >>> 8 * i & 0xff);
+            char c = (char) (kind >>> (8 * i) & 0xff);
             out.append(c >= 0x20 && c < 0x7f ? c : '?');
         }
         return out.toString();

@@ -74,11 +74,13 @@ public final class PostingIterator {
     public int next() throws CorruptIndexException {
         if (position == inBlock) {
             if (block + 1 >= blocks) {
-                return doc = NO_MORE_DOCS;
+                doc = NO_MORE_DOCS;
+                return doc;
             }
             decode(block + 1);
         }
-        return doc = docs[position++];
+        doc = docs[position++];
+        return doc;
     }
 
     /** Moves to the first doc at or after {@code target} and returns it. */
@@ -94,7 +96,8 @@ public final class PostingIterator {
             if (b == blocks) {
                 position = inBlock;
                 block = blocks;
-                return doc = NO_MORE_DOCS;
+                doc = NO_MORE_DOCS;
+                return doc;
             }
             if (b != block) {
                 decode(b);

@@ -10,7 +10,7 @@ public final class Trigrams {
     private Trigrams() {}
 
     public static int of(int b0, int b1, int b2) {
-        return (b0 & 0xff) << 16 | (b1 & 0xff) << 8 | b2 & 0xff;
+        return (b0 & 0xff) << 16 | (b1 & 0xff) << 8 | (b2 & 0xff);
     }
 
     /**
@@ -23,7 +23,7 @@ public final class Trigrams {
             return set.size;
         }
         int end = offset + length;
-        int t = (bytes[offset] & 0xff) << 8 | bytes[offset + 1] & 0xff;
+        int t = (bytes[offset] & 0xff) << 8 | (bytes[offset + 1] & 0xff);
         for (int from = offset + 2; from < end && set.size < stopAfter; from += Set.BLOCK) {
             t = set.addBlock(bytes, from, Math.min(end, from + Set.BLOCK), t);
         }
@@ -76,7 +76,7 @@ public final class Trigrams {
             if (dense) {
                 int n = size;
                 for (int i = from; i < to; i++) {
-                    t = (t << 8 | bytes[i] & 0xff) & 0xffffff;
+                    t = (t << 8 | (bytes[i] & 0xff)) & 0xffffff;
                     int word = t >>> 6;
                     long w = bits[word];
                     long bit = 1L << t;
@@ -107,10 +107,10 @@ public final class Trigrams {
                 }
             }
             if (i > from) {
-                t = (bytes[i - 2] & 0xff) << 8 | bytes[i - 1] & 0xff;
+                t = (bytes[i - 2] & 0xff) << 8 | (bytes[i - 1] & 0xff);
             }
             for (; i < to; i++) {
-                t = (t << 8 | bytes[i] & 0xff) & 0xffffff;
+                t = (t << 8 | (bytes[i] & 0xff)) & 0xffffff;
                 int word = t >>> 6;
                 long w = bits[word];
                 long bit = 1L << t;

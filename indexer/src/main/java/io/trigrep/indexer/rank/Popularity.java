@@ -22,7 +22,7 @@ public final class Popularity {
     private Popularity(Map<String, Long> counts) {
         this.counts = counts;
         long max = counts.values().stream().mapToLong(Long::longValue).max().orElse(0);
-        this.logMax = Math.log1p(max);
+        this.logMax = Math.log1p((double) max);
     }
 
     public static Popularity none() {
@@ -40,7 +40,7 @@ public final class Popularity {
                 if (content.isEmpty()) {
                     continue;
                 }
-                String[] fields = content.split("\\s+");
+                String[] fields = content.split("\\s+", -1);
                 if (fields.length < 2) {
                     throw new IOException(file + ":" + number + ": expected 'package count', got '" + line + "'");
                 }

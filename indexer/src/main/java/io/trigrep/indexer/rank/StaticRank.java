@@ -22,7 +22,7 @@ public final class StaticRank {
 
     public static float of(String path, FileType type, float packageWeight) {
         String lower = path.toLowerCase(Locale.ROOT);
-        String[] parts = lower.split("/");
+        String[] parts = lower.split("/", -1);
         String name = parts[parts.length - 1];
         double rank = 1.0;
         if (lower.startsWith("debian/")) {

@@ -24,7 +24,8 @@ final class CtagsLanguages {
     /** From {@code --list-maps} lines: {@code LANGUAGE PATTERN…}. */
     CtagsLanguages(List<String> mapLines) {
         for (String line : mapLines) {
-            String[] words = line.trim().split("\\s+");
+            // Trimmed first, so no empty piece leads; a trailing one cannot follow the trim.
+            String[] words = line.trim().split("\\s+", -1);
             for (int i = 1; i < words.length; i++) {
                 add(words[i]);
             }

@@ -125,7 +125,7 @@ public final class Symbols {
         }
         expected[8] = directory - (long) SymbolsWriter.TRIGRAM_ENTRY_BYTES * counts[5];
         for (int i = 0; i < sections.length; i++) {
-            if (sections[i] != expected[i] || i > 0 && sections[i] < sections[i - 1]) {
+            if (sections[i] != expected[i] || (i > 0 && sections[i] < sections[i - 1])) {
                 throw new CorruptIndexException(path, directory + 24 + 8L * i, "directory sections do not add up: section " + i
                         + " at " + sections[i] + ", expected " + expected[i]);
             }
@@ -277,7 +277,7 @@ public final class Symbols {
         int lo = 0;
         int hi = trigrams - 1;
         while (lo <= hi) {
-            int mid = lo + hi >>> 1;
+            int mid = (lo + hi) >>> 1;
             int key = file.getInt(trigramsAt + (long) SymbolsWriter.TRIGRAM_ENTRY_BYTES * mid);
             if (key < trigram) {
                 lo = mid + 1;
@@ -364,7 +364,7 @@ public final class Symbols {
         int lo = 0;
         int hi = docs - 1;
         while (lo < hi) {
-            int mid = lo + hi + 1 >>> 1;
+            int mid = (lo + hi + 1) >>> 1;
             if (docStart(mid) <= symbol) {
                 lo = mid;
             } else {

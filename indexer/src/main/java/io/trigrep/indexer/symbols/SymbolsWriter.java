@@ -110,7 +110,7 @@ final class SymbolsWriter {
             long kindsAt = out.position();
             kinds.writeTable(out);
             long postingsAt = out.position();
-            TreeMap<Integer, int[]> lists = trigramLists(names);
+            java.util.SortedMap<Integer, int[]> lists = trigramLists(names);
             List<long[]> entries = new ArrayList<>(lists.size());
             PostingEncoder encoder = new PostingEncoder();
             for (Map.Entry<Integer, int[]> e : lists.entrySet()) {
@@ -151,14 +151,14 @@ final class SymbolsWriter {
      * Per trigram of any name (3 bytes packed big-endian, as in trigrams.tgi), the ids of the names
      * holding it, increasing: {@code list[0]} is the count, the ids follow.
      */
-    private static TreeMap<Integer, int[]> trigramLists(StringIds names) {
+    private static java.util.SortedMap<Integer, int[]> trigramLists(StringIds names) {
         HashMap<Integer, int[]> lists = new HashMap<>();
         int[] seen = new int[64];
         for (int id = 0; id < names.size(); id++) {
             byte[] name = names.bytes(id);
             int distinct = 0;
             for (int i = 0; i + 2 < name.length; i++) {
-                int trigram = (name[i] & 0xff) << 16 | (name[i + 1] & 0xff) << 8 | name[i + 2] & 0xff;
+                int trigram = (name[i] & 0xff) << 16 | (name[i + 1] & 0xff) << 8 | (name[i + 2] & 0xff);
                 if (contains(seen, distinct, trigram)) {
                     continue;
                 }

@@ -25,7 +25,8 @@ import java.util.function.LongSupplier;
 public final class BackendMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Timer searchDuration;
-    // Micrometer holds a function counter's object weakly: this field keeps it alive.
+    // Micrometer holds a function counter's object weakly: this field keeps it alive, unread.
+    @SuppressWarnings("UnusedVariable")
     private LongSupplier produced;
 
     public BackendMetrics(String shard, long files, long contentBytes) {

@@ -23,6 +23,7 @@ import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.NetUtil;
 import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Tls;
 import java.net.InetSocketAddress;
@@ -98,13 +99,14 @@ public final class OpsServer implements AutoCloseable {
 
     /** The search port as this host reaches it: a wildcard bind is pinged on loopback. */
     private static InetSocketAddress loopback(InetSocketAddress bound) {
-        return bound.getAddress().isAnyLocalAddress() ? new InetSocketAddress("127.0.0.1", bound.getPort()) : bound;
+        return bound.getAddress().isAnyLocalAddress() ? new InetSocketAddress(NetUtil.createInetAddressFromIpAddressString("127.0.0.1"), bound.getPort()) : bound;
     }
 
     private static String jsonSafe(String s) {
         return s.replace("\\", "\\\\").replace("\"", "\\\"").replaceAll("[\\x00-\\x1f]", " ");
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private static void send(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, String type, String body) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));

@@ -62,7 +62,7 @@ public final class Planner {
         Info simplify(boolean force) {
             Info info = this;
             if (info.exact != null && (info.exact.size() > MAX_EXACT || maxLength(info.exact) > MAX_EXACT_LENGTH
-                    || force && minLength(info.exact) >= 3)) {
+                    || (force && minLength(info.exact) >= 3))) {
                 info = info.addExact();
                 Set<String> prefix = new TreeSet<>();
                 Set<String> suffix = new TreeSet<>();
@@ -326,12 +326,12 @@ public final class Planner {
             return String.valueOf((char) rune);
         }
         if (rune < 0x800) {
-            return new String(new char[] {(char) (0xc0 | rune >> 6), (char) (0x80 | rune & 0x3f)});
+            return new String(new char[] {(char) (0xc0 | rune >> 6), (char) (0x80 | (rune & 0x3f))});
         }
         if (rune < 0x10000) {
-            return new String(new char[] {(char) (0xe0 | rune >> 12), (char) (0x80 | rune >> 6 & 0x3f), (char) (0x80 | rune & 0x3f)});
+            return new String(new char[] {(char) (0xe0 | rune >> 12), (char) (0x80 | (rune >> 6 & 0x3f)), (char) (0x80 | (rune & 0x3f))});
         }
-        return new String(new char[] {(char) (0xf0 | rune >> 18), (char) (0x80 | rune >> 12 & 0x3f), (char) (0x80 | rune >> 6 & 0x3f),
-                (char) (0x80 | rune & 0x3f)});
+        return new String(new char[] {(char) (0xf0 | rune >> 18), (char) (0x80 | (rune >> 12 & 0x3f)), (char) (0x80 | (rune >> 6 & 0x3f)),
+                (char) (0x80 | (rune & 0x3f))});
     }
 }

@@ -21,6 +21,7 @@ import java.util.List;
  * For a symbol query it is null, {@code symbolNames} matches the names, and {@code plan} is the
  * trigram plan of that regex over names (the shard's symbol index), not over contents.
  */
+@SuppressWarnings("ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
 public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byte[] foldedLiteral, Query plan, List<Pattern> packages,
                          List<Pattern> notPackages, List<Pattern> paths, List<Pattern> notPaths, EnumSet<FileType> fileTypes,
                          EnumSet<FileType> notFileTypes, int maxResults, long deadlineNanos, int contextLines, Operands operands,
@@ -54,7 +55,7 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
         } else if (query.isSymbolQuery()) {
             // The plan is over names, not contents: the shard's symbol index answers it.
             ParsedQuery.Operand symbol = query.symbol();
-            names = compile(symbol.regex(), query.caseInsensitive() ? Pattern.CASE_INSENSITIVE : 0, query.raw(), symbol.offset(), "sym: ");
+            names = compile(symbol.regex(), query.caseInsensitive() ? Pattern.CASE_INSENSITIVE : 0, symbol.offset(), "sym: ");
             if (names.programSize() > MAX_PROGRAM_SIZE) {
                 throw new QueryException("sym: regex too complex: program size " + names.programSize(), symbol.offset() + 1);
             }
@@ -65,7 +66,7 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
             plan = Planner.plan(symbol.regex(), false, query.caseInsensitive());
         } else {
             String source = query.literal() ? Pattern.quote(query.pattern()) : query.pattern();
-            pattern = checked(compile(source, flags, query.raw(), query.patternOffset(), ""), query.literal(), query.patternOffset());
+            pattern = checked(compile(source, flags, query.patternOffset(), ""), query.literal(), query.patternOffset());
             literal = query.literal() && !query.caseInsensitive() ? query.pattern().getBytes(StandardCharsets.UTF_8) : null;
             foldedLiteral = foldedLiteral(query);
             plan = Planner.plan(query.pattern(), query.literal(), query.caseInsensitive());
@@ -79,8 +80,8 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
         for (ParsedQuery.Filter f : query.filters()) {
             int at = query.raw().indexOf(f.value());
             switch (f.kind()) {
-                case PACKAGE -> (f.negated() ? notPackages : packages).add(compile(f.value(), 0, query.raw(), at, "package: "));
-                case PATH -> (f.negated() ? notPaths : paths).add(compile(f.value(), 0, query.raw(), at, "path: "));
+                case PACKAGE -> (f.negated() ? notPackages : packages).add(compile(f.value(), 0, at, "package: "));
+                case PATH -> (f.negated() ? notPaths : paths).add(compile(f.value(), 0, at, "path: "));
                 case FILETYPE -> {
                     FileType type = FileType.byName(f.value());
                     if (type == null) {
@@ -115,7 +116,7 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
         List<Pattern> patterns = new ArrayList<>();
         List<Query> plans = new ArrayList<>();
         for (ParsedQuery.Operand o : query.operands()) {
-            patterns.add(checked(compile(o.regex(), flags, query.raw(), o.offset(), ""), false, o.offset()));
+            patterns.add(checked(compile(o.regex(), flags, o.offset(), ""), false, o.offset()));
             plans.add(Planner.plan(o.regex(), false, query.caseInsensitive()));
         }
         boolean[] positive = new boolean[patterns.size()];
@@ -138,7 +139,7 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
         if (alternation.length() == 0) {
             return null;
         }
-        return checked(compile(alternation.toString(), flags, query.raw(), query.patternOffset(), ""), false, query.patternOffset());
+        return checked(compile(alternation.toString(), flags, query.patternOffset(), ""), false, query.patternOffset());
     }
 
     /** Candidates for a condition: AND and OR of the operands' plans; a NOT narrows nothing (a file lacking its operand has no trigram to show for it). */
@@ -184,7 +185,7 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
         return out;
     }
 
-    private static Pattern compile(String regex, int flags, String raw, int offset, String what) throws QueryException {
+    private static Pattern compile(String regex, int flags, int offset, String what) throws QueryException {
         try {
             return Pattern.compile(regex, flags);
         } catch (PatternSyntaxException e) {
@@ -197,7 +198,7 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
                 throw new QueryException(what + "invalid regex", Math.max(0, offset) + 1);
             }
             throw new QueryException(what + e.getDescription() + (e.getPattern() == null || e.getPattern().equals(regex) ? ""
-                    : ": `" + e.getPattern() + "`"), position(raw, offset, regex, e));
+                    : ": `" + e.getPattern() + "`"), position(offset, regex, e));
         } catch (RuntimeException e) {
             throw new QueryException(what + "invalid regex: " + e.getMessage(), Math.max(0, offset) + 1);
         }
@@ -233,7 +234,7 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
     }
 
     /** RE2J names the offending text, not its index: find it in the regex, or the unclosed group. */
-    private static int position(String raw, int offset, String regex, PatternSyntaxException e) {
+    private static int position(int offset, String regex, PatternSyntaxException e) {
         int base = Math.max(0, offset);
         String fragment = e.getPattern();
         if ("missing closing )".equals(e.getDescription())) {

@@ -80,12 +80,14 @@ final class Candidates {
 
         @Override
         public int next() {
-            return doc = NO_MORE_DOCS;
+            doc = NO_MORE_DOCS;
+            return doc;
         }
 
         @Override
         public int advance(int target) {
-            return doc = NO_MORE_DOCS;
+            doc = NO_MORE_DOCS;
+            return doc;
         }
 
         @Override
@@ -109,12 +111,14 @@ final class Candidates {
 
         @Override
         public int next() {
-            return doc = doc + 1 < count ? doc + 1 : NO_MORE_DOCS;
+            doc = doc + 1 < count ? doc + 1 : NO_MORE_DOCS;
+            return doc;
         }
 
         @Override
         public int advance(int target) {
-            return doc = target < count ? Math.max(target, doc) : NO_MORE_DOCS;
+            doc = target < count ? Math.max(target, doc) : NO_MORE_DOCS;
+            return doc;
         }
 
         @Override
@@ -185,9 +189,11 @@ final class Candidates {
                         continue outer;
                     }
                 }
-                return doc = candidate;
+                doc = candidate;
+                return doc;
             }
-            return doc = NO_MORE_DOCS;
+            doc = NO_MORE_DOCS;
+            return doc;
         }
 
         @Override
@@ -227,7 +233,8 @@ final class Candidates {
                     min = d;
                 }
             }
-            return doc = min;
+            doc = min;
+            return doc;
         }
 
         @Override

@@ -64,6 +64,7 @@ final class DfaStates {
     private int size;
     private final int[] stack;
 
+    @SuppressWarnings("ArrayRecordComponent") // equals and hashCode below compare the array's contents
     private record StateKey(int before, int[] pcs) {
         @Override
         public boolean equals(Object o) {
@@ -166,10 +167,10 @@ final class DfaStates {
         int b = content[i];
         if (b >= 0) {
             int t = ascii[(s << 7) | b];
-            return 1L << 32 | (t == UNKNOWN ? asciiStep(s, b) : t) & 0xffffffffL;
+            return 1L << 32 | ((t == UNKNOWN ? asciiStep(s, b) : t) & 0xffffffffL);
         }
         long rune = Utf8.rune(content, i, lineEnd);
-        return rune >>> 32 << 32 | runeStep(s, (int) rune) & 0xffffffffL;
+        return rune >>> 32 << 32 | (runeStep(s, (int) rune) & 0xffffffffL);
     }
 
     /** The transition of {@code s} on ASCII byte {@code b}, made and cached (dropping the cache when full). */

@@ -65,7 +65,7 @@ final class FoldedLiteralSearch implements LineMatcher {
             return null;
         }
         String best = "";
-        for (String piece : folded.split("[ks]")) {
+        for (String piece : folded.split("[ks]", -1)) {
             if (piece.length() > best.length()) {
                 best = piece;
             }

@@ -339,7 +339,7 @@ final class LineDfa {
         int exitState = -1;
         for (int s : idle) {
             int t = states.ascii()[(s << 7) | e];
-            if (t < 0 || exitState >= 0 && t != exitState) {
+            if (t < 0 || (exitState >= 0 && t != exitState)) {
                 return null;
             }
             exitState = t;

@@ -93,8 +93,8 @@ final class LiteralScan {
         }
         for (int k = 0; k < needle.length; k++) {
             byte b = text[at + k];
-            if (fold && b >= 'A' && b <= 'Z') {
-                b += 32;
+            if (b >= 'A' && b <= 'Z') {
+                b = (byte) (b + 32);
             }
             if (b != needle[k]) {
                 return false;

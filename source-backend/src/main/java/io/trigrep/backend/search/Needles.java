@@ -6,6 +6,7 @@ import io.trigrep.indexer.format.TrigramIndex;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.TreeSet;
 
 /**
@@ -21,11 +22,11 @@ final class Needles {
 
     /** The needles, lower-cased when {@code fold}; empty when the plan gives no usable set. */
     static List<String> of(Query plan, TrigramIndex index, boolean fold) throws Exception {
-        TreeSet<String> set = choose(plan, index, fold);
+        NavigableSet<String> set = choose(plan, index, fold);
         return set == null ? List.of() : List.copyOf(set);
     }
 
-    private static TreeSet<String> choose(Query q, TrigramIndex index, boolean fold) throws Exception {
+    private static NavigableSet<String> choose(Query q, TrigramIndex index, boolean fold) throws Exception {
         if (q instanceof Query.Trigram t) {
             TreeSet<String> one = new TreeSet<>();
             String s = new String(new byte[] {(byte) (t.value() >>> 16), (byte) (t.value() >>> 8), (byte) t.value()},
@@ -34,15 +35,15 @@ final class Needles {
             return one;
         }
         if (q instanceof Query.And and) {
-            TreeSet<String> best = null;
+            NavigableSet<String> best = null;
             long bestCost = Long.MAX_VALUE;
             for (Query operand : and.operands()) {
-                TreeSet<String> candidate = choose(operand, index, fold);
+                NavigableSet<String> candidate = choose(operand, index, fold);
                 if (candidate == null) {
                     continue;
                 }
                 long cost = cost(candidate, index) * candidate.size();
-                if (best == null || candidate.size() < best.size() || candidate.size() == best.size() && cost < bestCost) {
+                if (best == null || candidate.size() < best.size() || (candidate.size() == best.size() && cost < bestCost)) {
                     best = candidate;
                     bestCost = cost;
                 }
@@ -52,7 +53,7 @@ final class Needles {
         if (q instanceof Query.Or or) {
             TreeSet<String> union = new TreeSet<>();
             for (Query operand : or.operands()) {
-                TreeSet<String> part = choose(operand, index, fold);
+                NavigableSet<String> part = choose(operand, index, fold);
                 if (part == null) {
                     return null;
                 }
@@ -67,10 +68,10 @@ final class Needles {
     }
 
     /** How many files hold the rarest-looking of these: prefers needles that hit fewer lines. */
-    private static long cost(TreeSet<String> needles, TrigramIndex index) throws Exception {
+    private static long cost(NavigableSet<String> needles, TrigramIndex index) throws Exception {
         long total = 0;
         for (String s : needles) {
-            int t = (s.charAt(0) & 0xff) << 16 | (s.charAt(1) & 0xff) << 8 | s.charAt(2) & 0xff;
+            int t = (s.charAt(0) & 0xff) << 16 | (s.charAt(1) & 0xff) << 8 | (s.charAt(2) & 0xff);
             int entry = index.find(t);
             total += entry < 0 ? 0 : index.docCountAt(entry);
         }
@@ -81,7 +82,7 @@ final class Needles {
         char[] out = latin1.toCharArray();
         for (int i = 0; i < out.length; i++) {
             if (out[i] >= 'A' && out[i] <= 'Z') {
-                out[i] += 32;
+                out[i] = (char) (out[i] + 32);
             }
         }
         return new String(out);

@@ -101,7 +101,7 @@ final class Prefilter {
         while (i + 9 <= length) {
             long v = Swar.word(content, i);
             long w = Swar.word(content, i + 1);
-            long hits = Swar.nonAscii(v) | Swar.equalBytes(v, first) & (Swar.equalBytes(w, second) | Swar.nonAscii(w));
+            long hits = Swar.nonAscii(v) | (Swar.equalBytes(v, first) & (Swar.equalBytes(w, second) | Swar.nonAscii(w)));
             if (hits != 0) {
                 return i + Swar.firstByte(hits);
             }
@@ -109,7 +109,7 @@ final class Prefilter {
         }
         for (; i < length; i++) {
             int b = content[i];
-            if (b < 0 || b == (byte) first && (i + 1 >= length || content[i + 1] == (byte) second || content[i + 1] < 0)) {
+            if (b < 0 || (b == (byte) first && (i + 1 >= length || content[i + 1] == (byte) second || content[i + 1] < 0))) {
                 return i;
             }
         }

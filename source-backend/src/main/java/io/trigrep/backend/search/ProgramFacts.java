@@ -122,7 +122,7 @@ final class ProgramFacts {
             }
             int rune = program.rune1(pc);
             int rank = RARITY.indexOf(rune);
-            if (rune >= 128 || rune == '\n' || rune == except || rank < 0 && bestRank != Integer.MAX_VALUE) {
+            if (rune >= 128 || rune == '\n' || rune == except || (rank < 0 && bestRank != Integer.MAX_VALUE)) {
                 continue;
             }
             int r = rank < 0 ? RARITY.length() : rank;

@@ -21,7 +21,7 @@ final class Ranking {
                 ? 1.0 : 0.0;
         int indent = 0;
         while (lineStart + indent < lineEnd && (content[lineStart + indent] == ' ' || content[lineStart + indent] == '\t')) {
-            indent += content[lineStart + indent] == '\t' ? 1 : 1;
+            indent++;
         }
         int column = Math.max(0, matchStart - lineStart - indent);
         double early = 1.0 - Math.min(column, 120) / 120.0;
@@ -36,6 +36,6 @@ final class Ranking {
             return true;
         }
         int b = content[at] & 0xff;
-        return !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b >= 0x80);
+        return !((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '_' || b >= 0x80);
     }
 }

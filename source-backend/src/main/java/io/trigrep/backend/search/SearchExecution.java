@@ -346,7 +346,7 @@ public final class SearchExecution {
                 active--;
             }
             reason = stop;
-            if (active > 0 || phase == Phase.ENDED || reason == Stop.NONE && !(exhausted && resumable.isEmpty())) {
+            if (active > 0 || phase == Phase.ENDED || (reason == Stop.NONE && !(exhausted && resumable.isEmpty()))) {
                 return;
             }
             moveTo(Phase.ENDED);
@@ -385,7 +385,7 @@ public final class SearchExecution {
         @Override
         public int nextChunk(int[] docs, int[] froms, int[] lines) throws Exception {
             synchronized (lock) {
-                if (stop != Stop.NONE || exhausted && resumable.isEmpty() || pastDeadline()) {
+                if (stop != Stop.NONE || (exhausted && resumable.isEmpty()) || pastDeadline()) {
                     return 0;
                 }
                 int n = 0;

@@ -62,6 +62,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     }
 
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (closing) {
             release(msg);
@@ -274,6 +275,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     }
 
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
             // The peer will send nothing more: answer what is being answered, then close.
@@ -291,6 +293,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     }
 
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         // Connection resets and the like: the peer is gone; stop any search and close.
         if (execution != null) {
@@ -311,6 +314,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     }
 
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void write(ByteBuf frames) {
         ctx.writeAndFlush(frames, ctx.voidPromise());
     }
@@ -321,6 +325,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
      * only send after it has this last message, always finds the handler ready.
      */
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void finish(ByteBuf frames) {
         if (!ctx.executor().inEventLoop()) {
             ctx.executor().execute(() -> finish(frames));

@@ -59,7 +59,7 @@ final class ShardCheck {
             log.printf("backend %s: checksums verified, %,d bytes in %.2f s%n", shardName, bytes, (System.nanoTime() - started) / 1e9);
         } catch (CorruptIndexException e) {
             fail(shardName + "/" + e.file().getFileName() + " at offset " + e.offset() + ": " + e.problem(), e, log);
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             fail(shardName + " cannot be read: " + e.getClass().getSimpleName(), e, log);
         }
     }

@@ -53,7 +53,7 @@ final class Warmup {
             int taken = 0;
             for (int at = content.position(); at <= end && taken < 2; at++) {
                 int b = at < end ? content.get(at) & 0xff : ' ';
-                boolean part = b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || word.length() > 0 && b >= '0' && b <= '9';
+                boolean part = b == '_' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (word.length() > 0 && b >= '0' && b <= '9');
                 if (part) {
                     word.append((char) b);
                     continue;
