@@ -9,7 +9,9 @@
 # from bench/debian-packages.txt; a one-package tree is a folder holding that one folder). SHARDS
 # defaults to 1. COLD=1 drops the page cache (echo 3 > /proc/sys/vm/drop_caches, as root) before
 # every run of either tool, so both read the corpus from disk. trigrep runs with TRIGREP_JAVA_OPTS
-# (default -Xmx512m), so the heap bound is part of the measurement.
+# (default -Xmx512m), so the heap bound is part of the measurement. SYMBOLS=0 adds --no-symbols:
+# cindex extracts no definitions, so that run compares like with like; the default (SYMBOLS=1)
+# is what ./trigrep index does, ctags included when it is installed.
 set -euo pipefail
 corpus="${1:?usage: bench/index-vs-cindex.sh CORPUS_DIR [RUNS] [SHARDS]}"
 runs="${2:-3}"
@@ -32,7 +34,8 @@ settle() {
 for i in $(seq "$runs"); do
   rm -rf "$work/trigrep" "$work/csearchindex"
   settle
-  /usr/bin/time -f "%e %M" -o "$work/t.$i" "$root/trigrep" index --shards "$shards" --out "$work/trigrep" "$corpus" \
+  /usr/bin/time -f "%e %M" -o "$work/t.$i" "$root/trigrep" index --shards "$shards" --out "$work/trigrep" \
+    $( [ "${SYMBOLS:-1}" = 0 ] && echo --no-symbols ) "$corpus" \
     >"$work/trigrep.out" 2>"$work/trigrep.err" || { cat "$work/trigrep.err" >&2; exit 1; }
   settle
   CSEARCHINDEX="$work/csearchindex" /usr/bin/time -f "%e %M" -o "$work/c.$i" cindex "$corpus" >/dev/null 2>"$work/cindex.err"
