@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Boolean and file-name queries as a user of the JSON API feels them (issue 18): each boolean
-# query timed end to end over HTTP next to each of its operands alone, in the same run, through a
+# Boolean, sym: and file-name queries as a user of the JSON API feels them (issue 18): each
+# query timed end to end over HTTP next to each of its operands alone (bench/queries-symbols.txt:
+# a sym: query next to its name as a plain query), in the same run, through a
 # frontend and one backend per shard. A boolean query of selective operands should cost about its
 # most selective operand plus the check of the others on that operand's files. File-name queries
 # (a line with no operands) are timed alone.
