@@ -344,4 +344,20 @@ class TrigramIndexTest {
         assertThat(TrigramIndex.open(file).postings(4, new PostingIterator()).cost()).isEqualTo(1);
         assertThat(refusedPostings(1).problem()).isEqualTo("trigram entry 1 points at [18, 20) with 2 docs");
     }
+
+    @Test
+    void trigramZeroIsAListLikeAnyOther() throws Exception {
+        Path path = dir.resolve("zero.tgi");
+        try (TrigramIndexWriter writer = new TrigramIndexWriter(path, 3)) {
+            writer.add(0, 0);
+            writer.add(0, 2);
+            writer.add(1, 1);
+            writer.finish();
+        }
+        TrigramIndex index = TrigramIndex.open(path);
+        assertThat(index.trigramCount()).isEqualTo(2);
+        assertThat(index.find(0)).isZero();
+        assertThat(docs(index.postings(0, new PostingIterator()))).containsExactly(0, 2);
+        assertThat(docs(index.postings(1, new PostingIterator()))).containsExactly(1);
+    }
 }
