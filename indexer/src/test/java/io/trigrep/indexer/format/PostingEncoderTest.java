@@ -121,4 +121,24 @@ class PostingEncoderTest {
                 .hasMessage("doc ids must increase: 3 after 3");
         assertThat(encoder.count()).isEqualTo(1);
     }
+
+    @Test
+    void aLastBlockThatJustOverflowsTheBufferGrowsIt() throws Exception {
+        // 30 blocks of 33 bytes, then 53 gaps of 5 bits: 990 + 1 + 34 bytes, one past the first 1024.
+        int[] docs = new int[30 * 128 + 53];
+        for (int i = 0; i < 30 * 128; i++) {
+            docs[i] = 3 * i + 2;
+        }
+        for (int i = 30 * 128; i < docs.length; i++) {
+            docs[i] = docs[i - 1] + 17;
+        }
+        ByteBuffer list = ByteBuffer.wrap(encode(docs)).order(ByteOrder.LITTLE_ENDIAN);
+        assertThat(list.capacity()).isEqualTo(31 * 8 + 30 * 33 + 1 + 34);
+        assertThat(list.get(31 * 8 + 30 * 33)).isEqualTo((byte) 5);
+        PostingIterator it = new PostingIterator().reset(list, docs.length, docs[docs.length - 1] + 1, dir, 0);
+        for (int doc : docs) {
+            assertThat(it.next()).isEqualTo(doc);
+        }
+        assertThat(it.next()).isEqualTo(PostingIterator.NO_MORE_DOCS);
+    }
 }

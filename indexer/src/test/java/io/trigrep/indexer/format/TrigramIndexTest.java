@@ -360,4 +360,40 @@ class TrigramIndexTest {
         assertThat(docs(index.postings(0, new PostingIterator()))).containsExactly(0, 2);
         assertThat(docs(index.postings(1, new PostingIterator()))).containsExactly(1);
     }
+
+    @Test
+    void anIndexWithoutTrigramsOpensEmpty() throws Exception {
+        Path path = dir.resolve("empty.tgi");
+        try (TrigramIndexWriter writer = new TrigramIndexWriter(path, 0)) {
+            writer.finish();
+        }
+        assertThat(Files.size(path)).isEqualTo(16 + 257 * 4 + 48 + 16);
+        TrigramIndex index = TrigramIndex.open(path);
+        index.verifyChecksum();
+        assertThat(index.trigramCount()).isZero();
+        assertThat(index.docCount()).isZero();
+        assertThat(index.find(ABC)).isEqualTo(-1);
+        assertThat(index.find(0)).isEqualTo(-1);
+    }
+
+    @Test
+    void aPartOfManyTrigramsKeepsEveryEntry() throws Exception {
+        Path path = dir.resolve("many.tgi");
+        try (TrigramIndexWriter writer = new TrigramIndexWriter(path, 5000)) {
+            TrigramIndexWriter.Part part = writer.newPart(dir.resolve("many-part"));
+            for (int t = 0; t < 3000; t++) {
+                part.add(t * 5000 + 7, t);
+            }
+            writer.append(part);
+            writer.finish();
+        }
+        TrigramIndex index = TrigramIndex.open(path);
+        assertThat(index.trigramCount()).isEqualTo(3000);
+        PostingIterator it = new PostingIterator();
+        for (int t = 0; t < 3000; t++) {
+            int entry = index.find(t * 5000 + 7);
+            assertThat(entry).isEqualTo(t);
+            assertThat(index.postings(entry, it).next()).isEqualTo(t);
+        }
+    }
 }

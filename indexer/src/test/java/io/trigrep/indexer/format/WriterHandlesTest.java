@@ -91,4 +91,12 @@ class WriterHandlesTest {
         }
         assertThat(open()).isEmpty();
     }
+
+    @Test
+    void anIndexWhoseTableCannotBeCreatedClosesItsFile() throws Exception {
+        Files.write(dir.resolve("trigrams.tgi.table"), new byte[0]);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TrigramIndexWriter(dir.resolve("trigrams.tgi"), 1))
+                .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+        assertThat(open()).isEmpty();
+    }
 }
