@@ -279,4 +279,21 @@ class DocTableTest {
         assertThat(docs.find("pkg-39", "f")).isZero();
         assertThat(docs.find("pkg-38", "f")).isEqualTo(-1);
     }
+
+    @Test
+    void emptyStringsAndANameLongerThanThePoolReadBack() throws Exception {
+        Path odd = dir.resolve("odd.tgd");
+        String longName = "p".repeat(200_000);
+        try (DocTableWriter writer = new DocTableWriter(odd)) {
+            writer.addDoc(16, 0, new byte[0], 1, 0, 0, 0);
+            writer.addPackage("", 1, 0);
+            writer.addPackage(longName, 1, 1);
+            writer.finish();
+        }
+        DocTable docs = DocTable.open(odd);
+        assertThat(docs.path(0)).isEmpty();
+        assertThat(docs.packageName(0)).isEmpty();
+        assertThat(docs.packageName(1)).isEqualTo(longName);
+        assertThat(docs.find(longName, "")).isZero();
+    }
 }

@@ -205,4 +205,20 @@ class PostingIteratorTest {
         assertThat(drain(new PostingIterator().reset(list, 306, 5050, FILE, 100)).problem())
                 .isEqualTo("posting list: bit width 127 exceeds 31");
     }
+
+    @Test
+    void advanceDecodesOnlyTheBlockItLandsIn() throws Exception {
+        // block 1 damaged: a jump over it from before block 0 or from inside block 0 never reads it, a walk does
+        ByteBuffer list = threeBlocks();
+        list.put(24 + list.getInt(12), (byte) 32);
+        PostingIterator it = new PostingIterator().reset(list, 306, 5050, FILE, 0);
+        assertThat(it.advance(5000)).isEqualTo(5000);
+        assertThat(it.next()).isEqualTo(5001);
+        it.reset(list, 306, 5050, FILE, 0);
+        assertThat(it.advance(100)).isEqualTo(100);
+        assertThat(it.advance(1128)).isEqualTo(5000);
+        it.reset(list, 306, 5050, FILE, 0);
+        assertThat(it.advance(127)).isEqualTo(127);
+        assertThat(drain(it).problem()).isEqualTo("posting list: bit width 32 exceeds 31");
+    }
 }

@@ -396,4 +396,15 @@ class TrigramIndexTest {
             assertThat(index.postings(entry, it).next()).isEqualTo(t);
         }
     }
+
+    @Test
+    void aPartRepeatingTheLastDirectTrigramIsRefused() throws Exception {
+        try (TrigramIndexWriter writer = new TrigramIndexWriter(dir.resolve("twice.tgi"), 4);
+             TrigramIndexWriter.Part part = writer.newPart(dir.resolve("twice-part"))) {
+            writer.add(ABC, 0);
+            part.add(ABC, 1);
+            assertThatThrownBy(() -> writer.append(part)).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("parts must be appended in increasing trigram order: " + ABC + " after " + ABC);
+        }
+    }
 }
