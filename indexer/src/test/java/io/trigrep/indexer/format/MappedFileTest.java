@@ -38,4 +38,34 @@ class MappedFileTest {
         assertThatThrownBy(() -> mapped.slice(0, 1025)).isInstanceOf(CorruptIndexException.class).hasMessageContaining("limit");
         assertThatThrownBy(() -> mapped.getInt(-4)).isInstanceOf(CorruptIndexException.class);
     }
+
+    @Test
+    void everyAccessorReadsTheRightChunkAndRefusesTheFileEnd(@TempDir Path dir) throws Exception {
+        byte[] bytes = new byte[20_000];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) (i * 13 + (i >>> 7));
+        }
+        Path file = dir.resolve("g");
+        Files.write(file, bytes);
+        MappedFile mapped = MappedFile.open(file, 4096, 1024);
+        ByteBuffer expected = ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (long offset : new long[] {0, 4092, 4093, 4096, 5119, 8190, 12_345, 19_996}) {
+            assertThat(mapped.getInt(offset)).as("getInt(%d)", offset).isEqualTo(expected.getInt((int) offset));
+            ByteBuffer chunk = mapped.bufferFor(offset, 4);
+            long base = mapped.base(offset);
+            assertThat(base).isEqualTo(offset / 4096 * 4096);
+            assertThat(chunk.getInt((int) (offset - base))).isEqualTo(expected.getInt((int) offset));
+        }
+        assertThat(mapped.path()).isEqualTo(file);
+        assertThat(mapped.getLong(bytes.length - 8)).isEqualTo(expected.getLong(bytes.length - 8));
+        assertThatThrownBy(() -> mapped.getLong(bytes.length - 4)).isInstanceOf(CorruptIndexException.class)
+                .hasMessage(file + " at offset " + (bytes.length - 4) + ": span of 8 bytes runs outside the file of 20000 bytes");
+        assertThatThrownBy(() -> mapped.getInt(bytes.length - 3)).isInstanceOf(CorruptIndexException.class);
+        assertThatThrownBy(() -> mapped.bufferFor(bytes.length - 3, 4)).isInstanceOf(CorruptIndexException.class);
+        assertThatThrownBy(() -> mapped.bufferFor(0, 1025)).isInstanceOf(CorruptIndexException.class)
+                .hasMessage(file + " at offset 0: span of 1025 bytes exceeds the 1024-byte limit");
+        assertThatThrownBy(() -> mapped.check(10, -1)).isInstanceOf(CorruptIndexException.class).hasMessageContaining("span of -1 bytes");
+        assertThat(mapped.slice(3000, 1024).get(1023)).isEqualTo(bytes[4023]);
+        mapped.close();
+    }
 }
