@@ -100,4 +100,17 @@ class ResultColumnsTest {
         }
         assertThat(columns.added()).isEqualTo(n);
     }
+    /** The tie-breaker is part of the order users see on every run: FNV-1a values fixed here, computed apart from the code. */
+    @Test
+    void theHashesAreFnv1aOfTheBytesAndTheFileHashCombinesPackageAndPath() {
+        assertThat(ResultColumns.hash(ByteBuffer.allocate(0), 0, 0)).isEqualTo(0x811c9dc5);
+        assertThat(ResultColumns.hash(ByteBuffer.wrap(new byte[] {'x', 'a', 'y'}), 1, 1)).isEqualTo(0xe40c292c);
+        assertThat(ResultColumns.hash(ByteBuffer.wrap(new byte[] {(byte) 0xff, (byte) 0x80, 'p', 'k', 'g'}), 0, 5))
+                .as("bytes are unsigned").isEqualTo(0xdf8bb988);
+        assertThat(ResultColumns.fileHash(0x583c6531, 0xa0de4c72)).isEqualTo(0xb8cd0051);
+        ResultColumns columns = new ResultColumns();
+        columns.add(0, frame("pkg", "src/a.c", 1f), 0);
+        assertThat(columns.pathHash(0)).isEqualTo(0xb8cd0051);
+        assertThat(columns.packages().hash(0)).isEqualTo(0x583c6531);
+    }
 }
