@@ -38,4 +38,47 @@ class PackageGroupsTest {
         assertThat(grouped.top()[2]).as("at most two per package, best first").containsExactly(0, 1);
         assertThat(grouped.top()[3]).containsExactly(5);
     }
+    @Test
+    void countsAreOfPublishedResultsKeptUntilOneIsAddedAndPackagesWithoutOneAreNotListed() {
+        ResultIndex index = new ResultIndex();
+        long offset = 0;
+        String[] packages = {"b", "a", "b", "c", "a"};
+        for (int i = 0; i < packages.length; i++) {
+            ByteBuffer frame = frame(packages[i], "f.c", 0.5f);
+            index.add(0, frame, offset);
+            offset += frame.remaining();
+        }
+        index.publish();
+        int[] counts = index.packageCounts();
+        assertThat(counts).containsExactly(2, 2, 1);
+        assertThat(index.packageCounts()).as("counted once, kept").isSameAs(counts);
+        // Added but not yet published: its package is interned, yet pages see no result of it.
+        ByteBuffer late = frame("z", "f.c", 0.9f);
+        index.add(0, late, offset);
+        int[] recounted = index.packageCounts();
+        assertThat(recounted).as("counted again after an add").isNotSameAs(counts).containsExactly(2, 2, 1, 0);
+        assertThat(index.packagesByCount()).as("a tie in count goes to the name: a before b; z has none").containsExactly(1, 0, 2);
+    }
+
+    @Test
+    void aGroupHoldsAllOfAPackagesResultsWhenFewerThanAsked() {
+        ResultIndex index = new ResultIndex();
+        long offset = 0;
+        String[] packages = {"a", "b", "a", "a"};
+        float[] rankings = {0.1f, 0.5f, 0.3f, 0.2f};
+        for (int i = 0; i < packages.length; i++) {
+            ByteBuffer frame = frame(packages[i], "f" + i + ".c", rankings[i]);
+            index.add(0, frame, offset);
+            offset += frame.remaining();
+        }
+        index.sort();
+        ResultIndex.Grouped grouped = index.grouped(10);
+        assertThat(grouped.packages()).containsExactly(1, 0);
+        assertThat(grouped.counts()).containsExactly(1, 3);
+        assertThat(grouped.top()[0]).containsExactly(1);
+        assertThat(grouped.top()[1]).containsExactly(2, 3, 0);
+        ResultIndex.Grouped one = index.grouped(1);
+        assertThat(one.top()[1]).containsExactly(2);
+        assertThat(one.counts()).as("counts stay whole").containsExactly(1, 3);
+    }
 }

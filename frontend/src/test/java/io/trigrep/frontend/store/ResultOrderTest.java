@@ -215,4 +215,56 @@ class ResultOrderTest {
             }
         }
     }
+    @Test
+    void theBestAreTheFirstRanksWhateverTheirNumber() {
+        Results results = new Results().random(41, 500);
+        for (int k : new int[] {1, 2, 17, 499, 500, 501, 10_000}) {
+            int[] best = results.order.best(k);
+            assertThat(best).as("best(%d)", k).hasSize(Math.min(k, 500));
+            for (int rank = 0; rank < best.length; rank++) {
+                assertThat(best[rank]).as("best(%d)[%d]", k, rank).isEqualTo(results.expected(rank));
+            }
+        }
+    }
+
+    @Test
+    void choosingTheFirstRanksAgainKeepsThePromiseCallersWaitOn() throws Exception {
+        Results results = new Results().random(43, 2_000);
+        ResultOrder order = results.order;
+        order.selectFirst(10);
+        FutureTask<Integer> later = waitingFor(order, 1_000);
+        order.selectFirst(20);
+        assertThat(order.sorted(15)).as("answered from the new first ranks").isEqualTo(results.expected(15));
+        order.sort();
+        assertThat(later.get(10, TimeUnit.SECONDS)).as("the first caller's promise was kept").isEqualTo(results.expected(1_000));
+    }
+
+    @Test
+    void firstRanksChosenAfterAFailedSortPromiseANewOne() throws Exception {
+        Results results = new Results().random(47, 2_000);
+        ResultOrder order = results.order;
+        order.selectFirst(10);
+        Error cause = new OutOfMemoryError("no room");
+        assertThatThrownBy(() -> order.settle(() -> {
+            throw cause;
+        })).isSameAs(cause);
+        order.selectFirst(10);
+        FutureTask<Integer> later = waitingFor(order, 1_000);
+        assertThat(later).as("waits for the next sort instead of failing with the last one's cause").isNotDone();
+        order.sort();
+        assertThat(later.get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(1_000));
+    }
+
+    @Test
+    void aSecondSortAfterACompleteOneOrdersTheSame() {
+        Results results = new Results().random(53, 1_000);
+        ResultOrder order = results.order;
+        order.sort();
+        order.settle(() -> new int[] {7});
+        assertThat(order.sorted(0)).as("a done order is replaced, not completed twice").isEqualTo(7);
+        order.sort();
+        for (int rank = 0; rank < 1_000; rank++) {
+            assertThat(order.sorted(rank)).isEqualTo(results.expected(rank));
+        }
+    }
 }

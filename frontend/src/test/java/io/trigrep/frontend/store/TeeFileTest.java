@@ -1,6 +1,7 @@
 package io.trigrep.frontend.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -11,6 +12,11 @@ import java.util.Random;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -123,5 +129,117 @@ class TeeFileTest {
         byte[] out = new byte[b.remaining()];
         b.get(out);
         return out;
+    }
+    @Test
+    void alignmentMustBeAPowerOfTwoFrom512ToTheBufferSize(@TempDir Path dir) throws Exception {
+        Path path = dir.resolve("q.tee");
+        for (int bad : new int[] {-4096, 1, 256, 511, 513, 3000, 4097, 2 << 20}) {
+            assertThatThrownBy(() -> new TeeFile(path, Runnable::run, bad)).as("alignment %d", bad)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        for (int good : new int[] {512, 4096, 1 << 20}) {
+            TeeFile tee = new TeeFile(path, Runnable::run, good);
+            tee.append(ByteBuffer.wrap(new byte[] {4, 5}));
+            tee.finish();
+            assertThat(bytes(tee.read(0, 2))).containsExactly(4, 5);
+            tee.delete();
+        }
+    }
+
+    @Test
+    void directAlignmentIsTheBlockSizeWithinBoundsElse4096(@TempDir Path dir) throws Exception {
+        long block = Files.getFileStore(dir).getBlockSize();
+        int expected = block >= 4096 && block <= 1 << 20 && Long.bitCount(block) == 1 ? (int) block : 4096;
+        assertThat(TeeFile.directAlignment(dir)).isEqualTo(expected);
+        assertThat(TeeFile.directAlignment(dir.resolve("missing"))).as("unknown: the safe default").isEqualTo(4096);
+    }
+
+    @Test
+    void aReadOutsideTheAppendedBytesIsRefused(@TempDir Path dir) throws Exception {
+        try (TeeFile tee = new TeeFile(dir.resolve("q.tee"), Runnable::run, false)) {
+            tee.append(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
+            assertThat(bytes(tee.read(0, 4))).containsExactly(1, 2, 3, 4);
+            assertThat(bytes(tee.read(4, 0))).isEmpty();
+            assertThatThrownBy(() -> tee.read(1, 4)).isInstanceOf(java.io.EOFException.class);
+            assertThatThrownBy(() -> tee.read(-1, 1)).isInstanceOf(java.io.EOFException.class);
+            assertThatThrownBy(() -> tee.read(0, -1)).isInstanceOf(java.io.EOFException.class);
+            assertThatThrownBy(() -> tee.read(5, 0)).isInstanceOf(java.io.EOFException.class);
+        }
+    }
+
+    /** Writes handed to the I/O executor, run only when the test says. */
+    private static final class HeldWrites implements Executor {
+        final LinkedBlockingQueue<Runnable> queued = new LinkedBlockingQueue<>();
+
+        @Override
+        public void execute(Runnable write) {
+            queued.add(write);
+        }
+
+        /** Runs the {@code i}th of the writes still queued. */
+        void run(int i) {
+            Runnable write = new ArrayList<>(queued).get(i);
+            queued.remove(write);
+            write.run();
+        }
+    }
+
+    /** Starts {@code task} on a thread of its own and returns once that thread waits for the disk (it fails if it never does). */
+    private static <T> FutureTask<T> waiting(String name, java.util.concurrent.Callable<T> call) throws InterruptedException {
+        FutureTask<T> task = new FutureTask<>(call);
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        thread.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (thread.getState() != Thread.State.WAITING) {
+            if (!thread.isAlive() || System.nanoTime() - deadline > 0) {
+                throw new AssertionError(name + " never waited for the disk: " + thread.getState());
+            }
+            Thread.sleep(1);
+        }
+        return task;
+    }
+
+    @Test
+    @Timeout(60)
+    void theWriterWaitsWhileFourBuffersAreInFlightAndReadsPastTheFirstUnfinishedWriteWaitForThem(@TempDir Path dir) throws Exception {
+        HeldWrites io = new HeldWrites();
+        Random random = new Random(13);
+        byte[][] megabytes = new byte[4][1 << 20];
+        for (byte[] m : megabytes) {
+            random.nextBytes(m);
+        }
+        try (TeeFile tee = new TeeFile(dir.resolve("q.tee"), io, false)) {
+            FutureTask<Long> appends = waiting("appender", () -> {
+                long last = -1;
+                for (byte[] m : megabytes) {
+                    last = tee.append(ByteBuffer.wrap(m));
+                }
+                return last;
+            });
+            assertThat(io.queued).as("four full buffers in flight, the writer waits for one").hasSize(4);
+            assertThat(appends).isNotDone();
+            io.run(0);
+            assertThat(appends.get(10, TimeUnit.SECONDS)).isEqualTo(3L << 20);
+            assertThat(tee.size()).isEqualTo(4L << 20);
+            assertThat(bytes(tee.read(100, 1000))).as("below the first write in flight: read from the file at once")
+                    .isEqualTo(java.util.Arrays.copyOfRange(megabytes[0], 100, 1100));
+            tee.append(ByteBuffer.wrap(megabytes[0], 0, 2000)); // buffered, after the four in flight or written
+            io.run(2); // the last buffer's write ends first: the second's bytes are still not in the file
+            // A read reaching past the first unfinished write waits for all of them; this one ends in the buffer.
+            FutureTask<ByteBuffer> read = waiting("reader", () -> tee.read((4L << 20) - 500, 1000));
+            assertThat(read).isNotDone();
+            io.run(0);
+            assertThat(read).as("waits for every write in flight").isNotDone();
+            io.run(0);
+            byte[] expected = new byte[1000];
+            System.arraycopy(megabytes[3], (1 << 20) - 500, expected, 0, 500);
+            System.arraycopy(megabytes[0], 0, expected, 500, 500);
+            assertThat(bytes(read.get(10, TimeUnit.SECONDS))).isEqualTo(expected);
+            assertThat(io.queued).isEmpty();
+            tee.finish();
+            assertThat(Files.size(dir.resolve("q.tee"))).isEqualTo((4L << 20) + 2000);
+            assertThat(bytes(tee.read((1L << 20) + 500, 1000))).isEqualTo(java.util.Arrays.copyOfRange(megabytes[1], 500, 1500));
+        }
     }
 }

@@ -1,0 +1,116 @@
+package io.trigrep.frontend.store;
+
+import static io.trigrep.frontend.store.ResultIndexTest.fileHash;
+import static io.trigrep.frontend.store.ResultIndexTest.frame;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.junit.jupiter.api.Test;
+
+/** The per-result columns: each value where it was put, across chunks, streams and reused bytes. */
+class ResultColumnsTest {
+    @Test
+    void aFrameThatIsNotAResultIsRefusedAndLeavesNoRecord() {
+        ResultColumns columns = new ResultColumns();
+        ByteBuffer zeros = ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN);
+        assertThat(columns.add(0, zeros, 0)).isFalse();
+        assertThat(columns.added()).isZero();
+        assertThat(columns.packages().size()).isZero();
+        ByteBuffer result = frame("p", "a.c", 0.5f);
+        assertThat(columns.add(0, result, 7)).isTrue();
+        assertThat(columns.added()).isEqualTo(1);
+        assertThat(columns.offset(0)).as("the refused frame took no slot").isEqualTo(7);
+    }
+
+    @Test
+    void theSizeOtherThreadsSeeMovesOnlyWhenPublished() {
+        ResultColumns columns = new ResultColumns();
+        columns.add(0, frame("p", "a.c", 1f), 0);
+        columns.add(0, frame("p", "b.c", 1f), 100);
+        assertThat(columns.added()).isEqualTo(2);
+        assertThat(columns.size()).isZero();
+        columns.publish();
+        assertThat(columns.size()).isEqualTo(2);
+    }
+
+    @Test
+    void offsetsAreInArrivalOrderUntilOneIsSmallerThanTheOneBefore() {
+        ResultColumns columns = new ResultColumns();
+        assertThat(columns.offsetsInArrivalOrder()).isTrue();
+        columns.add(0, frame("p", "a.c", 1f), 10);
+        columns.add(1, frame("p", "a.c", 1f), 10);
+        assertThat(columns.offsetsInArrivalOrder()).as("equal offsets did not decrease").isTrue();
+        columns.add(0, frame("p", "a.c", 1f), 9);
+        assertThat(columns.offsetsInArrivalOrder()).isFalse();
+        columns.add(0, frame("p", "a.c", 1f), 50);
+        assertThat(columns.offsetsInArrivalOrder()).as("once out of order, for good").isFalse();
+    }
+
+    @Test
+    void eachStreamRemembersItsOwnLastPathAndPackage() {
+        ResultColumns columns = new ResultColumns();
+        // Streams first seen out of order; paths past the 64 bytes a stream first keeps, of equal
+        // length differing in their first word, in their last word and in their last byte only.
+        String longA = "a" + "/dir".repeat(20) + "/x.c";
+        String longB = "b" + "/dir".repeat(20) + "/x.c";
+        String longC = "a" + "/dir".repeat(20) + "/y.c";
+        String shortA = "src/ab.c";
+        String shortB = "src/ac.c";
+        String[][] added = {
+            {"4", "pkg-one", longA}, {"0", "pkg-one", longA}, {"4", "pkg-one", longB}, {"0", "pkg-two", longA},
+            {"4", "pkg-one", longC}, {"2", "pkg-two", shortA}, {"4", "pkg-one", longC}, {"2", "pkg-two", shortB},
+            {"2", "pkg-twp", shortB}, {"0", "pkg-two", longA}, {"2", "pkg-tw", shortB}, {"4", "pkg-one", "src/ab"},
+        };
+        long offset = 0;
+        for (int i = 0; i < added.length; i++) {
+            ByteBuffer frame = frame(added[i][1], added[i][2], i / 10f);
+            assertThat(columns.add(Integer.parseInt(added[i][0]), frame, offset)).isTrue();
+            assertThat(columns.length(i)).isEqualTo(frame.remaining());
+            offset += frame.remaining() + 3;
+        }
+        offset = 0;
+        for (int i = 0; i < added.length; i++) {
+            String pkg = added[i][1];
+            String path = added[i][2];
+            assertThat(columns.packages().name(columns.packageId(i))).as("package of %d", i).isEqualTo(pkg);
+            assertThat(columns.pathHash(i)).as("hash of %d: %s %s", i, pkg, path).isEqualTo(fileHash(pkg, path));
+            assertThat(columns.ranking(i)).isEqualTo(i / 10f);
+            assertThat(columns.offset(i)).isEqualTo(offset);
+            offset += columns.length(i) + 3;
+        }
+        assertThat(columns.packages().size()).isEqualTo(4);
+    }
+
+    @Test
+    void valuesStayPutAcrossChunksAndWhenTheChunkTableGrows() {
+        ResultColumns columns = new ResultColumns();
+        ByteBuffer[] frames = {frame("p", "a.c", 0.25f), frame("q", "bb.c", 0.75f)};
+        int n = 16 * ResultColumns.CHUNK + 3;
+        for (int i = 0; i < n; i++) {
+            assertThat(columns.add(0, frames[i & 1], 5L * i)).isTrue();
+        }
+        for (int i : new int[] {0, 1, ResultColumns.CHUNK - 1, ResultColumns.CHUNK, ResultColumns.CHUNK + 1,
+                15 * ResultColumns.CHUNK + 7, 16 * ResultColumns.CHUNK, n - 1}) {
+            assertThat(columns.offset(i)).as("offset %d", i).isEqualTo(5L * i);
+            assertThat(columns.length(i)).isEqualTo(frames[i & 1].remaining());
+            assertThat(columns.ranking(i)).isEqualTo((i & 1) == 0 ? 0.25f : 0.75f);
+            assertThat(columns.packageId(i)).isEqualTo(i & 1);
+            assertThat(columns.pathHash(i)).isEqualTo((i & 1) == 0 ? fileHash("p", "a.c") : fileHash("q", "bb.c"));
+        }
+        assertThat(columns.added()).isEqualTo(n);
+    }
+    /** The tie-breaker is part of the order users see on every run: FNV-1a values fixed here, computed apart from the code. */
+    @Test
+    void theHashesAreFnv1aOfTheBytesAndTheFileHashCombinesPackageAndPath() {
+        assertThat(ResultColumns.hash(ByteBuffer.allocate(0), 0, 0)).isEqualTo(0x811c9dc5);
+        assertThat(ResultColumns.hash(ByteBuffer.wrap(new byte[] {'x', 'a', 'y'}), 1, 1)).isEqualTo(0xe40c292c);
+        assertThat(ResultColumns.hash(ByteBuffer.wrap(new byte[] {(byte) 0xff, (byte) 0x80, 'p', 'k', 'g'}), 0, 5))
+                .as("bytes are unsigned").isEqualTo(0xdf8bb988);
+        assertThat(ResultColumns.fileHash(0x583c6531, 0xa0de4c72)).isEqualTo(0xb8cd0051);
+        ResultColumns columns = new ResultColumns();
+        columns.add(0, frame("pkg", "src/a.c", 1f), 0);
+        assertThat(columns.pathHash(0)).isEqualTo(0xb8cd0051);
+        assertThat(columns.packages().hash(0)).isEqualTo(0x583c6531);
+    }
+}
