@@ -10,36 +10,35 @@ import java.util.stream.IntStream;
 final class PackageGroups {
     private final ResultColumns columns;
     private final ResultOrder order;
-    // Volatile: page renderers on several threads may count at once; each sees a whole array.
-    private volatile int[] counts;
+    /** Counts of the first {@code results} published results. */
+    private record Counts(int results, int[] perPackage) {}
+
+    // Volatile: page renderers on several threads may count at once; each sees a whole record.
+    private volatile Counts counts;
 
     PackageGroups(ResultColumns columns, ResultOrder order) {
         this.columns = columns;
         this.order = order;
     }
 
-    /** A result was added: the counts no longer hold. */
-    void resultAdded() {
-        if (counts != null) {
-            counts = null;
-        }
-    }
-
     /**
-     * Results per package id, counted once and kept until a result is added: every page of a
-     * finished query's web UI shows them. Callers must not change the array.
+     * Results per package id, counted once per published size and kept while it holds: every
+     * page of a finished query's web UI shows them. Counts are of the published results, and a
+     * publish that adds some makes them be counted again (counts kept by whether a result was
+     * added could miss one published after they were taken). Callers must not change the array.
      */
     int[] packageCounts() {
-        int[] c = counts;
-        if (c == null) {
-            c = new int[columns.packages().size()];
-            int total = columns.size();
+        int total = columns.size();
+        Counts c = counts;
+        if (c == null || c.results() != total) {
+            int[] perPackage = new int[columns.packages().size()];
             for (int i = 0; i < total; i++) {
-                c[columns.packageId(i)]++;
+                perPackage[columns.packageId(i)]++;
             }
+            c = new Counts(total, perPackage);
             counts = c;
         }
-        return c;
+        return c.perPackage();
     }
 
     /** Ids of the packages with results, most results first, then by name. */

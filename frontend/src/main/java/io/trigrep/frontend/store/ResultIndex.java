@@ -21,15 +21,14 @@ public final class ResultIndex {
     /**
      * Records the result whose frame was teed at {@code offset}, from stream {@code stream} (a
      * small number, such as a shard's index); returns false when the frame is not a result this
-     * path can read (the caller then reads it fully or treats it as corrupt). Voids the order and
-     * the package counts made before.
+     * path can read (the caller then reads it fully or treats it as corrupt). Voids the order made
+     * before; package counts follow the published size on their own.
      */
     public boolean add(int stream, ByteBuffer frame, long offset) {
         if (!columns.add(stream, frame, offset)) {
             return false;
         }
         order.resultAdded();
-        groups.resultAdded();
         return true;
     }
 

@@ -122,8 +122,11 @@ final class ResultOrder {
      */
     int[] best(int k) {
         int total = columns.added();
-        int n = Math.min(k, total);
+        int n = Math.max(0, Math.min(k, total));
         int[] top = new int[n];
+        if (n == 0) {
+            return top;
+        }
         int filled = 0;
         for (int i = 0; i < total; i++) {
             if (filled < n) {

@@ -332,14 +332,18 @@ public final class TeeFile implements Closeable {
                 readFully(out, offset);
                 return out.flip();
             }
-            long fromFile = Math.max(0, submitted - offset);
+            // The part before the buffer is in the file now; a range that ended below it (it only
+            // waited for writes in flight) is read from the file alone.
+            long fromFile = Math.min(length, Math.max(0, submitted - offset));
             out.limit((int) fromFile);
             readFully(out, offset);
             out.limit(length);
-            ByteBuffer buffered = buffer.duplicate();
-            int from = (int) (offset + fromFile - submitted);
-            buffered.limit(from + length - (int) fromFile).position(from);
-            out.put(buffered);
+            if (fromFile < length) {
+                ByteBuffer buffered = buffer.duplicate();
+                int from = (int) (offset + fromFile - submitted);
+                buffered.limit(from + length - (int) fromFile).position(from);
+                out.put(buffered);
+            }
         }
         return out.flip();
     }

@@ -242,4 +242,21 @@ class TeeFileTest {
             assertThat(bytes(tee.read((1L << 20) + 500, 1000))).isEqualTo(java.util.Arrays.copyOfRange(megabytes[1], 500, 1500));
         }
     }
+
+    /** A read that ends in the file, past the writes' flushed mark, waits for them and reads the file alone (it threw once). */
+    @Test
+    @Timeout(60)
+    void aReadEndingBelowTheBufferAfterWaitingReadsTheFileAlone(@TempDir Path dir) throws Exception {
+        HeldWrites io = new HeldWrites();
+        byte[] megabyte = new byte[1 << 20];
+        new Random(7).nextBytes(megabyte);
+        try (TeeFile tee = new TeeFile(dir.resolve("q.tee"), io, false)) {
+            tee.append(ByteBuffer.wrap(megabyte));
+            tee.append(ByteBuffer.wrap(megabyte, 0, 100)); // the first buffer is handed to the held writes
+            assertThat(io.queued).hasSize(1);
+            FutureTask<ByteBuffer> read = waiting("reader", () -> tee.read(1000, 2000));
+            io.run(0);
+            assertThat(bytes(read.get(10, TimeUnit.SECONDS))).isEqualTo(java.util.Arrays.copyOfRange(megabyte, 1000, 3000));
+        }
+    }
 }
