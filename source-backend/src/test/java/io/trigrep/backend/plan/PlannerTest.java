@@ -47,6 +47,63 @@ class PlannerTest {
         assertThat(Planner.plan(regex.trim(), literal, caseInsensitive)).hasToString(expected.trim());
     }
 
+    /**
+     * How precise each rule is, pinned as plans: the bounds on exact sets (16 strings, 12 bytes),
+     * prefix and suffix sets (32, shrunk from the far end), repeats, optional parts, the strings
+     * spanning a concatenation, UTF-8 of each width, and the empty class an alternation ignores.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiterString = ";;", value = {
+            "[a-p]xy                      ;; false ;; false ;; (or \"axy\" \"bxy\" \"cxy\" \"dxy\" \"exy\" \"fxy\" \"gxy\" \"hxy\" \"ixy\" \"jxy\" \"kxy\" \"lxy\" \"mxy\" \"nxy\" \"oxy\" \"pxy\")",
+            "[a-q]xy                      ;; false ;; false ;; all",
+            "xy[a-p]                      ;; false ;; false ;; (or \"xya\" \"xyb\" \"xyc\" \"xyd\" \"xye\" \"xyf\" \"xyg\" \"xyh\" \"xyi\" \"xyj\" \"xyk\" \"xyl\" \"xym\" \"xyn\" \"xyo\" \"xyp\")",
+            "([a-p]|zz)xy                 ;; false ;; false ;; (or \"axy\" \"bxy\" \"cxy\" \"dxy\" \"exy\" \"fxy\" \"gxy\" \"hxy\" \"ixy\" \"jxy\" \"kxy\" \"lxy\" \"mxy\" \"nxy\" \"oxy\" \"pxy\" (and \"zxy\" \"zzx\"))",
+            "(abcdefghijkl|x)yz           ;; false ;; false ;; (or \"xyz\" (and \"abc\" \"bcd\" \"cde\" \"def\" \"efg\" \"fgh\" \"ghi\" \"hij\" \"ijk\" \"jkl\" \"kly\" \"lyz\"))",
+            "(abcdefghijklm|x)yz          ;; false ;; false ;; (or \"xyz\" (and \"lmy\" \"myz\"))",
+            "abcdefghijklm                ;; false ;; false ;; (and \"abc\" \"bcd\" \"cde\" \"def\" \"efg\" \"fgh\" \"ghi\" \"hij\" \"ijk\" \"jkl\" \"klm\")",
+            "[a-c][a-c][a-c][a-c]         ;; false ;; false ;; (or \"aaa\" \"aab\" \"aac\" \"aba\" \"abb\" \"abc\" \"aca\" \"acb\" \"acc\" \"baa\" \"bab\" \"bac\" \"bba\" \"bbb\" \"bbc\" \"bca\" \"bcb\" \"bcc\" \"caa\" \"cab\" \"cac\" \"cba\" \"cbb\" \"cbc\" \"cca\" \"ccb\" \"ccc\")",
+            ".*z[a-f][a-f]                ;; false ;; false ;; (or \"zaa\" \"zab\" \"zac\" \"zad\" \"zae\" \"zaf\" \"zba\" \"zbb\" \"zbc\" \"zbd\" \"zbe\" \"zbf\" \"zca\" \"zcb\" \"zcc\" \"zcd\" \"zce\" \"zcf\" \"zda\" \"zdb\" \"zdc\" \"zdd\" \"zde\" \"zdf\" \"zea\" \"zeb\" \"zec\" \"zed\" \"zee\" \"zef\" \"zfa\" \"zfb\" \"zfc\" \"zfd\" \"zfe\" \"zff\")",
+            "(xy)+z                       ;; false ;; false ;; \"xyz\"",
+            "x(yz)+                       ;; false ;; false ;; \"xyz\"",
+            "xy+z                         ;; false ;; false ;; all",
+            "ab+cd                        ;; false ;; false ;; \"bcd\"",
+            "ab?cd                        ;; false ;; false ;; (or \"acd\" (and \"abc\" \"bcd\"))",
+            "(abc)?def                    ;; false ;; false ;; \"def\"",
+            "x(abc)?                      ;; false ;; false ;; all",
+            "x{0}abc                      ;; false ;; false ;; \"abc\"",
+            "x{0,1}abc                    ;; false ;; false ;; \"abc\"",
+            "a*?bcd                       ;; false ;; false ;; \"bcd\"",
+            "(?:ab)*cd                    ;; false ;; false ;; all",
+            "(abc|de)fg                   ;; false ;; false ;; (or (and \"abc\" \"bcf\" \"cfg\") (and \"def\" \"efg\"))",
+            "abc|de                       ;; false ;; false ;; all",
+            "abcd.efgh                    ;; false ;; false ;; (and \"abc\" \"bcd\" \"efg\" \"fgh\")",
+            "a.bcd                        ;; false ;; false ;; \"bcd\"",
+            ".abc                         ;; false ;; false ;; \"abc\"",
+            "abc.                         ;; false ;; false ;; \"abc\"",
+            "(a|b)*abc                    ;; false ;; false ;; \"abc\"",
+            "\\x{7f}\\x{80}\\x{7ff}          ;; false ;; false ;; (and \"\\x7f\\xc2\\x80\" \"\\x80\\xdf\\xbf\" \"\\xc2\\x80\\xdf\")",
+            "\\x{800}\\x{ffff}              ;; false ;; false ;; (and \"\\x80\\xef\\xbf\" \"\\xa0\\x80\\xef\" \"\\xe0\\xa0\\x80\" \"\\xef\\xbf\\xbf\")",
+            "\\x{10000}                    ;; false ;; false ;; (and \"\\x90\\x80\\x80\" \"\\xf0\\x90\\x80\")",
+            "abc                          ;; false ;; true  ;; (or \"ABC\" \"ABc\" \"AbC\" \"Abc\" \"aBC\" \"aBc\" \"abC\" \"abc\")",
+            "a.b*                         ;; true  ;; false ;; (and \".b*\" \"a.b\")",
+            "a\"\\                          ;; true  ;; false ;; \"a\\\"\\\\\"",
+            "abc|[^\\x00-\\x{10FFFF}]       ;; false ;; false ;; \"abc\"",
+            "abc[^\\x00-\\x{10FFFF}]*def    ;; false ;; false ;; (and \"abc\" \"def\")",
+            "[abc]+def                    ;; false ;; false ;; (or (and \"ade\" \"def\") (and \"bde\" \"def\") (and \"cde\" \"def\"))",
+            "def[abc]+                    ;; false ;; false ;; (or (and \"def\" \"efa\") (and \"def\" \"efb\") (and \"def\" \"efc\"))",
+            "(abc|def).*(ghi|jkl)         ;; false ;; false ;; (and (or \"abc\" \"def\") (or \"ghi\" \"jkl\"))",
+            "(?:a|b)(?:c|d)?xyz           ;; false ;; false ;; (or (and \"acx\" \"cxy\" \"xyz\") (and \"adx\" \"dxy\" \"xyz\") (and \"axy\" \"xyz\") (and \"bcx\" \"cxy\" \"xyz\") (and \"bdx\" \"dxy\" \"xyz\") (and \"bxy\" \"xyz\"))",
+            "(ab|cd)(ef|gh)               ;; false ;; false ;; (or (and \"abe\" \"bef\") (and \"abg\" \"bgh\") (and \"cde\" \"def\") (and \"cdg\" \"dgh\"))",
+            "(abc)+                       ;; false ;; false ;; \"abc\"",
+            "(abc){2,3}                   ;; false ;; false ;; \"abc\"",
+            "abc()def                     ;; false ;; false ;; (and \"abc\" \"bcd\" \"cde\" \"def\")",
+            "\\Aabc\\z                      ;; false ;; false ;; \"abc\"",
+            "(?i)k                        ;; false ;; false ;; all"
+    })
+    void eachRuleKeepsItsTrigrams(String regex, boolean literal, boolean caseInsensitive, String expected) {
+        assertThat(Planner.plan(regex.trim(), literal, caseInsensitive)).hasToString(expected.trim());
+    }
+
     @Test
     void unparseableSyntaxFallsBackToAFullScan() {
         assertThat(Planner.plan("(?z)abc", false, false)).isEqualTo(Query.ALL);
