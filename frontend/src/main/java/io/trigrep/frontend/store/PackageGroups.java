@@ -11,6 +11,7 @@ final class PackageGroups {
     private final ResultColumns columns;
     private final ResultOrder order;
     /** Counts of the first {@code results} published results. */
+    @SuppressWarnings("ArrayRecordComponent") // a carrier handed out as is, never compared
     private record Counts(int results, int[] perPackage) {}
 
     // Volatile: page renderers on several threads may count at once; each sees a whole record.
