@@ -18,7 +18,9 @@ import java.nio.channels.FileChannel;
  * regex engine stands alone, no module's packages form a cycle, and code that runs on an event
  * loop (HTTP and every Netty handler) makes none of the blocking calls that are cheap to spot.
  */
-@AnalyzeClasses(packages = "io.trigrep", importOptions = {ImportOption.DoNotIncludeTests.class, LayeringTest.NoTestJars.class})
+@AnalyzeClasses(
+        packages = "io.trigrep",
+        importOptions = {ImportOption.DoNotIncludeTests.class, LayeringTest.NoTestJars.class})
 class LayeringTest {
     /** Other modules' test classes come as test jars when the reactor packaged them. */
     static final class NoTestJars implements ImportOption {
@@ -30,23 +32,35 @@ class LayeringTest {
 
     /** re2j is a vendored copy: it must stay replaceable by the upstream library. */
     @ArchTest
-    static final ArchRule re2jStandsAlone = noClasses().that().resideInAPackage("io.trigrep.re2j..")
-            .should().dependOnClassesThat(resideInAPackage("io.trigrep..").and(resideOutsideOfPackage("io.trigrep.re2j..")));
+    static final ArchRule re2jStandsAlone = noClasses()
+            .that()
+            .resideInAPackage("io.trigrep.re2j..")
+            .should()
+            .dependOnClassesThat(resideInAPackage("io.trigrep..").and(resideOutsideOfPackage("io.trigrep.re2j..")));
 
     @ArchTest
-    static final ArchRule frontendPackagesFormNoCycle = slices().matching("io.trigrep.frontend.(*)..").should().beFreeOfCycles();
+    static final ArchRule frontendPackagesFormNoCycle =
+            slices().matching("io.trigrep.frontend.(*)..").should().beFreeOfCycles();
 
     @ArchTest
-    static final ArchRule backendPackagesFormNoCycle = slices().matching("io.trigrep.backend.(*)..").should().beFreeOfCycles();
+    static final ArchRule backendPackagesFormNoCycle =
+            slices().matching("io.trigrep.backend.(*)..").should().beFreeOfCycles();
 
     @ArchTest
-    static final ArchRule indexerPackagesFormNoCycle = slices().matching("io.trigrep.indexer.(*)..").should().beFreeOfCycles();
+    static final ArchRule indexerPackagesFormNoCycle =
+            slices().matching("io.trigrep.indexer.(*)..").should().beFreeOfCycles();
 
     @ArchTest
     static final ArchRule eventLoopCodeDoesNotBlock = noClasses()
-            .that().resideInAPackage("io.trigrep..http..").or().areAssignableTo(ChannelHandler.class)
-            .should().callMethod(Thread.class, "sleep", long.class)
-            .orShould().callMethod(Thread.class, "sleep", long.class, int.class)
-            .orShould().callMethod(FileChannel.class, "force", boolean.class)
+            .that()
+            .resideInAPackage("io.trigrep..http..")
+            .or()
+            .areAssignableTo(ChannelHandler.class)
+            .should()
+            .callMethod(Thread.class, "sleep", long.class)
+            .orShould()
+            .callMethod(Thread.class, "sleep", long.class, int.class)
+            .orShould()
+            .callMethod(FileChannel.class, "force", boolean.class)
             .because("an event loop thread that sleeps or waits for the disk stalls every connection it serves");
 }

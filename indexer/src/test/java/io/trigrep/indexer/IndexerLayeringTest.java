@@ -16,8 +16,11 @@ import com.tngtech.archunit.lang.ArchRule;
 class IndexerLayeringTest {
     @ArchTest
     static final ArchRule knowsNoServer = noClasses()
-            .should().dependOnClassesThat().resideInAnyPackage("io.trigrep.backend..", "io.trigrep.frontend..");
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.trigrep.backend..", "io.trigrep.frontend..");
 
     @ArchTest
-    static final ArchRule packagesFormNoCycle = slices().matching("io.trigrep.indexer.(*)..").should().beFreeOfCycles();
+    static final ArchRule packagesFormNoCycle =
+            slices().matching("io.trigrep.indexer.(*)..").should().beFreeOfCycles();
 }

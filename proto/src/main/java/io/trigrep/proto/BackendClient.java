@@ -40,7 +40,8 @@ public final class BackendClient {
      * The answer's frame, or null when the backend closed without one; over TLS when {@code tls}
      * is enabled. Errors do not name the backend: the callers, which ask several, do.
      */
-    public static ByteBuffer ask(Tls tls, InetSocketAddress backend, MessageBuilder request, int connectMillis, int readMillis)
+    public static ByteBuffer ask(
+            Tls tls, InetSocketAddress backend, MessageBuilder request, int connectMillis, int readMillis)
             throws IOException {
         try (Socket socket = tls.connect(backend, connectMillis, readMillis)) {
             Framing.write(request, Channels.newChannel(socket.getOutputStream()));
@@ -67,7 +68,11 @@ public final class BackendClient {
                 return null;
             }
             // A backend that is up but not serving (verifying or corrupt shard) says why.
-            return which == Response.Which.ERROR ? Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getError().getMessage().toString()
+            return which == Response.Which.ERROR
+                    ? Messages.response(Framing.read(frame, FrameLimits.DEFAULT))
+                            .getError()
+                            .getMessage()
+                            .toString()
                     : "no status";
         } catch (IOException | RuntimeException e) {
             String tlsReason = Tls.reason(e);
@@ -81,7 +86,8 @@ public final class BackendClient {
     }
 
     /** {@link #exchange(InetSocketAddress, MessageBuilder, Handler)} over mutual TLS when {@code tls} is enabled. */
-    public static void exchange(InetSocketAddress backend, Tls tls, MessageBuilder request, Handler handler) throws IOException {
+    public static void exchange(InetSocketAddress backend, Tls tls, MessageBuilder request, Handler handler)
+            throws IOException {
         try (Connection connection = new Connection(backend, tls)) {
             connection.exchange(request, handler);
         }
@@ -183,7 +189,9 @@ public final class BackendClient {
                     return frame;
                 }
                 if (length > buffer.capacity()) {
-                    ByteBuffer bigger = (buffer.isDirect() ? ByteBuffer.allocateDirect((int) length) : ByteBuffer.allocate((int) length))
+                    ByteBuffer bigger = (buffer.isDirect()
+                                    ? ByteBuffer.allocateDirect((int) length)
+                                    : ByteBuffer.allocate((int) length))
                             .order(ByteOrder.LITTLE_ENDIAN);
                     bigger.put(buffer).flip();
                     buffer = bigger;

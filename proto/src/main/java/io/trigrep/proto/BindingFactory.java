@@ -49,7 +49,8 @@ public final class BindingFactory<B extends StructBuilder, R extends StructReade
     }
 
     @Override
-    public R constructReader(SegmentReader segment, int data, int pointers, int dataSize, short pointerCount, int nestingLimit) {
+    public R constructReader(
+            SegmentReader segment, int data, int pointers, int dataSize, short pointerCount, int nestingLimit) {
         return readers.construct(segment, data, pointers, dataSize, pointerCount, nestingLimit);
     }
 

@@ -12,7 +12,10 @@ public final class Done {
 
     /** Why a search stopped before it had searched every candidate. */
     public enum Truncation {
-        NONE, MAX_RESULTS, DEADLINE, _NOT_IN_SCHEMA;
+        NONE,
+        MAX_RESULTS,
+        DEADLINE,
+        _NOT_IN_SCHEMA;
 
         static final Layout.Enum LAYOUT = new Layout.Enum("Truncation", List.of("none", "maxResults", "deadline"));
     }
@@ -24,10 +27,15 @@ public final class Done {
     static final Layout.Slot ELAPSED_NANOS = Layout.Slot.data(4, "elapsedNanos", "UInt64", 256, 64);
     static final Layout.Slot TRUNCATION = Layout.Slot.data(5, "truncation", "Truncation", 320, 16);
     static final Layout.Slot FULL_SCAN = Layout.Slot.data(6, "fullScan", "Bool", 336, 1);
-    static final Layout.Struct LAYOUT = new Layout.Struct("Done", 48, 0, null,
+    static final Layout.Struct LAYOUT = new Layout.Struct(
+            "Done",
+            48,
+            0,
+            null,
             List.of(RESULTS, FILES_SEARCHED, CANDIDATE_FILES, TOTAL_FILES, ELAPSED_NANOS, TRUNCATION, FULL_SCAN));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
         Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {

@@ -10,7 +10,8 @@ final class Enums {
         return ordinal < values.length - 1 ? values[ordinal] : values[values.length - 1];
     }
 
-    @SuppressWarnings("EnumOrdinal") // Cap'n Proto writes an enum as its index in the schema, which these enums list in order
+    @SuppressWarnings(
+            "EnumOrdinal") // Cap'n Proto writes an enum as its index in the schema, which these enums list in order
     static int ordinal(java.lang.Enum<?> value) {
         if (value.name().equals("_NOT_IN_SCHEMA")) {
             throw new IllegalArgumentException("_NOT_IN_SCHEMA cannot be written");

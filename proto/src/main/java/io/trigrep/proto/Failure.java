@@ -12,10 +12,15 @@ public final class Failure {
     private Failure() {}
 
     public enum Code {
-        INTERNAL, BAD_REQUEST, BAD_QUERY, OVERLOADED, NOT_FOUND, _NOT_IN_SCHEMA;
+        INTERNAL,
+        BAD_REQUEST,
+        BAD_QUERY,
+        OVERLOADED,
+        NOT_FOUND,
+        _NOT_IN_SCHEMA;
 
-        static final Layout.Enum LAYOUT = new Layout.Enum("Code",
-                List.of("internal", "badRequest", "badQuery", "overloaded", "notFound"));
+        static final Layout.Enum LAYOUT =
+                new Layout.Enum("Code", List.of("internal", "badRequest", "badQuery", "overloaded", "notFound"));
     }
 
     static final Layout.Slot CODE = Layout.Slot.data(0, "code", "Code", 0, 16);
@@ -23,7 +28,8 @@ public final class Failure {
     static final Layout.Slot POSITION = Layout.Slot.data(2, "position", "UInt32", 32, 32);
     static final Layout.Struct LAYOUT = new Layout.Struct("Failure", 8, 1, null, List.of(CODE, MESSAGE, POSITION));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
         Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {

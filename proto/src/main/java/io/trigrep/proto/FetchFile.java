@@ -18,10 +18,15 @@ public final class FetchFile {
     static final Layout.Slot MAX_LINE_BYTES = Layout.Slot.data(4, "maxLineBytes", "UInt32", 64, 32);
     static final Layout.Slot BYTE_OFFSET = Layout.Slot.data(5, "byteOffset", "UInt64", 128, 64);
     static final Layout.Slot BYTE_COUNT = Layout.Slot.data(6, "byteCount", "UInt32", 96, 32);
-    static final Layout.Struct LAYOUT = new Layout.Struct("FetchFile", 24, 2, null,
+    static final Layout.Struct LAYOUT = new Layout.Struct(
+            "FetchFile",
+            24,
+            2,
+            null,
             List.of(PACKAGE, PATH, FIRST_LINE, MAX_LINES, MAX_LINE_BYTES, BYTE_OFFSET, BYTE_COUNT));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
         Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {

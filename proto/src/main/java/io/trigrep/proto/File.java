@@ -4,9 +4,9 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import org.capnproto.Data;
 import org.capnproto.SegmentBuilder;
-import org.capnproto.StructList;
 import org.capnproto.SegmentReader;
 import org.capnproto.StructBuilder;
+import org.capnproto.StructList;
 import org.capnproto.StructReader;
 import org.capnproto.Text;
 
@@ -21,10 +21,11 @@ public final class File {
     static final Layout.Slot TOTAL_LINES = Layout.Slot.data(4, "totalLines", "UInt32", 32, 32);
     static final Layout.Slot TOTAL_BYTES = Layout.Slot.data(5, "totalBytes", "UInt64", 64, 64);
     static final Layout.Slot CUTS = Layout.Slot.pointer(6, "cuts", "List(LineCut)", 3);
-    static final Layout.Struct LAYOUT = new Layout.Struct("File", 16, 4, null,
-            List.of(PACKAGE, PATH, CONTENT, FIRST_LINE, TOTAL_LINES, TOTAL_BYTES, CUTS));
+    static final Layout.Struct LAYOUT = new Layout.Struct(
+            "File", 16, 4, null, List.of(PACKAGE, PATH, CONTENT, FIRST_LINE, TOTAL_LINES, TOTAL_BYTES, CUTS));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
         Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {

@@ -19,9 +19,11 @@ public final class FileMatch {
     static final Layout.Slot RANKING = Layout.Slot.data(2, "ranking", "Float32", 0, 32);
     static final Layout.Slot BYTES = Layout.Slot.data(3, "bytes", "UInt64", 64, 64);
     static final Layout.Slot LANGUAGE = Layout.Slot.pointer(4, "language", "Text", 2);
-    static final Layout.Struct LAYOUT = new Layout.Struct("FileMatch", 16, 3, null, List.of(PACKAGE, PATH, RANKING, BYTES, LANGUAGE));
+    static final Layout.Struct LAYOUT =
+            new Layout.Struct("FileMatch", 16, 3, null, List.of(PACKAGE, PATH, RANKING, BYTES, LANGUAGE));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     /**
      * Appends one framed {@code Response{fileMatch}} to {@code out}, in a single segment sized to
@@ -32,7 +34,12 @@ public final class FileMatch {
         // Root pointer, Response's data word and pointer, FileMatch's two data words and three pointers, the texts.
         int words = 1 + 2 + 2 + 3 + textWords(pkg) + textWords(path) + textWords(language);
         MessageBuilder message = new MessageBuilder(words);
-        message.initRoot(Response.factory).initFileMatch().setPackage(pkg).setPath(path).setRanking(ranking).setBytes(bytes)
+        message.initRoot(Response.factory)
+                .initFileMatch()
+                .setPackage(pkg)
+                .setPath(path)
+                .setRanking(ranking)
+                .setBytes(bytes)
                 .setLanguage(language);
         Framing.write(message, out);
     }

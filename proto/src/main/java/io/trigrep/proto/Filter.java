@@ -12,7 +12,10 @@ public final class Filter {
     private Filter() {}
 
     public enum Kind {
-        PACKAGE, PATH, FILETYPE, _NOT_IN_SCHEMA;
+        PACKAGE,
+        PATH,
+        FILETYPE,
+        _NOT_IN_SCHEMA;
 
         static final Layout.Enum LAYOUT = new Layout.Enum("Kind", List.of("package", "path", "filetype"));
     }
@@ -22,7 +25,8 @@ public final class Filter {
     static final Layout.Slot VALUE = Layout.Slot.pointer(2, "value", "Text", 0);
     static final Layout.Struct LAYOUT = new Layout.Struct("Filter", 8, 1, null, List.of(KIND, NEGATED, VALUE));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
         Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {

@@ -84,7 +84,8 @@ public final class Framing {
      *
      * @throws MalformedMessageException when the table is invalid or the frame exceeds the limits
      */
-    public static long frameLength(ByteBuf in, int index, int readable, FrameLimits limits) throws MalformedMessageException {
+    public static long frameLength(ByteBuf in, int index, int readable, FrameLimits limits)
+            throws MalformedMessageException {
         ByteBuffer table = in.nioBuffer(index, Math.min(readable, tableBytes(limits.maxSegments())));
         return frameLength(table, table.position(), readable, limits);
     }
@@ -94,13 +95,15 @@ public final class Framing {
      * index {@code at} of {@code in} (either byte order; the table is read as little-endian),
      * {@code readable} bytes from there being available. Allocates nothing.
      */
-    public static long frameLength(ByteBuffer in, int at, int readable, FrameLimits limits) throws MalformedMessageException {
+    public static long frameLength(ByteBuffer in, int at, int readable, FrameLimits limits)
+            throws MalformedMessageException {
         if (readable < 8) {
             return -1;
         }
         long segments = uint32(in, at) + 1;
         if (segments > limits.maxSegments()) {
-            throw new MalformedMessageException("segment table announces " + segments + " segments, limit is " + limits.maxSegments());
+            throw new MalformedMessageException(
+                    "segment table announces " + segments + " segments, limit is " + limits.maxSegments());
         }
         int table = tableBytes((int) segments);
         if (readable < table) {
@@ -110,7 +113,8 @@ public final class Framing {
         for (int i = 0; i < segments; i++) {
             total += uint32(in, at + 4 + 4 * i) * 8;
             if (total > limits.maxMessageBytes()) {
-                throw new MalformedMessageException("segment table announces over " + total + " bytes, limit is " + limits.maxMessageBytes());
+                throw new MalformedMessageException(
+                        "segment table announces over " + total + " bytes, limit is " + limits.maxMessageBytes());
             }
         }
         if (uint32(in, at + 4) == 0) {
@@ -140,7 +144,8 @@ public final class Framing {
                     + (length < 0 ? "more" : Long.toString(length)));
         }
         if (length != frame.remaining()) {
-            throw new MalformedMessageException("frame is " + length + " bytes but " + frame.remaining() + " were given");
+            throw new MalformedMessageException(
+                    "frame is " + length + " bytes but " + frame.remaining() + " were given");
         }
         ByteBuffer le = frame.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         int base = le.position();
@@ -163,14 +168,17 @@ public final class Framing {
     }
 
     /** Reads the frame stored at {@code offset} with {@code length} bytes, e.g. from a tee file. */
-    public static FramedMessage read(FileChannel channel, long offset, int length, FrameLimits limits) throws IOException {
+    public static FramedMessage read(FileChannel channel, long offset, int length, FrameLimits limits)
+            throws IOException {
         if (length < 8 || length > limits.maxMessageBytes()) {
-            throw new MalformedMessageException("frame length " + length + " at offset " + offset + " is outside [8, " + limits.maxMessageBytes() + "]");
+            throw new MalformedMessageException("frame length " + length + " at offset " + offset + " is outside [8, "
+                    + limits.maxMessageBytes() + "]");
         }
         ByteBuffer frame = ByteBuffer.allocate(length);
         while (frame.hasRemaining()) {
             if (channel.read(frame, offset + frame.position()) < 0) {
-                throw new EOFException("file ends inside the frame at offset " + offset + " (" + frame.position() + " of " + length + " bytes)");
+                throw new EOFException("file ends inside the frame at offset " + offset + " (" + frame.position()
+                        + " of " + length + " bytes)");
             }
         }
         return read(frame.flip(), limits);
@@ -187,7 +195,8 @@ public final class Framing {
         }
         long segments = Integer.toUnsignedLong(first.getInt(0)) + 1;
         if (segments > limits.maxSegments()) {
-            throw new MalformedMessageException("segment table announces " + segments + " segments, limit is " + limits.maxSegments());
+            throw new MalformedMessageException(
+                    "segment table announces " + segments + " segments, limit is " + limits.maxSegments());
         }
         ByteBuffer table = ByteBuffer.allocate(tableBytes((int) segments)).order(ByteOrder.LITTLE_ENDIAN);
         table.put(first.flip());
@@ -207,7 +216,8 @@ public final class Framing {
                 if (endAllowed && buffer.position() == start) {
                     return false;
                 }
-                throw new EOFException("stream ends inside a frame (" + buffer.position() + " of " + buffer.limit() + " bytes)");
+                throw new EOFException(
+                        "stream ends inside a frame (" + buffer.position() + " of " + buffer.limit() + " bytes)");
             }
         }
         return true;

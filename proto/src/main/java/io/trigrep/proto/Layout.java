@@ -17,7 +17,8 @@ final class Layout {
     record Slot(String name, int ordinal, String type, boolean pointer, int bitOffset, int bitWidth, int unionTag) {
         Slot {
             if (!pointer && bitWidth > 0 && bitOffset % bitWidth != 0) {
-                throw new IllegalArgumentException(name + ": bit offset " + bitOffset + " is not aligned to width " + bitWidth);
+                throw new IllegalArgumentException(
+                        name + ": bit offset " + bitOffset + " is not aligned to width " + bitWidth);
             }
         }
 
@@ -43,7 +44,8 @@ final class Layout {
 
         /** The location comment as capnp prints it, e.g. {@code ptr[0]} or {@code bits[32, 64)}. */
         String location() {
-            String where = pointer ? "ptr[" + bitOffset + "]" : "bits[" + bitOffset + ", " + (bitOffset + bitWidth) + ")";
+            String where =
+                    pointer ? "ptr[" + bitOffset + "]" : "bits[" + bitOffset + ", " + (bitOffset + bitWidth) + ")";
             return unionTag == NO_UNION ? where : where + ", union tag = " + unionTag;
         }
     }
@@ -52,7 +54,8 @@ final class Layout {
     record Struct(String name, int dataBytes, int pointers, Slot unionTag, List<Slot> slots) {
         Struct {
             if (dataBytes % 8 != 0) {
-                throw new IllegalArgumentException(name + ": data section must be whole words, got " + dataBytes + " bytes");
+                throw new IllegalArgumentException(
+                        name + ": data section must be whole words, got " + dataBytes + " bytes");
             }
             slots = List.copyOf(slots);
         }

@@ -14,7 +14,8 @@ public final class LineCut {
     static final Layout.Slot BYTES = Layout.Slot.data(1, "bytes", "UInt32", 32, 32);
     static final Layout.Struct LAYOUT = new Layout.Struct("LineCut", 8, 0, null, List.of(LINE, BYTES));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
         Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {

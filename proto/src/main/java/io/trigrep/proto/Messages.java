@@ -36,7 +36,9 @@ public final class Messages {
      */
     public static Response.Which peekResponse(ByteBuffer frame) throws MalformedMessageException {
         // The frontend peeks at every frame: no duplicate when the caller's view is little-endian already.
-        ByteBuffer le = frame.order() == java.nio.ByteOrder.LITTLE_ENDIAN ? frame : frame.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer le = frame.order() == java.nio.ByteOrder.LITTLE_ENDIAN
+                ? frame
+                : frame.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
         int base = le.position();
         if (le.remaining() < 24 || le.getInt(base) != 0) {
             throw new MalformedMessageException("cannot peek: not a single-segment frame of at least 3 words");
@@ -61,7 +63,7 @@ public final class Messages {
                     text(fetch.getPackage());
                     text(fetch.getPath());
                 }
-                case PING, _NOT_IN_SCHEMA -> { }
+                case PING, _NOT_IN_SCHEMA -> {}
             }
             message.refillBudget();
             return request;
@@ -102,7 +104,7 @@ public final class Messages {
                     text(file.getPath());
                     text(file.getLanguage());
                 }
-                case _NOT_IN_SCHEMA -> { }
+                case _NOT_IN_SCHEMA -> {}
             }
             // The walk above read every pointer once; the consumer gets the whole budget again.
             message.refillBudget();
@@ -164,7 +166,8 @@ public final class Messages {
 
     private static void span(ByteBuffer buffer, int offset, int size) {
         if (offset < 0 || size < 0 || (long) offset + size > buffer.capacity()) {
-            throw new IndexOutOfBoundsException("blob [" + offset + ", " + ((long) offset + size) + ") outside its segment of " + buffer.capacity() + " bytes");
+            throw new IndexOutOfBoundsException("blob [" + offset + ", " + ((long) offset + size)
+                    + ") outside its segment of " + buffer.capacity() + " bytes");
         }
     }
 }

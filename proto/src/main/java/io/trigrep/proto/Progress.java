@@ -14,10 +14,11 @@ public final class Progress {
     static final Layout.Slot CANDIDATE_FILES = Layout.Slot.data(1, "candidateFiles", "UInt64", 64, 64);
     static final Layout.Slot TOTAL_FILES = Layout.Slot.data(2, "totalFiles", "UInt64", 128, 64);
     static final Layout.Slot RESULTS = Layout.Slot.data(3, "results", "UInt64", 192, 64);
-    static final Layout.Struct LAYOUT = new Layout.Struct("Progress", 32, 0, null,
-            List.of(FILES_SEARCHED, CANDIDATE_FILES, TOTAL_FILES, RESULTS));
+    static final Layout.Struct LAYOUT =
+            new Layout.Struct("Progress", 32, 0, null, List.of(FILES_SEARCHED, CANDIDATE_FILES, TOTAL_FILES, RESULTS));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
         Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {

@@ -14,7 +14,8 @@ public final class Range {
     static final Layout.Slot END = Layout.Slot.data(1, "end", "UInt32", 32, 32);
     static final Layout.Struct LAYOUT = new Layout.Struct("Range", 8, 0, null, List.of(START, END));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
         Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {

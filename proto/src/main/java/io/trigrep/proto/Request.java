@@ -10,15 +10,23 @@ import org.capnproto.StructReader;
 public final class Request {
     private Request() {}
 
-    public enum Which { SEARCH, FETCH_FILE, PING, _NOT_IN_SCHEMA }
+    public enum Which {
+        SEARCH,
+        FETCH_FILE,
+        PING,
+        _NOT_IN_SCHEMA
+    }
 
     static final Layout.Slot TAG = Layout.Slot.data(-1, "(union)", "UInt16", 0, 16);
-    static final Layout.Slot SEARCH = Layout.Slot.pointer(0, "search", "SearchRequest", 0).inUnion(0);
-    static final Layout.Slot FETCH_FILE = Layout.Slot.pointer(1, "fetchFile", "FetchFile", 0).inUnion(1);
+    static final Layout.Slot SEARCH =
+            Layout.Slot.pointer(0, "search", "SearchRequest", 0).inUnion(0);
+    static final Layout.Slot FETCH_FILE =
+            Layout.Slot.pointer(1, "fetchFile", "FetchFile", 0).inUnion(1);
     static final Layout.Slot PING = Layout.Slot.data(2, "ping", "Void", 0, 0).inUnion(2);
     static final Layout.Struct LAYOUT = new Layout.Struct("Request", 8, 1, TAG, List.of(SEARCH, FETCH_FILE, PING));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
         Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {

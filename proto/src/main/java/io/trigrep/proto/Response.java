@@ -10,20 +10,35 @@ import org.capnproto.StructReader;
 public final class Response {
     private Response() {}
 
-    public enum Which { RESULT, PROGRESS, DONE, ERROR, FILE, STATUS, FILE_MATCH, _NOT_IN_SCHEMA }
+    public enum Which {
+        RESULT,
+        PROGRESS,
+        DONE,
+        ERROR,
+        FILE,
+        STATUS,
+        FILE_MATCH,
+        _NOT_IN_SCHEMA
+    }
 
     static final Layout.Slot TAG = Layout.Slot.data(-1, "(union)", "UInt16", 0, 16);
-    static final Layout.Slot RESULT = Layout.Slot.pointer(0, "result", "Result", 0).inUnion(0);
-    static final Layout.Slot PROGRESS = Layout.Slot.pointer(1, "progress", "Progress", 0).inUnion(1);
+    static final Layout.Slot RESULT =
+            Layout.Slot.pointer(0, "result", "Result", 0).inUnion(0);
+    static final Layout.Slot PROGRESS =
+            Layout.Slot.pointer(1, "progress", "Progress", 0).inUnion(1);
     static final Layout.Slot DONE = Layout.Slot.pointer(2, "done", "Done", 0).inUnion(2);
-    static final Layout.Slot ERROR = Layout.Slot.pointer(3, "error", "Failure", 0).inUnion(3);
+    static final Layout.Slot ERROR =
+            Layout.Slot.pointer(3, "error", "Failure", 0).inUnion(3);
     static final Layout.Slot FILE = Layout.Slot.pointer(4, "file", "File", 0).inUnion(4);
-    static final Layout.Slot STATUS = Layout.Slot.pointer(5, "status", "Status", 0).inUnion(5);
-    static final Layout.Slot FILE_MATCH = Layout.Slot.pointer(6, "fileMatch", "FileMatch", 0).inUnion(6);
-    static final Layout.Struct LAYOUT = new Layout.Struct("Response", 8, 1, TAG,
-            List.of(RESULT, PROGRESS, DONE, ERROR, FILE, STATUS, FILE_MATCH));
+    static final Layout.Slot STATUS =
+            Layout.Slot.pointer(5, "status", "Status", 0).inUnion(5);
+    static final Layout.Slot FILE_MATCH =
+            Layout.Slot.pointer(6, "fileMatch", "FileMatch", 0).inUnion(6);
+    static final Layout.Struct LAYOUT =
+            new Layout.Struct("Response", 8, 1, TAG, List.of(RESULT, PROGRESS, DONE, ERROR, FILE, STATUS, FILE_MATCH));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
         Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {

@@ -28,11 +28,28 @@ public final class Result {
     static final Layout.Slot BEFORE_BYTES = Layout.Slot.pointer(10, "beforeBytes", "List(UInt32)", 6);
     static final Layout.Slot AFTER_BYTES = Layout.Slot.pointer(11, "afterBytes", "List(UInt32)", 7);
     static final Layout.Slot SYMBOL = Layout.Slot.pointer(12, "symbol", "Symbol", 8);
-    static final Layout.Struct LAYOUT = new Layout.Struct("Result", 16, 9, null,
-            List.of(PACKAGE, PATH, LINE, BEFORE, CONTEXT, AFTER, RANGES, RANKING, CONTEXT_START, LINE_BYTES, BEFORE_BYTES, AFTER_BYTES,
+    static final Layout.Struct LAYOUT = new Layout.Struct(
+            "Result",
+            16,
+            9,
+            null,
+            List.of(
+                    PACKAGE,
+                    PATH,
+                    LINE,
+                    BEFORE,
+                    CONTEXT,
+                    AFTER,
+                    RANGES,
+                    RANKING,
+                    CONTEXT_START,
+                    LINE_BYTES,
+                    BEFORE_BYTES,
+                    AFTER_BYTES,
                     SYMBOL));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
         Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {

@@ -24,7 +24,9 @@ public final class ResultPeek {
 
     /** Peeks at {@code frame} (position to limit); returns false when it is not a single-segment result. */
     public boolean peek(ByteBuffer frame) {
-        ByteBuffer le = frame.order() == ByteOrder.LITTLE_ENDIAN ? frame : frame.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer le = frame.order() == ByteOrder.LITTLE_ENDIAN
+                ? frame
+                : frame.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         this.frame = le;
         int start = le.position();
         int end = le.limit();

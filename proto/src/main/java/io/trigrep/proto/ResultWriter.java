@@ -50,6 +50,7 @@ public final class ResultWriter {
     private int matchFull;
     /** The shown window of the matching line, relative to its start; set by the first range or by writeTo. */
     private int windowStart;
+
     private int windowEnd;
     private boolean windowSet;
     private boolean pastWindow;
@@ -60,6 +61,7 @@ public final class ResultWriter {
     private int rangeCount;
     /** A sym: query's result: the definition's name, kind, scope and language (UTF-8), when {@link #hasSymbol}. */
     private final byte[][] symbol = new byte[SYMBOL_POINTERS][];
+
     private boolean hasSymbol;
 
     /** @param maxContext most context lines on each side of a match; lines are cut at {@link #MAX_LINE_BYTES} */
@@ -256,8 +258,16 @@ public final class ResultWriter {
         if (!windowSet) {
             window(0);
         }
-        int words = FIXED_WORDS + textWords(pkg.length) + textWords(path.length) + textWords(windowEnd - windowStart)
-                + beforeCount + afterCount + 1 + rangeCount + intsWords(beforeCut, beforeCount) + intsWords(afterCut, afterCount);
+        int words = FIXED_WORDS
+                + textWords(pkg.length)
+                + textWords(path.length)
+                + textWords(windowEnd - windowStart)
+                + beforeCount
+                + afterCount
+                + 1
+                + rangeCount
+                + intsWords(beforeCut, beforeCount)
+                + intsWords(afterCut, afterCount);
         for (int i = 0; i < beforeCount; i++) {
             words += textWords(beforeLengths[i]);
         }
@@ -299,9 +309,15 @@ public final class ResultWriter {
         int pointer = 5;
         next = pointTo(out, pointer++, next, textPointer(pkg.length), textWords(pkg.length));
         next = pointTo(out, pointer++, next, textPointer(path.length), textWords(path.length));
-        next = pointTo(out, pointer++, next, listOfPointers(beforeCount), beforeCount + linesWords(beforeLengths, beforeCount));
+        next = pointTo(
+                out,
+                pointer++,
+                next,
+                listOfPointers(beforeCount),
+                beforeCount + linesWords(beforeLengths, beforeCount));
         next = pointTo(out, pointer++, next, textPointer(shown), textWords(shown));
-        next = pointTo(out, pointer++, next, listOfPointers(afterCount), afterCount + linesWords(afterLengths, afterCount));
+        next = pointTo(
+                out, pointer++, next, listOfPointers(afterCount), afterCount + linesWords(afterLengths, afterCount));
         next = pointTo(out, pointer++, next, 1L | 7L << 32 | (long) rangeCount << 35, 1 + rangeCount);
         next = intsPointer(out, pointer++, next, beforeCut, beforeCount);
         next = intsPointer(out, pointer++, next, afterCut, afterCount);

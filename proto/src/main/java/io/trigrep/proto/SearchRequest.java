@@ -20,10 +20,15 @@ public final class SearchRequest {
     static final Layout.Slot MAX_RESULTS = Layout.Slot.data(5, "maxResults", "UInt32", 32, 32);
     static final Layout.Slot DEADLINE_MILLIS = Layout.Slot.data(6, "deadlineMillis", "UInt32", 64, 32);
     static final Layout.Slot CONTEXT_LINES = Layout.Slot.data(7, "contextLines", "UInt8", 8, 8);
-    static final Layout.Struct LAYOUT = new Layout.Struct("SearchRequest", 16, 3, null,
+    static final Layout.Struct LAYOUT = new Layout.Struct(
+            "SearchRequest",
+            16,
+            3,
+            null,
             List.of(QUERY, PATTERN, LITERAL, CASE_INSENSITIVE, FILTERS, MAX_RESULTS, DEADLINE_MILLIS, CONTEXT_LINES));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
         Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {

@@ -16,7 +16,8 @@ public final class Skipped {
     static final Layout.Slot BYTES = Layout.Slot.data(2, "bytes", "UInt64", 64, 64);
     static final Layout.Struct LAYOUT = new Layout.Struct("Skipped", 16, 1, null, List.of(REASON, FILES, BYTES));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
         Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {

@@ -2,9 +2,9 @@ package io.trigrep.proto;
 
 import java.util.List;
 import org.capnproto.SegmentBuilder;
-import org.capnproto.StructList;
 import org.capnproto.SegmentReader;
 import org.capnproto.StructBuilder;
+import org.capnproto.StructList;
 import org.capnproto.StructReader;
 import org.capnproto.Text;
 
@@ -19,10 +19,15 @@ public final class Status {
     static final Layout.Slot FORMAT_VERSION = Layout.Slot.data(4, "formatVersion", "UInt32", 160, 32);
     static final Layout.Slot SKIPPED = Layout.Slot.pointer(5, "skipped", "List(Skipped)", 1);
     static final Layout.Slot GENERATION = Layout.Slot.data(6, "generation", "UInt64", 192, 64);
-    static final Layout.Struct LAYOUT = new Layout.Struct("Status", 32, 2, null,
+    static final Layout.Struct LAYOUT = new Layout.Struct(
+            "Status",
+            32,
+            2,
+            null,
             List.of(SHARD, FILES, BYTES, QUERIES_IN_FLIGHT, FORMAT_VERSION, SKIPPED, GENERATION));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
         Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {

@@ -17,7 +17,8 @@ public final class Symbol {
     static final Layout.Slot LANGUAGE = Layout.Slot.pointer(3, "language", "Text", 3);
     static final Layout.Struct LAYOUT = new Layout.Struct("Symbol", 0, 4, null, List.of(NAME, KIND, SCOPE, LANGUAGE));
 
-    public static final BindingFactory<Builder, Reader> factory = new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
+    public static final BindingFactory<Builder, Reader> factory =
+            new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
         Builder(SegmentBuilder segment, int data, int pointers, int dataSize, short pointerCount) {

@@ -48,7 +48,12 @@ public final class Tls {
 
     /** A backend's side: presents {@code cert}, accepts only clients whose certificate {@code ca} signed. */
     public static Tls server(Path cert, Path key, Path ca) {
-        return build(cert, key, ca, () -> SslContextBuilder.forServer(cert.toFile(), key.toFile()).clientAuth(ClientAuth.REQUIRE), false);
+        return build(
+                cert,
+                key,
+                ca,
+                () -> SslContextBuilder.forServer(cert.toFile(), key.toFile()).clientAuth(ClientAuth.REQUIRE),
+                false);
     }
 
     /**
@@ -56,8 +61,14 @@ public final class Tls {
      * when {@code checkHostname}, that names the host as dialled (a DNS or IP subject alternative name).
      */
     public static Tls client(Path cert, Path key, Path ca, boolean checkHostname) {
-        return build(cert, key, ca, () -> SslContextBuilder.forClient().keyManager(cert.toFile(), key.toFile())
-                .endpointIdentificationAlgorithm(checkHostname ? "HTTPS" : null), checkHostname);
+        return build(
+                cert,
+                key,
+                ca,
+                () -> SslContextBuilder.forClient()
+                        .keyManager(cert.toFile(), key.toFile())
+                        .endpointIdentificationAlgorithm(checkHostname ? "HTTPS" : null),
+                checkHostname);
     }
 
     /**
@@ -69,8 +80,9 @@ public final class Tls {
             return PLAIN;
         }
         if (cert == null || key == null || ca == null) {
-            throw new IllegalArgumentException("--tls-cert, --tls-key and --tls-ca go together, got only"
-                    + (cert == null ? "" : " --tls-cert") + (key == null ? "" : " --tls-key") + (ca == null ? "" : " --tls-ca"));
+            throw new IllegalArgumentException(
+                    "--tls-cert, --tls-key and --tls-ca go together, got only" + (cert == null ? "" : " --tls-cert")
+                            + (key == null ? "" : " --tls-key") + (ca == null ? "" : " --tls-ca"));
         }
         return server ? server(cert, key, ca) : client(cert, key, ca, true);
     }
@@ -81,12 +93,19 @@ public final class Tls {
 
     private static Tls build(Path cert, Path key, Path ca, Builder builder, boolean checkHostname) {
         try {
-            return new Tls(builder.get().trustManager(ca.toFile()).sslProvider(SslProvider.JDK).protocols(PROTOCOL).build(),
+            return new Tls(
+                    builder.get()
+                            .trustManager(ca.toFile())
+                            .sslProvider(SslProvider.JDK)
+                            .protocols(PROTOCOL)
+                            .build(),
                     checkHostname);
         } catch (Exception e) {
             // Netty names neither the file nor the role; say which three files were read.
-            throw new IllegalArgumentException("cannot use TLS certificate " + cert + ", key " + key + " and CA " + ca + ": "
-                    + (e.getMessage() == null ? e.toString() : e.getMessage()), e);
+            throw new IllegalArgumentException(
+                    "cannot use TLS certificate " + cert + ", key " + key + " and CA " + ca + ": "
+                            + (e.getMessage() == null ? e.toString() : e.getMessage()),
+                    e);
         }
     }
 
@@ -123,7 +142,9 @@ public final class Tls {
             if (!context.isClient()) {
                 throw new IllegalStateException("connect needs a client TLS configuration");
             }
-            SSLSocket socket = (SSLSocket) ((JdkSslContext) context).context().getSocketFactory()
+            SSLSocket socket = (SSLSocket) ((JdkSslContext) context)
+                    .context()
+                    .getSocketFactory()
                     .createSocket(raw, backend.getHostString(), backend.getPort(), true);
             SSLParameters parameters = socket.getSSLParameters();
             parameters.setEndpointIdentificationAlgorithm(checkHostname ? "HTTPS" : null);
@@ -135,9 +156,12 @@ public final class Tls {
                 throw e;
             } catch (IOException e) {
                 // A peer that does not speak TLS is a bare SSLException; a backend that refuses our certificate
-                // may close while our flight is still being written (broken pipe, reset): the handshake failed all the same.
-                String why = e instanceof SSLException ? message(e)
-                        : "the backend closed the connection (" + message(e) + "); did it refuse this client's certificate?";
+                // may close while our flight is still being written (broken pipe, reset): the handshake failed all the
+                // same.
+                String why = e instanceof SSLException
+                        ? message(e)
+                        : "the backend closed the connection (" + message(e)
+                                + "); did it refuse this client's certificate?";
                 throw (SSLHandshakeException) new SSLHandshakeException(why).initCause(e);
             }
             return socket;
@@ -172,7 +196,9 @@ public final class Tls {
         if (reason == null) {
             return "TLS handshake failed: " + message(cause);
         }
-        return reason.startsWith("TLS error: ") ? "TLS handshake failed: " + reason.substring("TLS error: ".length()) : reason;
+        return reason.startsWith("TLS error: ")
+                ? "TLS handshake failed: " + reason.substring("TLS error: ".length())
+                : reason;
     }
 
     private static String message(Throwable t) {

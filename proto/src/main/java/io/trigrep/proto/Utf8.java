@@ -25,7 +25,9 @@ public final class Utf8 {
                 cp = cp << 6 | (content[i + k] & 0x3f);
             }
         }
-        if (ok && ((need == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (need == 3 && (cp < 0x10000 || cp > 0x10ffff)))) {
+        if (ok
+                && ((need == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)))
+                        || (need == 3 && (cp < 0x10000 || cp > 0x10ffff)))) {
             ok = false;
         }
         return ok ? (long) (need + 1) << 32 | cp : 1L << 32 | 0xfffd;

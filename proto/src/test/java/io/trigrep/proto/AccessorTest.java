@@ -39,8 +39,15 @@ class AccessorTest {
 
     @Test
     void fetchFileCarriesEveryWindowField() throws Exception {
-        Request.Reader request = Messages.request(framed(m -> m.initRoot(Request.factory).initFetchFile().setPackage("zlib")
-                .setPath("a.c").setFirstLine(17).setMaxLines(300).setMaxLineBytes(4096).setByteOffset(5_000_000_000L).setByteCount(65536)));
+        Request.Reader request = Messages.request(framed(m -> m.initRoot(Request.factory)
+                .initFetchFile()
+                .setPackage("zlib")
+                .setPath("a.c")
+                .setFirstLine(17)
+                .setMaxLines(300)
+                .setMaxLineBytes(4096)
+                .setByteOffset(5_000_000_000L)
+                .setByteCount(65536)));
         FetchFile.Reader fetch = request.getFetchFile();
         assertThat(fetch.getFirstLine()).isEqualTo(17);
         assertThat(fetch.getMaxLines()).isEqualTo(300);
@@ -52,10 +59,15 @@ class AccessorTest {
     @Test
     void fileCarriesItsPlaceInTheWholeFile() throws Exception {
         File.Reader file = response(r -> {
-            File.Builder b = r.initFile().setPackage("zlib").setPath("a.c").setFirstLine(40).setTotalLines(1200)
-                    .setTotalBytes(7_000_000_000L);
-            b.setContent(new byte[] {'x', '\n'});
-        }).getFile();
+                    File.Builder b = r.initFile()
+                            .setPackage("zlib")
+                            .setPath("a.c")
+                            .setFirstLine(40)
+                            .setTotalLines(1200)
+                            .setTotalBytes(7_000_000_000L);
+                    b.setContent(new byte[] {'x', '\n'});
+                })
+                .getFile();
         assertThat(file.getFirstLine()).isEqualTo(40);
         assertThat(file.getTotalLines()).isEqualTo(1200);
         assertThat(file.getTotalBytes()).isEqualTo(7_000_000_000L);
@@ -63,17 +75,26 @@ class AccessorTest {
 
     @Test
     void resultCarriesWhereItsContextStartsAndItsLineLength() throws Exception {
-        Result.Reader result = response(r -> r.initResult().setPackage("p").setPath("a.c").setLine(3).setContext("abc")
-                .setContextStart(12).setLineBytes(345)).getResult();
+        Result.Reader result = response(r -> r.initResult()
+                        .setPackage("p")
+                        .setPath("a.c")
+                        .setLine(3)
+                        .setContext("abc")
+                        .setContextStart(12)
+                        .setLineBytes(345))
+                .getResult();
         assertThat(result.getContextStart()).isEqualTo(12);
         assertThat(result.getLineBytes()).isEqualTo(345);
     }
 
     @Test
     void statusCarriesItsGenerationAndDoneItsFullScan() throws Exception {
-        assertThat(response(r -> r.initStatus().setShard("s").setGeneration(1796068555139L)).getStatus().getGeneration())
+        assertThat(response(r -> r.initStatus().setShard("s").setGeneration(1796068555139L))
+                        .getStatus()
+                        .getGeneration())
                 .isEqualTo(1796068555139L);
-        assertThat(response(r -> r.initDone().setFullScan(true)).getDone().getFullScan()).isTrue();
+        assertThat(response(r -> r.initDone().setFullScan(true)).getDone().getFullScan())
+                .isTrue();
     }
 
     static Stream<Arguments> wrongMembers() {
@@ -93,18 +114,19 @@ class AccessorTest {
     @SuppressWarnings("unchecked")
     private static Function<Response.Reader, Object>[] getters() {
         return new Function[] {
-                (Function<Response.Reader, Object>) Response.Reader::getResult,
-                (Function<Response.Reader, Object>) Response.Reader::getProgress,
-                (Function<Response.Reader, Object>) Response.Reader::getDone,
-                (Function<Response.Reader, Object>) Response.Reader::getError,
-                (Function<Response.Reader, Object>) Response.Reader::getFile,
-                (Function<Response.Reader, Object>) Response.Reader::getStatus};
+            (Function<Response.Reader, Object>) Response.Reader::getResult,
+            (Function<Response.Reader, Object>) Response.Reader::getProgress,
+            (Function<Response.Reader, Object>) Response.Reader::getDone,
+            (Function<Response.Reader, Object>) Response.Reader::getError,
+            (Function<Response.Reader, Object>) Response.Reader::getFile,
+            (Function<Response.Reader, Object>) Response.Reader::getStatus
+        };
     }
 
     @ParameterizedTest(name = "{1} of a {0}")
     @MethodSource("wrongMembers")
-    void readingAMemberTheUnionDoesNotHoldFails(Response.Which held, Response.Which asked, Function<Response.Reader, Object> getter)
-            throws Exception {
+    void readingAMemberTheUnionDoesNotHoldFails(
+            Response.Which held, Response.Which asked, Function<Response.Reader, Object> getter) throws Exception {
         Response.Reader response = response(r -> {
             if (held == Response.Which.RESULT) {
                 r.initResult().setPackage("p");
@@ -112,7 +134,8 @@ class AccessorTest {
                 r.initDone().setResults(1);
             }
         });
-        assertThatThrownBy(() -> getter.apply(response)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> getter.apply(response))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("Response holds " + held + ", not " + asked);
     }
 }

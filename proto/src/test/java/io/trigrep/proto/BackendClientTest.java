@@ -91,9 +91,11 @@ class BackendClientTest {
 
     @Test
     void aPingAnsweredWithAStatusIsNullAndOneClosedWithoutAnAnswerSaysSo() throws IOException {
-        assertThat(BackendClient.ping(peer((in, out) -> out.write(status())), 5000)).isNull();
-        assertThat(BackendClient.ping(peer((in, out) -> { }), 5000)).isEqualTo("closed without answering");
-        assertThat(BackendClient.ask(Tls.PLAIN, peer((in, out) -> { }), ping(), 5000, 5000)).isNull();
+        assertThat(BackendClient.ping(peer((in, out) -> out.write(status())), 5000))
+                .isNull();
+        assertThat(BackendClient.ping(peer((in, out) -> {}), 5000)).isEqualTo("closed without answering");
+        assertThat(BackendClient.ask(Tls.PLAIN, peer((in, out) -> {}), ping(), 5000, 5000))
+                .isNull();
     }
 
     @Test
@@ -101,16 +103,23 @@ class BackendClientTest {
         InetSocketAddress silent = peer((in, out) -> Thread.sleep(10_000));
         long start = System.nanoTime();
         assertThat(BackendClient.ping(silent, 300)).containsIgnoringCase("timed out");
-        assertThat(System.nanoTime() - start).as("within the read timeout, not the peer's sleep").isLessThan(TimeUnit.SECONDS.toNanos(5));
+        assertThat(System.nanoTime() - start)
+                .as("within the read timeout, not the peer's sleep")
+                .isLessThan(TimeUnit.SECONDS.toNanos(5));
     }
 
     @Test
     void aFrameOverTheLimitIsRefusedBeforeItIsRead() throws IOException {
         // A segment table that announces more segments than the frame limits allow.
-        byte[] table = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(1 << 20).putInt(1).array();
+        byte[] table = ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(1 << 20)
+                .putInt(1)
+                .array();
         InetSocketAddress hostile = peer((in, out) -> out.write(table));
         assertThatThrownBy(() -> BackendClient.ask(Tls.PLAIN, hostile, ping(), 5000, 5000))
-                .isInstanceOf(MalformedMessageException.class).hasMessageContaining("segments, limit is");
+                .isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("segments, limit is");
         assertThat(BackendClient.ping(hostile, 5000)).contains("segments, limit is");
     }
 
@@ -130,7 +139,8 @@ class BackendClientTest {
             for (int request = 0; request < 2; request++) {
                 List<Response.Which> seen = new ArrayList<>();
                 connection.exchange(ping(), r -> seen.add(r.which()));
-                assertThat(seen).as("request %d", request)
+                assertThat(seen)
+                        .as("request %d", request)
                         .containsExactly(Response.Which.PROGRESS, Response.Which.PROGRESS, Response.Which.STATUS);
             }
         }
@@ -142,7 +152,8 @@ class BackendClientTest {
         List<Response.Which> messages = new ArrayList<>();
         assertThatThrownBy(() -> BackendClient.exchange(backend, ping(), r -> messages.add(r.which())))
                 .isInstanceOf(EOFException.class)
-                .hasMessage("backend " + backend.getHostString() + ":" + backend.getPort() + " closed the connection before the answer ended");
+                .hasMessage("backend " + backend.getHostString() + ":" + backend.getPort()
+                        + " closed the connection before the answer ended");
         assertThat(messages).containsExactly(Response.Which.PROGRESS);
     }
 }

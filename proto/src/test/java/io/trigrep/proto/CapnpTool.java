@@ -32,9 +32,12 @@ final class CapnpTool {
         command.addAll(List.of(args));
         Process process;
         try {
-            process = new ProcessBuilder(command).directory(SCHEMA.getParent().toFile()).start();
+            process = new ProcessBuilder(command)
+                    .directory(SCHEMA.getParent().toFile())
+                    .start();
         } catch (IOException e) {
-            throw new IllegalStateException("the capnp tool is needed (Debian package capnproto; .ci/run installs it): " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "the capnp tool is needed (Debian package capnproto; .ci/run installs it): " + e.getMessage(), e);
         }
         CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> drain(process.getInputStream()));
         CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> drain(process.getErrorStream()));

@@ -12,8 +12,12 @@ import net.jqwik.api.constraints.StringLength;
 /** A file match, written as the backend writes it, travels as a Response member of its own, and the ingest peek sorts it as it sorts line results. */
 class FileMatchTest {
     @Property(tries = 200)
-    void roundTripsAndPeeksLikeAResult(@ForAll @StringLength(max = 300) String pkg, @ForAll @StringLength(max = 600) String path,
-                                       @ForAll float ranking, @ForAll long bytes, @ForAll @StringLength(max = 20) String language)
+    void roundTripsAndPeeksLikeAResult(
+            @ForAll @StringLength(max = 300) String pkg,
+            @ForAll @StringLength(max = 600) String path,
+            @ForAll float ranking,
+            @ForAll long bytes,
+            @ForAll @StringLength(max = 20) String language)
             throws Exception {
         ByteBuf buf = Unpooled.buffer();
         FileMatch.write(buf, pkg, path, ranking, bytes, language);
@@ -33,7 +37,9 @@ class FileMatchTest {
         ResultPeek peek = new ResultPeek();
         assertThat(peek.peek(frame)).isTrue();
         assertThat(peek.ranking()).isEqualTo(ranking);
-        assertThat(ResultPeekTest.string(frame, peek.packageOffset(), peek.packageLength())).isEqualTo(pkg);
-        assertThat(ResultPeekTest.string(frame, peek.pathOffset(), peek.pathLength())).isEqualTo(path);
+        assertThat(ResultPeekTest.string(frame, peek.packageOffset(), peek.packageLength()))
+                .isEqualTo(pkg);
+        assertThat(ResultPeekTest.string(frame, peek.pathOffset(), peek.pathLength()))
+                .isEqualTo(path);
     }
 }

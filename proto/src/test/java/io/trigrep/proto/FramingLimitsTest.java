@@ -35,18 +35,26 @@ class FramingLimitsTest {
     @Test
     void segmentCountAtTheLimitPassesAndOneMoreFails() throws Exception {
         assertThat(Framing.frameLength(frame(1, 1), new FrameLimits(2, 1024))).isEqualTo(16 + 16);
-        assertThatThrownBy(() -> Framing.frameLength(frame(1, 1), new FrameLimits(1, 1024))).isInstanceOf(MalformedMessageException.class)
+        assertThatThrownBy(() -> Framing.frameLength(frame(1, 1), new FrameLimits(1, 1024)))
+                .isInstanceOf(MalformedMessageException.class)
                 .hasMessage("segment table announces 2 segments, limit is 1");
-        assertThat(Framing.readFrame(Channels.newChannel(new ByteArrayInputStream(frame(1, 1).array())), new FrameLimits(2, 1024)).remaining())
+        assertThat(Framing.readFrame(
+                                Channels.newChannel(
+                                        new ByteArrayInputStream(frame(1, 1).array())),
+                                new FrameLimits(2, 1024))
+                        .remaining())
                 .isEqualTo(32);
-        assertThatThrownBy(() -> Framing.readFrame(Channels.newChannel(new ByteArrayInputStream(frame(1, 1).array())), new FrameLimits(1, 1024)))
-                .isInstanceOf(MalformedMessageException.class).hasMessage("segment table announces 2 segments, limit is 1");
+        assertThatThrownBy(() -> Framing.readFrame(
+                        Channels.newChannel(new ByteArrayInputStream(frame(1, 1).array())), new FrameLimits(1, 1024)))
+                .isInstanceOf(MalformedMessageException.class)
+                .hasMessage("segment table announces 2 segments, limit is 1");
     }
 
     @Test
     void messageBytesAtTheLimitPassAndOneWordMoreFails() throws Exception {
         assertThat(Framing.frameLength(frame(1), new FrameLimits(1, 16))).isEqualTo(16);
-        assertThatThrownBy(() -> Framing.frameLength(frame(2), new FrameLimits(1, 16))).isInstanceOf(MalformedMessageException.class)
+        assertThatThrownBy(() -> Framing.frameLength(frame(2), new FrameLimits(1, 16)))
+                .isInstanceOf(MalformedMessageException.class)
                 .hasMessage("segment table announces over 24 bytes, limit is 16");
     }
 
@@ -62,11 +70,14 @@ class FramingLimitsTest {
     @Test
     void readTakesExactlyOneFrame() {
         ByteBuffer longer = ByteBuffer.allocate(17).put(frame(1)).flip().limit(17);
-        assertThatThrownBy(() -> Framing.read(longer, FrameLimits.DEFAULT)).isInstanceOf(MalformedMessageException.class)
+        assertThatThrownBy(() -> Framing.read(longer, FrameLimits.DEFAULT))
+                .isInstanceOf(MalformedMessageException.class)
                 .hasMessage("frame is 16 bytes but 17 were given");
-        assertThatThrownBy(() -> Framing.read(frame(1).limit(15), FrameLimits.DEFAULT)).isInstanceOf(MalformedMessageException.class)
+        assertThatThrownBy(() -> Framing.read(frame(1).limit(15), FrameLimits.DEFAULT))
+                .isInstanceOf(MalformedMessageException.class)
                 .hasMessage("truncated frame: 15 bytes, segment table needs 16");
-        assertThatThrownBy(() -> Framing.read(frame(1, 1).limit(12), FrameLimits.DEFAULT)).isInstanceOf(MalformedMessageException.class)
+        assertThatThrownBy(() -> Framing.read(frame(1, 1).limit(12), FrameLimits.DEFAULT))
+                .isInstanceOf(MalformedMessageException.class)
                 .hasMessage("truncated frame: 12 bytes, segment table needs more");
     }
 
@@ -81,13 +92,17 @@ class FramingLimitsTest {
         FrameLimits limits = new FrameLimits(1, 16);
         try (FileChannel in = FileChannel.open(file)) {
             assertThat(Framing.read(in, 3, 16, limits)).isNotNull();
-            assertThatThrownBy(() -> Framing.read(in, 3, 17, limits)).isInstanceOf(MalformedMessageException.class)
+            assertThatThrownBy(() -> Framing.read(in, 3, 17, limits))
+                    .isInstanceOf(MalformedMessageException.class)
                     .hasMessage("frame length 17 at offset 3 is outside [8, 16]");
-            assertThatThrownBy(() -> Framing.read(in, 3, 7, limits)).isInstanceOf(MalformedMessageException.class)
+            assertThatThrownBy(() -> Framing.read(in, 3, 7, limits))
+                    .isInstanceOf(MalformedMessageException.class)
                     .hasMessage("frame length 7 at offset 3 is outside [8, 16]");
-            assertThatThrownBy(() -> Framing.read(in, 3, 8, limits)).isInstanceOf(MalformedMessageException.class)
+            assertThatThrownBy(() -> Framing.read(in, 3, 8, limits))
+                    .isInstanceOf(MalformedMessageException.class)
                     .hasMessageContaining("truncated frame");
-            assertThatThrownBy(() -> Framing.read(in, 4, 16, limits)).isInstanceOf(EOFException.class)
+            assertThatThrownBy(() -> Framing.read(in, 4, 16, limits))
+                    .isInstanceOf(EOFException.class)
                     .hasMessage("file ends inside the frame at offset 4 (15 of 16 bytes)");
         }
     }

@@ -67,8 +67,15 @@ class FramingStreamsTest {
     }
 
     private static ResultValue large() {
-        return new ResultValue("multi", "segment.c", 7, Collections.nCopies(30, "before line"), "the matching line",
-                Collections.nCopies(30, "after line"), List.of(new RangeValue(4, 12)), 3.5f);
+        return new ResultValue(
+                "multi",
+                "segment.c",
+                7,
+                Collections.nCopies(30, "before line"),
+                "the matching line",
+                Collections.nCopies(30, "after line"),
+                List.of(new RangeValue(4, 12)),
+                3.5f);
     }
 
     private static byte[] framed(Object value) {
@@ -84,7 +91,8 @@ class FramingStreamsTest {
         assertThat(new FrameLimits(1, 16)).isEqualTo(new FrameLimits(1, 16));
         assertThat(new FrameLimits(1 << 16, Integer.MAX_VALUE).maxSegments()).isEqualTo(65536);
         for (int[] bad : new int[][] {{0, 16}, {-1, 16}, {(1 << 16) + 1, 16}, {1, 15}, {1, 0}}) {
-            assertThatThrownBy(() -> new FrameLimits(bad[0], bad[1])).as("limits %d, %d", bad[0], bad[1])
+            assertThatThrownBy(() -> new FrameLimits(bad[0], bad[1]))
+                    .as("limits %d, %d", bad[0], bad[1])
                     .isInstanceOf(IllegalArgumentException.class);
         }
     }
@@ -104,10 +112,15 @@ class FramingStreamsTest {
             assertThat(written).as("first segment of %d words", firstWords).isEqualTo(viaBuffer.length);
             assertThat(Framing.frameBytes(message)).isEqualTo(viaBuffer.length);
             assertThat(channel.written.toByteArray()).isEqualTo(viaBuffer);
-            assertThat(Framing.frameLength(ByteBuffer.wrap(viaBuffer), FrameLimits.DEFAULT)).isEqualTo(viaBuffer.length);
-            assertThat(Values.read(Messages.response(Framing.read(ByteBuffer.wrap(viaBuffer), FrameLimits.DEFAULT)))).isEqualTo(large());
+            assertThat(Framing.frameLength(ByteBuffer.wrap(viaBuffer), FrameLimits.DEFAULT))
+                    .isEqualTo(viaBuffer.length);
+            assertThat(Values.read(Messages.response(Framing.read(ByteBuffer.wrap(viaBuffer), FrameLimits.DEFAULT))))
+                    .isEqualTo(large());
         }
-        assertThat(segmentCounts).as("both paddings of the segment table").anyMatch(n -> n % 2 == 0).anyMatch(n -> n % 2 == 1);
+        assertThat(segmentCounts)
+                .as("both paddings of the segment table")
+                .anyMatch(n -> n % 2 == 0)
+                .anyMatch(n -> n % 2 == 1);
     }
 
     @Test
@@ -120,8 +133,11 @@ class FramingStreamsTest {
         Trickle channel = new Trickle(1, both.toByteArray());
         assertThat(bytes(Framing.readFrame(channel, FrameLimits.DEFAULT))).isEqualTo(one);
         assertThat(bytes(Framing.readFrame(channel, FrameLimits.DEFAULT))).isEqualTo(two);
-        assertThat(Framing.readFrame(channel, FrameLimits.DEFAULT)).as("a clean end").isNull();
-        assertThat(Framing.readFrame(new Trickle(3, new byte[0]), FrameLimits.DEFAULT)).isNull();
+        assertThat(Framing.readFrame(channel, FrameLimits.DEFAULT))
+                .as("a clean end")
+                .isNull();
+        assertThat(Framing.readFrame(new Trickle(3, new byte[0]), FrameLimits.DEFAULT))
+                .isNull();
 
         ByteBuf multi = Unpooled.buffer();
         Framing.write(Values.write(large(), new MessageBuilder(2)), multi);
@@ -130,10 +146,12 @@ class FramingStreamsTest {
         // cut inside the first eight bytes, inside the rest of the segment table, inside the body
         for (int cut : new int[] {3, 7, 12, many.length - 1}) {
             byte[] head = java.util.Arrays.copyOf(many, cut);
-            assertThatThrownBy(() -> Framing.readFrame(new Trickle(2, head), FrameLimits.DEFAULT)).as("cut at %d", cut)
+            assertThatThrownBy(() -> Framing.readFrame(new Trickle(2, head), FrameLimits.DEFAULT))
+                    .as("cut at %d", cut)
                     .isInstanceOf(EOFException.class);
         }
-        assertThat(bytes(Framing.readFrame(new Trickle(2, many), FrameLimits.DEFAULT))).isEqualTo(many);
+        assertThat(bytes(Framing.readFrame(new Trickle(2, many), FrameLimits.DEFAULT)))
+                .isEqualTo(many);
     }
 
     private static byte[] bytes(ByteBuffer b) {
@@ -151,7 +169,11 @@ class FramingStreamsTest {
     }
 
     private static byte[] hostileTable() {
-        return ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(Integer.MAX_VALUE).putInt(1).array();
+        return ByteBuffer.allocate(8)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                .putInt(Integer.MAX_VALUE)
+                .putInt(1)
+                .array();
     }
 
     @Test
@@ -218,7 +240,11 @@ class FramingStreamsTest {
         Framing.write(Values.write(large(), new MessageBuilder(2)), multi);
         byte[] a = ByteBufUtil.getBytes(multi); // a segment table of several words: carried across its own reads too
         multi.release();
-        assertThat(Framing.tableBytes(ByteBuffer.wrap(a).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(0) + 1)).isGreaterThan(16);
+        assertThat(Framing.tableBytes(ByteBuffer.wrap(a)
+                                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                                .getInt(0)
+                        + 1))
+                .isGreaterThan(16);
         byte[] b = framed(large());
         byte[] stream = new byte[a.length + b.length];
         System.arraycopy(a, 0, stream, 0, a.length);
@@ -236,7 +262,9 @@ class FramingStreamsTest {
         assertThat(out).hasSize(2);
         ByteBuf first = (ByteBuf) out.get(0);
         ByteBuf second = (ByteBuf) out.get(1);
-        assertThat(ByteBufUtil.getBytes(first)).as("the carried frame, not a byte of the next").isEqualTo(a);
+        assertThat(ByteBufUtil.getBytes(first))
+                .as("the carried frame, not a byte of the next")
+                .isEqualTo(a);
         assertThat(ByteBufUtil.getBytes(second)).isEqualTo(b);
         first.release();
         second.release();
@@ -274,7 +302,10 @@ class FramingStreamsTest {
             EmbeddedChannel channel = new EmbeddedChannel(decoder);
             channel.config().setAllocator(alloc);
             // a frame cut near its end; for "malformed", a hostile segment table cut inside its count
-            channel.writeInbound(how.equals("malformed") ? Unpooled.wrappedBuffer(hostileTable(), 0, 3) : Unpooled.wrappedBuffer(good, 0, good.length - 2));
+            channel.writeInbound(
+                    how.equals("malformed")
+                            ? Unpooled.wrappedBuffer(hostileTable(), 0, 3)
+                            : Unpooled.wrappedBuffer(good, 0, good.length - 2));
             assertThat(alloc.made).as(how).hasSize(1).allMatch(made -> made.refCnt() == 1);
             switch (how) {
                 case "end" -> channel.finish();

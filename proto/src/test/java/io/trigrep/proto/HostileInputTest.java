@@ -39,7 +39,11 @@ class HostileInputTest {
     }
 
     private static byte[] table(int segmentsMinusOne, int firstSize) {
-        return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(segmentsMinusOne).putInt(firstSize).array();
+        return ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(segmentsMinusOne)
+                .putInt(firstSize)
+                .array();
     }
 
     private static List<Object> decode(byte[] bytes) {
@@ -62,30 +66,39 @@ class HostileInputTest {
     @Test
     void segmentCountOfTwoToThe31IsRefusedWithoutAllocating() {
         byte[] header = table(Integer.MAX_VALUE, 1);
-        long allocated = allocatedBy(() -> assertThat(decode(header)).singleElement()
+        long allocated = allocatedBy(() -> assertThat(decode(header))
+                .singleElement()
                 .isEqualTo(new MalformedFrame("segment table announces 2147483648 segments, limit is 512")));
         assertThat(allocated).isLessThan(ALLOCATION_BUDGET);
         assertThatThrownBy(() -> Framing.read(ByteBuffer.wrap(header), FrameLimits.DEFAULT))
-                .isInstanceOf(MalformedMessageException.class).hasMessageContaining("2147483648 segments");
+                .isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("2147483648 segments");
     }
 
     @Test
     void allOnesSegmentCountIsRefused() {
-        assertThat(decode(table(-1, 1))).singleElement()
+        assertThat(decode(table(-1, 1)))
+                .singleElement()
                 .isEqualTo(new MalformedFrame("segment table announces 4294967296 segments, limit is 512"));
     }
 
     @Test
     void fourGibibyteSegmentIsRefusedWithoutAllocating() {
         byte[] header = table(0, 1 << 29);
-        long allocated = allocatedBy(() -> assertThat(decode(header)).singleElement()
+        long allocated = allocatedBy(() -> assertThat(decode(header))
+                .singleElement()
                 .isEqualTo(new MalformedFrame("segment table announces over 4294967304 bytes, limit is 67108864")));
         assertThat(allocated).isLessThan(ALLOCATION_BUDGET);
     }
 
     @Test
     void segmentSizesThatOverflowIntAreRefused() {
-        ByteBuffer t = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putInt(2).putInt(-1).putInt(-1).putInt(-1);
+        ByteBuffer t = ByteBuffer.allocate(16)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(2)
+                .putInt(-1)
+                .putInt(-1)
+                .putInt(-1);
         assertThat(decode(t.array())).singleElement().isInstanceOf(MalformedFrame.class);
     }
 
@@ -93,14 +106,17 @@ class HostileInputTest {
     void streamReaderRefusesHugeClaimsBeforeAllocating() {
         byte[] header = table(0, (1 << 29) - 1);
         long allocated = allocatedBy(() -> assertThatThrownBy(() -> Framing.readFrame(
-                java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(header)), FrameLimits.DEFAULT))
-                .isInstanceOf(MalformedMessageException.class).hasMessageContaining("limit is 67108864"));
+                        java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(header)),
+                        FrameLimits.DEFAULT))
+                .isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("limit is 67108864"));
         assertThat(allocated).isLessThan(ALLOCATION_BUDGET);
     }
 
     @Test
     void emptyFirstSegmentIsRefused() {
-        assertThat(decode(table(0, 0))).singleElement()
+        assertThat(decode(table(0, 0)))
+                .singleElement()
                 .isEqualTo(new MalformedFrame("segment 0 is empty: a message needs at least its root pointer"));
     }
 
@@ -109,12 +125,21 @@ class HostileInputTest {
         byte[] frame = validFrame();
         for (int cut = 1; cut < frame.length; cut++) {
             byte[] part = java.util.Arrays.copyOf(frame, cut);
-            assertThat(decode(part)).as("cut at %d", cut).singleElement().isInstanceOf(MalformedFrame.class)
-                    .extracting(o -> ((MalformedFrame) o).reason()).asString().startsWith("stream ended inside a frame");
+            assertThat(decode(part))
+                    .as("cut at %d", cut)
+                    .singleElement()
+                    .isInstanceOf(MalformedFrame.class)
+                    .extracting(o -> ((MalformedFrame) o).reason())
+                    .asString()
+                    .startsWith("stream ended inside a frame");
             assertThatThrownBy(() -> Framing.read(ByteBuffer.wrap(part), FrameLimits.DEFAULT))
-                    .as("cut at %d", cut).isInstanceOf(MalformedMessageException.class);
-            assertThatThrownBy(() -> Framing.readFrame(java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(part)),
-                    FrameLimits.DEFAULT)).as("cut at %d", cut).isInstanceOf(java.io.IOException.class);
+                    .as("cut at %d", cut)
+                    .isInstanceOf(MalformedMessageException.class);
+            assertThatThrownBy(() -> Framing.readFrame(
+                            java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(part)),
+                            FrameLimits.DEFAULT))
+                    .as("cut at %d", cut)
+                    .isInstanceOf(java.io.IOException.class);
         }
     }
 
@@ -123,7 +148,8 @@ class HostileInputTest {
         byte[] frame = validFrame();
         byte[] longer = java.util.Arrays.copyOf(frame, frame.length + 8);
         assertThatThrownBy(() -> Framing.read(ByteBuffer.wrap(longer), FrameLimits.DEFAULT))
-                .isInstanceOf(MalformedMessageException.class).hasMessageContaining("were given");
+                .isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("were given");
     }
 
     @Test
@@ -136,15 +162,15 @@ class HostileInputTest {
     @Test
     void textPointerRunningPastTheSegment() {
         // Response{tag=0 result} -> Result with package text claiming 1000 bytes in a 4-word segment.
-        byte[] frame = concat(table(0, 5),
-                words(structPointer(0, 1, 1), 0L, structPointer(0, 1, 6), 0L, listPointer(0, 2, 1000)));
+        byte[] frame = concat(
+                table(0, 5), words(structPointer(0, 1, 1), 0L, structPointer(0, 1, 6), 0L, listPointer(0, 2, 1000)));
         assertMalformed(frame, "");
     }
 
     @Test
     void textPointerWithNegativeOffset() {
-        byte[] frame = concat(table(0, 5),
-                words(structPointer(0, 1, 1), 0L, structPointer(0, 1, 6), 0L, listPointer(-20, 2, 16)));
+        byte[] frame = concat(
+                table(0, 5), words(structPointer(0, 1, 1), 0L, structPointer(0, 1, 6), 0L, listPointer(-20, 2, 16)));
         assertMalformed(frame, "");
     }
 
@@ -222,7 +248,8 @@ class HostileInputTest {
         FrameLimits small = new FrameLimits(4, 1024);
         EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(small));
         channel.writeInbound(Unpooled.wrappedBuffer(table(0, 1000)));
-        assertThat((Object) channel.readInbound()).isEqualTo(new MalformedFrame("segment table announces over 8008 bytes, limit is 1024"));
+        assertThat((Object) channel.readInbound())
+                .isEqualTo(new MalformedFrame("segment table announces over 8008 bytes, limit is 1024"));
         // Whatever follows is discarded, not parsed as another frame.
         channel.writeInbound(Unpooled.wrappedBuffer(validFrame()));
         assertThat((Object) channel.readInbound()).isNull();
@@ -244,14 +271,19 @@ class HostileInputTest {
     }
 
     @Property(tries = 500)
-    void randomWordsBehindAValidTableNeverEscape(@ForAll @IntRange(min = 1, max = 40) int size, @ForAll("longs") long[] body) {
+    void randomWordsBehindAValidTableNeverEscape(
+            @ForAll @IntRange(min = 1, max = 40) int size, @ForAll("longs") long[] body) {
         long[] padded = java.util.Arrays.copyOf(body, size);
         checkGarbage(concat(table(0, size), words(padded)));
     }
 
     @Provide
     Arbitrary<int[]> mutations() {
-        return Arbitraries.integers().between(0, 1 << 16).array(int[].class).ofMinSize(2).ofMaxSize(12);
+        return Arbitraries.integers()
+                .between(0, 1 << 16)
+                .array(int[].class)
+                .ofMinSize(2)
+                .ofMaxSize(12);
     }
 
     @Provide
@@ -295,7 +327,8 @@ class HostileInputTest {
     }
 
     private static byte[] validFrame() {
-        ResultValue value = new ResultValue("pkg", "a/b.c", 3, List.of("one"), "two", List.of("three"), List.of(new RangeValue(0, 3)), 1f);
+        ResultValue value = new ResultValue(
+                "pkg", "a/b.c", 3, List.of("one"), "two", List.of("three"), List.of(new RangeValue(0, 3)), 1f);
         ByteBuf buf = Unpooled.buffer();
         Framing.write(Values.write(value), buf);
         byte[] bytes = new byte[buf.readableBytes()];

@@ -33,25 +33,42 @@ class OwnPackagesTest {
 
     @Test
     void aClassInALibrarysPackageIsCaught(@TempDir Path root) throws IOException {
-        write(root.resolve("source-backend/src/main/java/com/google/re2j/CompiledProgram.java"), "package com.google.re2j;\n\npublic final class CompiledProgram {}\n");
-        write(root.resolve("proto/src/test/java/org/capnproto/TraversalBudget.java"), "package org.capnproto;\nclass TraversalBudget {}\n");
-        write(root.resolve("proto/src/main/java/io/trigrep/proto/Fine.java"), "package io.trigrep.proto;\nclass Fine {}\n");
-        write(root.resolve("proto/src/main/java/io/trigrep/Misplaced.java"), "package io.trigrep.proto;\nclass Misplaced {}\n");
+        write(
+                root.resolve("source-backend/src/main/java/com/google/re2j/CompiledProgram.java"),
+                "package com.google.re2j;\n\npublic final class CompiledProgram {}\n");
+        write(
+                root.resolve("proto/src/test/java/org/capnproto/TraversalBudget.java"),
+                "package org.capnproto;\nclass TraversalBudget {}\n");
+        write(
+                root.resolve("proto/src/main/java/io/trigrep/proto/Fine.java"),
+                "package io.trigrep.proto;\nclass Fine {}\n");
+        write(
+                root.resolve("proto/src/main/java/io/trigrep/Misplaced.java"),
+                "package io.trigrep.proto;\nclass Misplaced {}\n");
         write(root.resolve("proto/src/main/java/Default.java"), "class Default {}\n");
-        write(root.resolve("proto/src/main/java/io/trigrepx/Lookalike.java"), "package io.trigrepx;\nclass Lookalike {}\n");
-        write(root.resolve("proto/target/generated-sources/org/x/Generated.java"), "package org.x;\nclass Generated {}\n");
+        write(
+                root.resolve("proto/src/main/java/io/trigrepx/Lookalike.java"),
+                "package io.trigrepx;\nclass Lookalike {}\n");
+        write(
+                root.resolve("proto/target/generated-sources/org/x/Generated.java"),
+                "package org.x;\nclass Generated {}\n");
 
-        assertThat(foreignPackages(root)).containsExactlyInAnyOrder(
-                "source-backend/src/main/java/com/google/re2j/CompiledProgram.java: package com.google.re2j",
-                "proto/src/test/java/org/capnproto/TraversalBudget.java: package org.capnproto",
-                "proto/src/main/java/io/trigrep/Misplaced.java: package io.trigrep.proto is not its folder io.trigrep",
-                "proto/src/main/java/Default.java: no package declaration",
-                "proto/src/main/java/io/trigrepx/Lookalike.java: package io.trigrepx");
+        assertThat(foreignPackages(root))
+                .containsExactlyInAnyOrder(
+                        "source-backend/src/main/java/com/google/re2j/CompiledProgram.java: package com.google.re2j",
+                        "proto/src/test/java/org/capnproto/TraversalBudget.java: package org.capnproto",
+                        "proto/src/main/java/io/trigrep/Misplaced.java: package io.trigrep.proto is not its folder io.trigrep",
+                        "proto/src/main/java/Default.java: no package declaration",
+                        "proto/src/main/java/io/trigrepx/Lookalike.java: package io.trigrepx");
     }
 
     /** The files under {@code root} that break the rule, each with what is wrong, relative to root. */
     static List<String> foreignPackages(Path root) throws IOException {
-        return javaFiles(root).stream().map(file -> problem(root, file)).filter(p -> p != null).sorted().toList();
+        return javaFiles(root).stream()
+                .map(file -> problem(root, file))
+                .filter(p -> p != null)
+                .sorted()
+                .toList();
     }
 
     private static String problem(Path root, Path file) {
@@ -72,7 +89,9 @@ class OwnPackagesTest {
         }
         // The folder below src/<set>/java/ must spell the package: a file cannot claim one it is not in.
         String folder = relative.replaceFirst("^.*?/src/[^/]+/java/", "");
-        folder = folder.contains("/") ? folder.substring(0, folder.lastIndexOf('/')).replace('/', '.') : "";
+        folder = folder.contains("/")
+                ? folder.substring(0, folder.lastIndexOf('/')).replace('/', '.')
+                : "";
         return folder.equals(pkg) ? null : relative + ": package " + pkg + " is not its folder " + folder;
     }
 
@@ -92,12 +111,14 @@ class OwnPackagesTest {
     private static Path repositoryRoot() throws IOException {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             Path pom = dir.resolve("pom.xml");
-            if (Files.isRegularFile(pom) && Files.readString(pom).contains("<artifactId>trigrep-parent</artifactId>")
+            if (Files.isRegularFile(pom)
+                    && Files.readString(pom).contains("<artifactId>trigrep-parent</artifactId>")
                     && Files.isDirectory(dir.resolve("proto"))) {
                 return dir;
             }
         }
-        throw new IllegalStateException("no trigrep-parent pom.xml above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "no trigrep-parent pom.xml above " + Path.of("").toAbsolutePath());
     }
 
     private static void write(Path file, String text) throws IOException {

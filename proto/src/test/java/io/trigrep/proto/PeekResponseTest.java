@@ -47,12 +47,16 @@ class PeekResponseTest {
     @EnumSource(value = Response.Which.class, names = "_NOT_IN_SCHEMA", mode = EnumSource.Mode.EXCLUDE)
     void namesEveryMemberInEitherByteOrderAndAtAnyPosition(Response.Which kind) throws Exception {
         byte[] bytes = frameOf(kind);
-        assertThat(Messages.peekResponse(ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN))).isEqualTo(kind);
+        assertThat(Messages.peekResponse(ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN)))
+                .isEqualTo(kind);
         assertThat(Messages.peekResponse(ByteBuffer.wrap(bytes))).isEqualTo(kind);
         byte[] shifted = new byte[bytes.length + 11];
         System.arraycopy(bytes, 0, shifted, 5, bytes.length);
-        assertThat(Messages.peekResponse(ByteBuffer.wrap(shifted, 5, bytes.length).slice(5, bytes.length))).isEqualTo(kind);
-        assertThat(Messages.peekResponse(ByteBuffer.wrap(shifted).position(5).limit(5 + bytes.length))).isEqualTo(kind);
+        assertThat(Messages.peekResponse(
+                        ByteBuffer.wrap(shifted, 5, bytes.length).slice(5, bytes.length)))
+                .isEqualTo(kind);
+        assertThat(Messages.peekResponse(ByteBuffer.wrap(shifted).position(5).limit(5 + bytes.length)))
+                .isEqualTo(kind);
     }
 
     /** The tag is the root struct's first two bytes: frame header (8), root pointer (8), then data. */
@@ -81,11 +85,13 @@ class PeekResponseTest {
     @Test
     void refusesFramesShorterThanThreeWordsOrOfSeveralSegments() {
         byte[] bytes = frameOf(Response.Which.PROGRESS);
-        assertThatThrownBy(() -> Messages.peekResponse(ByteBuffer.wrap(bytes, 0, 23))).isInstanceOf(MalformedMessageException.class)
+        assertThatThrownBy(() -> Messages.peekResponse(ByteBuffer.wrap(bytes, 0, 23)))
+                .isInstanceOf(MalformedMessageException.class)
                 .hasMessageContaining("not a single-segment frame");
         byte[] twoSegments = bytes.clone();
         twoSegments[0] = 1;
-        assertThatThrownBy(() -> Messages.peekResponse(ByteBuffer.wrap(twoSegments))).isInstanceOf(MalformedMessageException.class)
+        assertThatThrownBy(() -> Messages.peekResponse(ByteBuffer.wrap(twoSegments)))
+                .isInstanceOf(MalformedMessageException.class)
                 .hasMessageContaining("not a single-segment frame");
     }
 
@@ -125,7 +131,8 @@ class PeekResponseTest {
     }
 
     private static void assertRefused(ByteBuffer frame) {
-        assertThatThrownBy(() -> Messages.peekResponse(frame)).isInstanceOf(MalformedMessageException.class)
+        assertThatThrownBy(() -> Messages.peekResponse(frame))
+                .isInstanceOf(MalformedMessageException.class)
                 .hasMessageContaining("root is not a struct with a data section");
     }
 }

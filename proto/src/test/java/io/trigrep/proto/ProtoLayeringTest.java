@@ -12,5 +12,7 @@ import com.tngtech.archunit.lang.ArchRule;
 class ProtoLayeringTest {
     @ArchTest
     static final ArchRule knowsNoServer = noClasses()
-            .should().dependOnClassesThat().resideInAnyPackage("io.trigrep.backend..", "io.trigrep.frontend..");
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.trigrep.backend..", "io.trigrep.frontend..");
 }

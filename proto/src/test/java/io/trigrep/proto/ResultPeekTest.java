@@ -37,7 +37,8 @@ class ResultPeekTest {
             }
             assertThat(peek.peek(frame)).isTrue();
             assertThat(peek.ranking()).isEqualTo(value.ranking());
-            assertThat(string(frame, peek.packageOffset(), peek.packageLength())).isEqualTo(value.pkg());
+            assertThat(string(frame, peek.packageOffset(), peek.packageLength()))
+                    .isEqualTo(value.pkg());
             assertThat(string(frame, peek.pathOffset(), peek.pathLength())).isEqualTo(value.path());
         }
     }

@@ -41,9 +41,14 @@ class ResultWriterTest {
             spans.add(new int[] {start, line.getBytes(StandardCharsets.UTF_8).length});
         }
         ByteBuf source = Unpooled.wrappedBuffer(file.toString().getBytes(StandardCharsets.UTF_8));
-        ResultWriter writer = new ResultWriter(Math.max(value.before().size(), value.after().size()), maxLineBytes);
-        writer.start(value.pkg().getBytes(StandardCharsets.UTF_8), value.path().getBytes(StandardCharsets.UTF_8), source,
-                value.line(), value.ranking());
+        ResultWriter writer =
+                new ResultWriter(Math.max(value.before().size(), value.after().size()), maxLineBytes);
+        writer.start(
+                value.pkg().getBytes(StandardCharsets.UTF_8),
+                value.path().getBytes(StandardCharsets.UTF_8),
+                source,
+                value.line(),
+                value.ranking());
         int i = 0;
         for (String ignored : value.before()) {
             writer.before(spans.get(i)[0], spans.get(i++)[1]);
@@ -74,24 +79,43 @@ class ResultWriterTest {
     @Tag("external") // drives capnp
     @Test
     void bytesEqualWhatCapnpEncodes() throws Exception {
-        String text = "(result = (package = \"zlib_1.2.13\", path = \"src/ünï.c\", line = 42, before = [\"a\", \"\", \"exactly8\"],"
-                + " context = \"int y = x;\", after = [\"1234567\"], ranges = [(start = 4, end = 5), (start = 8, end = 9)],"
-                + " ranking = 0.8125, lineBytes = 10))\n"
-                + "(result = (package = \"\", path = \"\", line = 0, before = [], context = \"\", after = [], ranges = [], ranking = 0))\n"
-                + "(result = (package = \"zlib\", path = \"inflate.c\", line = 7, before = [], context = \"int ZEXPORT inflateInit2_(z)\","
-                + " after = [], ranges = [(start = 12, end = 25)], ranking = 1.5, lineBytes = 28, symbol = (name = \"inflateInit2_\","
-                + " kind = \"function\", scope = \"\", language = \"C\")))\n";
-        CapnpTool.Output reference = CapnpTool.run(text.getBytes(StandardCharsets.UTF_8), "encode",
-                CapnpTool.SCHEMA.getFileName().toString(), "Response");
+        String text =
+                "(result = (package = \"zlib_1.2.13\", path = \"src/ünï.c\", line = 42, before = [\"a\", \"\", \"exactly8\"],"
+                        + " context = \"int y = x;\", after = [\"1234567\"], ranges = [(start = 4, end = 5), (start = 8, end = 9)],"
+                        + " ranking = 0.8125, lineBytes = 10))\n"
+                        + "(result = (package = \"\", path = \"\", line = 0, before = [], context = \"\", after = [], ranges = [], ranking = 0))\n"
+                        + "(result = (package = \"zlib\", path = \"inflate.c\", line = 7, before = [], context = \"int ZEXPORT inflateInit2_(z)\","
+                        + " after = [], ranges = [(start = 12, end = 25)], ranking = 1.5, lineBytes = 28, symbol = (name = \"inflateInit2_\","
+                        + " kind = \"function\", scope = \"\", language = \"C\")))\n";
+        CapnpTool.Output reference = CapnpTool.run(
+                text.getBytes(StandardCharsets.UTF_8),
+                "encode",
+                CapnpTool.SCHEMA.getFileName().toString(),
+                "Response");
         assertThat(reference.exit()).as(reference.stderr()).isZero();
 
         ByteBuf ours = Unpooled.buffer();
         for (ResultValue v : List.of(
-                new ResultValue("zlib_1.2.13", "src/ünï.c", 42, List.of("a", "", "exactly8"), "int y = x;", List.of("1234567"),
-                        List.of(new RangeValue(4, 5), new RangeValue(8, 9)), 0.8125f),
+                new ResultValue(
+                        "zlib_1.2.13",
+                        "src/ünï.c",
+                        42,
+                        List.of("a", "", "exactly8"),
+                        "int y = x;",
+                        List.of("1234567"),
+                        List.of(new RangeValue(4, 5), new RangeValue(8, 9)),
+                        0.8125f),
                 new ResultValue("", "", 0, List.of(), "", List.of(), List.of(), 0f),
-                new ResultValue("zlib", "inflate.c", 7, List.of(), "int ZEXPORT inflateInit2_(z)", List.of(), List.of(new RangeValue(12, 25)),
-                        1.5f).withSymbol(new Values.SymbolValue("inflateInit2_", "function", "", "C")))) {
+                new ResultValue(
+                                "zlib",
+                                "inflate.c",
+                                7,
+                                List.of(),
+                                "int ZEXPORT inflateInit2_(z)",
+                                List.of(),
+                                List.of(new RangeValue(12, 25)),
+                                1.5f)
+                        .withSymbol(new Values.SymbolValue("inflateInit2_", "function", "", "C")))) {
             ByteBuf one = write(v);
             ours.writeBytes(one);
             one.release();
@@ -102,14 +126,17 @@ class ResultWriterTest {
     }
 
     @Property(tries = 200)
-    void aSymbolReadsBackAsWritten(@ForAll("results") ResultValue value, @ForAll("symbols") Values.SymbolValue symbol) throws Exception {
+    void aSymbolReadsBackAsWritten(@ForAll("results") ResultValue value, @ForAll("symbols") Values.SymbolValue symbol)
+            throws Exception {
         readsBackAsWritten(value.withSymbol(symbol));
     }
 
     @Provide
     Arbitrary<Values.SymbolValue> symbols() {
-        Arbitrary<String> text = Arbitraries.strings().ofMaxLength(40).filter(s -> s.indexOf('\0') < 0
-                && new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8).equals(s));
+        Arbitrary<String> text = Arbitraries.strings()
+                .ofMaxLength(40)
+                .filter(s -> s.indexOf('\0') < 0
+                        && new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8).equals(s));
         return Combinators.combine(text, text, text, text).as(Values.SymbolValue::new);
     }
 
@@ -126,10 +153,14 @@ class ResultWriterTest {
 
     @Test
     void refusesMoreContextThanConfigured() {
-        ResultWriter writer = new ResultWriter(1).start(new byte[0], new byte[0], Unpooled.EMPTY_BUFFER, 1, 0f).before(0, 0);
-        assertThatThrownBy(() -> writer.before(0, 0)).isInstanceOf(IllegalStateException.class)
+        ResultWriter writer = new ResultWriter(1)
+                .start(new byte[0], new byte[0], Unpooled.EMPTY_BUFFER, 1, 0f)
+                .before(0, 0);
+        assertThatThrownBy(() -> writer.before(0, 0))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("more than 1 lines before the match");
-        assertThatThrownBy(() -> writer.writeTo(Unpooled.buffer())).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> writer.writeTo(Unpooled.buffer()))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("match(offset, length) was not called");
     }
 
@@ -142,18 +173,29 @@ class ResultWriterTest {
         String file = String.join("\n", before) + "\n" + context + "\nshort\n";
         ByteBuf source = Unpooled.wrappedBuffer(file.getBytes(StandardCharsets.UTF_8));
         int[] starts = {0, 2, 23, 41, 107};
-        ResultWriter writer = new ResultWriter(3, 16).start(new byte[] {'p'}, new byte[] {'f'}, source, 3, 1f)
-                .before(starts[0], 1).before(starts[1], 20).before(starts[2], 17).match(starts[3], 65).after(starts[4], 5);
+        ResultWriter writer = new ResultWriter(3, 16)
+                .start(new byte[] {'p'}, new byte[] {'f'}, source, 3, 1f)
+                .before(starts[0], 1)
+                .before(starts[1], 20)
+                .before(starts[2], 17)
+                .match(starts[3], 65)
+                .after(starts[4], 5);
         assertThat(writer.range(40, 45).range(50, 55).pastWindow()).isFalse();
-        assertThat(writer.range(60, 62).pastWindow()).as("starts past the window").isTrue();
+        assertThat(writer.range(60, 62).pastWindow())
+                .as("starts past the window")
+                .isTrue();
         ByteBuf ours = Unpooled.buffer();
         writer.writeTo(ours);
         source.release();
-        String text = "(result = (package = \"p\", path = \"f\", line = 3, before = [\"x\", \"0123456789abcdef\", \"a" + "é".repeat(7)
+        String text = "(result = (package = \"p\", path = \"f\", line = 3, before = [\"x\", \"0123456789abcdef\", \"a"
+                + "é".repeat(7)
                 + "\"], context = \"aaaaMATCHbbbbbbb\", after = [\"short\"], ranges = [(start = 4, end = 9), (start = 14, end = 16)],"
                 + " ranking = 1, contextStart = 36, lineBytes = 65, beforeBytes = [1, 20, 17]))\n";
-        CapnpTool.Output reference = CapnpTool.run(text.getBytes(StandardCharsets.UTF_8), "encode",
-                CapnpTool.SCHEMA.getFileName().toString(), "Response");
+        CapnpTool.Output reference = CapnpTool.run(
+                text.getBytes(StandardCharsets.UTF_8),
+                "encode",
+                CapnpTool.SCHEMA.getFileName().toString(),
+                "Response");
         assertThat(reference.exit()).as(reference.stderr()).isZero();
         byte[] actual = ByteBufUtil.getBytes(ours);
         ours.release();
@@ -164,7 +206,9 @@ class ResultWriterTest {
     void aLineOfMegabytesWithAMillionMatchesWritesAWindow() throws Exception {
         byte[] line = "ab".repeat(2_500_000).getBytes(StandardCharsets.UTF_8);
         ByteBuf source = Unpooled.wrappedBuffer(line);
-        ResultWriter writer = new ResultWriter(0).start(new byte[] {'p'}, new byte[] {'f'}, source, 1, 1f).match(0, line.length);
+        ResultWriter writer = new ResultWriter(0)
+                .start(new byte[] {'p'}, new byte[] {'f'}, source, 1, 1f)
+                .match(0, line.length);
         int calls = 0;
         for (int at = 3_000_000; at < line.length; at += 2) {
             calls++;
@@ -177,7 +221,8 @@ class ResultWriterTest {
         writer.writeTo(out);
         source.release();
         assertThat(out.readableBytes()).isLessThan(8192);
-        Result.Reader r = Messages.response(Framing.read(out, FrameLimits.DEFAULT)).getResult();
+        Result.Reader r =
+                Messages.response(Framing.read(out, FrameLimits.DEFAULT)).getResult();
         assertThat(r.getContextStart()).isEqualTo(3_000_000 - ResultWriter.MAX_LINE_BYTES / 4);
         assertThat(r.getLineBytes()).isEqualTo(line.length);
         assertThat(r.getContext().size()).isEqualTo(ResultWriter.MAX_LINE_BYTES);
@@ -196,13 +241,21 @@ class ResultWriterTest {
 
     @Provide
     Arbitrary<Line> longLines() {
-        Arbitrary<String> piece = Arbitraries.oneOf(Arbitraries.just("a"), Arbitraries.just("é"), Arbitraries.just("€"),
-                Arbitraries.just("🙂"), Arbitraries.just("\u0080"), Arbitraries.just("\uFFFF-E9"), Arbitraries.just("\uFFFF-80"));
+        Arbitrary<String> piece = Arbitraries.oneOf(
+                Arbitraries.just("a"),
+                Arbitraries.just("é"),
+                Arbitraries.just("€"),
+                Arbitraries.just("🙂"),
+                Arbitraries.just("\u0080"),
+                Arbitraries.just("\uFFFF-E9"),
+                Arbitraries.just("\uFFFF-80"));
         return piece.list().ofMinSize(0).ofMaxSize(700).map(pieces -> {
             java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
             List<Boolean> inside = new ArrayList<>();
             for (String p : pieces) {
-                byte[] b = p.startsWith("\uFFFF-") ? new byte[] {(byte) Integer.parseInt(p.substring(2), 16)} : p.getBytes(StandardCharsets.UTF_8);
+                byte[] b = p.startsWith("\uFFFF-")
+                        ? new byte[] {(byte) Integer.parseInt(p.substring(2), 16)}
+                        : p.getBytes(StandardCharsets.UTF_8);
                 for (int i = 0; i < b.length; i++) {
                     inside.add(i > 0);
                 }
@@ -217,10 +270,13 @@ class ResultWriterTest {
     }
 
     @Property(tries = 500)
-    void cutsFallOnBoundariesAndRangesFollowTheWindow(@ForAll("longLines") Line before, @ForAll("longLines") Line match,
-                                                      @ForAll("longLines") Line after,
-                                                      @ForAll @net.jqwik.api.constraints.IntRange(min = 16, max = 600) int max,
-                                                      @ForAll("starts") List<Integer> rangeStarts) throws Exception {
+    void cutsFallOnBoundariesAndRangesFollowTheWindow(
+            @ForAll("longLines") Line before,
+            @ForAll("longLines") Line match,
+            @ForAll("longLines") Line after,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 16, max = 600) int max,
+            @ForAll("starts") List<Integer> rangeStarts)
+            throws Exception {
         java.io.ByteArrayOutputStream file = new java.io.ByteArrayOutputStream();
         file.writeBytes(before.bytes());
         file.write('\n');
@@ -230,8 +286,11 @@ class ResultWriterTest {
         ByteBuf source = Unpooled.wrappedBuffer(file.toByteArray());
         int matchAt = before.bytes().length + 1;
         int full = match.bytes().length;
-        ResultWriter writer = new ResultWriter(1, max).start(new byte[0], new byte[0], source, 2, 0f)
-                .before(0, before.bytes().length).match(matchAt, full).after(matchAt + full + 1, after.bytes().length);
+        ResultWriter writer = new ResultWriter(1, max)
+                .start(new byte[0], new byte[0], source, 2, 0f)
+                .before(0, before.bytes().length)
+                .match(matchAt, full)
+                .after(matchAt + full + 1, after.bytes().length);
         // Ranges in order, not overlapping, inside the line: as the matcher finds them.
         List<int[]> ranges = new ArrayList<>();
         int last = 0;
@@ -257,7 +316,8 @@ class ResultWriterTest {
         source.release();
         assertThat(out.readableBytes()).isEqualTo(expectedBytes);
         try {
-            Result.Reader r = Messages.response(Framing.read(out, FrameLimits.DEFAULT)).getResult();
+            Result.Reader r =
+                    Messages.response(Framing.read(out, FrameLimits.DEFAULT)).getResult();
             int cs = r.getContextStart();
             int shown = r.getContext().size();
             assertThat(r.getLineBytes()).isEqualTo(full);
@@ -268,8 +328,12 @@ class ResultWriterTest {
             } else {
                 assertThat(shown).isGreaterThanOrEqualTo(max - 3);
             }
-            assertThat(match.splits(cs)).as("window starts inside a sequence at %d", cs).isFalse();
-            assertThat(match.splits(cs + shown)).as("window ends inside a sequence at %d", cs + shown).isFalse();
+            assertThat(match.splits(cs))
+                    .as("window starts inside a sequence at %d", cs)
+                    .isFalse();
+            assertThat(match.splits(cs + shown))
+                    .as("window ends inside a sequence at %d", cs + shown)
+                    .isFalse();
             byte[] context = new byte[shown];
             r.getContext().asByteBuffer().get(context);
             assertThat(context).isEqualTo(java.util.Arrays.copyOfRange(match.bytes(), cs, cs + shown));
@@ -301,7 +365,8 @@ class ResultWriterTest {
         }
     }
 
-    private static void checkPrefix(Line line, org.capnproto.Text.Reader shown, org.capnproto.PrimitiveList.Int.Reader full, int max) {
+    private static void checkPrefix(
+            Line line, org.capnproto.Text.Reader shown, org.capnproto.PrimitiveList.Int.Reader full, int max) {
         int length = line.bytes().length;
         if (length <= max) {
             assertThat(shown.size()).isEqualTo(length);
@@ -324,13 +389,24 @@ class ResultWriterTest {
 
     @Provide
     Arbitrary<ResultValue> results() {
-        Arbitrary<String> line = Arbitraries.strings().ofMaxLength(120)
-                .filter(s -> s.indexOf('\0') < 0 && s.indexOf('\n') < 0
+        Arbitrary<String> line = Arbitraries.strings()
+                .ofMaxLength(120)
+                .filter(s -> s.indexOf('\0') < 0
+                        && s.indexOf('\n') < 0
                         && new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8).equals(s));
         Arbitrary<List<String>> context = line.list().ofMaxSize(5);
-        Arbitrary<RangeValue> range = Combinators.combine(Arbitraries.integers(), Arbitraries.integers()).as(RangeValue::new);
+        Arbitrary<RangeValue> range = Combinators.combine(Arbitraries.integers(), Arbitraries.integers())
+                .as(RangeValue::new);
         // Ranges are never empty when written by ResultWriter with matches; allow zero and many.
-        return Combinators.combine(line, line, Arbitraries.integers(), context, line, context, range.list().ofMaxSize(40),
-                Arbitraries.floats().filter(f -> !f.isNaN())).as(ResultValue::new);
+        return Combinators.combine(
+                        line,
+                        line,
+                        Arbitraries.integers(),
+                        context,
+                        line,
+                        context,
+                        range.list().ofMaxSize(40),
+                        Arbitraries.floats().filter(f -> !f.isNaN()))
+                .as(ResultValue::new);
     }
 }

@@ -45,14 +45,43 @@ class RoundTripTest {
     static Stream<Object> messages() {
         List<String> manyLines = Collections.nCopies(10_000, "  context line ünïcødé ✓");
         return Stream.of(
-                new ResultValue("zlib_1.2.13.dfsg-1", "contrib/minizip/unzip.c", 42, List.of("/* before */", ""),
-                        "    if (err != UNZ_OK) return err;", List.of("}", ""), List.of(new RangeValue(8, 11)), 0.8125f),
+                new ResultValue(
+                        "zlib_1.2.13.dfsg-1",
+                        "contrib/minizip/unzip.c",
+                        42,
+                        List.of("/* before */", ""),
+                        "    if (err != UNZ_OK) return err;",
+                        List.of("}", ""),
+                        List.of(new RangeValue(8, 11)),
+                        0.8125f),
                 new ResultValue("", "", 0, List.of(), "", List.of(), List.of(), 0f),
-                new ResultValue("пакет_1.0", "源代码/文件 名.c", Integer.MAX_VALUE, List.of("🙂"), "naïve → ok",
-                        List.of("∀x"), List.of(new RangeValue(0, 6), new RangeValue(9, 11)), -1.5f),
-                new ResultValue("big", "huge/line.txt", 1, manyLines, LONG_LINE, manyLines, List.of(new RangeValue(0, 1 << 20)),
+                new ResultValue(
+                        "пакет_1.0",
+                        "源代码/文件 名.c",
+                        Integer.MAX_VALUE,
+                        List.of("🙂"),
+                        "naïve → ok",
+                        List.of("∀x"),
+                        List.of(new RangeValue(0, 6), new RangeValue(9, 11)),
+                        -1.5f),
+                new ResultValue(
+                        "big",
+                        "huge/line.txt",
+                        1,
+                        manyLines,
+                        LONG_LINE,
+                        manyLines,
+                        List.of(new RangeValue(0, 1 << 20)),
                         Float.MAX_VALUE),
-                new ResultValue("unsigned", "max", -1, List.of(), "x", List.of(), List.of(new RangeValue(-1, -1)), Float.MIN_VALUE),
+                new ResultValue(
+                        "unsigned",
+                        "max",
+                        -1,
+                        List.of(),
+                        "x",
+                        List.of(),
+                        List.of(new RangeValue(-1, -1)),
+                        Float.MIN_VALUE),
                 new ProgressValue(123, 45, 6789, 10),
                 new ProgressValue(0, 0, 0, 0),
                 new ProgressValue(-1, Long.MAX_VALUE, Long.MIN_VALUE, 1),
@@ -69,10 +98,18 @@ class RoundTripTest {
                 new StatusValue("", 0, 0, 0, 0),
                 new Values.FileMatchValue("zlib", "Makefile.am", 1.5f, 4096, "makefile"),
                 new Values.FileMatchValue("", "", 0f, -1, ""),
-                new SearchValue("foo package:zlib -path:test", "foo", false, true,
-                        List.of(new FilterValue(Filter.Kind.PACKAGE, false, "zlib"), new FilterValue(Filter.Kind.PATH, true, "test"),
+                new SearchValue(
+                        "foo package:zlib -path:test",
+                        "foo",
+                        false,
+                        true,
+                        List.of(
+                                new FilterValue(Filter.Kind.PACKAGE, false, "zlib"),
+                                new FilterValue(Filter.Kind.PATH, true, "test"),
                                 new FilterValue(Filter.Kind.FILETYPE, false, "c")),
-                        1000, 5000, 2),
+                        1000,
+                        5000,
+                        2),
                 new SearchValue("", "", true, false, List.of(), 0, 0, 0),
                 new SearchValue("ünï(", "ünï\\(", true, false, List.of(), -1, -1, 255),
                 new FetchValue("zlib_1.2.13.dfsg-1", "src/ünï.c"),
@@ -122,7 +159,8 @@ class RoundTripTest {
         }
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
             var reader = Framing.read(in, offset, (int) length, FrameLimits.DEFAULT);
-            Object back = isRequest(value) ? Values.read(Messages.request(reader)) : Values.read(Messages.response(reader));
+            Object back =
+                    isRequest(value) ? Values.read(Messages.request(reader)) : Values.read(Messages.response(reader));
             assertThat(back).isEqualTo(value);
             in.position(0);
             List<Object> all = new ArrayList<>();
@@ -142,8 +180,8 @@ class RoundTripTest {
             Framing.write(Values.write(v), stream);
         }
         Random random = new Random(7);
-        EmbeddedChannel channel = new EmbeddedChannel(batching ? new FrameRunDecoder(FrameLimits.DEFAULT)
-                : new FrameDecoder(FrameLimits.DEFAULT));
+        EmbeddedChannel channel = new EmbeddedChannel(
+                batching ? new FrameRunDecoder(FrameLimits.DEFAULT) : new FrameDecoder(FrameLimits.DEFAULT));
         int chunks = 0;
         while (stream.isReadable()) {
             int chunk = Math.min(stream.readableBytes(), 1 + random.nextInt(random.nextBoolean() ? 16 : 200_000));
@@ -162,7 +200,8 @@ class RoundTripTest {
                 while (at < run.writerIndex()) {
                     int length = (int) Framing.frameLength(run, at, run.writerIndex() - at, FrameLimits.DEFAULT);
                     assertThat(length).isPositive().isLessThanOrEqualTo(run.writerIndex() - at);
-                    back.add(Values.read(Messages.response(Framing.read(run.nioBuffer(at, length), FrameLimits.DEFAULT))));
+                    back.add(Values.read(
+                            Messages.response(Framing.read(run.nioBuffer(at, length), FrameLimits.DEFAULT))));
                     at += length;
                     frames++;
                 }
@@ -222,8 +261,15 @@ class RoundTripTest {
 
     @Test
     void messagesSpanningManySegmentsUseFarPointers() throws Exception {
-        ResultValue value = new ResultValue("multi", "segment.c", 7, Collections.nCopies(50, "before line"), "the matching line",
-                Collections.nCopies(50, "after line"), List.of(new RangeValue(4, 12)), 3.5f);
+        ResultValue value = new ResultValue(
+                "multi",
+                "segment.c",
+                7,
+                Collections.nCopies(50, "before line"),
+                "the matching line",
+                Collections.nCopies(50, "after line"),
+                List.of(new RangeValue(4, 12)),
+                3.5f);
         MessageBuilder message = Values.write(value, new MessageBuilder(2));
         assertThat(message.getSegmentsForOutput().length).isGreaterThan(1);
         ByteBuf buf = Unpooled.buffer();
@@ -248,11 +294,21 @@ class RoundTripTest {
 
     @Provide
     Arbitrary<ResultValue> results() {
-        Arbitrary<String> text = Arbitraries.strings().ofMaxLength(300).filter(s -> s.indexOf('\0') < 0 && isWellFormed(s));
+        Arbitrary<String> text =
+                Arbitraries.strings().ofMaxLength(300).filter(s -> s.indexOf('\0') < 0 && isWellFormed(s));
         Arbitrary<List<String>> lines = text.list().ofMaxSize(12);
-        Arbitrary<RangeValue> range = Combinators.combine(Arbitraries.integers(), Arbitraries.integers()).as(RangeValue::new);
-        return Combinators.combine(text, text, Arbitraries.integers(), lines, text, lines, range.list().ofMaxSize(8),
-                Arbitraries.floats().filter(f -> !f.isNaN())).as(ResultValue::new);
+        Arbitrary<RangeValue> range = Combinators.combine(Arbitraries.integers(), Arbitraries.integers())
+                .as(RangeValue::new);
+        return Combinators.combine(
+                        text,
+                        text,
+                        Arbitraries.integers(),
+                        lines,
+                        text,
+                        lines,
+                        range.list().ofMaxSize(8),
+                        Arbitraries.floats().filter(f -> !f.isNaN()))
+                .as(ResultValue::new);
     }
 
     /** Text round-trips through UTF-8 only when it has no unpaired surrogate. */

@@ -21,12 +21,28 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("external") // drives capnp
 class SchemaLayoutTest {
-    static final List<Layout.Struct> BOUND = List.of(Request.LAYOUT, SearchRequest.LAYOUT, Filter.LAYOUT, FetchFile.LAYOUT,
-            Response.LAYOUT, Result.LAYOUT, Range.LAYOUT, Progress.LAYOUT, Done.LAYOUT, Failure.LAYOUT, File.LAYOUT, LineCut.LAYOUT,
-            Status.LAYOUT, Skipped.LAYOUT, FileMatch.LAYOUT, Symbol.LAYOUT);
-    static final List<Layout.Enum> BOUND_ENUMS = List.of(Filter.Kind.LAYOUT, Done.Truncation.LAYOUT, Failure.Code.LAYOUT);
+    static final List<Layout.Struct> BOUND = List.of(
+            Request.LAYOUT,
+            SearchRequest.LAYOUT,
+            Filter.LAYOUT,
+            FetchFile.LAYOUT,
+            Response.LAYOUT,
+            Result.LAYOUT,
+            Range.LAYOUT,
+            Progress.LAYOUT,
+            Done.LAYOUT,
+            Failure.LAYOUT,
+            File.LAYOUT,
+            LineCut.LAYOUT,
+            Status.LAYOUT,
+            Skipped.LAYOUT,
+            FileMatch.LAYOUT,
+            Symbol.LAYOUT);
+    static final List<Layout.Enum> BOUND_ENUMS =
+            List.of(Filter.Kind.LAYOUT, Done.Truncation.LAYOUT, Failure.Code.LAYOUT);
 
-    private static final Pattern STRUCT = Pattern.compile("^\\s*struct (\\w+) @0x[0-9a-f]+ \\{  # (\\d+) bytes, (\\d+) ptrs$");
+    private static final Pattern STRUCT =
+            Pattern.compile("^\\s*struct (\\w+) @0x[0-9a-f]+ \\{  # (\\d+) bytes, (\\d+) ptrs$");
     private static final Pattern UNION = Pattern.compile("^\\s*union \\{  # tag bits \\[(\\d+), (\\d+)\\)$");
     private static final Pattern FIELD = Pattern.compile("^\\s*(\\w+) @(\\d+) :([\\w()]+);  # (.+)$");
     private static final Pattern ENUM = Pattern.compile("^\\s*enum (\\w+) @0x[0-9a-f]+ \\{$");
@@ -37,7 +53,11 @@ class SchemaLayoutTest {
 
     @BeforeAll
     static void compileSchema() throws Exception {
-        CapnpTool.Output out = CapnpTool.run(new byte[0], "compile", "-ocapnp", CapnpTool.SCHEMA.getFileName().toString());
+        CapnpTool.Output out = CapnpTool.run(
+                new byte[0],
+                "compile",
+                "-ocapnp",
+                CapnpTool.SCHEMA.getFileName().toString());
         assertThat(out.exit()).as("capnp compile: %s", out.stderr()).isZero();
         String struct = null;
         StringBuilder fields = null;
@@ -49,15 +69,25 @@ class SchemaLayoutTest {
                 fields = new StringBuilder(m.group(2) + " bytes, " + m.group(3) + " ptrs\n");
                 compiledStructs.put(struct, "");
             } else if ((m = UNION.matcher(line)).matches()) {
-                fields.append("union tag bits[").append(m.group(1)).append(", ").append(m.group(2)).append(")\n");
+                fields.append("union tag bits[")
+                        .append(m.group(1))
+                        .append(", ")
+                        .append(m.group(2))
+                        .append(")\n");
             } else if ((m = ENUM.matcher(line)).matches()) {
                 enumName = m.group(1);
                 compiledEnums.put(enumName, new ArrayList<>());
             } else if (enumName != null && (m = ENUMERANT.matcher(line)).matches()) {
                 compiledEnums.get(enumName).add(m.group(1));
             } else if (enumName == null && (m = FIELD.matcher(line)).matches()) {
-                fields.append(m.group(1)).append(" @").append(m.group(2)).append(" :").append(m.group(3))
-                        .append(" ").append(m.group(4)).append('\n');
+                fields.append(m.group(1))
+                        .append(" @")
+                        .append(m.group(2))
+                        .append(" :")
+                        .append(m.group(3))
+                        .append(" ")
+                        .append(m.group(4))
+                        .append('\n');
             } else if (line.trim().equals("}")) {
                 if (enumName != null) {
                     enumName = null;
@@ -73,18 +103,29 @@ class SchemaLayoutTest {
         StringBuilder out = new StringBuilder(struct.dataBytes() + " bytes, " + struct.pointers() + " ptrs\n");
         if (struct.unionTag() != null) {
             Layout.Slot tag = struct.unionTag();
-            out.append("union tag bits[").append(tag.bitOffset()).append(", ").append(tag.bitOffset() + tag.bitWidth()).append(")\n");
+            out.append("union tag bits[")
+                    .append(tag.bitOffset())
+                    .append(", ")
+                    .append(tag.bitOffset() + tag.bitWidth())
+                    .append(")\n");
         }
         for (Layout.Slot slot : struct.slots()) {
-            out.append(slot.name()).append(" @").append(slot.ordinal()).append(" :").append(slot.type())
-                    .append(" ").append(slot.location()).append('\n');
+            out.append(slot.name())
+                    .append(" @")
+                    .append(slot.ordinal())
+                    .append(" :")
+                    .append(slot.type())
+                    .append(" ")
+                    .append(slot.location())
+                    .append('\n');
         }
         return out.toString();
     }
 
     @Test
     void everyStructOfTheSchemaIsBound() {
-        assertThat(BOUND.stream().map(Layout.Struct::name)).containsExactlyInAnyOrderElementsOf(compiledStructs.keySet());
+        assertThat(BOUND.stream().map(Layout.Struct::name))
+                .containsExactlyInAnyOrderElementsOf(compiledStructs.keySet());
     }
 
     @Test
@@ -96,7 +137,8 @@ class SchemaLayoutTest {
 
     @Test
     void everyEnumHasTheSchemaEnumerantsInOrder() {
-        assertThat(BOUND_ENUMS.stream().map(Layout.Enum::name)).containsExactlyInAnyOrderElementsOf(compiledEnums.keySet());
+        assertThat(BOUND_ENUMS.stream().map(Layout.Enum::name))
+                .containsExactlyInAnyOrderElementsOf(compiledEnums.keySet());
         for (Layout.Enum e : BOUND_ENUMS) {
             assertThat(e.enumerants()).as("enum %s", e.name()).isEqualTo(compiledEnums.get(e.name()));
         }
@@ -108,9 +150,13 @@ class SchemaLayoutTest {
         assertThat(javaNames(Done.Truncation.values())).isEqualTo(upper(Done.Truncation.LAYOUT));
         assertThat(javaNames(Failure.Code.values())).isEqualTo(upper(Failure.Code.LAYOUT));
         assertThat(javaNames(Response.Which.values()))
-                .isEqualTo(Response.LAYOUT.slots().stream().map(s -> snake(s.name())).collect(Collectors.toList()));
+                .isEqualTo(Response.LAYOUT.slots().stream()
+                        .map(s -> snake(s.name()))
+                        .collect(Collectors.toList()));
         assertThat(javaNames(Request.Which.values()))
-                .isEqualTo(Request.LAYOUT.slots().stream().map(s -> snake(s.name())).collect(Collectors.toList()));
+                .isEqualTo(Request.LAYOUT.slots().stream()
+                        .map(s -> snake(s.name()))
+                        .collect(Collectors.toList()));
     }
 
     private static List<String> javaNames(java.lang.Enum<?>[] values) {

@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import io.trigrep.proto.Values.FailureValue;
 import io.trigrep.proto.Values.FetchValue;
 import io.trigrep.proto.Values.FileValue;
@@ -18,6 +15,9 @@ import io.trigrep.proto.Values.ResultValue;
 import io.trigrep.proto.Values.SearchValue;
 import io.trigrep.proto.Values.SkippedValue;
 import io.trigrep.proto.Values.StatusValue;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,14 +33,18 @@ import org.junit.jupiter.params.provider.MethodSource;
 class TextSpanTest {
     /** Frame bytes before the segment (its table), and the Result's first pointer word (see ResultWriter's layout). */
     private static final int TABLE = 8;
+
     private static final int FIRST_POINTER_WORD = 5;
 
     private static byte[] result() {
         byte[] line = "int main(void) {".getBytes(StandardCharsets.UTF_8);
         ByteBuf source = Unpooled.wrappedBuffer(line);
         ByteBuf out = Unpooled.buffer();
-        new ResultWriter(0).start("pkg".getBytes(StandardCharsets.UTF_8), "a/b.c".getBytes(StandardCharsets.UTF_8), source, 3, 1f)
-                .match(0, line.length).range(0, 3).writeTo(out);
+        new ResultWriter(0)
+                .start("pkg".getBytes(StandardCharsets.UTF_8), "a/b.c".getBytes(StandardCharsets.UTF_8), source, 3, 1f)
+                .match(0, line.length)
+                .range(0, 3)
+                .writeTo(out);
         byte[] bytes = ByteBufUtil.getBytes(out);
         out.release();
         source.release();
@@ -54,20 +58,41 @@ class TextSpanTest {
         ByteBuffer le = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         int word = FIRST_POINTER_WORD + pointer;
         long original = le.getLong(TABLE + 8 * word);
-        assertThat(original & 3).as("%s is a list pointer where the layout says", field).isEqualTo(1);
-        assertThat(Messages.response(Framing.read(ByteBuffer.wrap(bytes), FrameLimits.DEFAULT)).which()).isEqualTo(Response.Which.RESULT);
+        assertThat(original & 3)
+                .as("%s is a list pointer where the layout says", field)
+                .isEqualTo(1);
+        assertThat(Messages.response(Framing.read(ByteBuffer.wrap(bytes), FrameLimits.DEFAULT))
+                        .which())
+                .isEqualTo(Response.Which.RESULT);
         // 16 bytes from the word before the segment: the NUL is the root pointer's top byte, which is zero.
         assertThat(bytes[TABLE + 7]).isZero();
         long offset = -1 - (word + 1);
         le.putLong(TABLE + 8 * word, 1L | 2L << 32 | 16L << 35 | (offset << 2 & 0xffffffffL));
         assertThatThrownBy(() -> Messages.response(Framing.read(ByteBuffer.wrap(bytes), FrameLimits.DEFAULT)))
-                .isInstanceOf(MalformedMessageException.class).cause().isInstanceOf(IndexOutOfBoundsException.class);
+                .isInstanceOf(MalformedMessageException.class)
+                .cause()
+                .isInstanceOf(IndexOutOfBoundsException.class);
     }
+
     static Stream<Arguments> blobs() {
-        SearchValue search = new SearchValue("the-query", "the-pattern", false, false,
-                List.of(new FilterValue(Filter.Kind.PATH, false, "filter-value")), 10, 1000, 2);
-        ResultValue result = new ResultValue("pkg", "a/b.c", 3, List.of("a-line-before"), "two", List.of("a-line-after"),
-                List.of(new RangeValue(0, 3)), 1f);
+        SearchValue search = new SearchValue(
+                "the-query",
+                "the-pattern",
+                false,
+                false,
+                List.of(new FilterValue(Filter.Kind.PATH, false, "filter-value")),
+                10,
+                1000,
+                2);
+        ResultValue result = new ResultValue(
+                "pkg",
+                "a/b.c",
+                3,
+                List.of("a-line-before"),
+                "two",
+                List.of("a-line-after"),
+                List.of(new RangeValue(0, 3)),
+                1f);
         StatusValue status = new StatusValue("shard-name", 1, 2, 0, 1, List.of(new SkippedValue("skip-reason", 3, 4)));
         FileValue file = new FileValue("file-pkg", "file-path", "file-content".getBytes(StandardCharsets.UTF_8));
         return Stream.of(
@@ -92,7 +117,8 @@ class TextSpanTest {
      */
     @ParameterizedTest(name = "{1}")
     @MethodSource("blobs")
-    void everyBlobStartingBeforeItsSegmentIsRefusedByValidation(Object value, String blob, boolean text) throws Exception {
+    void everyBlobStartingBeforeItsSegmentIsRefusedByValidation(Object value, String blob, boolean text)
+            throws Exception {
         ByteBuf buf = Unpooled.buffer();
         Framing.write(Values.write(value), buf);
         byte[] bytes = ByteBufUtil.getBytes(buf);
@@ -107,10 +133,15 @@ class TextSpanTest {
         for (int w = 0; w < words; w++) {
             long p = le.getLong(TABLE + 8 * w);
             int target = w + 1 + ((int) p >> 2);
-            if ((p & 3) != 1 || (p >>> 32 & 7) != 2 || (p >>> 35) != want.length + (text ? 1 : 0) || target < 0 || target >= words) {
+            if ((p & 3) != 1
+                    || (p >>> 32 & 7) != 2
+                    || (p >>> 35) != want.length + (text ? 1 : 0)
+                    || target < 0
+                    || target >= words) {
                 continue;
             }
-            if (java.util.Arrays.equals(bytes, TABLE + 8 * target, TABLE + 8 * target + want.length, want, 0, want.length)) {
+            if (java.util.Arrays.equals(
+                    bytes, TABLE + 8 * target, TABLE + 8 * target + want.length, want, 0, want.length)) {
                 found = w;
             }
         }
@@ -120,11 +151,14 @@ class TextSpanTest {
         le.putLong(TABLE + 8 * found, 1L | 2L << 32 | 16L << 35 | (offset << 2 & 0xffffffffL));
         var message = Framing.read(ByteBuffer.wrap(bytes), FrameLimits.DEFAULT);
         assertThatThrownBy(() -> {
-            if (request) {
-                Messages.request(message);
-            } else {
-                Messages.response(message);
-            }
-        }).isInstanceOf(MalformedMessageException.class).cause().isInstanceOf(IndexOutOfBoundsException.class);
+                    if (request) {
+                        Messages.request(message);
+                    } else {
+                        Messages.response(message);
+                    }
+                })
+                .isInstanceOf(MalformedMessageException.class)
+                .cause()
+                .isInstanceOf(IndexOutOfBoundsException.class);
     }
 }

@@ -30,7 +30,8 @@ public final class NettyLeaks implements LauncherSessionListener, AfterEachCallb
         ResourceLeakDetectorFactory.setResourceLeakDetectorFactory(new ResourceLeakDetectorFactory() {
             @Override
             @SuppressWarnings("deprecation")
-            public <T> ResourceLeakDetector<T> newResourceLeakDetector(Class<T> resource, int samplingInterval, long maxActive) {
+            public <T> ResourceLeakDetector<T> newResourceLeakDetector(
+                    Class<T> resource, int samplingInterval, long maxActive) {
                 return new Recording<>(resource, samplingInterval);
             }
         });

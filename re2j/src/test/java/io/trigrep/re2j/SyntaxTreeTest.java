@@ -12,7 +12,10 @@ class SyntaxTreeTest {
     private static String sexp(SyntaxTree t) {
         StringBuilder out = new StringBuilder("(").append(t.op());
         if (t.op() == SyntaxTree.Op.LITERAL) {
-            out.append(t.foldCase() ? " fold" : "").append(" \"").append(new String(t.runes(), 0, t.runes().length)).append('"');
+            out.append(t.foldCase() ? " fold" : "")
+                    .append(" \"")
+                    .append(new String(t.runes(), 0, t.runes().length))
+                    .append('"');
         } else if (t.op() == SyntaxTree.Op.CHAR_CLASS) {
             for (int i = 0; i < t.runes().length; i += 2) {
                 out.append(' ').append((char) t.runes()[i]).append('-').append((char) t.runes()[i + 1]);
@@ -24,8 +27,9 @@ class SyntaxTreeTest {
 
     @Test
     void parsedTreeIsRe2jsParse() {
-        assertThat(sexp(SyntaxTree.parsed(Pattern.compile("foo(bar|baz)+\\b")))).isEqualTo(
-                "(CONCAT (LITERAL \"foo\") (PLUS (CAPTURE (CONCAT (LITERAL \"ba\") (CHAR_CLASS r-r z-z)))) (WORD_BOUNDARY))");
+        assertThat(sexp(SyntaxTree.parsed(Pattern.compile("foo(bar|baz)+\\b"))))
+                .isEqualTo(
+                        "(CONCAT (LITERAL \"foo\") (PLUS (CAPTURE (CONCAT (LITERAL \"ba\") (CHAR_CLASS r-r z-z)))) (WORD_BOUNDARY))");
         SyntaxTree repeat = SyntaxTree.parsed(Pattern.compile("x{2,3}"));
         assertThat(sexp(repeat)).isEqualTo("(REPEAT (LITERAL \"x\"))");
         assertThat(repeat.min()).isEqualTo(2);
@@ -34,8 +38,8 @@ class SyntaxTreeTest {
 
     @Test
     void simplifiedTreeIsTheOneRe2jCompiles() {
-        assertThat(sexp(SyntaxTree.simplified(Pattern.compile("x{2,3}")))).isEqualTo(
-                "(CONCAT (LITERAL \"x\") (LITERAL \"x\") (QUEST (LITERAL \"x\")))");
+        assertThat(sexp(SyntaxTree.simplified(Pattern.compile("x{2,3}"))))
+                .isEqualTo("(CONCAT (LITERAL \"x\") (LITERAL \"x\") (QUEST (LITERAL \"x\")))");
     }
 
     @Test
@@ -43,7 +47,11 @@ class SyntaxTreeTest {
         SyntaxTree folded = SyntaxTree.parsed(Pattern.compile("ab", Pattern.CASE_INSENSITIVE));
         assertThat(folded.op()).isEqualTo(SyntaxTree.Op.LITERAL);
         assertThat(folded.foldCase()).isTrue();
-        assertThat(SyntaxTree.parsed(Pattern.compile("^a", Pattern.MULTILINE)).subs().get(0).op()).isEqualTo(SyntaxTree.Op.BEGIN_LINE);
+        assertThat(SyntaxTree.parsed(Pattern.compile("^a", Pattern.MULTILINE))
+                        .subs()
+                        .get(0)
+                        .op())
+                .isEqualTo(SyntaxTree.Op.BEGIN_LINE);
         assertThat(SyntaxTree.parsed(Pattern.compile("^a")).subs().get(0).op()).isEqualTo(SyntaxTree.Op.BEGIN_TEXT);
         assertThat(SyntaxTree.parsed(Pattern.compile(".", Pattern.DOTALL)).op()).isEqualTo(SyntaxTree.Op.ANY_CHAR);
         assertThat(SyntaxTree.parsed(Pattern.compile(".")).op()).isEqualTo(SyntaxTree.Op.ANY_CHAR_NOT_NL);
@@ -52,16 +60,18 @@ class SyntaxTreeTest {
     /** The shapes a planner reading the literals of every match relies on. */
     @Test
     void parsedTreeKeepsEveryOperatorAsWritten() {
-        assertThat(sexp(SyntaxTree.parsed(Pattern.compile("a*b+?c??(?:)")))).isEqualTo(
-                "(CONCAT (STAR (LITERAL \"a\")) (PLUS (LITERAL \"b\")) (QUEST (LITERAL \"c\")) (EMPTY_MATCH))");
+        assertThat(sexp(SyntaxTree.parsed(Pattern.compile("a*b+?c??(?:)"))))
+                .isEqualTo(
+                        "(CONCAT (STAR (LITERAL \"a\")) (PLUS (LITERAL \"b\")) (QUEST (LITERAL \"c\")) (EMPTY_MATCH))");
         SyntaxTree never = SyntaxTree.parsed(Pattern.compile("a{0}"));
         assertThat(never.op()).isEqualTo(SyntaxTree.Op.REPEAT);
         assertThat(never.min()).isZero();
         assertThat(never.max()).isZero();
         assertThat(SyntaxTree.parsed(Pattern.compile("a{2,}")).max()).isEqualTo(-1);
-        assertThat(sexp(SyntaxTree.parsed(Pattern.compile("\\b^$\\B")))).isEqualTo(
-                "(CONCAT (WORD_BOUNDARY) (BEGIN_TEXT) (END_TEXT) (NO_WORD_BOUNDARY))");
-        assertThat(sexp(SyntaxTree.parsed(Pattern.compile(Pattern.quote("a(b|c)"))))).isEqualTo("(LITERAL \"a(b|c)\")");
+        assertThat(sexp(SyntaxTree.parsed(Pattern.compile("\\b^$\\B"))))
+                .isEqualTo("(CONCAT (WORD_BOUNDARY) (BEGIN_TEXT) (END_TEXT) (NO_WORD_BOUNDARY))");
+        assertThat(sexp(SyntaxTree.parsed(Pattern.compile(Pattern.quote("a(b|c)")))))
+                .isEqualTo("(LITERAL \"a(b|c)\")");
     }
 
     @Test
@@ -81,13 +91,16 @@ class SyntaxTreeTest {
         assertThat(SyntaxTree.caseOrbit('1')).containsExactly('1');
         assertThat(SyntaxTree.caseOrbit(0x3C3)).containsExactly(0x3A3, 0x3C2, 0x3C3);
         for (int rune : new int[] {'k', 's', 'a', '1', 0xDF, 0x3C3, 0x1C5, 0xE9}) {
-            SyntaxTree literal = SyntaxTree.parsed(Pattern.compile(new String(Character.toChars(rune)), Pattern.CASE_INSENSITIVE));
+            SyntaxTree literal =
+                    SyntaxTree.parsed(Pattern.compile(new String(Character.toChars(rune)), Pattern.CASE_INSENSITIVE));
             assertThat(literal.foldCase()).isTrue();
             Pattern folded = Pattern.compile(new String(Character.toChars(rune)), Pattern.CASE_INSENSITIVE);
             int[] orbit = SyntaxTree.caseOrbit(literal.runes()[0]);
             for (int other = 0; other < 0x3000; other++) {
                 boolean inOrbit = java.util.Arrays.binarySearch(orbit, other) >= 0;
-                assertThat(folded.matches(new String(Character.toChars(other)))).as("U+%04X against %s", other, folded).isEqualTo(inOrbit);
+                assertThat(folded.matches(new String(Character.toChars(other))))
+                        .as("U+%04X against %s", other, folded)
+                        .isEqualTo(inOrbit);
             }
         }
         assertThatThrownBy(() -> SyntaxTree.caseOrbit(-1)).hasMessage("rune must be in [0, 0x10FFFF], got -1");

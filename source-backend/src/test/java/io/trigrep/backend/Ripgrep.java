@@ -23,26 +23,32 @@ public final class Ripgrep {
      * The files of {@code files} (package/path to file) that {@code spec}'s filters accept, as
      * the backend's own filter sees them: what a ground truth is computed over.
      */
-    public static List<Path> accepted(io.trigrep.backend.query.SearchSpec spec, java.util.Map<String, Path> files) throws Exception {
+    public static List<Path> accepted(io.trigrep.backend.query.SearchSpec spec, java.util.Map<String, Path> files)
+            throws Exception {
         List<Path> accepted = new ArrayList<>();
         for (var file : files.entrySet()) {
             String name = file.getKey();
             int slash = name.indexOf('/');
             String path = name.substring(slash + 1);
             byte[] bytes = java.nio.file.Files.readAllBytes(file.getValue());
-            if (spec.accepts(name.substring(0, slash), path, io.trigrep.indexer.filetype.FileType.detect(path, java.nio.ByteBuffer.wrap(bytes)))) {
+            if (spec.accepts(
+                    name.substring(0, slash),
+                    path,
+                    io.trigrep.indexer.filetype.FileType.detect(path, java.nio.ByteBuffer.wrap(bytes)))) {
                 accepted.add(file.getValue());
             }
         }
         return accepted;
     }
 
-    public static TreeSet<String> matchingLines(ParsedQuery parsed, List<Path> files, Path root, String... extra) throws Exception {
+    public static TreeSet<String> matchingLines(ParsedQuery parsed, List<Path> files, Path root, String... extra)
+            throws Exception {
         TreeSet<String> out = new TreeSet<>();
         if (files.isEmpty()) {
             return out;
         }
-        List<String> command = new ArrayList<>(List.of("rg", "--no-config", "-n", "--no-heading", "-H", "-uuu", "--color", "never"));
+        List<String> command =
+                new ArrayList<>(List.of("rg", "--no-config", "-n", "--no-heading", "-H", "-uuu", "--color", "never"));
         command.addAll(List.of(extra));
         if (parsed.literal()) {
             command.add("-F");

@@ -14,8 +14,12 @@ import java.util.concurrent.TimeUnit;
 public record TestCerts(Path dir) {
     /** Runs the script into {@code dir}; fails with its output when it fails. */
     public static TestCerts make(Path dir) throws IOException, InterruptedException {
-        Path script = Path.of(System.getProperty("user.dir")).resolve("../deploy/make-certs.sh").normalize();
-        Process p = new ProcessBuilder("bash", script.toString(), dir.toString()).redirectErrorStream(true).start();
+        Path script = Path.of(System.getProperty("user.dir"))
+                .resolve("../deploy/make-certs.sh")
+                .normalize();
+        Process p = new ProcessBuilder("bash", script.toString(), dir.toString())
+                .redirectErrorStream(true)
+                .start();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("make-certs.sh took over 60 s");

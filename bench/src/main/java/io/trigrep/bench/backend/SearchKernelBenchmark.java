@@ -69,10 +69,16 @@ public class SearchKernelBenchmark {
             writer.finish();
         }
         index = TrigramIndex.open(file);
-        and = Query.combine(true, List.of(new Query.Trigram(trigrams[0]), new Query.Trigram(trigrams[1]), new Query.Trigram(trigrams[2])));
+        and = Query.combine(
+                true,
+                List.of(
+                        new Query.Trigram(trigrams[0]),
+                        new Query.Trigram(trigrams[1]),
+                        new Query.Trigram(trigrams[2])));
 
         StringBuilder text = new StringBuilder();
-        String[] words = {"static", "int", "return", "buffer", "length", "if", "for", "while", "struct", "const", "char"};
+        String[] words = {"static", "int", "return", "buffer", "length", "if", "for", "while", "struct", "const", "char"
+        };
         int line = 0;
         while (text.length() < 64 << 10) {
             text.append("    ".repeat(line % 3));

@@ -76,12 +76,15 @@ public class ResultIngestBenchmark {
             if (i % matchesPerFile == 0) {
                 fileOf[stream]++;
             }
-            byte[] pkg = ("package-" + stream + "-" + fileOf[stream] / 50 + "_1.2.3-4").getBytes(StandardCharsets.UTF_8);
+            byte[] pkg =
+                    ("package-" + stream + "-" + fileOf[stream] / 50 + "_1.2.3-4").getBytes(StandardCharsets.UTF_8);
             byte[] path = ("src/lib/subsystem/file-" + fileOf[stream] + ".c").getBytes(StandardCharsets.UTF_8);
             writer.start(pkg, path, source, 1000 + i, (i * 7919 % 1000) / 1000f)
-                    .before(lineStarts[0], lineLengths[0]).before(lineStarts[1], lineLengths[1])
+                    .before(lineStarts[0], lineLengths[0])
+                    .before(lineStarts[1], lineLengths[1])
                     .match(lineStarts[2], lineLengths[2])
-                    .after(lineStarts[3], lineLengths[3]).after(lineStarts[4], lineLengths[4])
+                    .after(lineStarts[3], lineLengths[3])
+                    .after(lineStarts[4], lineLengths[4])
                     .range(8, 14);
             starts[i] = out.writerIndex();
             streams[i] = stream;

@@ -46,8 +46,12 @@ public class TrigramCollectBenchmark {
     public void setUp() throws IOException {
         long budget = 16 << 20;
         try (Stream<Path> walk = Files.walk(Path.of(corpus))) {
-            for (Path p : walk.filter(Files::isRegularFile).filter(p -> p.toString().endsWith(".java")
-                    || p.toString().endsWith(".c") || p.toString().endsWith(".h")).sorted().toList()) {
+            for (Path p : walk.filter(Files::isRegularFile)
+                    .filter(p -> p.toString().endsWith(".java")
+                            || p.toString().endsWith(".c")
+                            || p.toString().endsWith(".h"))
+                    .sorted()
+                    .toList()) {
                 if (bytes >= budget) {
                     break;
                 }

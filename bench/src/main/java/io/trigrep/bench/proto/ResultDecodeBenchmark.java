@@ -42,9 +42,13 @@ public class ResultDecodeBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         MessageBuilder message = Messages.newBuilder();
-        Result.Builder result = message.initRoot(Response.factory).initResult()
-                .setPackage(ResultEncodeBenchmark.PACKAGE).setPath(ResultEncodeBenchmark.PATH).setLine(1234)
-                .setContext(ResultEncodeBenchmark.LINE).setRanking(0.75f);
+        Result.Builder result = message.initRoot(Response.factory)
+                .initResult()
+                .setPackage(ResultEncodeBenchmark.PACKAGE)
+                .setPath(ResultEncodeBenchmark.PATH)
+                .setLine(1234)
+                .setContext(ResultEncodeBenchmark.LINE)
+                .setRanking(0.75f);
         TextList.Builder b = result.initBefore(ResultEncodeBenchmark.BEFORE.length);
         for (int i = 0; i < ResultEncodeBenchmark.BEFORE.length; i++) {
             b.set(i, new Text.Reader(ResultEncodeBenchmark.BEFORE[i]));
@@ -64,7 +68,8 @@ public class ResultDecodeBenchmark {
     /** Validates the whole result, then reads its line number and first range as a page would. */
     @Benchmark
     public int decode() throws MalformedMessageException {
-        Result.Reader result = Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getResult();
+        Result.Reader result =
+                Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getResult();
         return result.getLine() + result.getRanges().get(0).getEnd();
     }
 }

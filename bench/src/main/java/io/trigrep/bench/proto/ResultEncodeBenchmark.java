@@ -2,13 +2,13 @@ package io.trigrep.bench.proto;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Range;
 import io.trigrep.proto.Response;
 import io.trigrep.proto.Result;
 import io.trigrep.proto.ResultWriter;
-import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -114,9 +114,11 @@ public class ResultEncodeBenchmark {
     @Benchmark
     public int resultWriter() {
         writer.start(packageBytes, pathBytes, fileBuf, 1234, 0.75f)
-                .before(lineStarts[0], lineLengths[0]).before(lineStarts[1], lineLengths[1])
+                .before(lineStarts[0], lineLengths[0])
+                .before(lineStarts[1], lineLengths[1])
                 .match(lineStarts[2], lineLengths[2])
-                .after(lineStarts[3], lineLengths[3]).after(lineStarts[4], lineLengths[4])
+                .after(lineStarts[3], lineLengths[3])
+                .after(lineStarts[4], lineLengths[4])
                 .range(15, 29);
         out.clear();
         writer.writeTo(out);
@@ -125,7 +127,9 @@ public class ResultEncodeBenchmark {
 
     @Benchmark
     public int resultWriterLongLine() {
-        writer.start(packageBytes, pathBytes, longFile, 2, 0.75f).before(0, LONG).match(LONG + 1, LONG);
+        writer.start(packageBytes, pathBytes, longFile, 2, 0.75f)
+                .before(0, LONG)
+                .match(LONG + 1, LONG);
         // As the backend's worker does: every match on the line (from 700 KB on), until past the window.
         for (int at = 700_000; at < LONG; at += 2) {
             if (writer.range(at, at + 2).pastWindow()) {
@@ -140,8 +144,13 @@ public class ResultEncodeBenchmark {
     @Benchmark
     public int freshBuilder() {
         MessageBuilder message = Messages.newBuilder();
-        Result.Builder result = message.initRoot(Response.factory).initResult()
-                .setPackage(PACKAGE).setPath(PATH).setLine(1234).setContext(LINE).setRanking(0.75f);
+        Result.Builder result = message.initRoot(Response.factory)
+                .initResult()
+                .setPackage(PACKAGE)
+                .setPath(PATH)
+                .setLine(1234)
+                .setContext(LINE)
+                .setRanking(0.75f);
         TextList.Builder b = result.initBefore(BEFORE.length);
         for (int i = 0; i < BEFORE.length; i++) {
             b.set(i, new Text.Reader(BEFORE[i]));
@@ -159,9 +168,13 @@ public class ResultEncodeBenchmark {
     @Benchmark
     public int reusedSegment() {
         MessageBuilder message = new MessageBuilder(firstSegment);
-        Result.Builder result = message.initRoot(Response.factory).initResult()
-                .setPackage(PACKAGE).setPath(PATH).setLine(1234)
-                .setContext(fileBytes, lineOffset, LINE.length()).setRanking(0.75f);
+        Result.Builder result = message.initRoot(Response.factory)
+                .initResult()
+                .setPackage(PACKAGE)
+                .setPath(PATH)
+                .setLine(1234)
+                .setContext(fileBytes, lineOffset, LINE.length())
+                .setRanking(0.75f);
         TextList.Builder b = result.initBefore(before.length);
         for (int i = 0; i < before.length; i++) {
             b.set(i, before[i]);

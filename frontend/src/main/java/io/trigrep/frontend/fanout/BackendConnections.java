@@ -45,10 +45,14 @@ final class BackendConnections implements AutoCloseable {
 
     BackendConnections(InetSocketAddress backend, EventLoopGroup group, Tls tls, int connectMillis) {
         this.backend = backend;
-        this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+        this.bootstrap = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
                 .option(ChannelOption.AUTO_READ, false)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.RECVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(4096, 65536, FanOut.MAX_READ_BYTES))
+                .option(
+                        ChannelOption.RECVBUF_ALLOCATOR,
+                        new AdaptiveRecvByteBufAllocator(4096, 65536, FanOut.MAX_READ_BYTES))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
@@ -56,12 +60,18 @@ final class BackendConnections implements AutoCloseable {
                         if (tls.enabled()) {
                             // With auto-read off, SslHandler reads what the handshake needs itself; after it, reads
                             // stay on demand and each decrypted run goes on to the decoder, so backpressure holds.
-                            ch.pipeline().addLast("tls", tls.clientHandler(ch.alloc(), backend)).addLast("batch", new ReadBatcher());
+                            ch.pipeline()
+                                    .addLast("tls", tls.clientHandler(ch.alloc(), backend))
+                                    .addLast("batch", new ReadBatcher());
                         }
-                        ch.pipeline().addLast(new FrameRunDecoder(FrameLimits.DEFAULT), new StreamHandler(BackendConnections.this));
+                        ch.pipeline()
+                                .addLast(
+                                        new FrameRunDecoder(FrameLimits.DEFAULT),
+                                        new StreamHandler(BackendConnections.this));
                     }
                 });
-        this.sweeper = group.scheduleWithFixedDelay(this::closeStale, IDLE_MILLIS / 3, IDLE_MILLIS / 3, TimeUnit.MILLISECONDS);
+        this.sweeper =
+                group.scheduleWithFixedDelay(this::closeStale, IDLE_MILLIS / 3, IDLE_MILLIS / 3, TimeUnit.MILLISECONDS);
     }
 
     /** Asks {@code shard}'s part of {@code run} on an idle connection, or on a new one. */
@@ -79,7 +89,10 @@ final class BackendConnections implements AutoCloseable {
         opened.incrementAndGet();
         bootstrap.connect(backend).addListener((Future<Void> connected) -> {
             if (!connected.isSuccess()) {
-                run.fail(shard, ShardStatus.Outcome.CONNECT, "cannot connect: " + connected.cause().getMessage());
+                run.fail(
+                        shard,
+                        ShardStatus.Outcome.CONNECT,
+                        "cannot connect: " + connected.cause().getMessage());
                 return;
             }
             Channel ch = ((io.netty.channel.ChannelFuture) connected).channel();
@@ -87,7 +100,8 @@ final class BackendConnections implements AutoCloseable {
         });
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private synchronized StreamHandler takeIdle() {
         for (StreamHandler h; (h = idle.pollFirst()) != null; ) {
             if (h.channel().isActive()) {
@@ -99,7 +113,8 @@ final class BackendConnections implements AutoCloseable {
     }
 
     /** The answer on {@code handler}'s connection ended cleanly: keep it for the next query. */
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void giveBack(StreamHandler handler) {
         boolean keep;
         synchronized (this) {
@@ -129,7 +144,8 @@ final class BackendConnections implements AutoCloseable {
         return idle.size();
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private void closeStale() {
         long limit = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS);
         java.util.List<StreamHandler> stale = new java.util.ArrayList<>();
@@ -150,7 +166,8 @@ final class BackendConnections implements AutoCloseable {
     }
 
     @Override
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void close() {
         java.util.List<StreamHandler> all;
         synchronized (this) {

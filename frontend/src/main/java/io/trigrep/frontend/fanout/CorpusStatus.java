@@ -31,8 +31,16 @@ public final class CorpusStatus implements AutoCloseable {
     public record Skip(String reason, long files, long bytes) {}
 
     /** {@code generation}: which build of the shard the backend serves (0 unknown); see {@link Snapshot#generations}. */
-    public record Shard(String backend, String name, long files, long bytes, int formatVersion, long generation, boolean reachable,
-                        String problem, List<Skip> skipped) {}
+    public record Shard(
+            String backend,
+            String name,
+            long files,
+            long bytes,
+            int formatVersion,
+            long generation,
+            boolean reachable,
+            String problem,
+            List<Skip> skipped) {}
 
     /** Every shard, the searchable totals of those that ever answered, and the skipped totals by reason. */
     public record Snapshot(List<Shard> shards, long files, long bytes, List<Skip> skipped, long takenMillis) {
@@ -68,7 +76,8 @@ public final class CorpusStatus implements AutoCloseable {
     }
 
     /** Refreshes now and then every {@code periodMillis}. */
-    @SuppressWarnings("FutureReturnValueIgnored") // the refreshes end when close() shuts the timer down: no handle needed
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // the refreshes end when close() shuts the timer down: no handle needed
     public void start(long periodMillis) {
         timer.scheduleWithFixedDelay(this::refresh, 0, periodMillis, TimeUnit.MILLISECONDS);
     }
@@ -90,7 +99,8 @@ public final class CorpusStatus implements AutoCloseable {
                 MessageBuilder ping = Messages.newBuilder();
                 ping.initRoot(Request.factory).setPing();
                 ByteBuffer frame = BackendClient.ask(tls, backend, ping, timeoutMillis, timeoutMillis);
-                Response.Reader response = frame == null ? null : Messages.response(Framing.read(frame, FrameLimits.DEFAULT));
+                Response.Reader response =
+                        frame == null ? null : Messages.response(Framing.read(frame, FrameLimits.DEFAULT));
                 if (response == null || response.which() != Response.Which.STATUS) {
                     shards.add(unreachable(address, known, "no status"));
                     continue;
@@ -100,11 +110,22 @@ public final class CorpusStatus implements AutoCloseable {
                 for (Skipped.Reader k : s.getSkipped()) {
                     skipped.add(new Skip(k.getReason().toString(), k.getFiles(), k.getBytes()));
                 }
-                shards.add(new Shard(address, s.getShard().toString(), s.getFiles(), s.getBytes(), s.getFormatVersion(), s.getGeneration(),
-                        true, null, List.copyOf(skipped)));
+                shards.add(new Shard(
+                        address,
+                        s.getShard().toString(),
+                        s.getFiles(),
+                        s.getBytes(),
+                        s.getFormatVersion(),
+                        s.getGeneration(),
+                        true,
+                        null,
+                        List.copyOf(skipped)));
             } catch (Exception e) {
                 String tlsReason = Tls.reason(e);
-                shards.add(unreachable(address, known, tlsReason != null ? tlsReason : e.getMessage() == null ? e.toString() : e.getMessage()));
+                shards.add(unreachable(
+                        address,
+                        known,
+                        tlsReason != null ? tlsReason : e.getMessage() == null ? e.toString() : e.getMessage()));
             }
         }
         long files = 0;
@@ -126,8 +147,17 @@ public final class CorpusStatus implements AutoCloseable {
     }
 
     private static Shard unreachable(String address, Shard known, String problem) {
-        return known == null ? new Shard(address, "", 0, 0, 0, 0, false, problem, List.of())
-                : new Shard(address, known.name(), known.files(), known.bytes(), known.formatVersion(), known.generation(), false, problem,
+        return known == null
+                ? new Shard(address, "", 0, 0, 0, 0, false, problem, List.of())
+                : new Shard(
+                        address,
+                        known.name(),
+                        known.files(),
+                        known.bytes(),
+                        known.formatVersion(),
+                        known.generation(),
+                        false,
+                        problem,
                         known.skipped());
     }
 

@@ -36,27 +36,32 @@ public final class FanOut implements AutoCloseable {
     private final Path dataDir;
     /** Direct writes' alignment in {@link #dataDir}, found once. */
     private final int teeAlignment;
+
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     private final ExecutorService writers;
     /** Writes the tees' full buffers; its tasks never wait on anything but the disk. */
     private final ExecutorService teeIo;
+
     private final AtomicLong runs = new AtomicLong();
     private final FrontendMetrics metrics;
     private final Tls tls;
     /** Per backend, its connections kept across queries. */
     private final List<BackendConnections> connections;
+
     static final int CONNECT_MILLIS = 5000;
 
     public FanOut(List<InetSocketAddress> backends, Path dataDir, int writerThreads) throws IOException {
         this(backends, dataDir, writerThreads, new FrontendMetrics(), Tls.PLAIN);
     }
 
-    public FanOut(List<InetSocketAddress> backends, Path dataDir, int writerThreads, FrontendMetrics metrics) throws IOException {
+    public FanOut(List<InetSocketAddress> backends, Path dataDir, int writerThreads, FrontendMetrics metrics)
+            throws IOException {
         this(backends, dataDir, writerThreads, metrics, Tls.PLAIN);
     }
 
     /** Talks to the backends over mutual TLS when {@code tls} (a client configuration) is enabled: searches, fetches and pings. */
-    public FanOut(List<InetSocketAddress> backends, Path dataDir, int writerThreads, FrontendMetrics metrics, Tls tls) throws IOException {
+    public FanOut(List<InetSocketAddress> backends, Path dataDir, int writerThreads, FrontendMetrics metrics, Tls tls)
+            throws IOException {
         this.metrics = metrics;
         this.tls = tls;
         if (backends.isEmpty()) {
@@ -117,13 +122,20 @@ public final class FanOut implements AutoCloseable {
     }
 
     /** A search that keeps at most what {@code caps} allow; each backend is asked for its part of the results. */
-    @SuppressWarnings("FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it returns
-    public QueryRun search(String query, boolean literal, int contextLines, Duration deadline, QueryCaps caps) throws IOException {
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it
+    // returns
+    public QueryRun search(String query, boolean literal, int contextLines, Duration deadline, QueryCaps caps)
+            throws IOException {
         Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
         QueryRun run = new QueryRun(shardNames(), new TeeFile(tee, teeIo, teeAlignment), writers, caps);
         for (int i = 0; i < backends.size(); i++) {
             MessageBuilder request = Messages.newBuilder();
-            request.initRoot(Request.factory).initSearch().setQuery(query).setLiteral(literal).setContextLines(contextLines)
+            request.initRoot(Request.factory)
+                    .initSearch()
+                    .setQuery(query)
+                    .setLiteral(literal)
+                    .setContextLines(contextLines)
                     .setDeadlineMillis((int) Math.min(Integer.MAX_VALUE, deadline.toMillis()))
                     .setMaxResults(caps.resultsOf(i, backends.size()));
             connections.get(i).ask(run, i, request);
@@ -131,11 +143,13 @@ public final class FanOut implements AutoCloseable {
         // The deadline's task holds the run, and with it every result record, until it fires:
         // cancelled once the run ends, or each query's records stayed on the heap for the whole
         // deadline after it (30 s of capped full scans ran the frontend out of heap).
-        io.netty.util.concurrent.ScheduledFuture<?> expiry = group.schedule(run::expire, deadline.toMillis(), TimeUnit.MILLISECONDS);
+        io.netty.util.concurrent.ScheduledFuture<?> expiry =
+                group.schedule(run::expire, deadline.toMillis(), TimeUnit.MILLISECONDS);
         run.completion().whenComplete((done, failure) -> expiry.cancel(false));
         metrics.queryStarted();
         run.completion().thenAccept(done -> {
-            metrics.queryFinished(done.elapsedNanos(), done.firstResultNanos(), done.index().size());
+            metrics.queryFinished(
+                    done.elapsedNanos(), done.firstResultNanos(), done.index().size());
             metrics.received(done.bytesReceived());
             if (done.diskFailure() != null) {
                 metrics.diskError();

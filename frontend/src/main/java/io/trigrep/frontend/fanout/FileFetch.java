@@ -44,9 +44,19 @@ public final class FileFetch {
      * request, or backends down). {@code cutLines[i]} was cut; its full length is {@code cutBytes[i]}
      * (both as the backend sent them: unsigned, and not to be trusted beyond the window).
      */
-    @SuppressWarnings("ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
-    public record Outcome(byte[] content, long firstLine, long totalLines, long totalBytes, long[] cutLines, long[] cutBytes,
-                          int backend, Failure.Code code, String message) {
+    @SuppressWarnings(
+            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
+    // compare
+    public record Outcome(
+            byte[] content,
+            long firstLine,
+            long totalLines,
+            long totalBytes,
+            long[] cutLines,
+            long[] cutBytes,
+            int backend,
+            Failure.Code code,
+            String message) {
         static Outcome failed(Failure.Code code, String message) {
             return new Outcome(null, 0, 0, 0, new long[0], new long[0], -1, code, message);
         }
@@ -61,8 +71,14 @@ public final class FileFetch {
      * Asks backend {@code preferred} first when it is a valid index (it had the file before), then
      * the others, each over {@code tls}.
      */
-    public static Outcome fetch(List<InetSocketAddress> backends, Tls tls, int preferred, String pkg, String path, Ask ask,
-                                int timeoutMillis) {
+    public static Outcome fetch(
+            List<InetSocketAddress> backends,
+            Tls tls,
+            int preferred,
+            String pkg,
+            String path,
+            Ask ask,
+            int timeoutMillis) {
         String lastFailure = null;
         boolean anyAnswered = false;
         for (int k = -1; k < backends.size(); k++) {
@@ -73,8 +89,14 @@ public final class FileFetch {
             InetSocketAddress backend = backends.get(i);
             try {
                 MessageBuilder request = Messages.newBuilder();
-                request.initRoot(Request.factory).initFetchFile().setPackage(pkg).setPath(path).setFirstLine(ask.firstLine())
-                        .setMaxLines(ask.maxLines()).setMaxLineBytes(ask.maxLineBytes()).setByteOffset(ask.byteOffset())
+                request.initRoot(Request.factory)
+                        .initFetchFile()
+                        .setPackage(pkg)
+                        .setPath(path)
+                        .setFirstLine(ask.firstLine())
+                        .setMaxLines(ask.maxLines())
+                        .setMaxLineBytes(ask.maxLineBytes())
+                        .setByteOffset(ask.byteOffset())
                         .setByteCount(ask.byteCount());
                 ByteBuffer frame = BackendClient.ask(tls, backend, request, timeoutMillis, 5 * timeoutMillis);
                 if (frame == null) {
@@ -86,8 +108,11 @@ public final class FileFetch {
                 if (response.which() == Response.Which.FILE) {
                     return outcome(response.getFile(), i);
                 }
-                if (response.which() == Response.Which.ERROR && response.getError().getCode() == Failure.Code.BAD_REQUEST) {
-                    return Outcome.failed(Failure.Code.BAD_REQUEST, response.getError().getMessage().toString());
+                if (response.which() == Response.Which.ERROR
+                        && response.getError().getCode() == Failure.Code.BAD_REQUEST) {
+                    return Outcome.failed(
+                            Failure.Code.BAD_REQUEST,
+                            response.getError().getMessage().toString());
                 }
             } catch (MalformedMessageException e) {
                 lastFailure = backend + ": " + e.getMessage();
@@ -96,7 +121,8 @@ public final class FileFetch {
                 lastFailure = backend + ": " + (tlsReason != null ? tlsReason : e.getMessage());
             }
         }
-        return anyAnswered ? Outcome.failed(Failure.Code.NOT_FOUND, "no file " + pkg + "/" + path)
+        return anyAnswered
+                ? Outcome.failed(Failure.Code.NOT_FOUND, "no file " + pkg + "/" + path)
                 : Outcome.failed(Failure.Code.INTERNAL, "no backend answered: " + lastFailure);
     }
 
@@ -111,7 +137,15 @@ public final class FileFetch {
             lines[i] = Integer.toUnsignedLong(cuts.get(i).getLine());
             bytes[i] = Integer.toUnsignedLong(cuts.get(i).getBytes());
         }
-        return new Outcome(content, Integer.toUnsignedLong(file.getFirstLine()), Integer.toUnsignedLong(file.getTotalLines()),
-                file.getTotalBytes(), lines, bytes, backend, null, null);
+        return new Outcome(
+                content,
+                Integer.toUnsignedLong(file.getFirstLine()),
+                Integer.toUnsignedLong(file.getTotalLines()),
+                file.getTotalBytes(),
+                lines,
+                bytes,
+                backend,
+                null,
+                null);
     }
 }

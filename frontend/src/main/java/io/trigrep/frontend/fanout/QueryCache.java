@@ -42,6 +42,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
          * not known yet (the frontend had just started), then the first ones known.
          */
         private String generation;
+
         private int users;
         /** When the run finished, by the cache's clock; Long.MIN_VALUE while it runs. */
         private volatile long finishedNanos = Long.MIN_VALUE;
@@ -74,11 +75,17 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
     private long evictions;
 
     public QueryCache(Path folder, long maxBytes, long minFreeBytes) {
-        this(folder, maxBytes, minFreeBytes, usableSpace(folder), new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-            Thread t = new Thread(r, "trigrep-cache-remover");
-            t.setDaemon(true);
-            return t;
-        }), System::nanoTime);
+        this(
+                folder,
+                maxBytes,
+                minFreeBytes,
+                usableSpace(folder),
+                new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, "trigrep-cache-remover");
+                    t.setDaemon(true);
+                    return t;
+                }),
+                System::nanoTime);
     }
 
     /**
@@ -87,7 +94,8 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
      * on every request that released a query.
      */
     private static LongSupplier usableSpace(Path folder) {
-        java.util.concurrent.atomic.AtomicReference<java.nio.file.FileStore> found = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<java.nio.file.FileStore> found =
+                new java.util.concurrent.atomic.AtomicReference<>();
         return () -> {
             try {
                 java.nio.file.FileStore store = found.get();
@@ -103,7 +111,13 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
     }
 
     /** {@code remover} closes retired runs and removes their files; {@code nanoTime} is the clock. */
-    QueryCache(Path folder, long maxBytes, long minFreeBytes, LongSupplier freeBytes, Executor remover, LongSupplier nanoTime) {
+    QueryCache(
+            Path folder,
+            long maxBytes,
+            long minFreeBytes,
+            LongSupplier freeBytes,
+            Executor remover,
+            LongSupplier nanoTime) {
         if (maxBytes < 0 || minFreeBytes < 0) {
             throw new IllegalArgumentException("cache limits must be >= 0, got " + maxBytes + " and " + minFreeBytes);
         }
@@ -124,8 +138,11 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
      * gone leaves no trace in later answers. The caller must {@link #release} the entry when done
      * reading.
      */
-    @SuppressWarnings("FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it returns
-    public synchronized <E extends Exception> Entry acquire(String key, boolean fresh, Starter<E> starter) throws IOException, E {
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it
+    // returns
+    public synchronized <E extends Exception> Entry acquire(String key, boolean fresh, Starter<E> starter)
+            throws IOException, E {
         Entry entry = entries.get(key);
         String now = generation.get();
         if (entry != null && (fresh || expired(entry) || !sameGeneration(entry, now))) {
@@ -148,7 +165,9 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
 
     private boolean expired(Entry entry) {
         long finished = entry.finishedNanos;
-        return finished != Long.MIN_VALUE && !entry.run.reusable() && nanoTime.getAsLong() - finished > UNREUSABLE_NANOS;
+        return finished != Long.MIN_VALUE
+                && !entry.run.reusable()
+                && nanoTime.getAsLong() - finished > UNREUSABLE_NANOS;
     }
 
     public synchronized void release(Entry entry) {
@@ -170,7 +189,8 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
     static final long CHARGE_PER_RESULT = 300;
 
     private static long charge(Entry entry) {
-        return Math.max(entry.run.tee().size(), CHARGE_PER_RESULT * entry.run.index().size());
+        return Math.max(
+                entry.run.tee().size(), CHARGE_PER_RESULT * entry.run.index().size());
     }
 
     /** Evicts least recently used finished queries while over the byte bound or short of free disk. */
@@ -225,8 +245,10 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
     public synchronized String diskShortage() {
         evict();
         long free = freeBytes.getAsLong();
-        return free >= minFreeBytes ? null
-                : "the frontend's data disk has " + free + " bytes free, below the " + minFreeBytes + " of --min-free-bytes";
+        return free >= minFreeBytes
+                ? null
+                : "the frontend's data disk has " + free + " bytes free, below the " + minFreeBytes
+                        + " of --min-free-bytes";
     }
 
     /** Bytes of all cached tee files. */

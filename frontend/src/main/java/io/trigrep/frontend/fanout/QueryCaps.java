@@ -23,7 +23,8 @@ public record QueryCaps(int maxResults, long maxBytes) {
 
     public QueryCaps {
         if (maxResults < 1 || maxBytes < 1) {
-            throw new IllegalArgumentException("query caps must be >= 1, got " + maxResults + " results and " + maxBytes + " bytes");
+            throw new IllegalArgumentException(
+                    "query caps must be >= 1, got " + maxResults + " results and " + maxBytes + " bytes");
         }
     }
 

@@ -1,8 +1,8 @@
 package io.trigrep.frontend.fanout;
 
 import io.netty.buffer.ByteBuf;
-import io.trigrep.frontend.store.ResultIndex;
 import io.trigrep.frontend.fanout.ShardStatus.Outcome;
+import io.trigrep.frontend.store.ResultIndex;
 import io.trigrep.frontend.store.TeeFile;
 import io.trigrep.proto.Done;
 import io.trigrep.proto.Failure;
@@ -33,6 +33,7 @@ public final class QueryRun implements AutoCloseable {
     private final ShardStatus[] statuses;
     /** Per shard, its backend's answer while it streams; null before it started and after it ended. */
     private final StreamHandler.Stream[] streams;
+
     private final TeeFile tee;
     private final ResultIndex index = new ResultIndex();
     private final Executor writer;
@@ -47,6 +48,7 @@ public final class QueryRun implements AutoCloseable {
     private final long[] shardNanos;
     /** A backend answered "done" but stopped at its own deadline: what it found depended on its load. */
     private boolean cutByDeadline;
+
     private final QueryCaps caps;
     /** Bytes of result frames teed per shard (progress and done frames not counted: when they come depends on timing). */
     private final long[] resultBytes;
@@ -213,8 +215,14 @@ public final class QueryRun implements AutoCloseable {
             }
             capped[shard] = why;
             ShardStatus s = statuses[shard];
-            statuses[shard] = new ShardStatus(s.shard(), ShardStatus.State.DONE, Outcome.OK, "capped: " + why.reason(), s.results(),
-                    s.filesSearched(), s.totalFiles());
+            statuses[shard] = new ShardStatus(
+                    s.shard(),
+                    ShardStatus.State.DONE,
+                    Outcome.OK,
+                    "capped: " + why.reason(),
+                    s.results(),
+                    s.filesSearched(),
+                    s.totalFiles());
             shardNanos[shard] = System.nanoTime() - startedNanos;
             stop(shard);
         }
@@ -251,8 +259,12 @@ public final class QueryRun implements AutoCloseable {
                 }
             }
             case DONE, ERROR -> finish(shard, Messages.response(Framing.read(frame, FrameLimits.DEFAULT)));
-            case PROGRESS -> progress(shard, Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getProgress());
-            default -> { }
+            case PROGRESS ->
+                progress(
+                        shard,
+                        Messages.response(Framing.read(frame, FrameLimits.DEFAULT))
+                                .getProgress());
+            default -> {}
         }
         return true;
     }
@@ -264,7 +276,8 @@ public final class QueryRun implements AutoCloseable {
     private synchronized void progress(int shard, io.trigrep.proto.Progress.Reader p) {
         ShardStatus s = statuses[shard];
         if (s.state() == ShardStatus.State.RUNNING) {
-            statuses[shard] = new ShardStatus(s.shard(), s.state(), Outcome.OK, null, p.getResults(), p.getFilesSearched(), p.getTotalFiles());
+            statuses[shard] = new ShardStatus(
+                    s.shard(), s.state(), Outcome.OK, null, p.getResults(), p.getFilesSearched(), p.getTotalFiles());
         }
     }
 
@@ -288,8 +301,14 @@ public final class QueryRun implements AutoCloseable {
                 if (d.getTruncation() == Done.Truncation.MAX_RESULTS) {
                     capped[shard] = new Capped("results", caps.maxResults());
                 }
-                statuses[shard] = new ShardStatus(shards.get(shard), ShardStatus.State.DONE, Outcome.OK, reason, d.getResults(),
-                        d.getFilesSearched(), d.getTotalFiles());
+                statuses[shard] = new ShardStatus(
+                        shards.get(shard),
+                        ShardStatus.State.DONE,
+                        Outcome.OK,
+                        reason,
+                        d.getResults(),
+                        d.getFilesSearched(),
+                        d.getTotalFiles());
             } else {
                 Failure.Reader f = last.getError();
                 if (f.getCode() == Failure.Code.BAD_QUERY) {
@@ -297,8 +316,10 @@ public final class QueryRun implements AutoCloseable {
                     errorMessage = f.getMessage().toString();
                     errorPosition = f.getPosition();
                 }
-                statuses[shard] = ShardStatus.failed(shards.get(shard),
-                        f.getCode() == Failure.Code.BAD_QUERY ? Outcome.BAD_QUERY : Outcome.ERROR, f.getCode() + ": " + f.getMessage());
+                statuses[shard] = ShardStatus.failed(
+                        shards.get(shard),
+                        f.getCode() == Failure.Code.BAD_QUERY ? Outcome.BAD_QUERY : Outcome.ERROR,
+                        f.getCode() + ": " + f.getMessage());
             }
             shardNanos[shard] = System.nanoTime() - startedNanos;
             // The answer ended as the protocol says: its connection serves the next query.
@@ -350,7 +371,8 @@ public final class QueryRun implements AutoCloseable {
         while (cause.getCause() != null) {
             cause = cause.getCause();
         }
-        return "the frontend's disk cannot hold the results: " + (cause.getMessage() == null ? cause.toString() : cause.getMessage());
+        return "the frontend's disk cannot hold the results: "
+                + (cause.getMessage() == null ? cause.toString() : cause.getMessage());
     }
 
     /** Why the frontend's disk failed this query, or null when it did not. */

@@ -29,7 +29,9 @@ final class ReadBatcher extends ChannelInboundHandlerAdapter {
         }
         try {
             if (!sized) {
-                ByteBuf whole = ctx.alloc().buffer(Math.max(batch.readableBytes() + in.readableBytes(), FanOut.MAX_READ_BYTES + (32 << 10)));
+                ByteBuf whole = ctx.alloc()
+                        .buffer(Math.max(
+                                batch.readableBytes() + in.readableBytes(), FanOut.MAX_READ_BYTES + (32 << 10)));
                 whole.writeBytes(batch);
                 batch.release();
                 batch = whole;

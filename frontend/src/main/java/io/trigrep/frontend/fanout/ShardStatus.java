@@ -3,9 +3,13 @@ package io.trigrep.frontend.fanout;
 import java.util.Locale;
 
 /** How one backend's part of a query ended, or that it has not yet. */
-public record ShardStatus(String shard, State state, Outcome outcome, String reason, long results, long filesSearched,
-        long totalFiles) {
-    public enum State { RUNNING, DONE, FAILED }
+public record ShardStatus(
+        String shard, State state, Outcome outcome, String reason, long results, long filesSearched, long totalFiles) {
+    public enum State {
+        RUNNING,
+        DONE,
+        FAILED
+    }
 
     /** The kind of ending, recorded where it happens (metrics label it; the reason says it in words). */
     public enum Outcome {

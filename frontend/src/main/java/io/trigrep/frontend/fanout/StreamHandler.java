@@ -28,6 +28,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     /** The query being answered, or null while the connection is idle. */
     private Stream current;
+
     private long idleSinceNanos;
 
     StreamHandler(BackendConnections connections) {
@@ -44,6 +45,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
         private final MessageBuilder request;
         /** Whether the connection served an earlier query: if it dies before a byte of this answer, ask again on a new one. */
         private final boolean reused;
+
         private final AtomicInteger pending = new AtomicInteger();
         private final AtomicBoolean readWanted = new AtomicBoolean();
         private boolean received;
@@ -67,7 +69,8 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
         }
 
         /** The query no longer wants this answer (failed, cancelled, capped): the backend sees the connection go and stops. */
-        @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+        @SuppressWarnings(
+                "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
         void stop() {
             ctx.channel().close();
         }
@@ -106,7 +109,8 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Sends {@code shard}'s request of {@code run} on this connection. On the event loop. */
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void begin(QueryRun run, int shard, MessageBuilder request, boolean reused) {
         assert ctx.executor().inEventLoop();
         if (!ctx.channel().isActive()) {
@@ -129,7 +133,8 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Stream stream = current;
         if (stream == null) {
@@ -193,16 +198,21 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         Stream stream = current;
         if (stream != null && !(stream.reused && !stream.received)) {
-            // Under TLS 1.3 a backend refuses a client certificate after the client's handshake ended: an alert on read.
+            // Under TLS 1.3 a backend refuses a client certificate after the client's handshake ended: an alert on
+            // read.
             String tls = Tls.reason(cause);
             if (tls != null) {
                 stream.run.fail(stream.shard, ShardStatus.Outcome.TLS, tls);
             } else {
-                stream.run.fail(stream.shard, ShardStatus.Outcome.ERROR, cause.getMessage() == null ? cause.toString() : cause.getMessage());
+                stream.run.fail(
+                        stream.shard,
+                        ShardStatus.Outcome.ERROR,
+                        cause.getMessage() == null ? cause.toString() : cause.getMessage());
             }
         }
         ctx.close(); // channelInactive follows: a reused connection that failed before answering is asked again there

@@ -1,5 +1,9 @@
 package io.trigrep.frontend.http;
 
+import static io.trigrep.frontend.http.Responses.first;
+import static io.trigrep.frontend.http.Responses.send;
+import static io.trigrep.frontend.http.Responses.write;
+
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -16,10 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-
-import static io.trigrep.frontend.http.Responses.first;
-import static io.trigrep.frontend.http.Responses.send;
-import static io.trigrep.frontend.http.Responses.write;
 
 /**
  * The JSON API: {@code /api/v1/...}, {@code /healthz}, {@code /readyz} and {@code /metrics}, a
@@ -39,6 +39,7 @@ final class ApiHandler {
     private final ExecutorService pages;
     /** A whole file larger than this is not sent in one answer: the client asks for a window or the raw bytes. */
     static final long WHOLE_FILE_MAX_BYTES = 8 << 20;
+
     static final int MAX_WINDOW_LINES = 10_000;
 
     ApiHandler(QueryService queries, ExecutorService pages) {
@@ -47,25 +48,36 @@ final class ApiHandler {
     }
 
     /** Answers the request if it is the API's (a path of its own), and says whether it was. */
-    boolean handle(ChannelHandlerContext ctx, boolean keepAlive, String client, String path, Map<String, List<String>> params)
+    boolean handle(
+            ChannelHandlerContext ctx, boolean keepAlive, String client, String path, Map<String, List<String>> params)
             throws IOException {
         switch (path) {
             case "/healthz" -> send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.object("status", "ok"));
-            case "/readyz" -> pages.execute(() -> {
-                // partial=true: ready while any backend answers (partial results beat none), for
-                // load balancers that would otherwise take every frontend out when one shard restarts.
-                QueryService.Ready now = queries.readiness("true".equals(first(params, "partial", "false")));
-                try {
-                    send(ctx, keepAlive, now.ready() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
-                            now.disk() != null ? PageRenderer.object("status", "not ready", "disk", now.disk())
-                                    : now.warming() ? PageRenderer.object("status", "not ready", "reason", "warming up")
-                                    : now.unreachable().isEmpty() ? PageRenderer.object("status", "ready")
-                                    : PageRenderer.object("status", now.ready() ? "ready, partial" : "not ready", "unreachable",
-                                            String.join(", ", now.unreachable())));
-                } catch (IOException e) {
-                    send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
-                }
-            });
+            case "/readyz" ->
+                pages.execute(() -> {
+                    // partial=true: ready while any backend answers (partial results beat none), for
+                    // load balancers that would otherwise take every frontend out when one shard restarts.
+                    QueryService.Ready now = queries.readiness("true".equals(first(params, "partial", "false")));
+                    try {
+                        send(
+                                ctx,
+                                keepAlive,
+                                now.ready() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+                                now.disk() != null
+                                        ? PageRenderer.object("status", "not ready", "disk", now.disk())
+                                        : now.warming()
+                                                ? PageRenderer.object("status", "not ready", "reason", "warming up")
+                                                : now.unreachable().isEmpty()
+                                                        ? PageRenderer.object("status", "ready")
+                                                        : PageRenderer.object(
+                                                                "status",
+                                                                now.ready() ? "ready, partial" : "not ready",
+                                                                "unreachable",
+                                                                String.join(", ", now.unreachable())));
+                    } catch (IOException e) {
+                        send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
+                    }
+                });
             case "/api/v1/search" -> search(ctx, keepAlive, client, params, View.RESULTS);
             case "/api/v1/search/packages" -> search(ctx, keepAlive, client, params, View.GROUPED);
             case "/api/v1/search/events" -> search(ctx, keepAlive, client, params, View.EVENTS);
@@ -91,9 +103,17 @@ final class ApiHandler {
             case "/api/v1/queries/cancel" -> {
                 String query = first(params, "q", first(params, "query", ""));
                 if (!queries.cancel(first(params, "match_mode", "regexp"), query)) {
-                    send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, PageRenderer.error("no running query '" + query + "'", 0));
+                    send(
+                            ctx,
+                            keepAlive,
+                            HttpResponseStatus.NOT_FOUND,
+                            PageRenderer.error("no running query '" + query + "'", 0));
                 } else {
-                    send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.object("status", "cancelled", "query", query));
+                    send(
+                            ctx,
+                            keepAlive,
+                            HttpResponseStatus.OK,
+                            PageRenderer.object("status", "cancelled", "query", query));
                 }
             }
             case "/metrics" -> {
@@ -109,7 +129,8 @@ final class ApiHandler {
         return true;
     }
 
-    private void file(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params) throws IOException {
+    private void file(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params)
+            throws IOException {
         String pkg = first(params, "package", null);
         String path = first(params, "path", null);
         String problem = QueryService.fileProblem(pkg, path);
@@ -130,8 +151,13 @@ final class ApiHandler {
                 }
                 window = FileFetch.Ask.lines(first, count, cut);
             } catch (NumberFormatException e) {
-                send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("from must be >= 1, lines in [1, " + MAX_WINDOW_LINES
-                        + "] and max_line_bytes >= 0", 0));
+                send(
+                        ctx,
+                        keepAlive,
+                        HttpResponseStatus.BAD_REQUEST,
+                        PageRenderer.error(
+                                "from must be >= 1, lines in [1, " + MAX_WINDOW_LINES + "] and max_line_bytes >= 0",
+                                0));
                 return;
             }
         }
@@ -145,9 +171,16 @@ final class ApiHandler {
                     // The whole file, when it is small enough for one answer: its size first, from a one-line window.
                     outcome = queries.fetch(-1, pkg, path, FileFetch.Ask.lines(1, 1, 1));
                     if (outcome.content() != null && outcome.totalBytes() > WHOLE_FILE_MAX_BYTES) {
-                        send(ctx, keepAlive, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, PageRenderer.error(pkg + "/" + path + " has "
-                                + outcome.totalBytes() + " bytes, more than " + WHOLE_FILE_MAX_BYTES + " in one answer: ask for a window of"
-                                + " lines (from=1&lines=1000) or stream it from /api/v1/file/raw", 0));
+                        send(
+                                ctx,
+                                keepAlive,
+                                HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                                PageRenderer.error(
+                                        pkg + "/" + path + " has "
+                                                + outcome.totalBytes() + " bytes, more than " + WHOLE_FILE_MAX_BYTES
+                                                + " in one answer: ask for a window of"
+                                                + " lines (from=1&lines=1000) or stream it from /api/v1/file/raw",
+                                        0));
                         return;
                     }
                     if (outcome.content() != null) {
@@ -165,7 +198,8 @@ final class ApiHandler {
         });
     }
 
-    private void raw(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params) throws IOException {
+    private void raw(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params)
+            throws IOException {
         String pkg = first(params, "package", null);
         String path = first(params, "path", null);
         String problem = QueryService.fileProblem(pkg, path);
@@ -177,13 +211,21 @@ final class ApiHandler {
     }
 
     /** What a search answers with: a page of results, a page of packages with their best results, or every package. */
-    enum View { RESULTS, GROUPED, PACKAGES, EVENTS }
+    enum View {
+        RESULTS,
+        GROUPED,
+        PACKAGES,
+        EVENTS
+    }
 
     static final int DEFAULT_PER_PACKAGE = 5;
     static final int MAX_PER_PACKAGE = 100;
 
-    @SuppressWarnings("FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it returns
-    private void search(ChannelHandlerContext ctx, boolean keepAlive, String client, Map<String, List<String>> params, View view)
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it
+    // returns
+    private void search(
+            ChannelHandlerContext ctx, boolean keepAlive, String client, Map<String, List<String>> params, View view)
             throws IOException {
         String query = first(params, "q", first(params, "query", null));
         if (query == null || query.isBlank()) {
@@ -198,21 +240,36 @@ final class ApiHandler {
             perPage = Integer.parseInt(first(params, "per_page", Integer.toString(DEFAULT_PER_PAGE)));
             perPackage = Integer.parseInt(first(params, "per_package", Integer.toString(DEFAULT_PER_PACKAGE)));
         } catch (NumberFormatException e) {
-            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("page, per_page and per_package must be integers", 0));
+            send(
+                    ctx,
+                    keepAlive,
+                    HttpResponseStatus.BAD_REQUEST,
+                    PageRenderer.error("page, per_page and per_package must be integers", 0));
             return;
         }
         if (perPackage < 1 || perPackage > MAX_PER_PACKAGE) {
-            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("per_package must be in [1, " + MAX_PER_PACKAGE + "]", 0));
+            send(
+                    ctx,
+                    keepAlive,
+                    HttpResponseStatus.BAD_REQUEST,
+                    PageRenderer.error("per_package must be in [1, " + MAX_PER_PACKAGE + "]", 0));
             return;
         }
         if (page < 0 || perPage < 1 || perPage > MAX_PER_PAGE) {
-            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST,
+            send(
+                    ctx,
+                    keepAlive,
+                    HttpResponseStatus.BAD_REQUEST,
                     PageRenderer.error("page must be >= 0 and per_page in [1, " + MAX_PER_PAGE + "]", 0));
             return;
         }
         String mode = first(params, "match_mode", "regexp");
         if (!mode.equals("regexp") && !mode.equals("literal")) {
-            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("match_mode must be literal or regexp", 0));
+            send(
+                    ctx,
+                    keepAlive,
+                    HttpResponseStatus.BAD_REQUEST,
+                    PageRenderer.error("match_mode must be literal or regexp", 0));
             return;
         }
         // Identical queries share one run: a running one is joined, a finished one served from disk;
@@ -223,19 +280,24 @@ final class ApiHandler {
             entry = queries.start(client, mode, query, fresh);
         } catch (QueryException e) {
             if (view == View.EVENTS) {
-                EventStream.refuse(ctx, PageRenderer.error(e.getMessage(), e.position())); // as API.md says: an error event
+                EventStream.refuse(
+                        ctx, PageRenderer.error(e.getMessage(), e.position())); // as API.md says: an error event
             } else {
                 send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error(e.getMessage(), e.position()));
             }
             return;
         } catch (Admission.Rejected e) {
-            FullHttpResponse busy = Responses.response(HttpResponseStatus.TOO_MANY_REQUESTS, PageRenderer.error(e.getMessage(), 0),
-                    Responses.JSON);
+            FullHttpResponse busy = Responses.response(
+                    HttpResponseStatus.TOO_MANY_REQUESTS, PageRenderer.error(e.getMessage(), 0), Responses.JSON);
             busy.headers().set(HttpHeaderNames.RETRY_AFTER, Responses.RETRY_AFTER_SECONDS);
             write(ctx, keepAlive, busy);
             return;
         } catch (IOException e) {
-            send(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR, PageRenderer.error("cannot start the query: " + e.getMessage(), 0));
+            send(
+                    ctx,
+                    keepAlive,
+                    HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                    PageRenderer.error("cannot start the query: " + e.getMessage(), 0));
             return;
         }
         int pageNumber = page;
@@ -247,44 +309,83 @@ final class ApiHandler {
         if (!wait && !entry.run().completion().isDone()) {
             // Answer at once with what is known: the page among the results so far, provisional.
             // The query runs on and later calls find it. Pages of the grouped views wait for the end.
-            int wanted = view == View.RESULTS && pageNumber < MAX_PROVISIONAL_RANKS / perPage ? (pageNumber + 1) * perPage : 0;
-            entry.run().bestSoFar(wanted, best -> pages.execute(() -> {
-                try {
-                    send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.running(query, entry.run(), best, pageNumber, perPage));
-                } catch (IOException | RuntimeException e) {
-                    send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
-                } finally {
-                    queries.release(entry);
-                }
-            }));
+            int wanted = view == View.RESULTS && pageNumber < MAX_PROVISIONAL_RANKS / perPage
+                    ? (pageNumber + 1) * perPage
+                    : 0;
+            entry.run()
+                    .bestSoFar(
+                            wanted,
+                            best -> pages.execute(() -> {
+                                try {
+                                    send(
+                                            ctx,
+                                            keepAlive,
+                                            HttpResponseStatus.OK,
+                                            PageRenderer.running(query, entry.run(), best, pageNumber, perPage));
+                                } catch (IOException | RuntimeException e) {
+                                    send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
+                                } finally {
+                                    queries.release(entry);
+                                }
+                            }));
             return;
         }
-        entry.run().completion().whenCompleteAsync((done, failure) -> {
-            QueryRun run = entry.run();
-            try {
-                switch (QueryService.outcome(run)) {
-                    case RUNNING -> throw new IllegalStateException("query '" + query + "' ended but reads as running");
-                    case CRASHED -> send(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR, PageRenderer.error(failure.toString(), 0));
-                    case BAD_QUERY -> send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST,
-                            PageRenderer.error(run.errorMessage(), run.errorPosition()));
-                    case DISK_FULL -> send(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE, PageRenderer.error(run.diskFailure(), 0));
-                    case NO_SHARD -> send(ctx, keepAlive, HttpResponseStatus.BAD_GATEWAY, PageRenderer.error("every backend failed: "
-                            + run.failed().get(0).reason(), 0));
-                    case ANSWERED -> {
-                        byte[] body = switch (view) {
-                            case RESULTS, EVENTS -> PageRenderer.page(query, run, pageNumber, perPage);
-                            case GROUPED -> PageRenderer.grouped(query, run, pageNumber, perPage, perPackage);
-                            case PACKAGES -> PageRenderer.packages(query, run);
-                        };
-                        send(ctx, keepAlive, HttpResponseStatus.OK, body);
-                    }
-                }
-            } catch (IOException | RuntimeException e) {
-                send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
-            } finally {
-                queries.release(entry);
-            }
-        }, pages);
+        entry.run()
+                .completion()
+                .whenCompleteAsync(
+                        (done, failure) -> {
+                            QueryRun run = entry.run();
+                            try {
+                                switch (QueryService.outcome(run)) {
+                                    case RUNNING ->
+                                        throw new IllegalStateException(
+                                                "query '" + query + "' ended but reads as running");
+                                    case CRASHED ->
+                                        send(
+                                                ctx,
+                                                keepAlive,
+                                                HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                                                PageRenderer.error(failure.toString(), 0));
+                                    case BAD_QUERY ->
+                                        send(
+                                                ctx,
+                                                keepAlive,
+                                                HttpResponseStatus.BAD_REQUEST,
+                                                PageRenderer.error(run.errorMessage(), run.errorPosition()));
+                                    case DISK_FULL ->
+                                        send(
+                                                ctx,
+                                                keepAlive,
+                                                HttpResponseStatus.SERVICE_UNAVAILABLE,
+                                                PageRenderer.error(run.diskFailure(), 0));
+                                    case NO_SHARD ->
+                                        send(
+                                                ctx,
+                                                keepAlive,
+                                                HttpResponseStatus.BAD_GATEWAY,
+                                                PageRenderer.error(
+                                                        "every backend failed: "
+                                                                + run.failed()
+                                                                        .get(0)
+                                                                        .reason(),
+                                                        0));
+                                    case ANSWERED -> {
+                                        byte[] body = switch (view) {
+                                            case RESULTS, EVENTS -> PageRenderer.page(query, run, pageNumber, perPage);
+                                            case GROUPED ->
+                                                PageRenderer.grouped(query, run, pageNumber, perPage, perPackage);
+                                            case PACKAGES -> PageRenderer.packages(query, run);
+                                        };
+                                        send(ctx, keepAlive, HttpResponseStatus.OK, body);
+                                    }
+                                }
+                            } catch (IOException | RuntimeException e) {
+                                send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
+                            } finally {
+                                queries.release(entry);
+                            }
+                        },
+                        pages);
     }
 
     private static byte[] errorBytes(Exception e) {

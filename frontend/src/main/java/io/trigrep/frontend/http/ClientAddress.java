@@ -17,14 +17,17 @@ import java.util.List;
  */
 final class ClientAddress {
     /** An address block: {@code bits} leading bits of {@code prefix} (4 bytes for IPv4, 16 for IPv6). */
-    @SuppressWarnings("ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
+    @SuppressWarnings(
+            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
+    // compare
     record Cidr(byte[] prefix, int bits) {
         static Cidr parse(String text) {
             String t = text.strip();
             int slash = t.indexOf('/');
             byte[] address = NetUtil.createByteArrayFromIpAddressString(slash < 0 ? t : t.substring(0, slash));
             if (address == null) {
-                throw new IllegalArgumentException("a trusted proxy must be an IP address or CIDR block (10.0.0.0/8, ::1), got '" + text + "'");
+                throw new IllegalArgumentException(
+                        "a trusted proxy must be an IP address or CIDR block (10.0.0.0/8, ::1), got '" + text + "'");
             }
             int bits = address.length * 8;
             if (slash >= 0) {
@@ -34,7 +37,8 @@ final class ClientAddress {
                     bits = -1;
                 }
                 if (bits < 0 || bits > address.length * 8) {
-                    throw new IllegalArgumentException("prefix length must be in [0, " + address.length * 8 + "], got '" + text + "'");
+                    throw new IllegalArgumentException(
+                            "prefix length must be in [0, " + address.length * 8 + "], got '" + text + "'");
                 }
             }
             return new Cidr(address, bits);
@@ -81,7 +85,9 @@ final class ClientAddress {
 
     /** The client of a request from {@code peer} with this {@code X-Forwarded-For} (may be null). */
     String of(SocketAddress peer, String forwardedFor) {
-        byte[] peerBytes = peer instanceof InetSocketAddress a && a.getAddress() != null ? a.getAddress().getAddress() : null;
+        byte[] peerBytes = peer instanceof InetSocketAddress a && a.getAddress() != null
+                ? a.getAddress().getAddress()
+                : null;
         String client = peerBytes != null ? NetUtil.bytesToIpAddress(peerBytes) : String.valueOf(peer);
         if (forwardedFor == null || !trusted(peerBytes)) {
             return client;

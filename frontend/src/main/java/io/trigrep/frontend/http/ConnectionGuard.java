@@ -19,10 +19,16 @@ import java.util.concurrent.TimeUnit;
  * {@link #evict}.
  */
 final class ConnectionGuard extends ChannelDuplexHandler {
-    private static final byte[] TIMEOUT = ("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: application/json\r\n"
-            + "Content-Length: 57\r\n\r\n{\"error\":\"the request was not complete within the timeout\"}").getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TIMEOUT =
+            ("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: 57\r\n\r\n{\"error\":\"the request was not complete within the timeout\"}")
+                    .getBytes(StandardCharsets.US_ASCII);
 
-    private enum State { WAITING, READING, ANSWERING }
+    private enum State {
+        WAITING,
+        READING,
+        ANSWERING
+    }
 
     private final Connections connections;
     private final ConnectionLimits limits;
@@ -37,7 +43,8 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     }
 
     @Override
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         if (!connections.admit(ctx.channel())) {
@@ -59,7 +66,8 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     }
 
     /** The request begun is complete (called by the {@link RequestSequencer}): its answer's timer starts. */
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void requestRead() {
         if (state != State.ANSWERING) {
             state = State.ANSWERING;
@@ -69,7 +77,8 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     }
 
     /** An answer is written; {@code another} when a pipelined request is answered next. */
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void answered(boolean another) {
         if (another) {
             arm(limits.answerTimeout(), ctx::close);
@@ -79,12 +88,14 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     }
 
     /** Closes the connection to make room for a new one (any thread). */
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void evict() {
         ctx.close();
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private void waiting() {
         state = State.WAITING;
         connections.waiting(this);
@@ -115,11 +126,13 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     }
 
     @Override
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof IOException) {
             // A client that resets or vanishes is ordinary traffic.
-            System.err.println("frontend: connection from " + ctx.channel().remoteAddress() + " ended: " + cause.getMessage());
+            System.err.println(
+                    "frontend: connection from " + ctx.channel().remoteAddress() + " ended: " + cause.getMessage());
             ctx.close();
             return;
         }

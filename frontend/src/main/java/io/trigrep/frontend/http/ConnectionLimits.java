@@ -16,7 +16,8 @@ import java.time.Duration;
  *                       a reader that stops reading does not hold its connection for ever
  * @param maxPipelined   requests read ahead of the one being answered; more close the connection
  */
-public record ConnectionLimits(int maxConnections, Duration requestTimeout, Duration idleTimeout, Duration answerTimeout, int maxPipelined) {
+public record ConnectionLimits(
+        int maxConnections, Duration requestTimeout, Duration idleTimeout, Duration answerTimeout, int maxPipelined) {
     public ConnectionLimits {
         if (maxConnections < 1) {
             throw new IllegalArgumentException("maxConnections must be >= 1, got " + maxConnections);
@@ -36,7 +37,12 @@ public record ConnectionLimits(int maxConnections, Duration requestTimeout, Dura
      * pipelined requests, and a connection cap from {@link #connectionsFor the descriptor limit}.
      */
     public static ConnectionLimits defaults() {
-        return new ConnectionLimits(connectionsFor(descriptorLimit()), Duration.ofSeconds(10), Duration.ofSeconds(60), Duration.ofSeconds(120), 16);
+        return new ConnectionLimits(
+                connectionsFor(descriptorLimit()),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(120),
+                16);
     }
 
     /**

@@ -46,7 +46,8 @@ final class EventStream {
         this.perPage = perPage;
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void start() {
         ctx.writeAndFlush(head());
         tick();
@@ -65,10 +66,12 @@ final class EventStream {
     }
 
     /** A stream of one {@code error} event ({@code json}: error and position), for a query refused before it ran. */
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     static void refuse(ChannelHandlerContext ctx, byte[] json) {
         ctx.write(head());
-        ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(event("error", new String(json, StandardCharsets.UTF_8)))));
+        ctx.write(new DefaultHttpContent(
+                Unpooled.wrappedBuffer(event("error", new String(json, StandardCharsets.UTF_8)))));
         ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
     }
 
@@ -115,13 +118,16 @@ final class EventStream {
 
     /** {@code ,"capped":{"reason":"results","limit":N}} when the answer stopped at a cap, else nothing. */
     static String capped(QueryRun.Capped capped) {
-        return capped == null ? "" : ",\"capped\":{\"reason\":\"" + capped.reason() + "\",\"limit\":" + capped.limit() + "}";
+        return capped == null
+                ? ""
+                : ",\"capped\":{\"reason\":\"" + capped.reason() + "\",\"limit\":" + capped.limit() + "}";
     }
 
     private byte[] done(QueryRun run) {
         int total = run.index().size();
-        String body = "{\"status\":\"done\",\"total_results\":" + total + ",\"pages\":" + (total + perPage - 1) / perPage
-                + ",\"per_page\":" + perPage + ",\"partial\":" + !run.failed().isEmpty() + capped(run.capped()) + "}";
+        String body = "{\"status\":\"done\",\"total_results\":" + total + ",\"pages\":"
+                + (total + perPage - 1) / perPage + ",\"per_page\":" + perPage + ",\"partial\":"
+                + !run.failed().isEmpty() + capped(run.capped()) + "}";
         if (run.errorMessage() != null) {
             return event("error", new String(errorJson(run), StandardCharsets.UTF_8));
         }
@@ -136,7 +142,8 @@ final class EventStream {
         }
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private void send(String name, byte[] json) {
         byte[] event = event(name, new String(json, StandardCharsets.UTF_8));
         ctx.executor().execute(() -> {
@@ -151,7 +158,8 @@ final class EventStream {
     }
 
     /** Writes the last event, ends the chunked stream and closes. Event loop only. */
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private void end(byte[] last) {
         if (ended) {
             return;

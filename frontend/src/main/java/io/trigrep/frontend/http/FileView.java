@@ -17,6 +17,7 @@ final class FileView {
     final long totalBytes;
     /** Line {@code firstLine + i} is {@code content[starts[i], ends[i])}. */
     final int[] starts;
+
     final int[] ends;
     /** The full length of line {@code firstLine + i}: more than its shown length when cut. */
     final long[] full;

@@ -41,12 +41,14 @@ public final class FrontendServer implements AutoCloseable {
     private final ExecutorService pages;
     /** Stateless views over the query service: one of each for all connections. */
     private final ApiHandler api;
+
     private final WebUi ui;
     private final ClientAddress clients;
     private final ConnectionLimits limits;
     private final Connections connections;
     /** What is searchable and what was left out: refreshed on its own timer, read by pages and /api/v1/status. */
     private final CorpusStatus corpus;
+
     static final long CORPUS_STATUS_MILLIS = 15_000;
     private final QueryService queries;
     private Channel channel;
@@ -80,14 +82,22 @@ public final class FrontendServer implements AutoCloseable {
             CorpusStatus.Snapshot known = corpus.latest();
             return known == null ? "" : known.generations();
         });
-        this.queries = new QueryService(fanOut, cache, corpus, search.maxQueries(), search.maxExpensive(), search.maxPerClient(),
+        this.queries = new QueryService(
+                fanOut,
+                cache,
+                corpus,
+                search.maxQueries(),
+                search.maxExpensive(),
+                search.maxPerClient(),
                 search.caps());
         this.api = new ApiHandler(queries, pages);
         this.ui = new WebUi(queries, pages);
     }
 
     public InetSocketAddress start(String host, int port) throws InterruptedException {
-        ServerBootstrap bootstrap = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
@@ -131,10 +141,16 @@ public final class FrontendServer implements AutoCloseable {
         try {
             InetSocketAddress address = (InetSocketAddress) channel.localAddress();
             String host = address.getAddress().isAnyLocalAddress() ? "127.0.0.1" : address.getHostString();
-            FrontendWarmup.Outcome done = new FrontendWarmup(fanOut, java.net.URI.create("http://" + host + ":" + address.getPort()),
-                    System::nanoTime).run(budget.toNanos());
-            log.printf("frontend: warmed up, %d rounds, %.2f s (first round %.0f ms, last %.0f ms; stopped: %s)%n", done.rounds(),
-                    done.nanos() / 1e9, done.firstRoundNanos() / 1e6, done.lastRoundNanos() / 1e6, done.stoppedBy());
+            FrontendWarmup.Outcome done = new FrontendWarmup(
+                            fanOut, java.net.URI.create("http://" + host + ":" + address.getPort()), System::nanoTime)
+                    .run(budget.toNanos());
+            log.printf(
+                    "frontend: warmed up, %d rounds, %.2f s (first round %.0f ms, last %.0f ms; stopped: %s)%n",
+                    done.rounds(),
+                    done.nanos() / 1e9,
+                    done.firstRoundNanos() / 1e6,
+                    done.lastRoundNanos() / 1e6,
+                    done.stoppedBy());
         } catch (java.io.IOException | RuntimeException e) {
             log.println("frontend: warm-up stopped, serving cold: " + e);
         } catch (InterruptedException e) {

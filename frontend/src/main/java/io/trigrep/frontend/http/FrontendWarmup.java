@@ -25,7 +25,9 @@ import java.util.function.LongSupplier;
  */
 final class FrontendWarmup {
     /** Common words of source code and two regex shapes, one of which has no trigram (a capped scan). */
-    static final List<String> QUERIES = List.of("return", "include", "static", "error", "printf\\(", "(?i)todo", "[a-z]+_[a-z]+\\(");
+    static final List<String> QUERIES =
+            List.of("return", "include", "static", "error", "printf\\(", "(?i)todo", "[a-z]+_[a-z]+\\(");
+
     static final QueryCaps CAP = new QueryCaps(20_000, 64L << 20);
     private static final int MIN_ROUNDS = 3;
 
@@ -35,7 +37,8 @@ final class FrontendWarmup {
     private final FanOut fanOut;
     private final URI self;
     private final LongSupplier clock;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     FrontendWarmup(FanOut fanOut, URI self, LongSupplier clock) {
         this.fanOut = fanOut;
@@ -92,9 +95,15 @@ final class FrontendWarmup {
     /** The HTTP paths a user's first requests take, with a query that finds nothing so the backends do no work. */
     private void requests() throws IOException, InterruptedException {
         String none = URLEncoder.encode("trigrep warm-up finds nothing", StandardCharsets.UTF_8);
-        for (String path : List.of("/api/v1/status", "/api/v1/search?cache=false&match_mode=literal&q=" + none,
-                "/search?mode=literal&q=" + none, "/")) {
-            http.send(HttpRequest.newBuilder(self.resolve(path)).timeout(Duration.ofSeconds(10)).build(),
+        for (String path : List.of(
+                "/api/v1/status",
+                "/api/v1/search?cache=false&match_mode=literal&q=" + none,
+                "/search?mode=literal&q=" + none,
+                "/")) {
+            http.send(
+                    HttpRequest.newBuilder(self.resolve(path))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
                     HttpResponse.BodyHandlers.discarding());
         }
     }

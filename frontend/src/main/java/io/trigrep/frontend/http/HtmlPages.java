@@ -35,8 +35,8 @@ final class HtmlPages {
         static final List<String> VIEWS = List.of("rank", "packages", "list");
 
         String href(String view, int page) {
-            return "/search?q=" + Html.url(query) + (literal ? "&mode=literal" : "") + (view.equals("rank") ? "" : "&view=" + view)
-                    + (page > 1 ? "&page=" + page : "");
+            return "/search?q=" + Html.url(query) + (literal ? "&mode=literal" : "")
+                    + (view.equals("rank") ? "" : "&view=" + view) + (page > 1 ? "&page=" + page : "");
         }
 
         /** The same query narrowed to one package: {@code package:} takes a regex, so the name is quoted. */
@@ -62,7 +62,8 @@ final class HtmlPages {
         head(h, "trigrep: regex code search", null, false);
         h.raw("</header>");
         h.raw("<main id=\"main\" class=\"home\">");
-        h.raw("<p class=\"lead\">Search source code with regular expressions (RE2 syntax). Results stream in while the query runs.</p>");
+        h.raw(
+                "<p class=\"lead\">Search source code with regular expressions (RE2 syntax). Results stream in while the query runs.</p>");
         help(h);
         h.raw("</main>");
         return foot(h);
@@ -72,9 +73,15 @@ final class HtmlPages {
         Html h = new Html();
         head(h, q.query() + " · trigrep", q, false);
         h.raw("</header>");
-        h.raw("<div class=\"error\" id=\"query-error\" role=\"alert\"><p>").text(message).raw("</p>");
+        h.raw("<div class=\"error\" id=\"query-error\" role=\"alert\"><p>")
+                .text(message)
+                .raw("</p>");
         if (position > 0 && position <= q.query().length() + 1) {
-            h.raw("<pre class=\"caret\">").text(q.query()).raw("\n").text(" ".repeat(position - 1)).raw("^</pre>");
+            h.raw("<pre class=\"caret\">")
+                    .text(q.query())
+                    .raw("\n")
+                    .text(" ".repeat(position - 1))
+                    .raw("^</pre>");
         }
         h.raw("</div><main id=\"main\">");
         help(h);
@@ -87,7 +94,11 @@ final class HtmlPages {
         Html h = new Html();
         head(h, title + " · trigrep", q, false);
         h.raw("</header>");
-        h.raw("<main id=\"main\"><div class=\"notice\" role=\"alert\"><h1>").text(title).raw("</h1><p>").text(message).raw("</p>");
+        h.raw("<main id=\"main\"><div class=\"notice\" role=\"alert\"><h1>")
+                .text(title)
+                .raw("</h1><p>")
+                .text(message)
+                .raw("</p>");
         if (retryHref != null) {
             h.raw("<p><a class=\"button\" href=\"").text(retryHref).raw("\">Try again</a></p>");
         }
@@ -100,11 +111,18 @@ final class HtmlPages {
         Html h = new Html();
         head(h, q.query() + " · trigrep", q, true);
         h.raw("</header>");
-        h.raw("<main id=\"main\" data-events=\"/api/v1/search/events?").text(q.apiParameters()).raw("&amp;per_page=").number(PER_PAGE)
-                .raw("\"><section class=\"progress\" aria-live=\"polite\"><progress id=\"bar\" max=\"1\" value=\"0\"></progress>")
-                .raw("<p id=\"progress-text\">Searching ").number(run.statuses().size()).raw(" shards…</p>")
+        h.raw("<main id=\"main\" data-events=\"/api/v1/search/events?")
+                .text(q.apiParameters())
+                .raw("&amp;per_page=")
+                .number(PER_PAGE)
+                .raw(
+                        "\"><section class=\"progress\" aria-live=\"polite\"><progress id=\"bar\" max=\"1\" value=\"0\"></progress>")
+                .raw("<p id=\"progress-text\">Searching ")
+                .number(run.statuses().size())
+                .raw(" shards…</p>")
                 .raw("<p id=\"progress-notice\" class=\"notice partial\" hidden></p></section>")
-                .raw("<h2 class=\"best-title\" hidden>Best results so far</h2><ol id=\"best\" class=\"results\"></ol></main>");
+                .raw(
+                        "<h2 class=\"best-title\" hidden>Best results so far</h2><ol id=\"best\" class=\"results\"></ol></main>");
         return foot(h);
     }
 
@@ -119,9 +137,12 @@ final class HtmlPages {
         h.raw("<main id=\"main\" data-done>");
         summary(h, q, run, total);
         if (total == 0) {
-            h.raw("<p class=\"empty\">No results. A regex is case-sensitive unless it starts with <code>(?i)</code>.</p>");
+            h.raw(
+                    "<p class=\"empty\">No results. A regex is case-sensitive unless it starts with <code>(?i)</code>.</p>");
         }
-        h.raw("<ol class=\"results\" start=\"").number((long) (page - 1) * PER_PAGE + 1).raw("\">");
+        h.raw("<ol class=\"results\" start=\"")
+                .number((long) (page - 1) * PER_PAGE + 1)
+                .raw("\">");
         for (int rank = (page - 1) * PER_PAGE; rank < Math.min(total, page * PER_PAGE); rank++) {
             result(h, q, QueryService.read(run, index.sorted(rank)));
         }
@@ -150,8 +171,12 @@ final class HtmlPages {
                 result(h, q, QueryService.read(run, r));
             }
             h.raw("</ol>");
-            h.raw("<p class=\"more\"><a href=\"").text(q.inPackage(name).href("rank", 1)).raw("\">show all ").count(count)
-                    .raw(count == 1 ? " result" : " results").raw(" in this package</a></p></section>");
+            h.raw("<p class=\"more\"><a href=\"")
+                    .text(q.inPackage(name).href("rank", 1))
+                    .raw("\">show all ")
+                    .count(count)
+                    .raw(count == 1 ? " result" : " results")
+                    .raw(" in this package</a></p></section>");
         }
         pager(h, q, page, pages);
         h.raw("</main>");
@@ -169,8 +194,13 @@ final class HtmlPages {
         h.raw("<ul class=\"package-list\">");
         for (int id : index.packagesByCount()) {
             String name = index.packages().name(id);
-            h.raw("<li><a href=\"").text(q.inPackage(name).href("rank", 1)).raw("\">").text(name).raw("</a> <span class=\"count\">")
-                    .count(counts[id]).raw("</span></li>");
+            h.raw("<li><a href=\"")
+                    .text(q.inPackage(name).href("rank", 1))
+                    .raw("\">")
+                    .text(name)
+                    .raw("</a> <span class=\"count\">")
+                    .count(counts[id])
+                    .raw("</span></li>");
         }
         h.raw("</ul></main>");
         return foot(h);
@@ -189,7 +219,11 @@ final class HtmlPages {
         if (back != null) {
             h.raw("<a href=\"").text(back.href("rank", 1)).raw("\">← back to the results</a> · ");
         }
-        h.raw("<span class=\"pkg\">").text(pkg).raw("</span>/<span class=\"path\">").text(path).raw("</span></nav></header>");
+        h.raw("<span class=\"pkg\">")
+                .text(pkg)
+                .raw("</span>/<span class=\"path\">")
+                .text(path)
+                .raw("</span></nav></header>");
         h.raw("<main id=\"main\" class=\"file-view\">");
         String self = "/show?package=" + Html.url(pkg) + "&path=" + Html.url(path)
                 + (back == null ? "" : "&" + back.apiParameters().replace("match_mode=", "mode="));
@@ -202,28 +236,48 @@ final class HtmlPages {
         } else {
             h.raw("lines ").count(file.firstLine).raw("–").count(last);
         }
-        h.raw(" of ").count(file.totalLines).raw(" · ").text(Html.bytes(file.totalBytes)).raw("</span>");
+        h.raw(" of ")
+                .count(file.totalLines)
+                .raw(" · ")
+                .text(Html.bytes(file.totalBytes))
+                .raw("</span>");
         if (!whole) {
             if (file.firstLine > 1) {
                 h.raw(" <a href=\"").text(self + "&from=1").raw("\">start</a>");
-                h.raw(" <a rel=\"prev\" href=\"").text(self + "&from=" + Math.max(1, file.firstLine - windowLines)).raw("\">← previous</a>");
+                h.raw(" <a rel=\"prev\" href=\"")
+                        .text(self + "&from=" + Math.max(1, file.firstLine - windowLines))
+                        .raw("\">← previous</a>");
             }
             if (last < file.totalLines) {
-                h.raw(" <a rel=\"next\" href=\"").text(self + "&from=" + (last + 1)).raw("\">next →</a>");
-                h.raw(" <a href=\"").text(self + "&from=" + Math.max(1, file.totalLines - windowLines + 1)).raw("\">end</a>");
+                h.raw(" <a rel=\"next\" href=\"")
+                        .text(self + "&from=" + (last + 1))
+                        .raw("\">next →</a>");
+                h.raw(" <a href=\"")
+                        .text(self + "&from=" + Math.max(1, file.totalLines - windowLines + 1))
+                        .raw("\">end</a>");
             }
         }
         h.raw(" <a class=\"raw\" href=\"").text(raw).raw("\">raw</a></nav>");
         h.raw("<pre class=\"file\">");
         for (int i = 0; i < file.lines(); i++) {
             long line = file.firstLine + i;
-            h.raw(line == target ? "<span class=\"l target\" id=\"L" : "<span class=\"l\" id=\"L").number(line)
-                    .raw("\"><a class=\"n\" href=\"#L").number(line).raw("\">").number(line).raw("</a>")
+            h.raw(line == target ? "<span class=\"l target\" id=\"L" : "<span class=\"l\" id=\"L")
+                    .number(line)
+                    .raw("\"><a class=\"n\" href=\"#L")
+                    .number(line)
+                    .raw("\">")
+                    .number(line)
+                    .raw("</a>")
                     .text(ShownText.decode(file.content, file.starts[i], file.ends[i]));
             if (file.cut(i)) {
                 cutMark(h, file.full[i]);
-                h.raw("<span class=\"cut-note\"> line cut at ").count(file.ends[i] - file.starts[i]).raw(" of ").count(file.full[i])
-                        .raw(" bytes: <a href=\"").text(raw).raw("\">raw file</a></span>");
+                h.raw("<span class=\"cut-note\"> line cut at ")
+                        .count(file.ends[i] - file.starts[i])
+                        .raw(" of ")
+                        .count(file.full[i])
+                        .raw(" bytes: <a href=\"")
+                        .text(raw)
+                        .raw("\">raw file</a></span>");
             }
             h.raw("\n</span>");
         }
@@ -240,23 +294,32 @@ final class HtmlPages {
     private static void head(Html h, String title, UiQuery q, boolean refresh) {
         h.raw("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
-                .raw("<title>").text(title).raw("</title>")
-                .raw("<link rel=\"stylesheet\" href=\"/static/style.css\"><script src=\"/static/app.js\" defer></script>");
+                .raw("<title>")
+                .text(title)
+                .raw("</title>")
+                .raw(
+                        "<link rel=\"stylesheet\" href=\"/static/style.css\"><script src=\"/static/app.js\" defer></script>");
         if (refresh) {
             h.raw("<noscript><meta http-equiv=\"refresh\" content=\"1\"></noscript>");
         }
         h.raw("</head><body><header class=\"bar\"><a class=\"logo\" href=\"/\">trigrep</a>")
                 .raw("<form class=\"search\" action=\"/search\" method=\"get\" role=\"search\">")
-                .raw("<input id=\"q\" type=\"search\" name=\"q\" aria-label=\"Search query\" placeholder=\"regex, e.g. inflateInit2?_\"")
+                .raw(
+                        "<input id=\"q\" type=\"search\" name=\"q\" aria-label=\"Search query\" placeholder=\"regex, e.g. inflateInit2?_\"")
                 .raw(" autocomplete=\"off\" autocapitalize=\"off\" spellcheck=\"false\" required value=\"")
-                .text(q == null ? "" : q.query()).raw("\"").raw(q == null ? " autofocus" : "").raw(">")
+                .text(q == null ? "" : q.query())
+                .raw("\"")
+                .raw(q == null ? " autofocus" : "")
+                .raw(">")
                 .raw("<label class=\"mode\" title=\"Take the query literally: no regex metacharacters\">")
-                .raw("<input id=\"literal\" type=\"checkbox\" name=\"mode\" value=\"literal\"").raw(q != null && q.literal() ? " checked" : "")
+                .raw("<input id=\"literal\" type=\"checkbox\" name=\"mode\" value=\"literal\"")
+                .raw(q != null && q.literal() ? " checked" : "")
                 .raw("> literal</label><button type=\"submit\">Search</button></form>");
     }
 
     private byte[] foot(Html h) {
-        h.raw("<footer><a href=\"/\">trigrep</a> · regex code search · <a href=\"/api/v1/search?q=inflate&amp;per_page=1\">JSON API</a>")
+        h.raw(
+                        "<footer><a href=\"/\">trigrep</a> · regex code search · <a href=\"/api/v1/search?q=inflate&amp;per_page=1\">JSON API</a>")
                 .raw(" · press <kbd>/</kbd> to search");
         String line = corpusLine(corpus.get());
         if (line != null) {
@@ -271,11 +334,15 @@ final class HtmlPages {
         if (now == null) {
             return null;
         }
-        StringBuilder line = new StringBuilder(String.format(java.util.Locale.ROOT, "%,d files (%s) searchable", now.files(),
-                Html.bytes(now.bytes())));
+        StringBuilder line = new StringBuilder(String.format(
+                java.util.Locale.ROOT, "%,d files (%s) searchable", now.files(), Html.bytes(now.bytes())));
         long down = now.shards().stream().filter(s -> !s.reachable()).count();
         if (down > 0) {
-            line.append(String.format(java.util.Locale.ROOT, " (%d of %d shards unreachable)", down, now.shards().size()));
+            line.append(String.format(
+                    java.util.Locale.ROOT,
+                    " (%d of %d shards unreachable)",
+                    down,
+                    now.shards().size()));
         }
         if (now.skipped().isEmpty()) {
             line.append(" · none left out that the index reports");
@@ -283,8 +350,13 @@ final class HtmlPages {
             line.append(" · left out:");
             String separator = " ";
             for (CorpusStatus.Skip k : now.skipped()) {
-                line.append(separator).append(String.format(java.util.Locale.ROOT, "%,d %s (%s)", k.files(), k.reason().replace('_', ' '),
-                        Html.bytes(k.bytes())));
+                line.append(separator)
+                        .append(String.format(
+                                java.util.Locale.ROOT,
+                                "%,d %s (%s)",
+                                k.files(),
+                                k.reason().replace('_', ' '),
+                                Html.bytes(k.bytes())));
                 separator = ", ";
             }
         }
@@ -295,20 +367,38 @@ final class HtmlPages {
         h.raw("<section class=\"help\"><h2>Syntax</h2><dl>")
                 .raw("<dt><code>foo\\w+bar</code></dt><dd>an RE2 regular expression, case-sensitive</dd>")
                 .raw("<dt><code>(?i)foo</code> or <code>case:no</code></dt><dd>ignore case</dd>")
-                .raw("<dt><code>package:zlib</code> <code>-package:linux</code></dt><dd>only, or not, packages matching a regex</dd>")
-                .raw("<dt><code>path:\\.c$</code> <code>-path:test</code></dt><dd>only, or not, paths matching a regex</dd>")
-                .raw("<dt><code>filetype:go</code> <code>-filetype:c</code></dt><dd>by language: c, c++, go, java, python, rust, shell, perl, ruby, php, js, ts</dd>")
-                .raw("<dt><code>a AND b</code> <code>a OR b</code> <code>NOT a</code></dt><dd>files that match the combination of regexes,"
-                        + " in upper case; <code>( )</code> group: <code>(malloc\\( OR calloc\\() AND NOT free\\(</code>. The lines shown"
-                        + " are those of the operands not under a NOT</dd>")
-                .raw("<dt><code>path:Makefile\\.am$</code> alone</dt><dd>files by name (a filter with no pattern): a file list</dd>")
-                .raw("<dt><code>sym:^inflateInit2_$</code></dt><dd>definitions (functions, types, macros, ...) whose name matches,"
-                        + " as universal-ctags found them; a plain query also ranks the line defining a matching name first</dd>")
-                .raw("<dt>literal</dt><dd>tick it to search the text as typed, metacharacters and all (AND, OR and NOT too)</dd></dl>")
+                .raw(
+                        "<dt><code>package:zlib</code> <code>-package:linux</code></dt><dd>only, or not, packages matching a regex</dd>")
+                .raw(
+                        "<dt><code>path:\\.c$</code> <code>-path:test</code></dt><dd>only, or not, paths matching a regex</dd>")
+                .raw(
+                        "<dt><code>filetype:go</code> <code>-filetype:c</code></dt><dd>by language: c, c++, go, java, python, rust, shell, perl, ruby, php, js, ts</dd>")
+                .raw(
+                        "<dt><code>a AND b</code> <code>a OR b</code> <code>NOT a</code></dt><dd>files that match the combination of regexes,"
+                                + " in upper case; <code>( )</code> group: <code>(malloc\\( OR calloc\\() AND NOT free\\(</code>. The lines shown"
+                                + " are those of the operands not under a NOT</dd>")
+                .raw(
+                        "<dt><code>path:Makefile\\.am$</code> alone</dt><dd>files by name (a filter with no pattern): a file list</dd>")
+                .raw(
+                        "<dt><code>sym:^inflateInit2_$</code></dt><dd>definitions (functions, types, macros, ...) whose name matches,"
+                                + " as universal-ctags found them; a plain query also ranks the line defining a matching name first</dd>")
+                .raw(
+                        "<dt>literal</dt><dd>tick it to search the text as typed, metacharacters and all (AND, OR and NOT too)</dd></dl>")
                 .raw("<h2>Examples</h2><ul class=\"examples\">");
-        for (String example : List.of("inflateInit2_", "ByteBuf\\s+write\\w+", "class \\w+Decoder filetype:java", "(?i)utf-?8 path:\\.h$",
-                "TODO|FIXME -path:test", "class \\w+Decoder AND NOT decodeLast", "path:Decoder\\.java$", "sym:^ByteBuf$")) {
-            h.raw("<li><a href=\"/search?q=").text(Html.url(example)).raw("\"><code>").text(example).raw("</code></a></li>");
+        for (String example : List.of(
+                "inflateInit2_",
+                "ByteBuf\\s+write\\w+",
+                "class \\w+Decoder filetype:java",
+                "(?i)utf-?8 path:\\.h$",
+                "TODO|FIXME -path:test",
+                "class \\w+Decoder AND NOT decodeLast",
+                "path:Decoder\\.java$",
+                "sym:^ByteBuf$")) {
+            h.raw("<li><a href=\"/search?q=")
+                    .text(Html.url(example))
+                    .raw("\"><code>")
+                    .text(example)
+                    .raw("</code></a></li>");
         }
         h.raw("</ul></section>");
     }
@@ -322,24 +412,34 @@ final class HtmlPages {
         view(h, q, "rank", "by rank");
         view(h, q, "packages", "by package");
         view(h, q, "list", "packages (" + packages + ")");
-        h.raw("</nav><p class=\"summary\"><span id=\"total\">").count(total).raw(total == 1 ? " result" : " results").raw("</span> in ")
-                .count(packages).raw(packages == 1 ? " package" : " packages")
-                .raw(String.format(java.util.Locale.ROOT, " · %.2f s", run.elapsedNanos() / 1e9)).raw("</p>");
+        h.raw("</nav><p class=\"summary\"><span id=\"total\">")
+                .count(total)
+                .raw(total == 1 ? " result" : " results")
+                .raw("</span> in ")
+                .count(packages)
+                .raw(packages == 1 ? " package" : " packages")
+                .raw(String.format(java.util.Locale.ROOT, " · %.2f s", run.elapsedNanos() / 1e9))
+                .raw("</p>");
         QueryRun.Capped capped = run.capped();
         if (capped != null) {
-            h.raw("<div class=\"notice capped\" role=\"status\" id=\"capped\"><p>This query has more results than shown: it stopped at ");
+            h.raw(
+                    "<div class=\"notice capped\" role=\"status\" id=\"capped\"><p>This query has more results than shown: it stopped at ");
             if (capped.reason().equals("results")) {
                 h.raw("the cap of ").count(capped.limit()).raw(" results");
             } else {
                 h.raw("the cap of ").text(Html.bytes(capped.limit())).raw(" of results");
             }
-            h.raw(" per query, keeping each shard's first results in index order. Narrow it (a longer string, "
-                    + "<code>package:</code>, <code>path:</code> or <code>filetype:</code>) to see them all.</p></div>");
+            h.raw(
+                    " per query, keeping each shard's first results in index order. Narrow it (a longer string, "
+                            + "<code>package:</code>, <code>path:</code> or <code>filetype:</code>) to see them all.</p></div>");
         }
         List<ShardStatus> failed = run.failed();
         if (!failed.isEmpty()) {
-            h.raw("<div class=\"notice partial\" role=\"status\" id=\"partial\"><p>").number(failed.size()).raw(" of ")
-                    .number(run.statuses().size()).raw(" shards failed: these results are partial.</p><ul>");
+            h.raw("<div class=\"notice partial\" role=\"status\" id=\"partial\"><p>")
+                    .number(failed.size())
+                    .raw(" of ")
+                    .number(run.statuses().size())
+                    .raw(" shards failed: these results are partial.</p><ul>");
             for (ShardStatus s : failed) {
                 h.raw("<li>").text(s.shard()).raw(": ").text(s.reason()).raw("</li>");
             }
@@ -372,9 +472,15 @@ final class HtmlPages {
                 h.raw("<span class=\"gap\">…</span>");
             }
             if (p == page) {
-                h.raw("<span class=\"current\" aria-current=\"page\">").number(p).raw("</span>");
+                h.raw("<span class=\"current\" aria-current=\"page\">")
+                        .number(p)
+                        .raw("</span>");
             } else {
-                h.raw("<a href=\"").text(q.href(q.view(), p)).raw("\">").number(p).raw("</a>");
+                h.raw("<a href=\"")
+                        .text(q.href(q.view(), p))
+                        .raw("\">")
+                        .number(p)
+                        .raw("</a>");
             }
             last = p;
         }
@@ -398,9 +504,17 @@ final class HtmlPages {
         String pkg = ShownText.decode(ResultView.bytes(f.getPackage()));
         String path = ShownText.decode(ResultView.bytes(f.getPath()));
         String language = f.getLanguage().toString();
-        h.raw("<li class=\"result file\"><a class=\"loc\" href=\"/show?package=").text(Html.url(pkg)).raw("&amp;path=").text(Html.url(path))
-                .raw("&amp;").text(q.apiParameters().replace("match_mode=", "mode=")).raw("\"><span class=\"pkg\">").text(pkg)
-                .raw("</span>/<span class=\"path\">").text(path).raw("</span></a> <span class=\"meta\">");
+        h.raw("<li class=\"result file\"><a class=\"loc\" href=\"/show?package=")
+                .text(Html.url(pkg))
+                .raw("&amp;path=")
+                .text(Html.url(path))
+                .raw("&amp;")
+                .text(q.apiParameters().replace("match_mode=", "mode="))
+                .raw("\"><span class=\"pkg\">")
+                .text(pkg)
+                .raw("</span>/<span class=\"path\">")
+                .text(path)
+                .raw("</span></a> <span class=\"meta\">");
         if (!language.isEmpty()) {
             h.raw("<span class=\"lang\">").text(language).raw("</span> · ");
         }
@@ -419,17 +533,31 @@ final class HtmlPages {
             v /= 1024;
             u++;
         }
-        return (v < 10 ? String.format(java.util.Locale.ROOT, "%.1f", v) : String.valueOf(Math.round(v))) + " " + units[u];
+        return (v < 10 ? String.format(java.util.Locale.ROOT, "%.1f", v) : String.valueOf(Math.round(v))) + " "
+                + units[u];
     }
 
     /** One line result: its location, linked to the file view at its line, and its lines with the matches marked. */
     private static void result(Html h, UiQuery q, Result.Reader reader) {
         ResultView r = new ResultView(reader);
         long line = r.line;
-        h.raw("<li class=\"result\"><a class=\"loc\" href=\"/show?package=").text(Html.url(r.pkg)).raw("&amp;path=").text(Html.url(r.path))
-                .raw("&amp;").text(q.apiParameters().replace("match_mode=", "mode=")).raw("&amp;line=").number(line).raw("#L").number(line)
-                .raw("\"><span class=\"pkg\">").text(r.pkg).raw("</span>/<span class=\"path\">").text(r.path).raw("</span>:<span class=\"lno\">")
-                .number(line).raw("</span>");
+        h.raw("<li class=\"result\"><a class=\"loc\" href=\"/show?package=")
+                .text(Html.url(r.pkg))
+                .raw("&amp;path=")
+                .text(Html.url(r.path))
+                .raw("&amp;")
+                .text(q.apiParameters().replace("match_mode=", "mode="))
+                .raw("&amp;line=")
+                .number(line)
+                .raw("#L")
+                .number(line)
+                .raw("\"><span class=\"pkg\">")
+                .text(r.pkg)
+                .raw("</span>/<span class=\"path\">")
+                .text(r.path)
+                .raw("</span>:<span class=\"lno\">")
+                .number(line)
+                .raw("</span>");
         if (r.symbol != null) {
             // A sym: query's result: the definition's kind, and its scope when ctags gave one.
             h.raw(" <span class=\"kind\">").text(r.symbol[1]).raw("</span>");
@@ -457,7 +585,10 @@ final class HtmlPages {
     }
 
     private static void contextLine(Html h, long number, String text, ResultView.Cut cut) {
-        h.raw("<span class=\"l\"><span class=\"n\">").number(number).raw("</span>").text(text);
+        h.raw("<span class=\"l\"><span class=\"n\">")
+                .number(number)
+                .raw("</span>")
+                .text(text);
         if (cut != null) {
             cutMark(h, cut.bytes());
         }
@@ -477,7 +608,10 @@ final class HtmlPages {
             if (start < done || start >= end) {
                 continue; // overlapping or empty: nothing to mark
             }
-            h.text(ShownText.decode(bytes, done, start)).raw("<mark>").text(ShownText.decode(bytes, start, end)).raw("</mark>");
+            h.text(ShownText.decode(bytes, done, start))
+                    .raw("<mark>")
+                    .text(ShownText.decode(bytes, start, end))
+                    .raw("</mark>");
             done = end;
         }
         h.text(ShownText.decode(bytes, done, bytes.length));

@@ -320,7 +320,8 @@ final class PageRenderer {
         return out.toByteArray();
     }
 
-    private static void skipped(JsonGenerator json, List<io.trigrep.frontend.fanout.CorpusStatus.Skip> skipped) throws IOException {
+    private static void skipped(JsonGenerator json, List<io.trigrep.frontend.fanout.CorpusStatus.Skip> skipped)
+            throws IOException {
         json.writeArrayFieldStart("skipped");
         for (io.trigrep.frontend.fanout.CorpusStatus.Skip k : skipped) {
             json.writeStartObject();

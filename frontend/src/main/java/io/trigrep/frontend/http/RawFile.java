@@ -34,7 +34,13 @@ final class RawFile {
     private long sent;
     private int backend = -1;
 
-    RawFile(ChannelHandlerContext ctx, boolean keepAlive, ExecutorService pages, QueryService queries, String pkg, String path) {
+    RawFile(
+            ChannelHandlerContext ctx,
+            boolean keepAlive,
+            ExecutorService pages,
+            QueryService queries,
+            String pkg,
+            String path) {
         this.ctx = ctx;
         this.keepAlive = keepAlive;
         this.pages = pages;
@@ -43,13 +49,15 @@ final class RawFile {
         this.path = path;
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void start() {
         pages.execute(() -> {
             FileFetch.Outcome first = queries.fetch(-1, pkg, path, FileFetch.Ask.bytes(0, CHUNK));
             if (first.content() == null) {
                 try {
-                    Responses.send(ctx, keepAlive, Responses.status(first.code()), PageRenderer.error(first.message(), 0));
+                    Responses.send(
+                            ctx, keepAlive, Responses.status(first.code()), PageRenderer.error(first.message(), 0));
                 } catch (IOException impossible) {
                     ctx.close();
                 }
@@ -70,7 +78,8 @@ final class RawFile {
     }
 
     /** Writes one chunk; when the client has taken it, fetches the next (or ends the response). */
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private void write(byte[] chunk) {
         sent += chunk.length;
         boolean last = chunk.length == 0 || sent >= total;
@@ -80,7 +89,8 @@ final class RawFile {
             } else if (last) {
                 var end = ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
                 if (!keepAlive || sent != total) {
-                    // A file that shrank or a backend that stopped: the length promised was not sent, so the connection ends.
+                    // A file that shrank or a backend that stopped: the length promised was not sent, so the connection
+                    // ends.
                     end.addListener(ChannelFutureListener.CLOSE);
                 }
             } else {
@@ -89,7 +99,8 @@ final class RawFile {
         });
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     private void next() {
         FileFetch.Outcome piece = queries.fetch(backend, pkg, path, FileFetch.Ask.bytes(sent, CHUNK));
         if (piece.content() == null) {

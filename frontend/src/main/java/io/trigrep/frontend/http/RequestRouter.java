@@ -37,10 +37,17 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (!request.decoderResult().isSuccess()) {
             Throwable cause = request.decoderResult().cause();
             if (cause instanceof TooLongHttpLineException) {
-                send(ctx, false, HttpResponseStatus.REQUEST_URI_TOO_LONG,
-                        PageRenderer.error("request line longer than " + FrontendServer.MAX_INITIAL_LINE + " bytes", 0));
+                send(
+                        ctx,
+                        false,
+                        HttpResponseStatus.REQUEST_URI_TOO_LONG,
+                        PageRenderer.error(
+                                "request line longer than " + FrontendServer.MAX_INITIAL_LINE + " bytes", 0));
             } else if (cause instanceof TooLongHttpHeaderException) {
-                send(ctx, false, HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+                send(
+                        ctx,
+                        false,
+                        HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
                         PageRenderer.error("headers longer than " + FrontendServer.MAX_HEADER_BYTES + " bytes", 0));
             } else {
                 send(ctx, false, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("malformed HTTP request", 0));
@@ -48,8 +55,13 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
             return;
         }
         boolean cancel = request.uri().startsWith("/api/v1/queries/cancel");
-        if (cancel ? !HttpMethod.POST.equals(request.method()) : !HttpMethod.GET.equals(request.method()) && !HttpMethod.HEAD.equals(request.method())) {
-            send(ctx, keepAlive, HttpResponseStatus.METHOD_NOT_ALLOWED,
+        if (cancel
+                ? !HttpMethod.POST.equals(request.method())
+                : !HttpMethod.GET.equals(request.method()) && !HttpMethod.HEAD.equals(request.method())) {
+            send(
+                    ctx,
+                    keepAlive,
+                    HttpResponseStatus.METHOD_NOT_ALLOWED,
                     PageRenderer.error(cancel ? "cancel with POST" : "only GET is supported here", 0));
             return;
         }
@@ -59,25 +71,39 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
             uri.parameters();
             if (!percentDecodesToUtf8(request.uri())) {
                 // The decoder would make each bad byte U+FFFD and search for that: say so instead.
-                send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("invalid URL: not UTF-8 once percent-decoded", 0));
+                send(
+                        ctx,
+                        keepAlive,
+                        HttpResponseStatus.BAD_REQUEST,
+                        PageRenderer.error("invalid URL: not UTF-8 once percent-decoded", 0));
                 return;
             }
         } catch (IllegalArgumentException e) {
-            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("invalid URL: " + e.getMessage(), 0));
+            send(
+                    ctx,
+                    keepAlive,
+                    HttpResponseStatus.BAD_REQUEST,
+                    PageRenderer.error("invalid URL: " + e.getMessage(), 0));
             return;
         }
         // Whose request this is, for the per-client share of new searches: see ClientAddress.
-        String client = clients.of(ctx.channel().remoteAddress(), request.headers().get("X-Forwarded-For"));
+        String client =
+                clients.of(ctx.channel().remoteAddress(), request.headers().get("X-Forwarded-For"));
         if (!api.handle(ctx, keepAlive, client, uri.path(), uri.parameters())
                 && !ui.handle(ctx, keepAlive, request, client, uri.path(), uri.parameters())) {
-            send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, PageRenderer.error("no such endpoint: " + uri.path(), 0));
+            send(
+                    ctx,
+                    keepAlive,
+                    HttpResponseStatus.NOT_FOUND,
+                    PageRenderer.error("no such endpoint: " + uri.path(), 0));
         }
     }
 
     /** Whether the URL's bytes, percent escapes decoded, are valid UTF-8. */
     static boolean percentDecodesToUtf8(String uri) {
         // ISO-8859-1 maps each decoded byte to one char, so the bytes come back unchanged.
-        byte[] bytes = QueryStringDecoder.decodeComponent(uri, StandardCharsets.ISO_8859_1).getBytes(StandardCharsets.ISO_8859_1);
+        byte[] bytes = QueryStringDecoder.decodeComponent(uri, StandardCharsets.ISO_8859_1)
+                .getBytes(StandardCharsets.ISO_8859_1);
         try {
             StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes));
             return true;

@@ -20,9 +20,23 @@ import java.util.Set;
  */
 final class RequestSequencer extends ChannelDuplexHandler {
     /** Routes counted by name; any other path counts as "other", so clients cannot mint labels. */
-    static final Set<String> ROUTES = Set.of("/", "/search", "/show", "/raw", "/healthz", "/readyz", "/metrics", "/api/v1/search",
-            "/api/v1/search/packages", "/api/v1/search/events", "/api/v1/packages", "/api/v1/file", "/api/v1/file/raw",
-            "/api/v1/status", "/api/v1/queries", "/api/v1/queries/cancel");
+    static final Set<String> ROUTES = Set.of(
+            "/",
+            "/search",
+            "/show",
+            "/raw",
+            "/healthz",
+            "/readyz",
+            "/metrics",
+            "/api/v1/search",
+            "/api/v1/search/packages",
+            "/api/v1/search/events",
+            "/api/v1/packages",
+            "/api/v1/file",
+            "/api/v1/file/raw",
+            "/api/v1/status",
+            "/api/v1/queries",
+            "/api/v1/queries/cancel");
 
     private final ConnectionGuard guard;
     private final int maxWaiting;
@@ -43,7 +57,8 @@ final class RequestSequencer extends ChannelDuplexHandler {
     }
 
     @Override
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (!(msg instanceof FullHttpRequest request)) {
             ctx.fireChannelRead(msg);
@@ -63,7 +78,8 @@ final class RequestSequencer extends ChannelDuplexHandler {
     }
 
     @Override
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
         if (msg instanceof HttpResponse response) {
             metrics.response(route, response.status().code());

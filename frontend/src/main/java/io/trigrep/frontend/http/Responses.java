@@ -25,12 +25,14 @@ final class Responses {
 
     /** The HTTP status for a fetch that found no file. */
     static HttpResponseStatus status(Failure.Code code) {
-        return code == Failure.Code.NOT_FOUND ? HttpResponseStatus.NOT_FOUND
+        return code == Failure.Code.NOT_FOUND
+                ? HttpResponseStatus.NOT_FOUND
                 : code == Failure.Code.BAD_REQUEST ? HttpResponseStatus.BAD_REQUEST : HttpResponseStatus.BAD_GATEWAY;
     }
 
     static FullHttpResponse response(HttpResponseStatus status, byte[] body, String contentType) {
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+        FullHttpResponse response =
+                new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
         response.headers().set("X-Content-Type-Options", "nosniff");
@@ -41,7 +43,8 @@ final class Responses {
         write(ctx, keepAlive, response(status, json, JSON));
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     static void write(ChannelHandlerContext ctx, boolean keepAlive, FullHttpResponse response) {
         if (keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);

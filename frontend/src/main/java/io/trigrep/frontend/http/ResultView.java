@@ -32,6 +32,7 @@ final class ResultView {
     final int[] ranges;
     /** The cut of each line before and after (null when whole), and of the matching line. */
     final Cut[] beforeCuts;
+
     final Cut[] afterCuts;
     final Cut contextCut;
     /** A sym: query's result: the definition on the line (name, kind, scope, language); null otherwise. */
@@ -71,14 +72,19 @@ final class ResultView {
         contextCut = start > 0 || end < full ? new Cut(line, start, end, full) : null;
         if (r.hasSymbol()) {
             Symbol.Reader d = r.getSymbol();
-            symbol = new String[] {ShownText.decode(bytes(d.getName())), ShownText.decode(bytes(d.getKind())),
-                ShownText.decode(bytes(d.getScope())), ShownText.decode(bytes(d.getLanguage()))};
+            symbol = new String[] {
+                ShownText.decode(bytes(d.getName())),
+                ShownText.decode(bytes(d.getKind())),
+                ShownText.decode(bytes(d.getScope())),
+                ShownText.decode(bytes(d.getLanguage()))
+            };
         } else {
             symbol = null;
         }
     }
 
-    private static void lines(TextList.Reader texts, PrimitiveList.Int.Reader fullBytes, long first, String[] out, Cut[] cuts) {
+    private static void lines(
+            TextList.Reader texts, PrimitiveList.Int.Reader fullBytes, long first, String[] out, Cut[] cuts) {
         boolean lengths = fullBytes.size() == texts.size();
         for (int i = 0; i < texts.size(); i++) {
             byte[] shown = bytes(texts.get(i));

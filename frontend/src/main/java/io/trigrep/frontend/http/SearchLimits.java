@@ -15,8 +15,8 @@ import io.trigrep.frontend.fanout.QueryCaps;
 public record SearchLimits(int maxQueries, int maxExpensive, int maxPerClient, String trustedProxies, QueryCaps caps) {
     public SearchLimits {
         if (maxQueries < 1 || maxExpensive < 1 || maxPerClient < 1) {
-            throw new IllegalArgumentException("query limits must be >= 1, got " + maxQueries + " queries, " + maxExpensive
-                    + " expensive and " + maxPerClient + " per client");
+            throw new IllegalArgumentException("query limits must be >= 1, got " + maxQueries + " queries, "
+                    + maxExpensive + " expensive and " + maxPerClient + " per client");
         }
         ClientAddress.parse(trustedProxies); // refuses a bad address at start-up, not at the first request
     }

@@ -33,10 +33,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class WebUi {
     /** A query that finishes within this long is answered with its results, without a progress page in between. */
     static final long FAST_MILLIS = 250;
-    static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
-            + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-    @SuppressWarnings("ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
+    static final String CSP =
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+                    + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+    @SuppressWarnings(
+            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
+    // compare
     private record Asset(byte[] bytes, String type, String etag) {}
 
     private static final Map<String, Asset> ASSETS = Map.of(
@@ -55,8 +59,13 @@ final class WebUi {
     }
 
     /** Answers the request if it is the UI's, and says whether it was. */
-    boolean handle(ChannelHandlerContext ctx, boolean keepAlive, FullHttpRequest request, String client, String path,
-                   Map<String, List<String>> params) {
+    boolean handle(
+            ChannelHandlerContext ctx,
+            boolean keepAlive,
+            FullHttpRequest request,
+            String client,
+            String path,
+            Map<String, List<String>> params) {
         switch (path) {
             case "/" -> html(ctx, keepAlive, HttpResponseStatus.OK, ui.home());
             case "/search" -> search(ctx, keepAlive, client, params);
@@ -66,7 +75,8 @@ final class WebUi {
                 if (problem != null) {
                     html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.notice(null, "Not a file", problem, null));
                 } else {
-                    new RawFile(ctx, keepAlive, pages, queries, first(params, "package", ""), first(params, "path", "")).start();
+                    new RawFile(ctx, keepAlive, pages, queries, first(params, "package", ""), first(params, "path", ""))
+                            .start();
                 }
             }
             default -> {
@@ -80,7 +90,9 @@ final class WebUi {
         return true;
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it returns
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it
+    // returns
     private void search(ChannelHandlerContext ctx, boolean keepAlive, String client, Map<String, List<String>> params) {
         String query = first(params, "q", "");
         if (query.isBlank()) {
@@ -96,8 +108,11 @@ final class WebUi {
         } catch (NumberFormatException e) {
             page = 1;
         }
-        HtmlPages.UiQuery q = new HtmlPages.UiQuery(query, "literal".equals(first(params, "mode", "regexp")),
-                HtmlPages.UiQuery.VIEWS.contains(view) ? view : "rank", page);
+        HtmlPages.UiQuery q = new HtmlPages.UiQuery(
+                query,
+                "literal".equals(first(params, "mode", "regexp")),
+                HtmlPages.UiQuery.VIEWS.contains(view) ? view : "rank",
+                page);
         QueryCache.Entry entry;
         try {
             entry = queries.start(client, q.literal() ? "literal" : "regexp", query, false);
@@ -105,13 +120,21 @@ final class WebUi {
             html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.queryError(q, e.getMessage(), e.position()));
             return;
         } catch (Admission.Rejected e) {
-            FullHttpResponse busy = htmlResponse(HttpResponseStatus.TOO_MANY_REQUESTS, ui.notice(q, "Too busy right now",
-                    "trigrep cannot start this search now: " + e.getMessage() + ".", q.href(q.view(), q.page())));
+            FullHttpResponse busy = htmlResponse(
+                    HttpResponseStatus.TOO_MANY_REQUESTS,
+                    ui.notice(
+                            q,
+                            "Too busy right now",
+                            "trigrep cannot start this search now: " + e.getMessage() + ".",
+                            q.href(q.view(), q.page())));
             busy.headers().set(HttpHeaderNames.RETRY_AFTER, Responses.RETRY_AFTER_SECONDS);
             Responses.write(ctx, keepAlive, busy);
             return;
         } catch (IOException e) {
-            html(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR,
+            html(
+                    ctx,
+                    keepAlive,
+                    HttpResponseStatus.INTERNAL_SERVER_ERROR,
                     ui.notice(q, "Cannot start the query", e.getMessage(), q.href(q.view(), q.page())));
             return;
         }
@@ -139,15 +162,44 @@ final class WebUi {
         try {
             switch (QueryService.outcome(run)) {
                 case RUNNING -> html(ctx, keepAlive, HttpResponseStatus.OK, ui.running(q, run));
-                case CRASHED -> html(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                        ui.notice(q, "The query failed", "Something went wrong in the frontend; try again.", q.href(q.view(), q.page())));
-                case BAD_QUERY -> html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.queryError(q, run.errorMessage(), run.errorPosition()));
-                case DISK_FULL -> html(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE, ui.notice(q, "The frontend's disk is full",
-                        "This server could not store the results (" + run.diskFailure() + "); its operators are told. Try again later.",
-                        q.href(q.view(), q.page())));
-                case NO_SHARD -> html(ctx, keepAlive, HttpResponseStatus.BAD_GATEWAY, ui.notice(q, "No shard answered",
-                        "Every one of the " + run.statuses().size() + " shards failed (first: " + run.failed().get(0).reason()
-                                + "). Try again in a moment.", q.href(q.view(), q.page())));
+                case CRASHED ->
+                    html(
+                            ctx,
+                            keepAlive,
+                            HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                            ui.notice(
+                                    q,
+                                    "The query failed",
+                                    "Something went wrong in the frontend; try again.",
+                                    q.href(q.view(), q.page())));
+                case BAD_QUERY ->
+                    html(
+                            ctx,
+                            keepAlive,
+                            HttpResponseStatus.BAD_REQUEST,
+                            ui.queryError(q, run.errorMessage(), run.errorPosition()));
+                case DISK_FULL ->
+                    html(
+                            ctx,
+                            keepAlive,
+                            HttpResponseStatus.SERVICE_UNAVAILABLE,
+                            ui.notice(
+                                    q,
+                                    "The frontend's disk is full",
+                                    "This server could not store the results (" + run.diskFailure()
+                                            + "); its operators are told. Try again later.",
+                                    q.href(q.view(), q.page())));
+                case NO_SHARD ->
+                    html(
+                            ctx,
+                            keepAlive,
+                            HttpResponseStatus.BAD_GATEWAY,
+                            ui.notice(
+                                    q,
+                                    "No shard answered",
+                                    "Every one of the " + run.statuses().size() + " shards failed (first: "
+                                            + run.failed().get(0).reason() + "). Try again in a moment.",
+                                    q.href(q.view(), q.page())));
                 case ANSWERED -> {
                     byte[] page = switch (q.view()) {
                         case "packages" -> ui.grouped(q, run);
@@ -158,20 +210,29 @@ final class WebUi {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            html(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                    ui.notice(q, "Cannot show this page", "Reading the results back failed.", q.href(q.view(), q.page())));
+            html(
+                    ctx,
+                    false,
+                    HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                    ui.notice(
+                            q,
+                            "Cannot show this page",
+                            "Reading the results back failed.",
+                            q.href(q.view(), q.page())));
         }
     }
 
     /** Lines in one window of the file view, and where each is cut: a page stays small whatever the file. */
     static final int WINDOW_LINES = 1000;
+
     static final int WINDOW_LINE_BYTES = 10_000;
 
     private void show(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params) {
         String pkg = first(params, "package", "");
         String path = first(params, "path", "");
         String query = first(params, "q", "");
-        HtmlPages.UiQuery back = query.isBlank() ? null
+        HtmlPages.UiQuery back = query.isBlank()
+                ? null
                 : new HtmlPages.UiQuery(query, "literal".equals(first(params, "mode", "regexp")), "rank", 1);
         String problem = QueryService.fileProblem(pkg, path);
         if (problem != null) {
@@ -183,13 +244,27 @@ final class WebUi {
         long from = number(first(params, "from", "0"));
         int firstLine = (int) Math.min(Integer.MAX_VALUE, from > 0 ? from : Math.max(1, target - WINDOW_LINES / 2));
         pages.execute(() -> {
-            FileFetch.Outcome outcome = queries.fetch(-1, pkg, path, FileFetch.Ask.lines(firstLine, WINDOW_LINES, WINDOW_LINE_BYTES));
+            FileFetch.Outcome outcome =
+                    queries.fetch(-1, pkg, path, FileFetch.Ask.lines(firstLine, WINDOW_LINES, WINDOW_LINE_BYTES));
             if (outcome.content() != null) {
-                html(ctx, keepAlive, HttpResponseStatus.OK, ui.file(pkg, path, new FileView(outcome), back, target, WINDOW_LINES));
+                html(
+                        ctx,
+                        keepAlive,
+                        HttpResponseStatus.OK,
+                        ui.file(pkg, path, new FileView(outcome), back, target, WINDOW_LINES));
             } else if (outcome.code() == Failure.Code.NOT_FOUND) {
-                html(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, ui.notice(back, "No such file", outcome.message(), null));
+                html(
+                        ctx,
+                        keepAlive,
+                        HttpResponseStatus.NOT_FOUND,
+                        ui.notice(back, "No such file", outcome.message(), null));
             } else {
-                html(ctx, keepAlive, outcome.code() == Failure.Code.BAD_REQUEST ? HttpResponseStatus.BAD_REQUEST : HttpResponseStatus.BAD_GATEWAY,
+                html(
+                        ctx,
+                        keepAlive,
+                        outcome.code() == Failure.Code.BAD_REQUEST
+                                ? HttpResponseStatus.BAD_REQUEST
+                                : HttpResponseStatus.BAD_GATEWAY,
                         ui.notice(back, "Cannot show the file", outcome.message(), null));
             }
         });

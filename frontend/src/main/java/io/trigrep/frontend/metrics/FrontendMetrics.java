@@ -31,17 +31,30 @@ public final class FrontendMetrics {
     private final AtomicInteger inFlight = new AtomicInteger();
 
     public FrontendMetrics() {
-        queryDuration = Timer.builder("trigrep.query.duration").description("Time from a query's start until every backend answered")
-                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(1))
+        queryDuration = Timer.builder("trigrep.query.duration")
+                .description("Time from a query's start until every backend answered")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(1))
                 .register(registry);
-        firstResult = Timer.builder("trigrep.query.first.result").description("Time from a query's start until its first result arrived")
-                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(1))
+        firstResult = Timer.builder("trigrep.query.first.result")
+                .description("Time from a query's start until its first result arrived")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(1))
                 .register(registry);
-        resultsPerQuery = DistributionSummary.builder("trigrep.query.results").description("Results of each finished query")
-                .baseUnit("results").publishPercentileHistogram().register(registry);
-        bytesReceived = Counter.builder("trigrep.backend.received").description("Bytes of result streams received from backends")
-                .baseUnit("bytes").register(registry);
-        Gauge.builder("trigrep.queries.in.flight", inFlight, AtomicInteger::get).description("Queries running now").register(registry);
+        resultsPerQuery = DistributionSummary.builder("trigrep.query.results")
+                .description("Results of each finished query")
+                .baseUnit("results")
+                .publishPercentileHistogram()
+                .register(registry);
+        bytesReceived = Counter.builder("trigrep.backend.received")
+                .description("Bytes of result streams received from backends")
+                .baseUnit("bytes")
+                .register(registry);
+        Gauge.builder("trigrep.queries.in.flight", inFlight, AtomicInteger::get)
+                .description("Queries running now")
+                .register(registry);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -53,21 +66,31 @@ public final class FrontendMetrics {
     /** Cache hits, misses and evictions, and the disk its query files take. */
     public void bind(CacheCounts cache) {
         io.micrometer.core.instrument.FunctionCounter.builder("trigrep.cache.hits", cache, c -> c.hits())
-                .description("Queries answered from a running or finished query").register(registry);
+                .description("Queries answered from a running or finished query")
+                .register(registry);
         io.micrometer.core.instrument.FunctionCounter.builder("trigrep.cache.misses", cache, c -> c.misses())
-                .description("Queries that had to be started").register(registry);
+                .description("Queries that had to be started")
+                .register(registry);
         io.micrometer.core.instrument.FunctionCounter.builder("trigrep.cache.evictions", cache, c -> c.evictions())
-                .description("Finished queries removed from the store").register(registry);
-        Gauge.builder("trigrep.store.used", cache, c -> c.bytes()).baseUnit("bytes")
-                .description("Disk used by the query files of the result store").register(registry);
+                .description("Finished queries removed from the store")
+                .register(registry);
+        Gauge.builder("trigrep.store.used", cache, c -> c.bytes())
+                .baseUnit("bytes")
+                .description("Disk used by the query files of the result store")
+                .register(registry);
         // disk_free_bytes and disk_total_bytes of the store's file system, for the disk-full alert.
-        new io.micrometer.core.instrument.binder.system.DiskSpaceMetrics(cache.folder().toFile()).bindTo(registry);
+        new io.micrometer.core.instrument.binder.system.DiskSpaceMetrics(
+                        cache.folder().toFile())
+                .bindTo(registry);
     }
 
     /** Connections opened to a backend so far: kept across queries, so it grows only with the queries at once. */
     public void backendConnections(String shard, java.util.function.LongSupplier opened) {
-        io.micrometer.core.instrument.FunctionCounter.builder("trigrep.backend.connections.opened", opened, o -> o.getAsLong())
-                .description("Connections opened to a backend (each kept open for later queries)").tag("shard", shard).register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder(
+                        "trigrep.backend.connections.opened", opened, o -> o.getAsLong())
+                .description("Connections opened to a backend (each kept open for later queries)")
+                .tag("shard", shard)
+                .register(registry);
     }
 
     public void queryStarted() {
@@ -88,41 +111,69 @@ public final class FrontendMetrics {
      * {@code failed} counts it as a backend failure.
      */
     public void backend(String shard, long nanos, String outcome, boolean failed) {
-        Timer.builder("trigrep.backend.duration").description("Time each backend took for its part of a query")
-                .tag("shard", shard).tag("outcome", outcome).publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(1))
-                .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        Timer.builder("trigrep.backend.duration")
+                .description("Time each backend took for its part of a query")
+                .tag("shard", shard)
+                .tag("outcome", outcome)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(1))
+                .register(registry)
+                .record(nanos, TimeUnit.NANOSECONDS);
         if (failed) {
-            Counter.builder("trigrep.backend.failures").description("Backend failures by kind").tag("shard", shard)
-                    .tag("reason", outcome).register(registry).increment();
+            Counter.builder("trigrep.backend.failures")
+                    .description("Backend failures by kind")
+                    .tag("shard", shard)
+                    .tag("reason", outcome)
+                    .register(registry)
+                    .increment();
         }
     }
 
     /** A query the frontend could not answer because its own disk failed (full, or an I/O error). */
     public void diskError() {
-        Counter.builder("trigrep.frontend.disk.errors").description("Queries lost to the frontend's own disk (full or failing)")
-                .register(registry).increment();
+        Counter.builder("trigrep.frontend.disk.errors")
+                .description("Queries lost to the frontend's own disk (full or failing)")
+                .register(registry)
+                .increment();
     }
 
     /** One HTTP answer begun, by its route (a fixed set: see the caller) and status code. */
     public void response(String route, int status) {
-        Counter.builder("trigrep.http.responses").description("HTTP responses by route and status code")
-                .tag("route", route).tag("status", Integer.toString(status)).register(registry).increment();
+        Counter.builder("trigrep.http.responses")
+                .description("HTTP responses by route and status code")
+                .tag("route", route)
+                .tag("status", Integer.toString(status))
+                .register(registry)
+                .increment();
     }
 
     /** The HTTP server's connections: open now, closed to make room at the cap, refused at the cap. */
-    public void connections(java.util.function.IntSupplier open, java.util.function.LongSupplier evicted, java.util.function.LongSupplier refused) {
-        Gauge.builder("trigrep.http.connections", open, o -> o.getAsInt()).description("HTTP connections open now").register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder("trigrep.http.connections.evicted", evicted, e -> e.getAsLong())
-                .description("Idle or half-sent HTTP connections closed to admit a new one at the cap").register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder("trigrep.http.connections.refused", refused, r -> r.getAsLong())
-                .description("HTTP connections closed at once at the cap, every other one being busy").register(registry);
+    public void connections(
+            java.util.function.IntSupplier open,
+            java.util.function.LongSupplier evicted,
+            java.util.function.LongSupplier refused) {
+        Gauge.builder("trigrep.http.connections", open, o -> o.getAsInt())
+                .description("HTTP connections open now")
+                .register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder(
+                        "trigrep.http.connections.evicted", evicted, e -> e.getAsLong())
+                .description("Idle or half-sent HTTP connections closed to admit a new one at the cap")
+                .register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder(
+                        "trigrep.http.connections.refused", refused, r -> r.getAsLong())
+                .description("HTTP connections closed at once at the cap, every other one being busy")
+                .register(registry);
     }
 
     /** A search refused with 429, by why: client_share, expensive or slots. */
     public void rejected(String reason) {
-        Counter.builder("trigrep.http.rejected").description("Searches refused with 429, by reason: client_share (the client's share is in"
-                + " use), expensive (the slots for full scans are), slots (every slot is)").tag("reason", reason).register(registry).increment();
+        Counter.builder("trigrep.http.rejected")
+                .description("Searches refused with 429, by reason: client_share (the client's share is in"
+                        + " use), expensive (the slots for full scans are), slots (every slot is)")
+                .tag("reason", reason)
+                .register(registry)
+                .increment();
     }
 
     public void received(long bytes) {

@@ -16,7 +16,9 @@ import java.util.function.Consumer;
 public final class Admission {
     /** Why a search was refused: the {@code reason} label of {@code trigrep_http_rejected_total}. */
     enum Reason {
-        CLIENT_SHARE("client_share"), EXPENSIVE("expensive"), SLOTS("slots");
+        CLIENT_SHARE("client_share"),
+        EXPENSIVE("expensive"),
+        SLOTS("slots");
 
         final String label;
 
@@ -89,14 +91,19 @@ public final class Admission {
         synchronized (this) {
             int mine = perClientRunning.getOrDefault(client, 0);
             if (mine >= perClient) {
-                no = new Rejected(Reason.CLIENT_SHARE, "you are running " + mine + " searches, this server's share per client"
-                        + " (--max-queries-per-client); try again when one has finished");
+                no = new Rejected(
+                        Reason.CLIENT_SHARE,
+                        "you are running " + mine + " searches, this server's share per client"
+                                + " (--max-queries-per-client); try again when one has finished");
             } else if (fullScan && runningExpensive >= expensive) {
-                no = new Rejected(Reason.EXPENSIVE, "too many searches that read every file are running (" + expensive
-                        + ", --max-expensive-queries): this query has no three characters in a row that every match needs; "
-                        + "add some, or a package:, path: or filetype: filter, or try again shortly");
+                no = new Rejected(
+                        Reason.EXPENSIVE,
+                        "too many searches that read every file are running (" + expensive
+                                + ", --max-expensive-queries): this query has no three characters in a row that every match needs; "
+                                + "add some, or a package:, path: or filetype: filter, or try again shortly");
             } else if (running >= slots) {
-                no = new Rejected(Reason.SLOTS, "too many queries are running (" + slots + ", --max-queries); try again shortly");
+                no = new Rejected(
+                        Reason.SLOTS, "too many queries are running (" + slots + ", --max-queries); try again shortly");
             } else {
                 running++;
                 if (fullScan) {

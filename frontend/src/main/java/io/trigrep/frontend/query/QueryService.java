@@ -55,7 +55,8 @@ public final class QueryService {
     }
 
     /** How far a run is: shards and files done, results so far. */
-    public record Progress(int shardsTotal, int shardsDone, int shardsFailed, long filesSearched, long filesTotal, int results) {}
+    public record Progress(
+            int shardsTotal, int shardsDone, int shardsFailed, long filesSearched, long filesTotal, int results) {}
 
     /** A running query, for operators. */
     public record Running(String mode, String query, int resultsSoFar) {}
@@ -75,20 +76,32 @@ public final class QueryService {
     private volatile boolean warming;
 
     /** At most {@code maxQueries} new searches at once, {@code maxExpensive} of them full scans, {@code maxPerClient} per client. */
-    public QueryService(FanOut fanOut, QueryCache cache, CorpusStatus corpus, int maxQueries, int maxExpensive, int maxPerClient,
-                        QueryCaps caps) {
+    public QueryService(
+            FanOut fanOut,
+            QueryCache cache,
+            CorpusStatus corpus,
+            int maxQueries,
+            int maxExpensive,
+            int maxPerClient,
+            QueryCaps caps) {
         this.fanOut = fanOut;
         this.cache = cache;
         this.corpus = corpus;
         this.caps = caps;
-        this.admission = new Admission(maxQueries, maxExpensive, maxPerClient, reason -> fanOut.metrics().rejected(reason.label));
+        this.admission = new Admission(
+                maxQueries,
+                maxExpensive,
+                maxPerClient,
+                reason -> fanOut.metrics().rejected(reason.label));
     }
 
     /**
      * The entry for the query, to {@link #release} once read. Throws the query's error, or why a
      * new search was not admitted; a running or finished identical query is never refused.
      */
-    @SuppressWarnings("FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it returns
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it
+    // returns
     public QueryCache.Entry start(String client, String mode, String query, boolean fresh)
             throws IOException, QueryException, Admission.Rejected {
         String text = query.strip();
@@ -158,7 +171,8 @@ public final class QueryService {
             done += s.state() == ShardStatus.State.DONE ? 1 : 0;
             failed += s.state() == ShardStatus.State.FAILED ? 1 : 0;
         }
-        return new Progress(statuses.size(), done, failed, searched, total, run.index().size());
+        return new Progress(
+                statuses.size(), done, failed, searched, total, run.index().size());
     }
 
     /**
@@ -177,7 +191,10 @@ public final class QueryService {
         for (String key : cache.running()) {
             int split = key.indexOf('\u0000');
             QueryRun run = cache.runningQuery(key);
-            running.add(new Running(key.substring(0, split), key.substring(split + 1), run == null ? 0 : run.index().size()));
+            running.add(new Running(
+                    key.substring(0, split),
+                    key.substring(split + 1),
+                    run == null ? 0 : run.index().size()));
         }
         return running;
     }
@@ -194,8 +211,15 @@ public final class QueryService {
 
     /** Why a file request cannot be sent to a backend, or null when it can. */
     public static String fileProblem(String pkg, String path) {
-        if (pkg == null || path == null || pkg.isEmpty() || path.isEmpty() || path.startsWith("/") || pkg.contains("/")
-                || List.of(path.split("/", -1)).contains("..") || pkg.equals("..") || path.length() > 4096) {
+        if (pkg == null
+                || path == null
+                || pkg.isEmpty()
+                || path.isEmpty()
+                || path.startsWith("/")
+                || pkg.contains("/")
+                || List.of(path.split("/", -1)).contains("..")
+                || pkg.equals("..")
+                || path.length() > 4096) {
             return "give package=NAME and a relative path=P without ..";
         }
         return null;
@@ -211,9 +235,13 @@ public final class QueryService {
      * any backend. Blocks: it pings them.
      */
     public Ready readiness(boolean partialOk) {
-        List<String> down = io.trigrep.frontend.fanout.Readiness.unreachable(fanOut.backends(), fanOut.tls(), BACKEND_TIMEOUT_MILLIS);
+        List<String> down = io.trigrep.frontend.fanout.Readiness.unreachable(
+                fanOut.backends(), fanOut.tls(), BACKEND_TIMEOUT_MILLIS);
         String disk = cache.diskShortage();
-        boolean ready = !warming && disk == null && (down.isEmpty() || (partialOk && down.size() < fanOut.backends().size()));
+        boolean ready = !warming
+                && disk == null
+                && (down.isEmpty()
+                        || (partialOk && down.size() < fanOut.backends().size()));
         return new Ready(ready, disk, down, warming);
     }
 

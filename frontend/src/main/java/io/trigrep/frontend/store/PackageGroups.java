@@ -46,9 +46,14 @@ final class PackageGroups {
     int[] packagesByCount() {
         int[] c = packageCounts();
         PackagePool pool = columns.packages();
-        return IntStream.range(0, c.length).filter(id -> c[id] > 0).boxed()
-                .sorted((a, b) -> c[a] != c[b] ? Integer.compare(c[b], c[a]) : pool.name(a).compareTo(pool.name(b)))
-                .mapToInt(Integer::intValue).toArray();
+        return IntStream.range(0, c.length)
+                .filter(id -> c[id] > 0)
+                .boxed()
+                .sorted((a, b) -> c[a] != c[b]
+                        ? Integer.compare(c[b], c[a])
+                        : pool.name(a).compareTo(pool.name(b)))
+                .mapToInt(Integer::intValue)
+                .toArray();
     }
 
     /** The grouped view (once sorted): at most {@code perPackage} results of each package. */

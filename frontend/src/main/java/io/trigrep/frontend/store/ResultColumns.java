@@ -29,6 +29,7 @@ final class ResultColumns {
      * result cost as much as the rest of {@link #add} together.
      */
     private volatile int size;
+
     private long lastOffset = Long.MIN_VALUE;
     /** Whether offsets never decreased with arrival: then arrival order breaks ties as offsets do. */
     private boolean offsetsInArrivalOrder = true;
@@ -40,6 +41,7 @@ final class ResultColumns {
      * the streams' reads interleave.
      */
     private RecentBytes[] recentPaths = new RecentBytes[0];
+
     private RecentBytes[] recentPackages = new RecentBytes[0];
 
     /** Results as of the last {@link #publish}: exact once the query is complete. */

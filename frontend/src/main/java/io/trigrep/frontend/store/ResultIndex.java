@@ -15,7 +15,9 @@ public final class ResultIndex {
     private final PackageGroups groups = new PackageGroups(columns, order);
 
     /** Packages in the order of their best result, each with its count and its first results in sorted order. */
-    @SuppressWarnings("ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
+    @SuppressWarnings(
+            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
+    // compare
     public record Grouped(int[] packages, int[] counts, int[][] top) {}
 
     /**

@@ -20,7 +20,9 @@ final class ResultOrder {
      * The first ranks (null unless {@link #selectFirst} chose them) and the full order, done once
      * sorted. One object so that a reader sees both of the same moment.
      */
-    @SuppressWarnings("ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
+    @SuppressWarnings(
+            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
+    // compare
     private record Ranks(int[] first, CompletableFuture<int[]> all) {}
 
     private final ResultColumns columns;

@@ -51,6 +51,7 @@ public final class TeeFile implements Closeable {
     private final Path path;
     /** Null until the first append creates the file; then, with {@link #reads}, open until closed. */
     private FileChannel writes;
+
     private volatile FileChannel reads;
     private final Executor io;
     /** Whether to try direct I/O when the file is created. */
@@ -59,15 +60,18 @@ public final class TeeFile implements Closeable {
     private final int alignment;
     /** Alignment of direct writes: file positions, lengths and buffer addresses; 1 without direct I/O. Set when the file is created. */
     private int block = 1;
+
     private volatile long end;
     private volatile long flushed;
     private long submitted;
     /** File positions of the buffers being written, in the order they were handed to {@link #io}. */
     private final long[] inFlight = new long[DEPTH];
+
     private int inFlightCount;
     private IOException writeFailure;
     /** The buffer being filled: exactly {@link #BUFFER_BYTES}, block-aligned; null once the query is done. */
     private ByteBuffer buffer;
+
     private final ArrayDeque<ByteBuffer> spare = new ArrayDeque<>();
     /** The allocations the buffers are cut from (at most {@link #DEPTH}), to free them. */
     private final List<ByteBuffer> allocations = new ArrayList<>();
@@ -98,7 +102,8 @@ public final class TeeFile implements Closeable {
 
     private TeeFile(Path path, Executor io, boolean direct, int alignment) {
         if (alignment != 0 && (alignment < 512 || alignment > BUFFER_BYTES || Integer.bitCount(alignment) != 1)) {
-            throw new IllegalArgumentException("alignment must be a power of two in [512, " + BUFFER_BYTES + "], got " + alignment);
+            throw new IllegalArgumentException(
+                    "alignment must be a power of two in [512, " + BUFFER_BYTES + "], got " + alignment);
         }
         this.path = path;
         this.io = io;
@@ -282,7 +287,8 @@ public final class TeeFile implements Closeable {
     }
 
     /** Frees every buffer; only when none is in flight (the I/O executor would write from freed memory). */
-    @SuppressWarnings("deprecation") // deprecated in Netty 4.2, but Java 17 has no public call that frees a direct buffer now
+    @SuppressWarnings(
+            "deprecation") // deprecated in Netty 4.2, but Java 17 has no public call that frees a direct buffer now
     private void free() {
         for (ByteBuffer raw : allocations) {
             PlatformDependent.freeDirectBuffer(raw);

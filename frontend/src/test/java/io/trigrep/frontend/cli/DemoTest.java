@@ -42,10 +42,12 @@ class DemoTest {
     static final Pattern URL = Pattern.compile("open (http://127\\.0\\.0\\.1:(\\d+)/)");
     /** The last line the demo prints once everything is up. */
     static final String READY = "Ctrl-C stops everything.";
+
     static final Pattern PORTS = Pattern.compile("ports +frontend (\\d+), backends (\\S+)");
 
     @TempDir
     Path data;
+
     Process demo;
     Thread reader;
 
@@ -78,15 +80,20 @@ class DemoTest {
         }
         assertThat(listening).hasSize(4);
         assertThat(all).contains("indexing " + CORPUS + " into 3 shards");
-        assertThat(Files.list(data.resolve("shards")).filter(Files::isDirectory).count()).isEqualTo(3);
+        assertThat(Files.list(data.resolve("shards")).filter(Files::isDirectory).count())
+                .isEqualTo(3);
 
-        List<ProcessHandle> children = demo.descendants().filter(p -> p.info().command().orElse("").endsWith("java"))
+        List<ProcessHandle> children = demo.descendants()
+                .filter(p -> p.info().command().orElse("").endsWith("java"))
                 .collect(Collectors.toList());
         assertThat(children).as("3 backends and a frontend").hasSize(4);
 
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(url.group(1)
-                + "api/v1/search?q=adler32&per_page=3")).timeout(Duration.ofSeconds(60)).build(),
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpResponse<String> answer = http.send(
+                HttpRequest.newBuilder(URI.create(url.group(1) + "api/v1/search?q=adler32&per_page=3"))
+                        .timeout(Duration.ofSeconds(60))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(answer.statusCode()).isEqualTo(200);
         JsonNode json = new ObjectMapper().readTree(answer.body());
@@ -116,12 +123,14 @@ class DemoTest {
         awaitLine(start(output), output, READY);
         demo.toHandle().destroy();
         assertThat(demo.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        long built = Files.getLastModifiedTime(data.resolve("shards/corpus.txt")).toMillis();
+        long built =
+                Files.getLastModifiedTime(data.resolve("shards/corpus.txt")).toMillis();
 
         List<String> again = new ArrayList<>();
         awaitLine(start(again), again, READY);
         assertThat(text(again)).contains("reusing the shards").doesNotContain("indexing ");
-        assertThat(Files.getLastModifiedTime(data.resolve("shards/corpus.txt")).toMillis()).isEqualTo(built);
+        assertThat(Files.getLastModifiedTime(data.resolve("shards/corpus.txt")).toMillis())
+                .isEqualTo(built);
         demo.toHandle().destroy();
         assertThat(demo.waitFor(30, TimeUnit.SECONDS)).isTrue();
     }
@@ -136,8 +145,11 @@ class DemoTest {
         reader.join(5_000);
         String all = text(output);
         assertThat(demo.exitValue()).as(all).isEqualTo(1);
-        assertThat(all).contains("trigrep demo: not ready after 0 s").contains("trigrep demo: stopping 4 processes")
-                .doesNotContain("ready in").doesNotContain(READY);
+        assertThat(all)
+                .contains("trigrep demo: not ready after 0 s")
+                .contains("trigrep demo: stopping 4 processes")
+                .doesNotContain("ready in")
+                .doesNotContain(READY);
         assertThat(demo.descendants().count()).as("children left running").isZero();
         for (int port : javaPorts(all)) {
             assertThat(refused(port)).as("port " + port + " closed").isTrue();
@@ -149,11 +161,14 @@ class DemoTest {
     void sighupStopsEveryChild() throws Exception {
         List<String> output = new ArrayList<>();
         awaitLine(start(output), output, READY);
-        List<ProcessHandle> children = demo.descendants().filter(p -> p.info().command().orElse("").endsWith("java"))
+        List<ProcessHandle> children = demo.descendants()
+                .filter(p -> p.info().command().orElse("").endsWith("java"))
                 .collect(Collectors.toList());
         assertThat(children).hasSize(4);
         seenChildren.addAll(children);
-        Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(demo.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(demo.pid()))
+                .inheritIO()
+                .start();
         assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).isTrue();
         assertThat(demo.waitFor(30, TimeUnit.SECONDS)).as("the demo exits").isTrue();
         reader.join(5_000);
@@ -183,7 +198,9 @@ class DemoTest {
 
     @Test
     void anUnknownOptionIsAUsageError() throws Exception {
-        Process p = new ProcessBuilder(ROOT.resolve("trigrep").toString(), "demo", "--frobnicate").redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(ROOT.resolve("trigrep").toString(), "demo", "--frobnicate")
+                .redirectErrorStream(true)
+                .start();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isEqualTo(2);
@@ -192,8 +209,15 @@ class DemoTest {
 
     /** Starts the demo on the test corpus; its output lines arrive on the returned queue. */
     private BlockingQueue<String> start(List<String> output, String... options) throws IOException {
-        List<String> command = new ArrayList<>(List.of(ROOT.resolve("trigrep").toString(), "demo", "--corpus", CORPUS.toString(),
-                "--data", data.toString(), "--port", "0"));
+        List<String> command = new ArrayList<>(List.of(
+                ROOT.resolve("trigrep").toString(),
+                "demo",
+                "--corpus",
+                CORPUS.toString(),
+                "--data",
+                data.toString(),
+                "--port",
+                "0"));
         command.addAll(List.of(options));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         // The reactor running this test has built every module already; a nested Maven would race it.
@@ -201,24 +225,28 @@ class DemoTest {
         builder.environment().put("TRIGREP_JAVA_OPTS", "-Xmx256m");
         demo = builder.start();
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    synchronized (output) {
-                        output.add(line);
+        reader = new Thread(
+                () -> {
+                    try (BufferedReader in =
+                            new BufferedReader(new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line; (line = in.readLine()) != null; ) {
+                            synchronized (output) {
+                                output.add(line);
+                            }
+                            lines.add(line);
+                        }
+                    } catch (IOException ignored) {
+                        // the process ended
                     }
-                    lines.add(line);
-                }
-            } catch (IOException ignored) {
-                // the process ended
-            }
-        }, "demo-output");
+                },
+                "demo-output");
         reader.setDaemon(true);
         reader.start();
         return lines;
     }
 
-    private String awaitLine(BlockingQueue<String> lines, List<String> output, String prefix) throws InterruptedException {
+    private String awaitLine(BlockingQueue<String> lines, List<String> output, String prefix)
+            throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() < deadline) {
             String line = lines.poll(500, TimeUnit.MILLISECONDS);

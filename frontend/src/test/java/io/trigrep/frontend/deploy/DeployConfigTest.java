@@ -40,6 +40,7 @@ class DeployConfigTest {
     static final ObjectMapper JSON = new ObjectMapper();
     /** What the HTTP ports of the frontend and of a backend's operator port answer for probes. */
     static final Set<String> PROBE_PATHS = Set.of("/healthz", "/readyz", "/metrics");
+
     static final Pattern FLAG = Pattern.compile("--[a-z][a-z-]*");
 
     /** One launcher role: the flags its command takes, each with its environment variable (or null). */
@@ -58,7 +59,8 @@ class DeployConfigTest {
             if (arm.matches()) {
                 label = arm.group(1);
             }
-            Matcher run = Pattern.compile("run_java \\S+ (io\\.trigrep\\.[\\w.]+)").matcher(line);
+            Matcher run =
+                    Pattern.compile("run_java \\S+ (io\\.trigrep\\.[\\w.]+)").matcher(line);
             if (run.find() && label != null && !line.trim().startsWith("#")) {
                 Map<String, String> flags = new LinkedHashMap<>();
                 for (Class<?> c = Class.forName(run.group(1)); c != null; c = c.getSuperclass()) {
@@ -66,7 +68,8 @@ class DeployConfigTest {
                         Option option = f.getAnnotation(Option.class);
                         // Hidden options are retired ones kept for old scripts: not documented, not configured.
                         if (option != null && !option.hidden()) {
-                            Matcher env = Pattern.compile("\\$\\{env:([A-Z0-9_]+)").matcher(option.defaultValue());
+                            Matcher env =
+                                    Pattern.compile("\\$\\{env:([A-Z0-9_]+)").matcher(option.defaultValue());
                             for (String name : option.names()) {
                                 flags.put(name, env.find(0) ? env.group(1) : null);
                             }
@@ -99,8 +102,11 @@ class DeployConfigTest {
             String w = words.get(i);
             if (w.startsWith("--")) {
                 String flag = w.contains("=") ? w.substring(0, w.indexOf('=')) : w;
-                assertThat(role.envByFlag()).as("%s: %s takes %s", where, role.name(), flag).containsKey(flag);
-                String value = w.contains("=") ? w.substring(w.indexOf('=') + 1)
+                assertThat(role.envByFlag())
+                        .as("%s: %s takes %s", where, role.name(), flag)
+                        .containsKey(flag);
+                String value = w.contains("=")
+                        ? w.substring(w.indexOf('=') + 1)
                         : i + 1 < words.size() && !words.get(i + 1).startsWith("--") ? words.get(++i) : "";
                 values.put(flag, value);
             }
@@ -108,11 +114,14 @@ class DeployConfigTest {
         return values;
     }
 
-    static void checkEnv(Map<String, Role> roles, String role, Iterable<String> names, String where) throws IOException {
+    static void checkEnv(Map<String, Role> roles, String role, Iterable<String> names, String where)
+            throws IOException {
         Set<String> known = new HashSet<>(launcherEnv());
         known.addAll(roles.get(role).env());
         for (String name : names) {
-            assertThat(known).as("%s: environment variable %s of role %s", where, name, role).contains(name);
+            assertThat(known)
+                    .as("%s: environment variable %s of role %s", where, name, role)
+                    .contains(name);
         }
     }
 
@@ -160,7 +169,8 @@ class DeployConfigTest {
         Path k8s = ROOT.resolve("deploy/k8s");
         for (String[] file : new String[][] {{"frontend.yaml", "frontend"}, {"backend.yaml", "backend"}}) {
             for (JsonNode doc : yamlDocuments(k8s.resolve(file[0]))) {
-                for (JsonNode container : doc.path("spec").path("template").path("spec").path("containers")) {
+                for (JsonNode container :
+                        doc.path("spec").path("template").path("spec").path("containers")) {
                     for (String probe : List.of("startupProbe", "readinessProbe", "livenessProbe")) {
                         JsonNode get = container.path(probe).path("httpGet");
                         if (!get.isMissingNode()) {
@@ -170,8 +180,10 @@ class DeployConfigTest {
                 }
             }
         }
-        for (JsonNode job : yaml(ROOT.resolve("deploy/prometheus/prometheus.yml")).get("scrape_configs")) {
-            paths.get(job.get("job_name").asText().replace("trigrep-", "")).add(job.path("metrics_path").asText("/metrics"));
+        for (JsonNode job :
+                yaml(ROOT.resolve("deploy/prometheus/prometheus.yml")).get("scrape_configs")) {
+            paths.get(job.get("job_name").asText().replace("trigrep-", ""))
+                    .add(job.path("metrics_path").asText("/metrics"));
         }
         return paths;
     }
@@ -188,7 +200,9 @@ class DeployConfigTest {
             String role = row.group(1);
             String env = row.group(3);
             if (roles.containsKey(role)) {
-                assertThat(roles.get(role).envByFlag()).as("%s %s", role, row.group(2)).containsEntry(row.group(2), env);
+                assertThat(roles.get(role).envByFlag())
+                        .as("%s %s", role, row.group(2))
+                        .containsEntry(row.group(2), env);
                 documented.add(role + " " + row.group(2));
             } else {
                 assertThat(launcher).as("launcher variable %s", env).contains(env);
@@ -196,12 +210,18 @@ class DeployConfigTest {
         }
         for (String role : List.of("index", "backend", "frontend")) {
             for (Map.Entry<String, String> option : roles.get(role).envByFlag().entrySet()) {
-                if (option.getKey().equals("--help") || option.getKey().equals("-h") || option.getKey().startsWith("-V")
+                if (option.getKey().equals("--help")
+                        || option.getKey().equals("-h")
+                        || option.getKey().startsWith("-V")
                         || option.getKey().equals("--version")) {
                     continue;
                 }
-                assertThat(option.getValue()).as("%s %s has an environment variable", role, option.getKey()).isNotNull();
-                assertThat(documented).as("deploy/README.md documents %s %s", role, option.getKey()).contains(role + " " + option.getKey());
+                assertThat(option.getValue())
+                        .as("%s %s has an environment variable", role, option.getKey())
+                        .isNotNull();
+                assertThat(documented)
+                        .as("deploy/README.md documents %s %s", role, option.getKey())
+                        .contains(role + " " + option.getKey());
             }
         }
     }
@@ -246,7 +266,10 @@ class DeployConfigTest {
                     backendPorts.put(i, Integer.parseInt(flags.get("--port")));
                     backendHttpPorts.put(i, Integer.parseInt(flags.get("--http-port")));
                     checkProbe(service, Integer.parseInt(flags.get("--http-port")), name);
-                    assertThat(service.path("depends_on").path("indexer").path("condition").asText())
+                    assertThat(service.path("depends_on")
+                                    .path("indexer")
+                                    .path("condition")
+                                    .asText())
                             .isEqualTo("service_completed_successfully");
                 }
                 case "frontend" -> {
@@ -256,20 +279,27 @@ class DeployConfigTest {
                     checkProbe(service, frontendPort, name);
                     assertThat(words(service.path("ports"))).contains(frontendPort + ":" + frontendPort);
                     for (Iterator<String> d = service.path("depends_on").fieldNames(); d.hasNext(); ) {
-                        assertThat(service.path("depends_on").path(d.next()).path("condition").asText()).isEqualTo("service_healthy");
+                        assertThat(service.path("depends_on")
+                                        .path(d.next())
+                                        .path("condition")
+                                        .asText())
+                                .isEqualTo("service_healthy");
                     }
                 }
                 default -> throw new AssertionError("unexpected role in docker-compose: " + command);
             }
         }
         assertThat(shards).isPositive();
-        assertThat(backendPorts.keySet()).as("one backend per shard").containsExactlyInAnyOrderElementsOf(
-                java.util.stream.IntStream.range(0, shards).boxed().toList());
+        assertThat(backendPorts.keySet())
+                .as("one backend per shard")
+                .containsExactlyInAnyOrderElementsOf(
+                        java.util.stream.IntStream.range(0, shards).boxed().toList());
         List<String> expected = new ArrayList<>();
         backendPorts.forEach((i, p) -> expected.add("backend-" + i + ":" + p));
         assertThat(frontendBackends).containsExactlyInAnyOrderElementsOf(expected);
         for (String depends : List.of("backend-0", "backend-1", "backend-2")) {
-            assertThat(services.path("frontend").path("depends_on").has(depends)).isTrue();
+            assertThat(services.path("frontend").path("depends_on").has(depends))
+                    .isTrue();
         }
 
         // Prometheus scrapes exactly those ports, and reads its files from the mounted deploy folder.
@@ -285,7 +315,8 @@ class DeployConfigTest {
         List<String> backendTargets = new ArrayList<>();
         backendHttpPorts.forEach((i, p) -> backendTargets.add("backend-" + i + ":" + p));
         assertThat(targets.get("trigrep-backend")).containsExactlyInAnyOrderElementsOf(backendTargets);
-        assertThat(words(services.path("prometheus").path("volumes"))).contains("./deploy/prometheus:/etc/prometheus:ro");
+        assertThat(words(services.path("prometheus").path("volumes")))
+                .contains("./deploy/prometheus:/etc/prometheus:ro");
     }
 
     private static void checkProbe(JsonNode service, int port, String name) {
@@ -294,7 +325,9 @@ class DeployConfigTest {
         assertThat(test.subList(0, 3)).containsExactly("CMD", "/opt/trigrep/trigrep", "probe");
         Matcher url = Pattern.compile("http://127\\.0\\.0\\.1:(\\d+)(/\\S*)").matcher(test.get(3));
         assertThat(url.matches()).as(test.get(3)).isTrue();
-        assertThat(Integer.parseInt(url.group(1))).as("%s probes its own port", name).isEqualTo(port);
+        assertThat(Integer.parseInt(url.group(1)))
+                .as("%s probes its own port", name)
+                .isEqualTo(port);
         assertThat(url.group(2)).isIn(PROBE_PATHS);
     }
 
@@ -309,57 +342,100 @@ class DeployConfigTest {
             assertThat(file).exists();
             for (JsonNode doc : yamlDocuments(file)) {
                 if (doc != null && doc.has("kind")) {
-                    byKindAndName.put(doc.get("kind").asText() + "/" + doc.path("metadata").path("name").asText(), doc);
+                    byKindAndName.put(
+                            doc.get("kind").asText() + "/"
+                                    + doc.path("metadata").path("name").asText(),
+                            doc);
                 }
             }
         }
         try (var files = Files.list(k8s)) {
             assertThat(files.filter(f -> f.toString().endsWith(".yaml") && !f.endsWith("kustomization.yaml"))
-                    .map(f -> f.getFileName().toString()).toList())
-                    .as("every manifest is in the kustomization").allMatch(f -> kustomization.get("resources").toString().contains(f));
+                            .map(f -> f.getFileName().toString())
+                            .toList())
+                    .as("every manifest is in the kustomization")
+                    .allMatch(f -> kustomization.get("resources").toString().contains(f));
         }
 
         JsonNode job = byKindAndName.get("Job/trigrep-index");
-        JsonNode indexer = job.path("spec").path("template").path("spec").path("containers").get(0);
+        JsonNode indexer = job.path("spec")
+                .path("template")
+                .path("spec")
+                .path("containers")
+                .get(0);
         Map<String, String> indexFlags = checkCommand(roles, words(indexer.get("args")), "Job/trigrep-index");
         checkK8sEnv(roles, "index", indexer, "Job/trigrep-index");
         int shards = Integer.parseInt(indexFlags.get("--shards"));
 
         JsonNode sts = byKindAndName.get("StatefulSet/trigrep-backend");
-        assertThat(sts.path("spec").path("replicas").asInt()).as("one backend per shard").isEqualTo(shards);
-        JsonNode backend = sts.path("spec").path("template").path("spec").path("containers").get(0);
+        assertThat(sts.path("spec").path("replicas").asInt())
+                .as("one backend per shard")
+                .isEqualTo(shards);
+        JsonNode backend = sts.path("spec")
+                .path("template")
+                .path("spec")
+                .path("containers")
+                .get(0);
         String shell = words(backend.get("command")).get(2);
         assertThat(shell).startsWith("exec /opt/trigrep/trigrep ");
-        Map<String, String> backendFlags = checkCommand(roles, List.of(shell.substring("exec /opt/trigrep/trigrep ".length()).split(" ")),
+        Map<String, String> backendFlags = checkCommand(
+                roles,
+                List.of(shell.substring("exec /opt/trigrep/trigrep ".length()).split(" ")),
                 "StatefulSet/trigrep-backend");
         assertThat(backendFlags.get("--shard")).isEqualTo(indexFlags.get("--out") + "/shard-${HOSTNAME##*-}");
         checkK8sEnv(roles, "backend", backend, "StatefulSet/trigrep-backend");
         Map<String, Integer> backendPorts = containerPorts(backend);
-        assertThat(backendPorts).containsEntry("search", Integer.parseInt(backendFlags.get("--port")))
+        assertThat(backendPorts)
+                .containsEntry("search", Integer.parseInt(backendFlags.get("--port")))
                 .containsEntry("http", Integer.parseInt(backendFlags.get("--http-port")));
         checkK8sProbes(backend, backendPorts, "http", "StatefulSet/trigrep-backend");
-        assertThat(sts.path("spec").path("template").path("metadata").path("annotations").path("prometheus.io/port").asText())
+        assertThat(sts.path("spec")
+                        .path("template")
+                        .path("metadata")
+                        .path("annotations")
+                        .path("prometheus.io/port")
+                        .asText())
                 .isEqualTo(backendFlags.get("--http-port"));
         String serviceName = sts.path("spec").path("serviceName").asText();
         JsonNode backendService = byKindAndName.get("Service/" + serviceName);
         assertThat(backendService.path("spec").path("clusterIP").asText()).isEqualTo("None");
         checkServicePorts(backendService, backendPorts);
-        assertThat(sts.path("spec").path("template").path("spec").path("volumes").toString()).contains("trigrep-shards");
-        assertThat(byKindAndName).containsKey("PersistentVolumeClaim/trigrep-shards").containsKey("PersistentVolumeClaim/trigrep-corpus");
+        assertThat(sts.path("spec")
+                        .path("template")
+                        .path("spec")
+                        .path("volumes")
+                        .toString())
+                .contains("trigrep-shards");
+        assertThat(byKindAndName)
+                .containsKey("PersistentVolumeClaim/trigrep-shards")
+                .containsKey("PersistentVolumeClaim/trigrep-corpus");
 
         JsonNode deployment = byKindAndName.get("Deployment/trigrep-frontend");
-        JsonNode frontend = deployment.path("spec").path("template").path("spec").path("containers").get(0);
-        Map<String, String> frontendFlags = checkCommand(roles, words(frontend.get("args")), "Deployment/trigrep-frontend");
+        JsonNode frontend = deployment
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("containers")
+                .get(0);
+        Map<String, String> frontendFlags =
+                checkCommand(roles, words(frontend.get("args")), "Deployment/trigrep-frontend");
         checkK8sEnv(roles, "frontend", frontend, "Deployment/trigrep-frontend");
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < shards; i++) {
-            expected.add(sts.path("metadata").path("name").asText() + "-" + i + "." + serviceName + ":" + backendFlags.get("--port"));
+            expected.add(sts.path("metadata").path("name").asText() + "-" + i + "." + serviceName + ":"
+                    + backendFlags.get("--port"));
         }
         assertThat(frontendFlags.get("--backends").split(",")).containsExactlyElementsOf(expected);
         Map<String, Integer> frontendPorts = containerPorts(frontend);
         assertThat(frontendPorts).containsEntry("http", Integer.parseInt(frontendFlags.get("--port")));
         checkK8sProbes(frontend, frontendPorts, "http", "Deployment/trigrep-frontend");
-        assertThat(deployment.path("spec").path("template").path("metadata").path("annotations").path("prometheus.io/port").asText())
+        assertThat(deployment
+                        .path("spec")
+                        .path("template")
+                        .path("metadata")
+                        .path("annotations")
+                        .path("prometheus.io/port")
+                        .asText())
                 .isEqualTo(frontendFlags.get("--port"));
         checkServicePorts(byKindAndName.get("Service/trigrep-frontend"), frontendPorts);
 
@@ -367,16 +443,23 @@ class DeployConfigTest {
             JsonNode w = byKindAndName.get(workload);
             JsonNode labels = w.path("spec").path("template").path("metadata").path("labels");
             assertThat(w.path("spec").path("selector").path("matchLabels")).isEqualTo(labels);
-            JsonNode pdb = byKindAndName.get("PodDisruptionBudget/" + w.path("metadata").path("name").asText());
+            JsonNode pdb = byKindAndName.get(
+                    "PodDisruptionBudget/" + w.path("metadata").path("name").asText());
             assertThat(pdb).as("PodDisruptionBudget for %s", workload).isNotNull();
             assertThat(pdb.path("spec").path("selector").path("matchLabels")).isEqualTo(labels);
-            JsonNode resources = w.path("spec").path("template").path("spec").path("containers").get(0).path("resources");
+            JsonNode resources = w.path("spec")
+                    .path("template")
+                    .path("spec")
+                    .path("containers")
+                    .get(0)
+                    .path("resources");
             assertThat(resources.path("requests").path("memory").asText()).isNotEmpty();
             assertThat(resources.path("limits").path("memory").asText()).isNotEmpty();
         }
     }
 
-    private static void checkK8sEnv(Map<String, Role> roles, String role, JsonNode container, String where) throws IOException {
+    private static void checkK8sEnv(Map<String, Role> roles, String role, JsonNode container, String where)
+            throws IOException {
         List<String> names = new ArrayList<>();
         container.path("env").forEach(e -> names.add(e.get("name").asText()));
         checkEnv(roles, role, names, where);
@@ -384,7 +467,10 @@ class DeployConfigTest {
 
     private static Map<String, Integer> containerPorts(JsonNode container) {
         Map<String, Integer> ports = new LinkedHashMap<>();
-        container.path("ports").forEach(p -> ports.put(p.get("name").asText(), p.get("containerPort").asInt()));
+        container
+                .path("ports")
+                .forEach(p ->
+                        ports.put(p.get("name").asText(), p.get("containerPort").asInt()));
         return ports;
     }
 
@@ -394,14 +480,18 @@ class DeployConfigTest {
             assertThat(get.isMissingNode()).as("%s has a %s", where, probe).isFalse();
             assertThat(get.get("port").asText()).as("%s %s port", where, probe).isEqualTo(portName);
             assertThat(ports).containsKey(portName);
-            assertThat(get.get("path").asText().replaceFirst("\\?.*", "")).as("%s %s path", where, probe).isIn(PROBE_PATHS);
+            assertThat(get.get("path").asText().replaceFirst("\\?.*", ""))
+                    .as("%s %s path", where, probe)
+                    .isIn(PROBE_PATHS);
         }
     }
 
     private static void checkServicePorts(JsonNode service, Map<String, Integer> containerPorts) {
         assertThat(service).isNotNull();
         for (JsonNode port : service.path("spec").path("ports")) {
-            assertThat(containerPorts).as("Service targets a named container port").containsKey(port.get("targetPort").asText());
+            assertThat(containerPorts)
+                    .as("Service targets a named container port")
+                    .containsKey(port.get("targetPort").asText());
         }
     }
 
@@ -422,11 +512,15 @@ class DeployConfigTest {
 
         Map<String, Map<String, String>> flagsByUnit = new LinkedHashMap<>();
         try (var units = Files.list(systemd)) {
-            for (Path unit : units.filter(u -> u.toString().endsWith(".service")).toList()) {
+            for (Path unit :
+                    units.filter(u -> u.toString().endsWith(".service")).toList()) {
                 String text = Files.readString(unit);
-                Matcher exec = Pattern.compile("(?m)^ExecStart=/opt/trigrep/trigrep (.+)$").matcher(text);
+                Matcher exec = Pattern.compile("(?m)^ExecStart=/opt/trigrep/trigrep (.+)$")
+                        .matcher(text);
                 assertThat(exec.find()).as(unit.toString()).isTrue();
-                flagsByUnit.put(unit.getFileName().toString(), checkCommand(roles, List.of(exec.group(1).split(" ")), unit.toString()));
+                flagsByUnit.put(
+                        unit.getFileName().toString(),
+                        checkCommand(roles, List.of(exec.group(1).split(" ")), unit.toString()));
                 assertThat(text).contains("EnvironmentFile=/etc/trigrep/trigrep.env");
             }
         }
@@ -435,16 +529,25 @@ class DeployConfigTest {
         Map<String, String> backend = flagsByUnit.get("trigrep-backend@.service");
         assertThat(backend.get("--shard")).isEqualTo("/var/lib/trigrep/shards/shard-%i");
         for (int i = 0; i < shards; i++) {
-            assertThat(env.get("TRIGREP_BACKENDS").split(",")[i]).isEqualTo("127.0.0.1:" + backend.get("--port").replace("%i", "" + i));
-            assertThat(Files.readString(systemd.resolve("trigrep.target"))).contains("trigrep-backend@" + i + ".service");
+            assertThat(env.get("TRIGREP_BACKENDS").split(",")[i])
+                    .isEqualTo("127.0.0.1:" + backend.get("--port").replace("%i", "" + i));
+            assertThat(Files.readString(systemd.resolve("trigrep.target")))
+                    .contains("trigrep-backend@" + i + ".service");
         }
 
         // systemd's own check, on copies that run this checkout's launcher instead of /opt's.
         List<String> command = new ArrayList<>(List.of("systemd-analyze", "verify", "--man=no"));
         try (var units = Files.list(systemd)) {
-            for (Path unit : units.filter(u -> u.toString().endsWith(".service") || u.toString().endsWith(".target")).toList()) {
+            for (Path unit : units.filter(u ->
+                            u.toString().endsWith(".service") || u.toString().endsWith(".target"))
+                    .toList()) {
                 Path copy = dir.resolve(unit.getFileName());
-                Files.writeString(copy, Files.readString(unit).replace("/opt/trigrep/trigrep", ROOT.resolve("trigrep").toString()));
+                Files.writeString(
+                        copy,
+                        Files.readString(unit)
+                                .replace(
+                                        "/opt/trigrep/trigrep",
+                                        ROOT.resolve("trigrep").toString()));
                 command.add(copy.toString());
             }
         }
@@ -454,22 +557,42 @@ class DeployConfigTest {
     @Tag("external") // drives docker-compose and promtool
     @Test
     void theRealValidatorsAcceptTheFiles(@TempDir Path dir) throws Exception {
-        assertThat(run(List.of("docker-compose", "-f", ROOT.resolve("docker-compose.yml").toString(), "config", "-q"))).isEqualTo("");
-        assertThat(run(List.of("promtool", "check", "config", ROOT.resolve("deploy/prometheus/prometheus.yml").toString())))
+        assertThat(run(List.of(
+                        "docker-compose",
+                        "-f",
+                        ROOT.resolve("docker-compose.yml").toString(),
+                        "config",
+                        "-q")))
+                .isEqualTo("");
+        assertThat(run(List.of(
+                        "promtool",
+                        "check",
+                        "config",
+                        ROOT.resolve("deploy/prometheus/prometheus.yml").toString())))
                 .contains("SUCCESS");
-        assertThat(run(List.of("promtool", "check", "rules", ROOT.resolve("deploy/prometheus/rules/trigrep.yml").toString())))
+        assertThat(run(List.of(
+                        "promtool",
+                        "check",
+                        "rules",
+                        ROOT.resolve("deploy/prometheus/rules/trigrep.yml").toString())))
                 .contains("SUCCESS: 15 rules found");
         // The validators do fail: a rule with a broken expression is refused.
         Path broken = dir.resolve("broken.yml");
-        Files.writeString(broken, "groups:\n  - name: x\n    rules:\n      - record: x:y\n        expr: sum(rate(foo[5m])\n");
-        Process p = new ProcessBuilder("promtool", "check", "rules", broken.toString()).redirectErrorStream(true).start();
+        Files.writeString(
+                broken, "groups:\n  - name: x\n    rules:\n      - record: x:y\n        expr: sum(rate(foo[5m])\n");
+        Process p = new ProcessBuilder("promtool", "check", "rules", broken.toString())
+                .redirectErrorStream(true)
+                .start();
         p.getInputStream().readAllBytes();
         assertThat(p.waitFor()).isNotZero();
     }
 
     /** Runs a validator; fails the test with its output unless it exits 0. Returns its output. */
     static String run(List<String> command) throws Exception {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).directory(ROOT.toFile()).start();
+        Process p = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .directory(ROOT.toFile())
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as("%s said:\n%s", command, out).isZero();
@@ -490,18 +613,27 @@ class DeployConfigTest {
         Map<String, Map<String, String>> secrets = new LinkedHashMap<>();
         for (JsonNode generator : kustomization.path("secretGenerator")) {
             Map<String, String> files = new LinkedHashMap<>();
-            generator.path("files").forEach(f -> files.put(f.asText().substring(0, f.asText().indexOf('=')),
-                    f.asText().substring(f.asText().indexOf('=') + 1)));
+            generator
+                    .path("files")
+                    .forEach(f -> files.put(
+                            f.asText().substring(0, f.asText().indexOf('=')),
+                            f.asText().substring(f.asText().indexOf('=') + 1)));
             secrets.put(generator.get("name").asText(), files);
         }
-        Process make = new ProcessBuilder("bash", ROOT.resolve("deploy/make-certs.sh").toString(), dir.resolve("tls").toString())
-                .redirectErrorStream(true).start();
+        Process make = new ProcessBuilder(
+                        "bash",
+                        ROOT.resolve("deploy/make-certs.sh").toString(),
+                        dir.resolve("tls").toString())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(make.waitFor()).as(output).isZero();
 
         Map<String, String> certificateOf = new LinkedHashMap<>();
         List<String> backendsFlag = new ArrayList<>();
-        for (String[] workload : new String[][] {{"backend.yaml", "StatefulSet", "backend"}, {"frontend.yaml", "Deployment", "frontend"}}) {
+        for (String[] workload :
+                new String[][] {{"backend.yaml", "StatefulSet", "backend"}, {"frontend.yaml", "Deployment", "frontend"}
+                }) {
             JsonNode pod = null;
             for (JsonNode doc : yamlDocuments(k8s.resolve(workload[0]))) {
                 if (doc != null && workload[1].equals(doc.path("kind").asText())) {
@@ -512,12 +644,19 @@ class DeployConfigTest {
             JsonNode container = pod.path("containers").get(0);
             if (workload[2].equals("frontend")) {
                 List<String> args = words(container.get("args"));
-                backendsFlag.addAll(Arrays.asList(args.get(args.indexOf("--backends") + 1).split(",")));
+                backendsFlag.addAll(
+                        Arrays.asList(args.get(args.indexOf("--backends") + 1).split(",")));
             }
             Map<String, String> env = new LinkedHashMap<>();
-            container.path("env").forEach(e -> env.put(e.get("name").asText(), e.path("value").asText()));
+            container
+                    .path("env")
+                    .forEach(
+                            e -> env.put(e.get("name").asText(), e.path("value").asText()));
             Map<String, String> mounts = new LinkedHashMap<>();
-            container.path("volumeMounts").forEach(m -> mounts.put(m.get("name").asText(), m.get("mountPath").asText()));
+            container
+                    .path("volumeMounts")
+                    .forEach(m -> mounts.put(
+                            m.get("name").asText(), m.get("mountPath").asText()));
             for (String variable : List.of("TRIGREP_TLS_CERT", "TRIGREP_TLS_KEY", "TRIGREP_TLS_CA")) {
                 String file = env.get(variable);
                 assertThat(file).as("%s sets %s", workload[0], variable).isNotNull();
@@ -527,40 +666,58 @@ class DeployConfigTest {
                         volume = m.getKey();
                     }
                 }
-                assertThat(volume).as("%s: %s is on a mounted volume", workload[0], file).isNotNull();
+                assertThat(volume)
+                        .as("%s: %s is on a mounted volume", workload[0], file)
+                        .isNotNull();
                 String secretName = null;
                 for (JsonNode v : pod.path("volumes")) {
                     if (v.get("name").asText().equals(volume)) {
                         secretName = v.path("secret").path("secretName").asText(null);
                     }
                 }
-                assertThat(secrets).as("%s: volume %s is a generated Secret", workload[0], volume).containsKey(secretName);
+                assertThat(secrets)
+                        .as("%s: volume %s is a generated Secret", workload[0], volume)
+                        .containsKey(secretName);
                 String key = file.substring(mounts.get(volume).length() + 1);
                 String source = secrets.get(secretName).get(key);
-                assertThat(source).as("%s: Secret %s has %s", workload[0], secretName, key).isNotNull();
-                assertThat(source).as("%s comes from make-certs.sh's output", source).startsWith("tls/");
-                assertThat(dir.resolve(source)).as("make-certs.sh writes %s", source).exists();
+                assertThat(source)
+                        .as("%s: Secret %s has %s", workload[0], secretName, key)
+                        .isNotNull();
+                assertThat(source)
+                        .as("%s comes from make-certs.sh's output", source)
+                        .startsWith("tls/");
+                assertThat(dir.resolve(source))
+                        .as("make-certs.sh writes %s", source)
+                        .exists();
                 if (variable.equals("TRIGREP_TLS_CERT")) {
-                    assertThat(source).as("%s presents its own certificate", workload[0]).isEqualTo("tls/" + workload[2] + ".crt");
+                    assertThat(source)
+                            .as("%s presents its own certificate", workload[0])
+                            .isEqualTo("tls/" + workload[2] + ".crt");
                     certificateOf.put(workload[2], source);
                 }
             }
         }
         java.security.cert.X509Certificate backendCert;
         try (var in = Files.newInputStream(dir.resolve(certificateOf.get("backend")))) {
-            backendCert = (java.security.cert.X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in);
+            backendCert = (java.security.cert.X509Certificate)
+                    java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in);
         }
         List<String> names = new ArrayList<>();
         for (List<?> san : backendCert.getSubjectAlternativeNames()) {
             names.add(san.get(1).toString());
         }
-        assertThat(backendCert.getExtendedKeyUsage()).as("the backend's /readyz pings itself with it")
+        assertThat(backendCert.getExtendedKeyUsage())
+                .as("the backend's /readyz pings itself with it")
                 .contains("1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2");
         assertThat(backendsFlag).isNotEmpty();
         for (String backend : backendsFlag) {
             String host = backend.substring(0, backend.lastIndexOf(':'));
-            assertThat(names).as("the backend certificate names %s", host)
-                    .anyMatch(n -> n.equals(host) || n.startsWith("*.") && host.endsWith(n.substring(1)) && host.indexOf('.') == host.length() - n.length() + 1);
+            assertThat(names)
+                    .as("the backend certificate names %s", host)
+                    .anyMatch(n -> n.equals(host)
+                            || n.startsWith("*.")
+                                    && host.endsWith(n.substring(1))
+                                    && host.indexOf('.') == host.length() - n.length() + 1);
         }
     }
 }

@@ -31,6 +31,7 @@ class LauncherMemoryTest {
     static final Path ROOT = DeployConfigTest.ROOT;
     /** Native memory besides the capped parts (GC structures, thread stacks, symbols, malloc): measured 60-90 MiB, see deploy/README.md. */
     static final long NATIVE_ALLOWANCE = 128L << 20;
+
     static final Pattern SIZE = Pattern.compile("(\\d+)([kKmMgG]i?)?");
 
     @TempDir
@@ -96,7 +97,9 @@ class LauncherMemoryTest {
 
     /** What the JVM of a run may hold in memory at most, besides the native allowance: heap, direct, metaspace, code. */
     static long capped(Run run) {
-        return bytes(run.last("-Xmx")) + bytes(run.last("-XX:MaxDirectMemorySize=")) + bytes(run.last("-XX:MaxMetaspaceSize="))
+        return bytes(run.last("-Xmx"))
+                + bytes(run.last("-XX:MaxDirectMemorySize="))
+                + bytes(run.last("-XX:MaxMetaspaceSize="))
                 + bytes(run.last("-XX:ReservedCodeCacheSize="));
     }
 
@@ -105,9 +108,15 @@ class LauncherMemoryTest {
         for (String role : List.of("index", "files", "backend", "search", "frontend")) {
             Run run = launch(Map.of(), role, "--help");
             assertThat(run.exit()).as(run.output()).isZero();
-            for (String flag : List.of("-Xmx", "-XX:MaxDirectMemorySize=", "-XX:MaxMetaspaceSize=", "-XX:ReservedCodeCacheSize=",
+            for (String flag : List.of(
+                    "-Xmx",
+                    "-XX:MaxDirectMemorySize=",
+                    "-XX:MaxMetaspaceSize=",
+                    "-XX:ReservedCodeCacheSize=",
                     "-XX:+ExitOnOutOfMemoryError")) {
-                assertThat(run.count(flag)).as("%s: %s in %s", role, flag, run.jvm()).isEqualTo(1);
+                assertThat(run.count(flag))
+                        .as("%s: %s in %s", role, flag, run.jvm())
+                        .isEqualTo(1);
             }
             assertThat(run.collectors()).as("%s: one collector", role).hasSize(1);
         }
@@ -130,17 +139,24 @@ class LauncherMemoryTest {
         assertThat(table.keySet()).containsExactlyInAnyOrder("index", "files", "backend", "search", "frontend");
         for (Map.Entry<String, String[]> row : table.entrySet()) {
             Run run = launch(Map.of(), row.getKey(), "--help");
-            assertThat(run.collectors()).as("%s collector", row.getKey()).containsExactly("-XX:+Use" + row.getValue()[2] + "GC");
+            assertThat(run.collectors())
+                    .as("%s collector", row.getKey())
+                    .containsExactly("-XX:+Use" + row.getValue()[2] + "GC");
             if (row.getKey().equals("index") || row.getKey().equals("frontend")) {
                 continue; // rules computed from the arguments: the next tests
             }
             assertThat(run.last("-Xmx")).as("%s heap", row.getKey()).isEqualTo(row.getValue()[0]);
-            assertThat(run.last("-XX:MaxDirectMemorySize=")).as("%s direct", row.getKey()).isEqualTo(row.getValue()[1]);
+            assertThat(run.last("-XX:MaxDirectMemorySize="))
+                    .as("%s direct", row.getKey())
+                    .isEqualTo(row.getValue()[1]);
         }
-        assertThat(table.get("index")).as("the index rule as the launcher computes it")
+        assertThat(table.get("index"))
+                .as("the index rule as the launcher computes it")
                 .startsWith("max(256m + 128m × shards, 4 × (sort buffer + 64m))", "64m");
-        assertThat(launch(Map.of(), "index", "in").last("-XX:MaxDirectMemorySize=")).isEqualTo("64m");
-        assertThat(table.get("frontend")).as("the frontend rule as the launcher computes it")
+        assertThat(launch(Map.of(), "index", "in").last("-XX:MaxDirectMemorySize="))
+                .isEqualTo("64m");
+        assertThat(table.get("frontend"))
+                .as("the frontend rule as the launcher computes it")
                 .startsWith("896m + cache bytes / 10", "max queries × (4m + 1.25m × backends) + 32m");
     }
 
@@ -150,13 +166,24 @@ class LauncherMemoryTest {
         Run defaults = launch(Map.of(), "frontend", "--backends", "a:1,b:2", "--data", "d");
         assertThat(defaults.last("-Xmx")).isEqualTo("998m"); // 1 GiB cache
         assertThat(defaults.last("-XX:MaxDirectMemorySize=")).isEqualTo("240m"); // 32 × 6.5 + 32
-        Run big = launch(Map.of("TRIGREP_CACHE_BYTES", "8589934592", "TRIGREP_BACKENDS", "a:1,b:2,c:3"), "frontend", "--max-queries", "64");
+        Run big = launch(
+                Map.of("TRIGREP_CACHE_BYTES", "8589934592", "TRIGREP_BACKENDS", "a:1,b:2,c:3"),
+                "frontend",
+                "--max-queries",
+                "64");
         assertThat(big.last("-Xmx")).isEqualTo("1715m");
         assertThat(big.last("-XX:MaxDirectMemorySize=")).isEqualTo("528m"); // 64 × 7.75 + 32
-        Run flags = launch(Map.of("TRIGREP_CACHE_BYTES", "1"), "frontend", "--cache-bytes=4294967296", "--backends=a:1");
-        assertThat(flags.last("-Xmx")).as("the flag wins over the variable, as in the frontend").isEqualTo("1305m");
+        Run flags =
+                launch(Map.of("TRIGREP_CACHE_BYTES", "1"), "frontend", "--cache-bytes=4294967296", "--backends=a:1");
+        assertThat(flags.last("-Xmx"))
+                .as("the flag wins over the variable, as in the frontend")
+                .isEqualTo("1305m");
         assertThat(flags.last("-XX:MaxDirectMemorySize=")).isEqualTo("200m");
-        Run set = launch(Map.of("TRIGREP_FRONTEND_HEAP", "2g", "TRIGREP_FRONTEND_DIRECT", "100m"), "frontend", "--cache-bytes", "99999999999");
+        Run set = launch(
+                Map.of("TRIGREP_FRONTEND_HEAP", "2g", "TRIGREP_FRONTEND_DIRECT", "100m"),
+                "frontend",
+                "--cache-bytes",
+                "99999999999");
         assertThat(set.last("-Xmx")).isEqualTo("2g");
         assertThat(set.last("-XX:MaxDirectMemorySize=")).isEqualTo("100m");
     }
@@ -164,12 +191,20 @@ class LauncherMemoryTest {
     @Test
     void theIndexHeapFollowsShardsAndTheSortBuffer() throws Exception {
         // max(256 + 128 × shards, 4 × (sort buffer MiB + 64))
-        assertThat(launch(Map.of(), "index", "--shards", "2", "in").last("-Xmx")).isEqualTo("768m");
+        assertThat(launch(Map.of(), "index", "--shards", "2", "in").last("-Xmx"))
+                .isEqualTo("768m");
         assertThat(launch(Map.of(), "index", "--shards=8", "in").last("-Xmx")).isEqualTo("1280m");
-        assertThat(launch(Map.of("TRIGREP_SHARDS", "6"), "index", "in").last("-Xmx")).isEqualTo("1024m");
-        assertThat(launch(Map.of(), "index", "--sort-buffer-mb", "512", "--shards", "3", "in").last("-Xmx")).isEqualTo("2304m");
-        assertThat(launch(Map.of("TRIGREP_SORT_BUFFER_MB", "256"), "index", "in").last("-Xmx")).isEqualTo("1280m");
-        assertThat(launch(Map.of("TRIGREP_INDEX_HEAP", "3g"), "index", "--shards", "30", "in").last("-Xmx")).isEqualTo("3g");
+        assertThat(launch(Map.of("TRIGREP_SHARDS", "6"), "index", "in").last("-Xmx"))
+                .isEqualTo("1024m");
+        assertThat(launch(Map.of(), "index", "--sort-buffer-mb", "512", "--shards", "3", "in")
+                        .last("-Xmx"))
+                .isEqualTo("2304m");
+        assertThat(launch(Map.of("TRIGREP_SORT_BUFFER_MB", "256"), "index", "in")
+                        .last("-Xmx"))
+                .isEqualTo("1280m");
+        assertThat(launch(Map.of("TRIGREP_INDEX_HEAP", "3g"), "index", "--shards", "30", "in")
+                        .last("-Xmx"))
+                .isEqualTo("3g");
     }
 
     @Test
@@ -181,15 +216,22 @@ class LauncherMemoryTest {
         assertThat(frontend.last("-Xmx")).as("another role's variable").isEqualTo("998m");
 
         // TRIGREP_JAVA_OPTS (every role) comes after the defaults, the role's own options after it.
-        Run both = launch(Map.of("TRIGREP_JAVA_OPTS", "-Xmx5g -Dx=1", "TRIGREP_FRONTEND_JAVA_OPTS", "-Xmx7g"), "frontend", "--help");
+        Run both = launch(
+                Map.of("TRIGREP_JAVA_OPTS", "-Xmx5g -Dx=1", "TRIGREP_FRONTEND_JAVA_OPTS", "-Xmx7g"),
+                "frontend",
+                "--help");
         assertThat(both.last("-Xmx")).isEqualTo("7g");
         assertThat(both.jvm()).contains("-Dx=1");
-        assertThat(launch(Map.of("TRIGREP_JAVA_OPTS", "-Xmx5g"), "search", "--help").last("-Xmx")).isEqualTo("5g");
+        assertThat(launch(Map.of("TRIGREP_JAVA_OPTS", "-Xmx5g"), "search", "--help")
+                        .last("-Xmx"))
+                .isEqualTo("5g");
 
         // The JVM refuses two collectors: one named by the operator replaces the role's.
         Run serial = launch(Map.of("TRIGREP_BACKEND_JAVA_OPTS", "-XX:+UseSerialGC"), "backend", "--help");
         assertThat(serial.collectors()).containsExactly("-XX:+UseSerialGC");
-        assertThat(launch(Map.of("TRIGREP_JAVA_OPTS", "-XX:+UseZGC"), "index", "in").collectors()).containsExactly("-XX:+UseZGC");
+        assertThat(launch(Map.of("TRIGREP_JAVA_OPTS", "-XX:+UseZGC"), "index", "in")
+                        .collectors())
+                .containsExactly("-XX:+UseZGC");
     }
 
     @Test
@@ -215,23 +257,32 @@ class LauncherMemoryTest {
 
     @Test
     void composeMemoryLimitsHoldWhatEachJvmMayTake() throws Exception {
-        JsonNode services = DeployConfigTest.yaml(ROOT.resolve("docker-compose.yml")).get("services");
+        JsonNode services =
+                DeployConfigTest.yaml(ROOT.resolve("docker-compose.yml")).get("services");
         int checked = 0;
         for (var it = services.fields(); it.hasNext(); ) {
             var service = it.next();
             JsonNode command = service.getValue().path("command");
-            if (!command.isArray() || !List.of("index", "backend", "frontend").contains(command.get(0).asText())) {
+            if (!command.isArray()
+                    || !List.of("index", "backend", "frontend")
+                            .contains(command.get(0).asText())) {
                 continue;
             }
-            Run run = container(DeployConfigTest.words(command), service.getValue().path("environment"));
+            Run run = container(
+                    DeployConfigTest.words(command), service.getValue().path("environment"));
             long heap = bytes(run.last("-Xmx"));
             String limit = service.getValue().path("mem_limit").asText();
             String reservation = service.getValue().path("mem_reservation").asText();
             assertThat(limit).as("%s mem_limit", service.getKey()).isNotEmpty();
-            assertThat(bytes(limit)).as("%s: mem_limit %s holds heap, direct, metaspace, code cache and native (%s)", service.getKey(), limit,
-                    run.jvm()).isGreaterThanOrEqualTo(capped(run) + NATIVE_ALLOWANCE);
-            assertThat(bytes(reservation)).as("%s: mem_reservation %s holds at least the heap", service.getKey(), reservation)
-                    .isGreaterThanOrEqualTo(heap + NATIVE_ALLOWANCE).isLessThanOrEqualTo(bytes(limit));
+            assertThat(bytes(limit))
+                    .as(
+                            "%s: mem_limit %s holds heap, direct, metaspace, code cache and native (%s)",
+                            service.getKey(), limit, run.jvm())
+                    .isGreaterThanOrEqualTo(capped(run) + NATIVE_ALLOWANCE);
+            assertThat(bytes(reservation))
+                    .as("%s: mem_reservation %s holds at least the heap", service.getKey(), reservation)
+                    .isGreaterThanOrEqualTo(heap + NATIVE_ALLOWANCE)
+                    .isLessThanOrEqualTo(bytes(limit));
             checked++;
         }
         assertThat(checked).as("indexer, backends and frontend").isGreaterThanOrEqualTo(3);
@@ -241,19 +292,29 @@ class LauncherMemoryTest {
     void kubernetesRequestsAndLimitsHoldWhatEachJvmMayTake() throws Exception {
         int checked = 0;
         for (String file : List.of("index-job.yaml", "backend.yaml", "frontend.yaml")) {
-            for (JsonNode doc : DeployConfigTest.yamlDocuments(ROOT.resolve("deploy/k8s").resolve(file))) {
-                for (JsonNode container : doc.path("spec").path("template").path("spec").path("containers")) {
-                    List<String> command = container.has("args") ? DeployConfigTest.words(container.get("args"))
-                            : List.of(DeployConfigTest.words(container.get("command")).get(2).replaceFirst("^exec /opt/trigrep/trigrep ", "")
-                                    .replace("${HOSTNAME##*-}", "0").split(" "));
+            for (JsonNode doc :
+                    DeployConfigTest.yamlDocuments(ROOT.resolve("deploy/k8s").resolve(file))) {
+                for (JsonNode container :
+                        doc.path("spec").path("template").path("spec").path("containers")) {
+                    List<String> command = container.has("args")
+                            ? DeployConfigTest.words(container.get("args"))
+                            : List.of(DeployConfigTest.words(container.get("command"))
+                                    .get(2)
+                                    .replaceFirst("^exec /opt/trigrep/trigrep ", "")
+                                    .replace("${HOSTNAME##*-}", "0")
+                                    .split(" "));
                     Run run = container(command, container.path("env"));
                     JsonNode resources = container.path("resources");
                     long limit = bytes(resources.path("limits").path("memory").asText());
-                    long request = bytes(resources.path("requests").path("memory").asText());
-                    assertThat(limit).as("%s: limit holds heap, direct, metaspace, code cache and native (%s)", file, run.jvm())
+                    long request =
+                            bytes(resources.path("requests").path("memory").asText());
+                    assertThat(limit)
+                            .as("%s: limit holds heap, direct, metaspace, code cache and native (%s)", file, run.jvm())
                             .isGreaterThanOrEqualTo(capped(run) + NATIVE_ALLOWANCE);
-                    assertThat(request).as("%s: request holds at least the heap", file)
-                            .isGreaterThanOrEqualTo(bytes(run.last("-Xmx")) + NATIVE_ALLOWANCE).isLessThanOrEqualTo(limit);
+                    assertThat(request)
+                            .as("%s: request holds at least the heap", file)
+                            .isGreaterThanOrEqualTo(bytes(run.last("-Xmx")) + NATIVE_ALLOWANCE)
+                            .isLessThanOrEqualTo(limit);
                     checked++;
                 }
             }

@@ -55,6 +55,7 @@ class PrometheusRulesTest {
 
     @TempDir
     static Path dir;
+
     static final List<BackendServer> backends = new ArrayList<>();
     static final List<OpsServer> ops = new ArrayList<>();
     static final List<Integer> opsPorts = new ArrayList<>();
@@ -66,7 +67,8 @@ class PrometheusRulesTest {
     @BeforeAll
     static void start() throws Exception {
         List<InetSocketAddress> addresses = new ArrayList<>();
-        for (Shard shard : TestShards.build(Path.of("../source-backend/src/test/resources/corpus"), dir.resolve("shards"), 2)) {
+        for (Shard shard :
+                TestShards.build(Path.of("../source-backend/src/test/resources/corpus"), dir.resolve("shards"), 2)) {
             BackendServer server = new BackendServer(shard, BackendConfig.defaults());
             InetSocketAddress search = server.start("127.0.0.1", 0);
             addresses.add(search);
@@ -95,13 +97,17 @@ class PrometheusRulesTest {
 
     static void queries() throws Exception {
         for (String q : List.of("return", "int", "(?i)lua_\\w+", "adler32", "nothing-matches-this")) {
-            HttpResponse<String> r = get(frontendPort, "/api/v1/search?cache=false&q=" + URLEncoder.encode(q, StandardCharsets.UTF_8));
+            HttpResponse<String> r =
+                    get(frontendPort, "/api/v1/search?cache=false&q=" + URLEncoder.encode(q, StandardCharsets.UTF_8));
             assertThat(r.statusCode()).isEqualTo(200);
         }
     }
 
     static HttpResponse<String> get(int port, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** The metric names in a scrape: what comes before the labels or the value on each sample line. */
@@ -118,12 +124,15 @@ class PrometheusRulesTest {
     /** Every PromQL expression of the rules file and the dashboard. */
     static List<String> expressions() throws Exception {
         List<String> exprs = new ArrayList<>();
-        for (JsonNode group : DeployConfigTest.yaml(ROOT.resolve("deploy/prometheus/rules/trigrep.yml")).get("groups")) {
+        for (JsonNode group : DeployConfigTest.yaml(ROOT.resolve("deploy/prometheus/rules/trigrep.yml"))
+                .get("groups")) {
             for (JsonNode rule : group.get("rules")) {
                 exprs.add(rule.get("expr").asText());
             }
         }
-        for (JsonNode panel : JSON.readTree(ROOT.resolve("deploy/grafana/trigrep-dashboard.json").toFile()).get("panels")) {
+        for (JsonNode panel : JSON.readTree(
+                        ROOT.resolve("deploy/grafana/trigrep-dashboard.json").toFile())
+                .get("panels")) {
             panel.path("targets").forEach(t -> exprs.add(t.get("expr").asText()));
         }
         return exprs;
@@ -131,7 +140,8 @@ class PrometheusRulesTest {
 
     static Set<String> recorded() throws Exception {
         Set<String> names = new TreeSet<>();
-        Matcher m = Pattern.compile("(?m)^\\s*- record: (\\S+)$").matcher(Files.readString(ROOT.resolve("deploy/prometheus/rules/trigrep.yml")));
+        Matcher m = Pattern.compile("(?m)^\\s*- record: (\\S+)$")
+                .matcher(Files.readString(ROOT.resolve("deploy/prometheus/rules/trigrep.yml")));
         while (m.find()) {
             names.add(m.group(1));
         }
@@ -140,7 +150,8 @@ class PrometheusRulesTest {
 
     @Test
     void everyMetricTheRulesAndTheDashboardReadIsExported() throws Exception {
-        Set<String> exported = new TreeSet<>(exported(get(frontendPort, "/metrics").body()));
+        Set<String> exported =
+                new TreeSet<>(exported(get(frontendPort, "/metrics").body()));
         for (int port : opsPorts) {
             exported.addAll(exported(get(port, "/metrics").body()));
         }
@@ -156,8 +167,14 @@ class PrometheusRulesTest {
                 read.add(m.group(1));
             }
         }
-        assertThat(read).contains("trigrep_query_duration_seconds_bucket", "trigrep_query_first_result_seconds_bucket",
-                "trigrep_backend_failures_total", "trigrep_backend_search_duration_seconds_bucket", "disk_free_bytes", "up");
+        assertThat(read)
+                .contains(
+                        "trigrep_query_duration_seconds_bucket",
+                        "trigrep_query_first_result_seconds_bucket",
+                        "trigrep_backend_failures_total",
+                        "trigrep_backend_search_duration_seconds_bucket",
+                        "disk_free_bytes",
+                        "up");
         for (String name : read) {
             if (name.contains(":")) {
                 assertThat(recorded).as("recording rule %s", name).contains(name);
@@ -174,14 +191,17 @@ class PrometheusRulesTest {
         assertThat(probed.get("frontend")).contains("/readyz", "/readyz?partial=true", "/healthz", "/metrics");
         assertThat(probed.get("backend")).contains("/readyz", "/healthz", "/metrics");
         // A frontend whose backends all answer: the strict /readyz is 200 only then.
-        try (FanOut healthy = new FanOut(live, dir.resolve("data-healthy"), 1); FrontendServer server = new FrontendServer(healthy, 2)) {
+        try (FanOut healthy = new FanOut(live, dir.resolve("data-healthy"), 1);
+                FrontendServer server = new FrontendServer(healthy, 2)) {
             int port = server.start("127.0.0.1", 0).getPort();
             for (String path : probed.get("frontend")) {
                 assertThat(get(port, path).statusCode()).as("frontend %s", path).isEqualTo(200);
             }
         }
         for (String path : probed.get("backend")) {
-            assertThat(get(opsPorts.get(0), path).statusCode()).as("backend %s", path).isEqualTo(200);
+            assertThat(get(opsPorts.get(0), path).statusCode())
+                    .as("backend %s", path)
+                    .isEqualTo(200);
         }
     }
 
@@ -198,7 +218,8 @@ class PrometheusRulesTest {
         config.put("rule_files", List.of(ROOT.resolve("deploy/prometheus/rules").toString() + "/*.yml"));
         Map<String, List<String>> targets = new LinkedHashMap<>();
         targets.put("trigrep-frontend", List.of("127.0.0.1:" + frontendPort));
-        targets.put("trigrep-backend", opsPorts.stream().map(p -> "127.0.0.1:" + p).toList());
+        targets.put(
+                "trigrep-backend", opsPorts.stream().map(p -> "127.0.0.1:" + p).toList());
         for (Object job : (List<?>) config.get("scrape_configs")) {
             @SuppressWarnings("unchecked")
             Map<String, Object> j = (Map<String, Object>) job;
@@ -215,9 +236,14 @@ class PrometheusRulesTest {
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
-        Process prometheus = new ProcessBuilder("prometheus", "--config.file=" + file, "--storage.tsdb.path=" + dir.resolve("tsdb"),
-                "--web.listen-address=127.0.0.1:" + port).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+        Process prometheus = new ProcessBuilder(
+                        "prometheus",
+                        "--config.file=" + file,
+                        "--storage.tsdb.path=" + dir.resolve("tsdb"),
+                        "--web.listen-address=127.0.0.1:" + port)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("prometheus.log").toFile())
+                .start();
         try {
             String value = null;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
@@ -225,26 +251,36 @@ class PrometheusRulesTest {
                 queries(); // the histograms must grow between scrapes for rate() to see them
                 Thread.sleep(1000);
                 try {
-                    JsonNode answer = JSON.readTree(get(port, "/api/v1/query?query=trigrep:query_duration_seconds:p99").body());
+                    JsonNode answer = JSON.readTree(get(port, "/api/v1/query?query=trigrep:query_duration_seconds:p99")
+                            .body());
                     JsonNode result = answer.path("data").path("result");
-                    if (result.size() == 1 && !result.get(0).path("value").get(1).asText().equals("NaN")) {
+                    if (result.size() == 1
+                            && !result.get(0).path("value").get(1).asText().equals("NaN")) {
                         value = result.get(0).path("value").get(1).asText();
                     }
                 } catch (java.io.IOException notUpYet) {
                     // Prometheus is still starting
                 }
             }
-            assertThat(value).as("p99 from Prometheus; its log:\n%s", Files.readString(dir.resolve("prometheus.log"))).isNotNull();
+            assertThat(value)
+                    .as("p99 from Prometheus; its log:\n%s", Files.readString(dir.resolve("prometheus.log")))
+                    .isNotNull();
             assertThat(Double.parseDouble(value)).isPositive().isLessThan(30);
 
-            JsonNode rules = JSON.readTree(get(port, "/api/v1/rules").body()).path("data").path("groups");
+            JsonNode rules = JSON.readTree(get(port, "/api/v1/rules").body())
+                    .path("data")
+                    .path("groups");
             assertThat(rules.size()).isEqualTo(2);
             for (JsonNode group : rules) {
                 for (JsonNode rule : group.path("rules")) {
-                    assertThat(rule.path("health").asText()).as("rule %s: %s", rule.path("name"), rule.path("lastError")).isEqualTo("ok");
+                    assertThat(rule.path("health").asText())
+                            .as("rule %s: %s", rule.path("name"), rule.path("lastError"))
+                            .isEqualTo("ok");
                 }
             }
-            JsonNode up = JSON.readTree(get(port, "/api/v1/query?query=sum(up)").body()).path("data").path("result");
+            JsonNode up = JSON.readTree(get(port, "/api/v1/query?query=sum(up)").body())
+                    .path("data")
+                    .path("result");
             assertThat(up.get(0).path("value").get(1).asText()).isEqualTo("3");
         } finally {
             prometheus.destroy();

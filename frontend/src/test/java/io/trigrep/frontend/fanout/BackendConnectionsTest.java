@@ -7,7 +7,6 @@ import io.trigrep.backend.server.BackendConfig;
 import io.trigrep.backend.server.BackendServer;
 import io.trigrep.indexer.format.Shard;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BackendConnectionsTest {
     @TempDir
     Path dir;
+
     List<Shard> shards;
     final List<BackendServer> servers = new ArrayList<>();
     final List<InetSocketAddress> addresses = new ArrayList<>();
@@ -56,10 +56,13 @@ class BackendConnectionsTest {
             List<String> first = answer(fanOut, "int", caps);
             assertThat(first).isNotEmpty();
             for (int i = 0; i < 20; i++) {
-                assertThat(answer(fanOut, i % 2 == 0 ? "int" : "nothing-at-all", caps)).isEqualTo(i % 2 == 0 ? first : List.of());
+                assertThat(answer(fanOut, i % 2 == 0 ? "int" : "nothing-at-all", caps))
+                        .isEqualTo(i % 2 == 0 ? first : List.of());
             }
             for (int shard = 0; shard < addresses.size(); shard++) {
-                assertThat(fanOut.connectionsOpened(shard)).as("connections opened to backend " + shard).isEqualTo(1);
+                assertThat(fanOut.connectionsOpened(shard))
+                        .as("connections opened to backend " + shard)
+                        .isEqualTo(1);
             }
         }
     }
@@ -74,7 +77,9 @@ class BackendConnectionsTest {
             servers.add(again);
             again.start("127.0.0.1", addresses.get(1).getPort());
 
-            assertThat(answer(fanOut, "return", caps)).as("the answer after the restart, on the kept connection that died").isEqualTo(before);
+            assertThat(answer(fanOut, "return", caps))
+                    .as("the answer after the restart, on the kept connection that died")
+                    .isEqualTo(before);
             assertThat(fanOut.connectionsOpened(1)).isEqualTo(2);
             assertThat(fanOut.connectionsOpened(0)).isEqualTo(1);
         }
@@ -90,7 +95,9 @@ class BackendConnectionsTest {
             List<String> whole = answer(fanOut, "int", QueryCaps.forCache(1L << 30));
             assertThat(whole).isNotEmpty();
             for (int shard = 0; shard < addresses.size(); shard++) {
-                assertThat(fanOut.connectionsOpened(shard)).as("a cut answer's connection is never given to the next query").isEqualTo(2);
+                assertThat(fanOut.connectionsOpened(shard))
+                        .as("a cut answer's connection is never given to the next query")
+                        .isEqualTo(2);
             }
         }
     }

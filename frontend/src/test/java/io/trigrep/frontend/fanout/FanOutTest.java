@@ -3,11 +3,11 @@ package io.trigrep.frontend.fanout;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.backend.TestShards;
-import io.trigrep.proto.BackendClient;
 import io.trigrep.backend.server.BackendConfig;
 import io.trigrep.backend.server.BackendServer;
 import io.trigrep.frontend.store.ResultIndex;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
@@ -51,7 +51,8 @@ class FanOutTest {
             addresses.add(server.start("127.0.0.1", 0));
             servers.add(server);
         }
-        BackendServer unsharded = new BackendServer(TestShards.build(CORPUS, dir.resolve("one"), 1).get(0), BackendConfig.defaults());
+        BackendServer unsharded = new BackendServer(
+                TestShards.build(CORPUS, dir.resolve("one"), 1).get(0), BackendConfig.defaults());
         whole = unsharded.start("127.0.0.1", 0);
         servers.add(unsharded);
     }
@@ -62,7 +63,8 @@ class FanOutTest {
             s.close();
         }
         try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            walk.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         }
     }
 
@@ -72,7 +74,8 @@ class FanOutTest {
         request.initRoot(Request.factory).initSearch().setQuery(query);
         BackendClient.exchange(whole, request, r -> {
             if (r.which() == Response.Which.RESULT) {
-                out.add(r.getResult().getPackage() + "/" + r.getResult().getPath() + ":" + r.getResult().getLine());
+                out.add(r.getResult().getPackage() + "/" + r.getResult().getPath() + ":"
+                        + r.getResult().getLine());
             }
             return true;
         });
@@ -85,7 +88,8 @@ class FanOutTest {
         for (int rank = 0; rank < index.size(); rank++) {
             int r = index.sorted(rank);
             ByteBuffer frame = run.tee().read(index.offset(r), index.length(r));
-            Result.Reader result = Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getResult();
+            Result.Reader result =
+                    Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getResult();
             out.add(result.getPackage() + "/" + result.getPath() + ":" + result.getLine());
         }
         return out;
@@ -99,10 +103,14 @@ class FanOutTest {
                     run.completion().get(30, TimeUnit.SECONDS);
                     assertThat(run.failed()).isEmpty();
                     List<String> got = results(run);
-                    assertThat(new TreeSet<>(got)).as(query).isEqualTo(unsharded(query)).hasSize(got.size());
+                    assertThat(new TreeSet<>(got))
+                            .as(query)
+                            .isEqualTo(unsharded(query))
+                            .hasSize(got.size());
                     for (int rank = 1; rank < run.index().size(); rank++) {
                         assertThat(run.index().ranking(run.index().sorted(rank)))
-                                .isLessThanOrEqualTo(run.index().ranking(run.index().sorted(rank - 1)));
+                                .isLessThanOrEqualTo(
+                                        run.index().ranking(run.index().sorted(rank - 1)));
                     }
                 }
             }
@@ -122,7 +130,9 @@ class FanOutTest {
                 System.gc();
                 Thread.sleep(20);
             }
-            assertThat(finished.get()).as("the finished run, held by its deadline's task").isNull();
+            assertThat(finished.get())
+                    .as("the finished run, held by its deadline's task")
+                    .isNull();
         }
     }
 
@@ -157,9 +167,11 @@ class FanOutTest {
         try (ServerSocket closed = new ServerSocket(0)) {
             refused = closed.getLocalPort();
         }
-        try (ServerSocket garbage = new ServerSocket(0); ServerSocket silent = new ServerSocket(0)) {
+        try (ServerSocket garbage = new ServerSocket(0);
+                ServerSocket silent = new ServerSocket(0)) {
             Thread garbageThread = new Thread(() -> {
-                try (Socket s = garbage.accept(); OutputStream out = s.getOutputStream()) {
+                try (Socket s = garbage.accept();
+                        OutputStream out = s.getOutputStream()) {
                     out.write("HTTP/1.1 200 OK\r\n\r\nnot a frame".getBytes());
                     out.flush();
                     Thread.sleep(5000);
@@ -178,13 +190,17 @@ class FanOutTest {
             silentThread.setDaemon(true);
             garbageThread.start();
             silentThread.start();
-            List<InetSocketAddress> mixed = List.of(addresses.get(0), new InetSocketAddress("127.0.0.1", refused),
-                    new InetSocketAddress("127.0.0.1", garbage.getLocalPort()), new InetSocketAddress("127.0.0.1", silent.getLocalPort()));
+            List<InetSocketAddress> mixed = List.of(
+                    addresses.get(0),
+                    new InetSocketAddress("127.0.0.1", refused),
+                    new InetSocketAddress("127.0.0.1", garbage.getLocalPort()),
+                    new InetSocketAddress("127.0.0.1", silent.getLocalPort()));
             try (FanOut fanOut = new FanOut(mixed, dir.resolve("data"), 2);
-                 QueryRun run = fanOut.search("int", false, 0, Duration.ofSeconds(2))) {
+                    QueryRun run = fanOut.search("int", false, 0, Duration.ofSeconds(2))) {
                 long start = System.nanoTime();
                 run.completion().get(10, TimeUnit.SECONDS);
-                assertThat(System.nanoTime() - start).as("answered within the deadline and a margin")
+                assertThat(System.nanoTime() - start)
+                        .as("answered within the deadline and a margin")
                         .isLessThan(TimeUnit.SECONDS.toNanos(5));
                 List<ShardStatus> statuses = run.statuses();
                 assertThat(statuses.get(0).state()).isEqualTo(ShardStatus.State.DONE);

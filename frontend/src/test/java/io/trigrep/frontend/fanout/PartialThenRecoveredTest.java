@@ -41,10 +41,11 @@ class PartialThenRecoveredTest {
         addresses.add(first.start("127.0.0.1", 0));
         addresses.add(second.start("127.0.0.1", 0));
         AtomicLong clock = new AtomicLong();
-        QueryCache cache = new QueryCache(dir.resolve("data"), 1L << 30, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
+        QueryCache cache =
+                new QueryCache(dir.resolve("data"), 1L << 30, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
         BackendServer back = null;
         try (FanOut fanOut = new FanOut(addresses, dir.resolve("data"), 2);
-             FrontendServer frontend = new FrontendServer(fanOut, 8, cache, ConnectionLimits.defaults())) {
+                FrontendServer frontend = new FrontendServer(fanOut, 8, cache, ConnectionLimits.defaults())) {
             String base = "http://127.0.0.1:" + frontend.start("127.0.0.1", 0).getPort();
             JsonNode complete = search(base, "return&cache=false");
             assertThat(complete.get("partial").asBoolean()).isFalse();
@@ -54,14 +55,18 @@ class PartialThenRecoveredTest {
             assertThat(partial.get("partial").asBoolean()).isTrue();
             assertThat(partial.get("shards").get("failed").get(0).get("shard").asText())
                     .isEqualTo("127.0.0.1:" + addresses.get(1).getPort());
-            assertThat(partial.get("total_results").asLong()).isLessThan(complete.get("total_results").asLong());
+            assertThat(partial.get("total_results").asLong())
+                    .isLessThan(complete.get("total_results").asLong());
 
             back = new BackendServer(shards.get(1), BackendConfig.defaults());
             back.start("127.0.0.1", addresses.get(1).getPort());
             clock.addAndGet(QueryCache.UNREUSABLE_NANOS + 1);
             JsonNode again = search(base, "return");
-            assertThat(again.get("partial").asBoolean()).as("the answer once the backend is back").isFalse();
-            assertThat(again.get("total_results").asLong()).isEqualTo(complete.get("total_results").asLong());
+            assertThat(again.get("partial").asBoolean())
+                    .as("the answer once the backend is back")
+                    .isFalse();
+            assertThat(again.get("total_results").asLong())
+                    .isEqualTo(complete.get("total_results").asLong());
         } finally {
             first.close();
             second.close();
@@ -72,7 +77,9 @@ class PartialThenRecoveredTest {
     }
 
     private JsonNode search(String base, String query) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/search?q=" + query)).build(),
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create(base + "/api/v1/search?q=" + query))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return JSON.readTree(response.body());

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class QueryCacheTest {
     @TempDir
     Path dir;
+
     final AtomicInteger started = new AtomicInteger();
     final AtomicLong clock = new AtomicLong();
 
@@ -44,7 +45,7 @@ class QueryCacheTest {
 
     static void finish(QueryRun run, Done.Truncation truncation) {
         ByteBuf frame = doneFrame(truncation);
-        run.ingest(0, frame, frame.readableBytes(), teed -> { });
+        run.ingest(0, frame, frame.readableBytes(), teed -> {});
         assertThat(run.completion()).succeedsWithin(java.time.Duration.ofSeconds(10));
     }
 
@@ -94,7 +95,8 @@ class QueryCacheTest {
         QueryCache cache = new QueryCache(dir, 1 << 20, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
         // Before the first status round the generations are not known: an answer given then is
         // kept once they are.
-        java.util.concurrent.atomic.AtomicReference<String> generations = new java.util.concurrent.atomic.AtomicReference<>("");
+        java.util.concurrent.atomic.AtomicReference<String> generations =
+                new java.util.concurrent.atomic.AtomicReference<>("");
         cache.generationFrom(generations::get);
         QueryCache.Entry running = cache.acquire("q", false, () -> run(100));
         generations.set("1,1,");
@@ -182,11 +184,15 @@ class QueryCacheTest {
         cache.release(joined);
         clock.addAndGet(QueryCache.UNREUSABLE_NANOS);
         QueryCache.Entry shown = cache.acquire("q", false, () -> run(100));
-        assertThat(shown).as("served while the page that waited for it is shown").isSameAs(failed);
+        assertThat(shown)
+                .as("served while the page that waited for it is shown")
+                .isSameAs(failed);
         cache.release(shown);
         clock.incrementAndGet();
         QueryCache.Entry next = cache.acquire("q", false, () -> run(100));
-        assertThat(next).as("the backend is back: a new run, not the partial answer").isNotSameAs(failed);
+        assertThat(next)
+                .as("the backend is back: a new run, not the partial answer")
+                .isNotSameAs(failed);
         assertThat(started.get()).isEqualTo(2);
         assertThat(failed.run().tee().path()).as("still read by its first user").exists();
         cache.release(failed);
@@ -212,7 +218,9 @@ class QueryCacheTest {
         finish(next.run(), Done.Truncation.MAX_RESULTS);
         cache.release(next);
         clock.addAndGet(QueryCache.UNREUSABLE_NANOS + 1);
-        assertThat(cache.acquire("q", false, () -> run(100))).as("a result cap is the same every time").isSameAs(next);
+        assertThat(cache.acquire("q", false, () -> run(100)))
+                .as("a result cap is the same every time")
+                .isSameAs(next);
     }
 
     @Test
@@ -222,11 +230,15 @@ class QueryCacheTest {
         QueryCache.Entry fresh = cache.acquire("q", true, () -> run(100));
         assertThat(fresh).isNotSameAs(running);
         assertThat(started.get()).isEqualTo(2);
-        assertThat(running.run().completion()).as("the first request's run goes on").isNotDone();
+        assertThat(running.run().completion())
+                .as("the first request's run goes on")
+                .isNotDone();
         assertThat(running.run().tee().path()).exists();
         finish(running.run());
         cache.release(running);
-        assertThat(running.run().tee().path()).as("replaced, and released by its last user").doesNotExist();
+        assertThat(running.run().tee().path())
+                .as("replaced, and released by its last user")
+                .doesNotExist();
         QueryCache.Entry joined = cache.acquire("q", false, () -> run(100));
         assertThat(joined).as("later requests join the fresh run").isSameAs(fresh);
         finish(fresh.run());

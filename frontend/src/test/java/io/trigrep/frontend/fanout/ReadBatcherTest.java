@@ -20,7 +20,9 @@ class ReadBatcherTest {
         channel.pipeline().fireChannelRead(text("one "));
         channel.pipeline().fireChannelRead(text("two "));
         channel.pipeline().fireChannelRead(text("three"));
-        assertThat((Object) channel.readInbound()).as("nothing before the read completes").isNull();
+        assertThat((Object) channel.readInbound())
+                .as("nothing before the read completes")
+                .isNull();
         channel.pipeline().fireChannelReadComplete();
         ByteBuf joined = channel.readInbound();
         assertThat(joined.toString(StandardCharsets.UTF_8)).isEqualTo("one two three");

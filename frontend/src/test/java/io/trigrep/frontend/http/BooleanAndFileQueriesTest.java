@@ -48,9 +48,23 @@ class BooleanAndFileQueriesTest {
     static final HttpClient HTTP = HttpClient.newHttpClient();
     static final int SHARDS = 3;
     /** Operands of varied selectivity: in most files, in some, in one, in none, and one per encoding oddity. */
-    static final List<String> OPERANDS = List.of("malloc\\(", "calloc\\(", "printf", "TODO", "struct [a-z]+ \\*p", "mmGRBM_STATUS",
-            "needle_in_minified", "café", "#include <zlib\\.h>", "return 0;", "func_[0-9]+\\(", "Copyright \\(C\\) 2019",
-            "nothing-matches-this", "small package [0-4]", "if \\(err\\) return [a-d]");
+    static final List<String> OPERANDS = List.of(
+            "malloc\\(",
+            "calloc\\(",
+            "printf",
+            "TODO",
+            "struct [a-z]+ \\*p",
+            "mmGRBM_STATUS",
+            "needle_in_minified",
+            "café",
+            "#include <zlib\\.h>",
+            "return 0;",
+            "func_[0-9]+\\(",
+            "Copyright \\(C\\) 2019",
+            "nothing-matches-this",
+            "small package [0-4]",
+            "if \\(err\\) return [a-d]");
+
     static Path dir;
     static Path corpus;
     static LoopbackCluster cluster;
@@ -79,7 +93,9 @@ class BooleanAndFileQueriesTest {
             for (Path file : walk.filter(Files::isRegularFile).toList()) {
                 String name = corpus.relativize(file).toString();
                 byte[] bytes = Files.readAllBytes(file);
-                if (Files.isSymbolicLink(file) || name.contains("/.git/") || CoverageGroundTruthTest.contains(bytes, (byte) 0)) {
+                if (Files.isSymbolicLink(file)
+                        || name.contains("/.git/")
+                        || CoverageGroundTruthTest.contains(bytes, (byte) 0)) {
                     continue;
                 }
                 texts.put(name, CoverageGroundTruthTest.decode(bytes, 0, bytes.length));
@@ -94,7 +110,8 @@ class BooleanAndFileQueriesTest {
             cluster.close();
         }
         try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            walk.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         }
     }
 
@@ -107,10 +124,14 @@ class BooleanAndFileQueriesTest {
     @Provide
     Arbitrary<Expr> expressions() {
         Arbitrary<Expr> leaf = Arbitraries.of(OPERANDS).map(Op::new);
-        return Arbitraries.recursive(() -> leaf, inner -> Arbitraries.oneOf(
-                net.jqwik.api.Combinators.combine(inner, inner).as(And::new),
-                net.jqwik.api.Combinators.combine(inner, inner).as(Or::new),
-                inner.map(Not::new)), 0, 3)
+        return Arbitraries.recursive(
+                        () -> leaf,
+                        inner -> Arbitraries.oneOf(
+                                net.jqwik.api.Combinators.combine(inner, inner).as(And::new),
+                                net.jqwik.api.Combinators.combine(inner, inner).as(Or::new),
+                                inner.map(Not::new)),
+                        0,
+                        3)
                 // A condition that only NOTs hold is every file but a few: allowed, but rarely the point.
                 .filter(e -> !(e instanceof Not n && n.e() instanceof Op));
     }
@@ -132,18 +153,23 @@ class BooleanAndFileQueriesTest {
         cases.put("nothing-matches-this AND printf", new And(none, printf));
         cases.put("nothing-matches-this OR café", new Or(none, new Op("café")));
         cases.put("return a \\+ b; AND int main", new And(new Op("return a \\+ b;"), new Op("int main")));
-        cases.put("(struct [a-z]+ \\*p|mmGRBM_STATUS) AND NOT (printf OR #include <zlib\\.h>)",
-                new And(new Op("(struct [a-z]+ \\*p|mmGRBM_STATUS)"), new Not(new Or(printf, new Op("#include <zlib\\.h>")))));
+        cases.put(
+                "(struct [a-z]+ \\*p|mmGRBM_STATUS) AND NOT (printf OR #include <zlib\\.h>)",
+                new And(
+                        new Op("(struct [a-z]+ \\*p|mmGRBM_STATUS)"),
+                        new Not(new Or(printf, new Op("#include <zlib\\.h>")))));
         cases.put("NOT nothing-matches-this", new Not(none));
         for (var c : cases.entrySet()) {
             same(c.getKey(), expected(c.getValue(), null), searchAll(c.getKey()));
         }
         // Filters hold for the whole query.
-        for (String filtered : List.of("printf AND NOT malloc\\( package:small_3", "NOT printf path:^docs/", "TODO OR café -path:^src/")) {
+        for (String filtered : List.of(
+                "printf AND NOT malloc\\( package:small_3", "NOT printf path:^docs/", "TODO OR café -path:^src/")) {
             ParsedQuery parsed = QueryParser.parse(filtered, false);
             SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
             String conditionText = filtered.replaceAll(" -?(package|path):\\S+", "");
-            Expr expr = conditionText.startsWith("printf AND") ? new And(printf, new Not(malloc))
+            Expr expr = conditionText.startsWith("printf AND")
+                    ? new And(printf, new Not(malloc))
                     : conditionText.startsWith("NOT") ? new Not(printf) : new Or(todo, new Op("café"));
             same(filtered, expected(expr, spec), searchAll(filtered));
         }
@@ -153,12 +179,16 @@ class BooleanAndFileQueriesTest {
     @net.jqwik.api.Tag("external") // drives find and grep
     @Property(tries = 1)
     void fileNameQueriesEqualFindAndGrep() throws Exception {
-        for (String regex : List.of("\\.h$", "Makefile|README", "^lib/part1", "include/module_1[0-9]\\.h$", "latin1|bom", "x{9}")) {
+        for (String regex :
+                List.of("\\.h$", "Makefile|README", "^lib/part1", "include/module_1[0-9]\\.h$", "latin1|bom", "x{9}")) {
             TreeSet<String> expected = new TreeSet<>();
             try (Stream<Path> packages = Files.list(corpus)) {
                 for (Path pkg : packages.toList()) {
-                    Process find = new ProcessBuilder("sh", "-c", "find . -type f -printf '%P\\n' | grep -E -e \"$0\" || true", regex)
-                            .directory(pkg.toFile()).redirectErrorStream(true).start();
+                    Process find = new ProcessBuilder(
+                                    "sh", "-c", "find . -type f -printf '%P\\n' | grep -E -e \"$0\" || true", regex)
+                            .directory(pkg.toFile())
+                            .redirectErrorStream(true)
+                            .start();
                     String out = new String(find.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                     assertThat(find.waitFor(60, TimeUnit.SECONDS)).isTrue();
                     for (String path : out.split("\n")) {
@@ -177,7 +207,9 @@ class BooleanAndFileQueriesTest {
     /** What a file-name result carries: size and language, ranked with the name's own match first. */
     @Property(tries = 1)
     void fileResultsCarrySizeAndLanguage() throws Exception {
-        JsonNode answer = JSON.readTree(get("/api/v1/search?q=" + URLEncoder.encode("path:module_1\\.h|crlf\\.c", StandardCharsets.UTF_8)).body());
+        JsonNode answer = JSON.readTree(
+                get("/api/v1/search?q=" + URLEncoder.encode("path:module_1\\.h|crlf\\.c", StandardCharsets.UTF_8))
+                        .body());
         assertThat(answer.get("total_results").asInt()).isEqualTo(2);
         Map<String, JsonNode> byPath = new HashMap<>();
         for (JsonNode r : answer.get("results")) {
@@ -186,11 +218,15 @@ class BooleanAndFileQueriesTest {
             byPath.put(r.get("path").asText(), r);
         }
         JsonNode header = byPath.get("src/include/module_1.h");
-        assertThat(header.get("bytes").asLong()).isEqualTo(Files.size(corpus.resolve(GeneratedCorpus.TREE).resolve("src/include/module_1.h")));
+        assertThat(header.get("bytes").asLong())
+                .isEqualTo(Files.size(corpus.resolve(GeneratedCorpus.TREE).resolve("src/include/module_1.h")));
         assertThat(header.get("language").asText()).isEqualTo("c");
-        assertThat(byPath.get("docs/crlf.c").get("bytes").asLong()).isEqualTo(Files.size(corpus.resolve(GeneratedCorpus.TREE).resolve("docs/crlf.c")));
+        assertThat(byPath.get("docs/crlf.c").get("bytes").asLong())
+                .isEqualTo(Files.size(corpus.resolve(GeneratedCorpus.TREE).resolve("docs/crlf.c")));
         // Grouping by package and the package list count file results as results.
-        JsonNode packages = JSON.readTree(get("/api/v1/packages?q=" + URLEncoder.encode("path:README$", StandardCharsets.UTF_8)).body());
+        JsonNode packages =
+                JSON.readTree(get("/api/v1/packages?q=" + URLEncoder.encode("path:README$", StandardCharsets.UTF_8))
+                        .body());
         assertThat(packages.get("packages")).hasSize(10);
         for (JsonNode p : packages.get("packages")) {
             assertThat(p.get("results").asInt()).isEqualTo(1);
@@ -271,7 +307,8 @@ class BooleanAndFileQueriesTest {
                     int end = text.indexOf('\n', start);
                     end = end < 0 ? text.length() : end;
                     if (line.matcher(text.substring(start, end)).find()) {
-                        found.computeIfAbsent(file.getKey(), k -> new TreeSet<>()).add(n);
+                        found.computeIfAbsent(file.getKey(), k -> new TreeSet<>())
+                                .add(n);
                     }
                     start = end + 1;
                 }
@@ -311,23 +348,36 @@ class BooleanAndFileQueriesTest {
         long total = -1;
         for (int page = 0; page < pages; page++) {
             HttpResponse<String> response = get("/api/v1/search?" + params + "&page=" + page);
-            assertThat(response.statusCode()).as("%s page %d: %s", query, page, response.body()).isEqualTo(200);
+            assertThat(response.statusCode())
+                    .as("%s page %d: %s", query, page, response.body())
+                    .isEqualTo(200);
             JsonNode answer = JSON.readTree(response.body());
-            assertThat(answer.get("partial").asBoolean()).as("partial answer for %s", query).isFalse();
+            assertThat(answer.get("partial").asBoolean())
+                    .as("partial answer for %s", query)
+                    .isFalse();
             pages = answer.get("pages").asInt();
             total = answer.get("total_results").asLong();
             for (JsonNode result : answer.get("results")) {
-                String where = result.get("kind").asText().equals("file") ? "file" : String.valueOf(result.get("line").asInt());
-                String key = result.get("package").asText() + "/" + result.get("path").asText() + ":" + where;
-                assertThat(results.add(key)).as("%s answered twice for %s", key, query).isTrue();
+                String where = result.get("kind").asText().equals("file")
+                        ? "file"
+                        : String.valueOf(result.get("line").asInt());
+                String key = result.get("package").asText() + "/"
+                        + result.get("path").asText() + ":" + where;
+                assertThat(results.add(key))
+                        .as("%s answered twice for %s", key, query)
+                        .isTrue();
             }
         }
-        assertThat((long) results.size()).as("results read against total_results for %s", query).isEqualTo(total);
+        assertThat((long) results.size())
+                .as("results read against total_results for %s", query)
+                .isEqualTo(total);
         return results;
     }
 
     static HttpResponse<String> get(String pathAndQuery) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(cluster.base + pathAndQuery)).build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create(cluster.base + pathAndQuery)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static void same(String query, TreeSet<String> expected, TreeSet<String> actual) {

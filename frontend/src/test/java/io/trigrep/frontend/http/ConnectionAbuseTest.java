@@ -31,9 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ConnectionAbuseTest {
     static final Path CORPUS = Path.of("../source-backend/src/test/resources/corpus");
-    static final ConnectionLimits LIMITS = new ConnectionLimits(500, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(30), 4);
+    static final ConnectionLimits LIMITS =
+            new ConnectionLimits(500, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(30), 4);
+
     @TempDir
     static Path dir;
+
     static LoopbackCluster cluster;
     static FrontendServer server;
     static InetSocketAddress address;
@@ -53,7 +56,10 @@ class ConnectionAbuseTest {
     }
 
     static HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + path)).timeout(Duration.ofSeconds(30)).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + path))
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -66,7 +72,8 @@ class ConnectionAbuseTest {
                 socket.setSoTimeout(10_000);
                 if (i % 2 == 1) {
                     // Slowloris: a request begun and never finished.
-                    socket.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
+                    socket.getOutputStream()
+                            .write("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
                 }
                 sockets.add(socket);
             }
@@ -93,7 +100,9 @@ class ConnectionAbuseTest {
                     timedOutRequests++;
                 }
             }
-            assertThat(timedOutRequests).as("slowloris connections answered 408 when their time ran out").isPositive();
+            assertThat(timedOutRequests)
+                    .as("slowloris connections answered 408 when their time ran out")
+                    .isPositive();
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (server.openConnections() > 0 && System.nanoTime() < deadline) {
                 Thread.sleep(10);
@@ -111,23 +120,29 @@ class ConnectionAbuseTest {
         try (Socket socket = new Socket("127.0.0.1", address.getPort())) {
             socket.setSoTimeout(30_000);
             // A search (slow: it fans out) and then two instant answers; the last closes.
-            socket.getOutputStream().write(("GET /api/v1/search?q=return&cache=false HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "GET /api/v1/queries HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write(("GET /api/v1/search?q=return&cache=false HTTP/1.1\r\nHost: x\r\n\r\n"
+                                    + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+                                    + "GET /api/v1/queries HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             String all = new String(readToEnd(socket.getInputStream()), StandardCharsets.UTF_8);
             int search = all.indexOf("\"total_results\"");
             int health = all.indexOf("{\"status\":\"ok\"}");
             int queries = all.indexOf("\"cached_queries\"");
             assertThat(search).as(all).isPositive();
             assertThat(health).as("health after the search: %s", all).isGreaterThan(search);
-            assertThat(queries).as("the request that closed is answered too, last").isGreaterThan(health);
+            assertThat(queries)
+                    .as("the request that closed is answered too, last")
+                    .isGreaterThan(health);
         }
     }
 
     @Test
     void anOverlongRequestLineIs414AndOverlongHeadersAre431() throws Exception {
-        assertThat(rawStatus("GET /api/v1/search?q=" + "a".repeat(100_000) + " HTTP/1.1\r\nHost: x\r\n\r\n")).isEqualTo(414);
-        assertThat(rawStatus("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + "b".repeat(20_000) + "\r\n\r\n")).isEqualTo(431);
+        assertThat(rawStatus("GET /api/v1/search?q=" + "a".repeat(100_000) + " HTTP/1.1\r\nHost: x\r\n\r\n"))
+                .isEqualTo(414);
+        assertThat(rawStatus("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + "b".repeat(20_000) + "\r\n\r\n"))
+                .isEqualTo(431);
         assertThat(get("/healthz").statusCode()).as("and the server goes on").isEqualTo(200);
     }
 
@@ -136,7 +151,8 @@ class ConnectionAbuseTest {
         assertThat(get("/no/such/" + System.nanoTime()).statusCode()).isEqualTo(404);
         assertThat(get("/api/v1/search").statusCode()).isEqualTo(400);
         String metrics = get("/metrics").body();
-        assertThat(metrics).contains("trigrep_http_responses_total{route=\"other\",status=\"404\"}")
+        assertThat(metrics)
+                .contains("trigrep_http_responses_total{route=\"other\",status=\"404\"}")
                 .contains("trigrep_http_responses_total{route=\"/api/v1/search\",status=\"400\"}")
                 .contains("trigrep_http_connections ")
                 .contains("trigrep_http_connections_evicted_total")
@@ -148,7 +164,8 @@ class ConnectionAbuseTest {
         assertThat(ConnectionLimits.connectionsFor(20_000)).isEqualTo(14_744);
         assertThat(ConnectionLimits.connectionsFor(1024)).isEqualTo(512);
         assertThat(ConnectionLimits.connectionsFor(100)).isEqualTo(16);
-        assertThat(ConnectionLimits.defaults().maxConnections()).isLessThan((int) Math.min(Integer.MAX_VALUE, ConnectionLimits.descriptorLimit()));
+        assertThat(ConnectionLimits.defaults().maxConnections())
+                .isLessThan((int) Math.min(Integer.MAX_VALUE, ConnectionLimits.descriptorLimit()));
     }
 
     static int rawStatus(String request) throws Exception {

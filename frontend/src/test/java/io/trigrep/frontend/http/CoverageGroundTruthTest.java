@@ -47,8 +47,10 @@ class CoverageGroundTruthTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient HTTP = HttpClient.newHttpClient();
     static final int SHARDS = 3;
+
     @TempDir
     static Path dir;
+
     static Path corpus;
     static LoopbackCluster cluster;
     /** Every file a user must be able to find: "package/path" to the file. */
@@ -61,7 +63,9 @@ class CoverageGroundTruthTest {
         try (Stream<Path> walk = Files.walk(corpus)) {
             for (Path file : walk.filter(Files::isRegularFile).toList()) {
                 String name = corpus.relativize(file).toString().replace('\\', '/');
-                if (Files.isSymbolicLink(file) || name.contains("/.git/") || contains(Files.readAllBytes(file), (byte) 0)) {
+                if (Files.isSymbolicLink(file)
+                        || name.contains("/.git/")
+                        || contains(Files.readAllBytes(file), (byte) 0)) {
                     continue;
                 }
                 searchable.put(name, file);
@@ -82,7 +86,8 @@ class CoverageGroundTruthTest {
         TreeMap<String, Integer> held = new TreeMap<>();
         Set<Integer> kernelShards = new TreeSet<>();
         for (int s = 0; s < SHARDS; s++) {
-            DocTable docs = Shard.open(dir.resolve("shards").resolve("shard-" + s)).docs();
+            DocTable docs =
+                    Shard.open(dir.resolve("shards").resolve("shard-" + s)).docs();
             for (int doc = 0; doc < docs.docCount(); doc++) {
                 String pkg = docs.packageName(docs.packageId(doc));
                 String key = pkg + "/" + docs.path(doc);
@@ -93,14 +98,18 @@ class CoverageGroundTruthTest {
             }
         }
         assertThat(held.keySet()).isEqualTo(searchable.keySet());
-        assertThat(kernelShards).as("shards holding files of the one big package").hasSize(SHARDS);
+        assertThat(kernelShards)
+                .as("shards holding files of the one big package")
+                .hasSize(SHARDS);
     }
 
     /** Package views merge a package's results from every shard it spans; its files open from any of them. */
     @Test
     void aPackageSpanningShardsIsOnePackageInEveryView() throws Exception {
         TreeSet<String> all = searchAll("return", false);
-        long inTree = all.stream().filter(r -> r.startsWith(GeneratedCorpus.TREE + "/")).count();
+        long inTree = all.stream()
+                .filter(r -> r.startsWith(GeneratedCorpus.TREE + "/"))
+                .count();
         JsonNode list = JSON.readTree(get("/api/v1/packages?q=return").body());
         List<String> names = new ArrayList<>();
         for (JsonNode p : list.get("packages")) {
@@ -110,7 +119,8 @@ class CoverageGroundTruthTest {
             }
         }
         assertThat(names).as("each package once").doesNotHaveDuplicates().contains(GeneratedCorpus.TREE);
-        JsonNode grouped = JSON.readTree(get("/api/v1/search/packages?q=return&per_page=100").body());
+        JsonNode grouped = JSON.readTree(
+                get("/api/v1/search/packages?q=return&per_page=100").body());
         long groupedTotal = -1;
         for (JsonNode p : grouped.get("packages")) {
             if (p.get("package").asText().equals(GeneratedCorpus.TREE)) {
@@ -120,13 +130,16 @@ class CoverageGroundTruthTest {
         }
         assertThat(groupedTotal).isEqualTo(inTree);
         for (int s = 0; s < SHARDS; s++) {
-            DocTable docs = Shard.open(dir.resolve("shards").resolve("shard-" + s)).docs();
+            DocTable docs =
+                    Shard.open(dir.resolve("shards").resolve("shard-" + s)).docs();
             for (int doc = 0; doc < docs.docCount(); doc++) {
                 if (docs.packageName(docs.packageId(doc)).equals(GeneratedCorpus.TREE)) {
                     String path = docs.path(doc);
                     HttpResponse<String> file = get("/api/v1/file?package=" + GeneratedCorpus.TREE + "&path="
                             + URLEncoder.encode(path, StandardCharsets.UTF_8) + "&from=1&lines=5");
-                    assertThat(file.statusCode()).as("%s on shard-%d: %s", path, s, file.body()).isEqualTo(200);
+                    assertThat(file.statusCode())
+                            .as("%s on shard-%d: %s", path, s, file.body())
+                            .isEqualTo(200);
                     break;
                 }
             }
@@ -134,7 +147,9 @@ class CoverageGroundTruthTest {
     }
 
     static HttpResponse<String> get(String pathAndQuery) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(cluster.base + pathAndQuery)).build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create(cluster.base + pathAndQuery)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** Query ;; literal ;; whether rg's dialect agrees (RE2's \\w is ASCII, ripgrep's Unicode). */
@@ -204,15 +219,16 @@ class CoverageGroundTruthTest {
             ". path:^docs/ ;; false ;; false",
             "\\w+ path:^docs/ ;; false ;; false",
             "[{}] path:^src/file00 ;; false ;; true",
-            "; package:small_0 ;; false ;; true"
-    );
+            "; package:small_0 ;; false ;; true");
 
     static Stream<Arguments> cases() {
         return CASES.stream().map(c -> c.split(" ;; ")).map(c -> Arguments.of(c[0], Boolean.parseBoolean(c[1])));
     }
 
     static Stream<Arguments> ripgrepCases() {
-        return CASES.stream().map(c -> c.split(" ;; ")).filter(c -> Boolean.parseBoolean(c[2]))
+        return CASES.stream()
+                .map(c -> c.split(" ;; "))
+                .filter(c -> Boolean.parseBoolean(c[2]))
                 .map(c -> Arguments.of(c[0], Boolean.parseBoolean(c[1])));
     }
 
@@ -222,7 +238,8 @@ class CoverageGroundTruthTest {
         TreeSet<String> actual = searchAll(query, literal);
         ParsedQuery parsed = QueryParser.parse(query, literal);
         SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
-        io.trigrep.re2j.Pattern anywhere = io.trigrep.re2j.Pattern.compile("(?m)" + spec.pattern().pattern(), spec.pattern().flags());
+        io.trigrep.re2j.Pattern anywhere = io.trigrep.re2j.Pattern.compile(
+                "(?m)" + spec.pattern().pattern(), spec.pattern().flags());
         TreeSet<String> expected = new TreeSet<>();
         for (var file : searchable.entrySet()) {
             String name = file.getKey();
@@ -267,23 +284,35 @@ class CoverageGroundTruthTest {
     /** Every result of a query, read page by page through the JSON API. */
     static TreeSet<String> searchAll(String query, boolean literal) throws Exception {
         TreeSet<String> results = new TreeSet<>();
-        String params = "q=" + URLEncoder.encode(query, StandardCharsets.UTF_8) + (literal ? "&match_mode=literal" : "") + "&per_page=1000";
+        String params = "q=" + URLEncoder.encode(query, StandardCharsets.UTF_8) + (literal ? "&match_mode=literal" : "")
+                + "&per_page=1000";
         int pages = 1;
         long total = -1;
         for (int page = 0; page < pages; page++) {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(cluster.base + "/api/v1/search?" + params + "&page=" + page))
-                    .build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(response.statusCode()).as("%s page %d: %s", query, page, response.body()).isEqualTo(200);
+            HttpResponse<String> response = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(cluster.base + "/api/v1/search?" + params + "&page=" + page))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode())
+                    .as("%s page %d: %s", query, page, response.body())
+                    .isEqualTo(200);
             JsonNode answer = JSON.readTree(response.body());
-            assertThat(answer.get("partial").asBoolean()).as("partial answer for %s", query).isFalse();
+            assertThat(answer.get("partial").asBoolean())
+                    .as("partial answer for %s", query)
+                    .isFalse();
             pages = answer.get("pages").asInt();
             total = answer.get("total_results").asLong();
             for (JsonNode result : answer.get("results")) {
-                String key = result.get("package").asText() + "/" + result.get("path").asText() + ":" + result.get("line").asInt();
-                assertThat(results.add(key)).as("%s answered twice for %s", key, query).isTrue();
+                String key = result.get("package").asText() + "/"
+                        + result.get("path").asText() + ":" + result.get("line").asInt();
+                assertThat(results.add(key))
+                        .as("%s answered twice for %s", key, query)
+                        .isTrue();
             }
         }
-        assertThat((long) results.size()).as("results read against total_results for %s", query).isEqualTo(total);
+        assertThat((long) results.size())
+                .as("results read against total_results for %s", query)
+                .isEqualTo(total);
         return results;
     }
 
@@ -293,8 +322,15 @@ class CoverageGroundTruthTest {
         TreeSet<String> extra = new TreeSet<>(actual);
         extra.removeAll(expected);
         assertThat(missing.isEmpty() && extra.isEmpty())
-                .as("HTTP vs %s for %s (%d expected): %d lines missing %s, %d extra %s", truth, query, expected.size(), missing.size(),
-                        missing.stream().limit(8).toList(), extra.size(), extra.stream().limit(8).toList())
+                .as(
+                        "HTTP vs %s for %s (%d expected): %d lines missing %s, %d extra %s",
+                        truth,
+                        query,
+                        expected.size(),
+                        missing.size(),
+                        missing.stream().limit(8).toList(),
+                        extra.size(),
+                        extra.stream().limit(8).toList())
                 .isTrue();
     }
 
@@ -307,7 +343,9 @@ class CoverageGroundTruthTest {
         int i = start;
         while (i < end) {
             int b = bytes[i] & 0xff;
-            int need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+            int need = b < 0x80
+                    ? 0
+                    : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
             int cp = need == 0 ? b : need == 1 ? b & 0x1f : need == 2 ? b & 0x0f : b & 0x07;
             boolean ok = need >= 0 && i + need < end;
             for (int k = 1; ok && k <= need; k++) {
@@ -316,7 +354,10 @@ class CoverageGroundTruthTest {
                 cp = cp << 6 | c & 0x3f;
             }
             // Overlong forms, surrogates and code points past U+10FFFF are invalid too.
-            ok = ok && (need < 2 || cp >= (need == 2 ? 0x800 : 0x10000)) && (cp < 0xd800 || cp > 0xdfff) && cp <= 0x10ffff;
+            ok = ok
+                    && (need < 2 || cp >= (need == 2 ? 0x800 : 0x10000))
+                    && (cp < 0xd800 || cp > 0xdfff)
+                    && cp <= 0x10ffff;
             if (ok) {
                 out.appendCodePoint(cp);
                 i += need + 1;

@@ -33,8 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
 class FrontendDiskTest {
     static final Path CORPUS = Path.of("../source-backend/src/test/resources/corpus");
     static final ObjectMapper JSON = new ObjectMapper();
+
     @TempDir
     static Path dir;
+
     static Path small;
     static LoopbackCluster cluster;
     static FanOut fanOut;
@@ -50,7 +52,8 @@ class FrontendDiskTest {
         run("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", small.toString());
         cluster = new LoopbackCluster(CORPUS, dir, 2);
         fanOut = new FanOut(cluster.addresses, small.resolve("data"), 1);
-        server = new FrontendServer(fanOut, 8, new QueryCache(small.resolve("data"), 1 << 30, 64 << 10), ConnectionLimits.defaults());
+        server = new FrontendServer(
+                fanOut, 8, new QueryCache(small.resolve("data"), 1 << 30, 64 << 10), ConnectionLimits.defaults());
         InetSocketAddress at = server.start("127.0.0.1", 0);
         base = "http://127.0.0.1:" + at.getPort();
     }
@@ -75,7 +78,10 @@ class FrontendDiskTest {
     }
 
     static HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create(base + path))
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -95,12 +101,15 @@ class FrontendDiskTest {
 
         HttpResponse<String> search = get("/api/v1/search?q=int&cache=false");
         assertThat(search.statusCode()).as(search.body()).isEqualTo(503);
-        assertThat(JSON.readTree(search.body()).get("error").asText()).contains("the frontend's disk").doesNotContain(small.toString());
+        assertThat(JSON.readTree(search.body()).get("error").asText())
+                .contains("the frontend's disk")
+                .doesNotContain(small.toString());
         HttpResponse<String> ready = get("/readyz");
         assertThat(ready.statusCode()).isEqualTo(503);
         assertThat(ready.body()).contains("data disk");
         String metrics = get("/metrics").body();
-        assertThat(metrics).contains("trigrep_frontend_disk_errors_total 1.0")
+        assertThat(metrics)
+                .contains("trigrep_frontend_disk_errors_total 1.0")
                 .doesNotContain("trigrep_backend_failures_total{reason=\"malformed\"")
                 .doesNotContain("trigrep_backend_failures_total{reason=\"frontend_disk\"");
 

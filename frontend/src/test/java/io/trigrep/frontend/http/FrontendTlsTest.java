@@ -45,8 +45,10 @@ class FrontendTlsTest {
     static final Path CORPUS = Path.of("../source-backend/src/test/resources/corpus");
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient http = HttpClient.newHttpClient();
+
     @TempDir
     static Path dir;
+
     static TestCerts certs;
     static TestCerts other;
     static LoopbackCluster plain;
@@ -80,7 +82,8 @@ class FrontendTlsTest {
     }
 
     static HttpResponse<String> get(String base, String pathAndQuery) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(base + pathAndQuery)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create(base + pathAndQuery)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     static String q(String s) {
@@ -101,12 +104,18 @@ class FrontendTlsTest {
             assertThat(tlsBody.get("total_results")).as(query).isEqualTo(plainBody.get("total_results"));
             assertThat(tlsBody.get("results")).as(query).isEqualTo(plainBody.get("results"));
         }
-        assertThat(JSON.readTree(get(base, "/api/v1/search?q=return&per_page=1").body()).get("total_results").asInt()).isGreaterThan(20);
+        assertThat(JSON.readTree(get(base, "/api/v1/search?q=return&per_page=1").body())
+                        .get("total_results")
+                        .asInt())
+                .isGreaterThan(20);
         for (String file : List.of("zlib_1.2.13.dfsg-1/adler32.c", "lua5.4_5.4.4-3+deb12u1/src/lua.h")) {
             int slash = file.indexOf('/');
-            HttpResponse<String> response = get(base, "/api/v1/file?package=" + q(file.substring(0, slash)) + "&path=" + q(file.substring(slash + 1)));
+            HttpResponse<String> response = get(
+                    base,
+                    "/api/v1/file?package=" + q(file.substring(0, slash)) + "&path=" + q(file.substring(slash + 1)));
             assertThat(response.statusCode()).as(file).isEqualTo(200);
-            assertThat(JSON.readTree(response.body()).get("content").asText()).isEqualTo(Files.readString(CORPUS.resolve(file)));
+            assertThat(JSON.readTree(response.body()).get("content").asText())
+                    .isEqualTo(Files.readString(CORPUS.resolve(file)));
         }
         assertThat(get(base, "/readyz").statusCode()).isEqualTo(200);
     }
@@ -115,14 +124,15 @@ class FrontendTlsTest {
     void aFrontendWithAnotherCasCertificateSeesEveryShardFailForTls() throws Exception {
         Tls stranger = Tls.client(other.frontendCert(), other.frontendKey(), certs.ca(), true);
         try (FanOut refused = new FanOut(addresses, dir.resolve("data-stranger"), 1, new FrontendMetrics(), stranger);
-             FrontendServer server = new FrontendServer(refused, 2)) {
+                FrontendServer server = new FrontendServer(refused, 2)) {
             try (QueryRun run = refused.search("return", false, 0, Duration.ofSeconds(30))) {
                 run.completion().get(30, TimeUnit.SECONDS);
                 assertThat(run.failed()).hasSize(3).allSatisfy(s -> {
                     assertThat(s.outcome()).isEqualTo(ShardStatus.Outcome.TLS);
                     assertThat(s.reason()).startsWith("TLS handshake failed: ");
                 });
-                System.out.println("stranger's shard failure: " + run.failed().get(0).reason());
+                System.out.println(
+                        "stranger's shard failure: " + run.failed().get(0).reason());
             }
             String at = "http://127.0.0.1:" + server.start("127.0.0.1", 0).getPort();
             HttpResponse<String> search = get(at, "/api/v1/search?q=return");
@@ -131,31 +141,38 @@ class FrontendTlsTest {
             HttpResponse<String> ready = get(at, "/readyz");
             assertThat(ready.statusCode()).isEqualTo(503);
             assertThat(ready.body()).contains("TLS handshake failed");
-            assertThat(get(at, "/metrics").body()).contains("trigrep_backend_failures_total{reason=\"tls\",shard=\"127.0.0.1:"
-                    + addresses.get(0).getPort() + "\"}").doesNotContain("reason=\"malformed\"").doesNotContain("reason=\"closed\"");
+            assertThat(get(at, "/metrics").body())
+                    .contains("trigrep_backend_failures_total{reason=\"tls\",shard=\"127.0.0.1:"
+                            + addresses.get(0).getPort() + "\"}")
+                    .doesNotContain("reason=\"malformed\"")
+                    .doesNotContain("reason=\"closed\"");
         }
     }
 
     @Test
     void aBackendTheFrontendsCaDidNotSignIsAFailedShardWithATlsReason() throws Exception {
         Shard shard = TestShards.build(CORPUS, dir.resolve("impostor"), 1).get(0);
-        try (BackendServer impostor = new BackendServer(shard, BackendConfig.defaults(),
-                Tls.server(other.backendCert(), other.backendKey(), certs.ca()))) {
+        try (BackendServer impostor = new BackendServer(
+                shard, BackendConfig.defaults(), Tls.server(other.backendCert(), other.backendKey(), certs.ca()))) {
             List<InetSocketAddress> withImpostor = new ArrayList<>(addresses);
             InetSocketAddress impostorAddress = impostor.start("127.0.0.1", 0);
             withImpostor.add(impostorAddress);
-            try (FanOut mixed = new FanOut(withImpostor, dir.resolve("data-mixed"), 1, new FrontendMetrics(), certs.frontend());
-                 FrontendServer server = new FrontendServer(mixed, 2)) {
+            try (FanOut mixed = new FanOut(
+                            withImpostor, dir.resolve("data-mixed"), 1, new FrontendMetrics(), certs.frontend());
+                    FrontendServer server = new FrontendServer(mixed, 2)) {
                 String at = "http://127.0.0.1:" + server.start("127.0.0.1", 0).getPort();
-                JsonNode body = JSON.readTree(get(at, "/api/v1/search?q=return&per_page=1000").body());
+                JsonNode body = JSON.readTree(
+                        get(at, "/api/v1/search?q=return&per_page=1000").body());
                 assertThat(body.get("partial").asBoolean()).isTrue();
                 assertThat(body.get("shards").get("successful").asInt()).isEqualTo(3);
                 JsonNode failed = body.get("shards").get("failed");
                 assertThat(failed).hasSize(1);
                 assertThat(failed.get(0).get("shard").asText()).isEqualTo("127.0.0.1:" + impostorAddress.getPort());
                 assertThat(failed.get(0).get("reason").asText()).startsWith("TLS handshake failed: ");
-                System.out.println("impostor's shard failure: " + failed.get(0).get("reason").asText());
-                JsonNode expected = JSON.readTree(get(plain.base, "/api/v1/search?q=return&per_page=1000").body());
+                System.out.println("impostor's shard failure: "
+                        + failed.get(0).get("reason").asText());
+                JsonNode expected = JSON.readTree(
+                        get(plain.base, "/api/v1/search?q=return&per_page=1000").body());
                 assertThat(body.get("results")).isEqualTo(expected.get("results"));
             }
         }
@@ -175,24 +192,33 @@ class FrontendTlsTest {
         }
         Shard shard = TestShards.build(corpus, dir.resolve("heavy"), 1).get(0);
         try (BackendServer tlsBackend = new BackendServer(shard, BackendConfig.defaults(), certs.backend());
-             BackendServer plainBackend = new BackendServer(shard, BackendConfig.defaults())) {
+                BackendServer plainBackend = new BackendServer(shard, BackendConfig.defaults())) {
             List<InetSocketAddress> tlsAt = List.of(tlsBackend.start("127.0.0.1", 0));
             List<InetSocketAddress> plainAt = List.of(plainBackend.start("127.0.0.1", 0));
-            try (FanOut overTls = new FanOut(tlsAt, dir.resolve("data-heavy-tls"), 1, new FrontendMetrics(), certs.frontend());
-                 FanOut overPlain = new FanOut(plainAt, dir.resolve("data-heavy-plain"), 1);
-                 QueryRun tlsRun = overTls.search("match", false, 1, Duration.ofSeconds(60));
-                 QueryRun plainRun = overPlain.search("match", false, 1, Duration.ofSeconds(60))) {
+            try (FanOut overTls = new FanOut(
+                            tlsAt, dir.resolve("data-heavy-tls"), 1, new FrontendMetrics(), certs.frontend());
+                    FanOut overPlain = new FanOut(plainAt, dir.resolve("data-heavy-plain"), 1);
+                    QueryRun tlsRun = overTls.search("match", false, 1, Duration.ofSeconds(60));
+                    QueryRun plainRun = overPlain.search("match", false, 1, Duration.ofSeconds(60))) {
                 tlsRun.completion().get(60, TimeUnit.SECONDS);
                 plainRun.completion().get(60, TimeUnit.SECONDS);
                 assertThat(tlsRun.failed()).isEmpty();
-                assertThat(tlsRun.index().size()).isEqualTo(100_000).isEqualTo(plainRun.index().size());
+                assertThat(tlsRun.index().size())
+                        .isEqualTo(100_000)
+                        .isEqualTo(plainRun.index().size());
                 // Byte counts differ by a few progress frames, which follow timing; the results may not.
                 assertThat(tlsRun.bytesReceived()).isGreaterThan(4L << 20);
                 for (int rank = 0; rank < 100_000; rank += 997) {
                     int t = tlsRun.index().sorted(rank);
                     int p = plainRun.index().sorted(rank);
-                    assertThat(tlsRun.tee().read(tlsRun.index().offset(t), tlsRun.index().length(t)))
-                            .isEqualTo(plainRun.tee().read(plainRun.index().offset(p), plainRun.index().length(p)));
+                    assertThat(tlsRun.tee()
+                                    .read(
+                                            tlsRun.index().offset(t),
+                                            tlsRun.index().length(t)))
+                            .isEqualTo(plainRun.tee()
+                                    .read(
+                                            plainRun.index().offset(p),
+                                            plainRun.index().length(p)));
                 }
             }
         }

@@ -34,7 +34,8 @@ class FrontendWarmupTest {
     void notReadyWhileWarmingThenReadyWithNothingLeftOnDisk() throws Exception {
         List<BackendServer> backends = new ArrayList<>();
         List<InetSocketAddress> addresses = new ArrayList<>();
-        for (Shard shard : TestShards.build(Path.of("../source-backend/src/test/resources/corpus"), dir.resolve("shards"), 2)) {
+        for (Shard shard :
+                TestShards.build(Path.of("../source-backend/src/test/resources/corpus"), dir.resolve("shards"), 2)) {
             BackendServer backend = new BackendServer(shard, BackendConfig.defaults());
             addresses.add(backend.start("127.0.0.1", 0));
             backends.add(backend);
@@ -42,23 +43,30 @@ class FrontendWarmupTest {
         Path data = dir.resolve("data");
         HttpClient http = HttpClient.newHttpClient();
         try (FanOut fanOut = new FanOut(addresses, data, 2);
-             FrontendServer server = new FrontendServer(fanOut, 8, new QueryCache(data, 1L << 30, 0))) {
+                FrontendServer server = new FrontendServer(fanOut, 8, new QueryCache(data, 1L << 30, 0))) {
             server.holdReadinessForWarmUp();
             InetSocketAddress address = server.start("127.0.0.1", 0);
             URI readyz = URI.create("http://127.0.0.1:" + address.getPort() + "/readyz");
-            HttpResponse<String> before = http.send(HttpRequest.newBuilder(readyz).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> before =
+                    http.send(HttpRequest.newBuilder(readyz).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(before.statusCode()).isEqualTo(503);
             assertThat(before.body()).contains("warming up");
 
             ByteArrayOutputStream log = new ByteArrayOutputStream();
             server.warmUp(Duration.ofSeconds(60), new PrintStream(log, true, StandardCharsets.UTF_8));
 
-            assertThat(log.toString(StandardCharsets.UTF_8)).contains("frontend: warmed up").contains("stopped: no faster");
-            assertThat(http.send(HttpRequest.newBuilder(readyz).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+            assertThat(log.toString(StandardCharsets.UTF_8))
+                    .contains("frontend: warmed up")
+                    .contains("stopped: no faster");
+            assertThat(http.send(HttpRequest.newBuilder(readyz).build(), HttpResponse.BodyHandlers.ofString())
+                            .statusCode())
+                    .isEqualTo(200);
             try (Stream<Path> left = Files.list(data)) {
                 // The capped searches delete their files; the one query it asked over HTTP (which finds
                 // nothing, for the API and the web UI alike) is a cached answer like any other.
-                assertThat(left.filter(p -> p.toString().endsWith(".tee")).toList()).as("the warm-up's query files").hasSizeLessThanOrEqualTo(1);
+                assertThat(left.filter(p -> p.toString().endsWith(".tee")).toList())
+                        .as("the warm-up's query files")
+                        .hasSizeLessThanOrEqualTo(1);
             }
         } finally {
             backends.forEach(BackendServer::close);

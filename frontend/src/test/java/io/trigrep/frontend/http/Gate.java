@@ -28,15 +28,17 @@ final class Gate implements AutoCloseable {
     Gate(InetSocketAddress backend) throws IOException {
         this.backend = backend;
         this.server = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
-        Thread accept = new Thread(() -> {
-            try {
-                while (true) {
-                    join(server.accept());
-                }
-            } catch (IOException closed) {
-                // the test is over
-            }
-        }, "gate-accept");
+        Thread accept = new Thread(
+                () -> {
+                    try {
+                        while (true) {
+                            join(server.accept());
+                        }
+                    } catch (IOException closed) {
+                        // the test is over
+                    }
+                },
+                "gate-accept");
         accept.setDaemon(true);
         accept.start();
     }
@@ -87,25 +89,27 @@ final class Gate implements AutoCloseable {
     }
 
     private void pump(InputStream from, Socket to, boolean gated, String name) {
-        Thread t = new Thread(() -> {
-            try {
-                OutputStream out = to.getOutputStream();
-                byte[] buffer = new byte[64 << 10];
-                for (int n; (n = from.read(buffer)) >= 0; ) {
-                    if (gated) {
-                        pass();
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        OutputStream out = to.getOutputStream();
+                        byte[] buffer = new byte[64 << 10];
+                        for (int n; (n = from.read(buffer)) >= 0; ) {
+                            if (gated) {
+                                pass();
+                            }
+                            out.write(buffer, 0, n);
+                        }
+                        to.shutdownOutput();
+                    } catch (IOException | InterruptedException e) {
+                        try {
+                            to.close();
+                        } catch (IOException ignored) {
+                            // closing anyway
+                        }
                     }
-                    out.write(buffer, 0, n);
-                }
-                to.shutdownOutput();
-            } catch (IOException | InterruptedException e) {
-                try {
-                    to.close();
-                } catch (IOException ignored) {
-                    // closing anyway
-                }
-            }
-        }, name);
+                },
+                name);
         t.setDaemon(true);
         t.start();
     }

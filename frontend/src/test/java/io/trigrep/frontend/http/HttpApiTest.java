@@ -31,8 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
 class HttpApiTest {
     static final Path CORPUS = Path.of("../source-backend/src/test/resources/corpus");
     static final ObjectMapper JSON = new ObjectMapper();
+
     @TempDir
     static Path dir;
+
     static LoopbackCluster cluster;
     static String base;
     static final HttpClient http = HttpClient.newHttpClient();
@@ -49,14 +51,16 @@ class HttpApiTest {
     }
 
     static HttpResponse<String> get(String pathAndQuery) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(base + pathAndQuery)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create(base + pathAndQuery)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** The status code for a request line the JDK client would refuse to send (a malformed URL). */
     static int rawStatus(String target) throws Exception {
         try (Socket socket = new Socket("127.0.0.1", Integer.parseInt(base.substring(base.lastIndexOf(':') + 1)))) {
-            socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write(("GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             String status = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
             return Integer.parseInt(status.substring(9, 12));
         }
@@ -80,15 +84,21 @@ class HttpApiTest {
         List<String> all = new ArrayList<>();
         double previous = Double.MAX_VALUE;
         for (int page = 0; page < pages; page++) {
-            JsonNode body = JSON.readTree(get("/api/v1/search?query=" + q("return") + "&per_page=7&page=" + page).body());
+            JsonNode body = JSON.readTree(get("/api/v1/search?query=" + q("return") + "&per_page=7&page=" + page)
+                    .body());
             for (JsonNode r : body.get("results")) {
-                all.add(r.get("package").asText() + "/" + r.get("path").asText() + ":" + r.get("line").asInt());
+                all.add(r.get("package").asText() + "/" + r.get("path").asText() + ":"
+                        + r.get("line").asInt());
                 assertThat(r.get("ranking").asDouble()).isLessThanOrEqualTo(previous);
                 previous = r.get("ranking").asDouble();
                 String context = r.get("context").asText();
                 JsonNode range = r.get("ranges").get(0);
                 byte[] line = context.getBytes(StandardCharsets.UTF_8);
-                assertThat(new String(line, range.get(0).asInt(), range.get(1).asInt() - range.get(0).asInt(), StandardCharsets.UTF_8))
+                assertThat(new String(
+                                line,
+                                range.get(0).asInt(),
+                                range.get(1).asInt() - range.get(0).asInt(),
+                                StandardCharsets.UTF_8))
                         .isEqualTo("return");
                 assertThat(r.get("context_before").size()).isLessThanOrEqualTo(2);
             }
@@ -96,37 +106,49 @@ class HttpApiTest {
         Set<String> unique = new HashSet<>(all);
         assertThat(all).hasSize(total);
         assertThat(unique).hasSize(total);
-        JsonNode beyond = JSON.readTree(get("/api/v1/search?q=" + q("return") + "&per_page=7&page=" + pages).body());
+        JsonNode beyond = JSON.readTree(get("/api/v1/search?q=" + q("return") + "&per_page=7&page=" + pages)
+                .body());
         assertThat(beyond.get("results")).isEmpty();
     }
 
     @Test
     void groupedPagesAndThePackageListAgreeWithTheFlatList() throws Exception {
         List<JsonNode> flat = new ArrayList<>();
-        JsonNode page0 = JSON.readTree(get("/api/v1/search?q=" + q("int") + "&per_page=1000").body());
+        JsonNode page0 = JSON.readTree(
+                get("/api/v1/search?q=" + q("int") + "&per_page=1000").body());
         page0.get("results").forEach(flat::add);
         assertThat(flat).hasSize(page0.get("total_results").asInt());
         java.util.LinkedHashMap<String, List<String>> byPackage = new java.util.LinkedHashMap<>();
         for (JsonNode r : flat) {
-            byPackage.computeIfAbsent(r.get("package").asText(), k -> new ArrayList<>())
+            byPackage
+                    .computeIfAbsent(r.get("package").asText(), k -> new ArrayList<>())
                     .add(r.get("path").asText() + ":" + r.get("line").asInt());
         }
-        JsonNode packages = JSON.readTree(get("/api/v1/packages?q=" + q("int")).body()).get("packages");
+        JsonNode packages =
+                JSON.readTree(get("/api/v1/packages?q=" + q("int")).body()).get("packages");
         assertThat(packages).hasSize(byPackage.size());
         for (JsonNode p : packages) {
-            assertThat(p.get("results").asInt()).isEqualTo(byPackage.get(p.get("package").asText()).size());
+            assertThat(p.get("results").asInt())
+                    .isEqualTo(byPackage.get(p.get("package").asText()).size());
         }
         List<String> order = new ArrayList<>();
-        int pages = JSON.readTree(get("/api/v1/search/packages?q=" + q("int") + "&per_page=2&per_package=3").body()).get("pages").asInt();
+        int pages = JSON.readTree(get("/api/v1/search/packages?q=" + q("int") + "&per_page=2&per_package=3")
+                        .body())
+                .get("pages")
+                .asInt();
         for (int page = 0; page < pages; page++) {
-            JsonNode body = JSON.readTree(get("/api/v1/search/packages?q=" + q("int") + "&per_page=2&per_package=3&page=" + page).body());
+            JsonNode body = JSON.readTree(
+                    get("/api/v1/search/packages?q=" + q("int") + "&per_page=2&per_package=3&page=" + page)
+                            .body());
             for (JsonNode p : body.get("packages")) {
                 String name = p.get("package").asText();
                 order.add(name);
                 List<String> expected = byPackage.get(name);
                 assertThat(p.get("results_total").asInt()).isEqualTo(expected.size());
                 List<String> got = new ArrayList<>();
-                p.get("results").forEach(r -> got.add(r.get("path").asText() + ":" + r.get("line").asInt()));
+                p.get("results")
+                        .forEach(r -> got.add(
+                                r.get("path").asText() + ":" + r.get("line").asInt()));
                 assertThat(got).isEqualTo(expected.subList(0, Math.min(3, expected.size())));
             }
         }
@@ -136,16 +158,23 @@ class HttpApiTest {
 
     @Test
     void fileContentsComeFromTheOwningBackend() throws Exception {
-        for (String file : List.of("zlib_1.2.13.dfsg-1/adler32.c", "lua5.4_5.4.4-3+deb12u1/src/lua.h", "synthetic_1.0/web/index.html")) {
+        for (String file : List.of(
+                "zlib_1.2.13.dfsg-1/adler32.c", "lua5.4_5.4.4-3+deb12u1/src/lua.h", "synthetic_1.0/web/index.html")) {
             int slash = file.indexOf('/');
-            HttpResponse<String> response = get("/api/v1/file?package=" + q(file.substring(0, slash)) + "&path=" + q(file.substring(slash + 1)));
+            HttpResponse<String> response = get(
+                    "/api/v1/file?package=" + q(file.substring(0, slash)) + "&path=" + q(file.substring(slash + 1)));
             assertThat(response.statusCode()).as(file).isEqualTo(200);
             assertThat(JSON.readTree(response.body()).get("content").asText())
                     .isEqualTo(Files.readString(CORPUS.resolve(file), StandardCharsets.UTF_8));
         }
-        assertThat(get("/api/v1/file?package=zlib_1.2.13.dfsg-1&path=nope.c").statusCode()).isEqualTo(404);
-        assertThat(get("/api/v1/file?package=zlib_1.2.13.dfsg-1&path=" + q("../../etc/passwd")).statusCode()).isEqualTo(400);
-        assertThat(get("/api/v1/file?package=zlib_1.2.13.dfsg-1&path=" + q("/etc/passwd")).statusCode()).isEqualTo(400);
+        assertThat(get("/api/v1/file?package=zlib_1.2.13.dfsg-1&path=nope.c").statusCode())
+                .isEqualTo(404);
+        assertThat(get("/api/v1/file?package=zlib_1.2.13.dfsg-1&path=" + q("../../etc/passwd"))
+                        .statusCode())
+                .isEqualTo(400);
+        assertThat(get("/api/v1/file?package=zlib_1.2.13.dfsg-1&path=" + q("/etc/passwd"))
+                        .statusCode())
+                .isEqualTo(400);
         assertThat(get("/api/v1/file?package=..&path=x").statusCode()).isEqualTo(400);
         assertThat(get("/api/v1/file?path=x").statusCode()).isEqualTo(400);
     }
@@ -162,11 +191,16 @@ class HttpApiTest {
             });
             accept.setDaemon(true);
             accept.start();
-            List<InetSocketAddress> withSilent = List.of(cluster.fanOut.backends().get(0), new InetSocketAddress("127.0.0.1", silent.getLocalPort()));
-            try (FanOut slow = new FanOut(withSilent, dir.resolve("data3"), 1); FrontendServer server = new FrontendServer(slow, 2)) {
+            List<InetSocketAddress> withSilent = List.of(
+                    cluster.fanOut.backends().get(0), new InetSocketAddress("127.0.0.1", silent.getLocalPort()));
+            try (FanOut slow = new FanOut(withSilent, dir.resolve("data3"), 1);
+                    FrontendServer server = new FrontendServer(slow, 2)) {
                 InetSocketAddress at = server.start("127.0.0.1", 0);
-                HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort()
-                        + "/api/v1/search?q=return&wait=false")).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response = http.send(
+                        HttpRequest.newBuilder(URI.create(
+                                        "http://127.0.0.1:" + at.getPort() + "/api/v1/search?q=return&wait=false"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 assertThat(response.statusCode()).isEqualTo(200);
                 JsonNode body = JSON.readTree(response.body());
                 assertThat(body.get("status").asText()).isEqualTo("running");
@@ -178,35 +212,65 @@ class HttpApiTest {
                 JsonNode state = body;
                 while (state.get("shards").get("done").asInt() < 1 && System.nanoTime() < deadline) {
                     Thread.sleep(10);
-                    state = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(port + "/api/v1/search?q=return&wait=false")).build(),
-                            HttpResponse.BodyHandlers.ofString()).body());
+                    state = JSON.readTree(http.send(
+                                    HttpRequest.newBuilder(URI.create(port + "/api/v1/search?q=return&wait=false"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .body());
                 }
                 assertThat(state.get("status").asText()).isEqualTo("running");
-                assertThat(state.get("shards").get("done").asInt()).as("%s", state).isEqualTo(1);
-                JsonNode running = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(port + "/api/v1/queries")).build(),
-                        HttpResponse.BodyHandlers.ofString()).body());
+                assertThat(state.get("shards").get("done").asInt())
+                        .as("%s", state)
+                        .isEqualTo(1);
+                JsonNode running = JSON.readTree(http.send(
+                                HttpRequest.newBuilder(URI.create(port + "/api/v1/queries"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body());
                 assertThat(running.get("running").get(0).get("query").asText()).isEqualTo("return");
-                HttpResponse<String> cancelled = http.send(HttpRequest.newBuilder(URI.create(port + "/api/v1/queries/cancel?q=return"))
-                        .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> cancelled = http.send(
+                        HttpRequest.newBuilder(URI.create(port + "/api/v1/queries/cancel?q=return"))
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 assertThat(cancelled.statusCode()).isEqualTo(200);
-                JsonNode after = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(port + "/api/v1/search?q=return")).build(),
-                        HttpResponse.BodyHandlers.ofString()).body());
+                JsonNode after = JSON.readTree(http.send(
+                                HttpRequest.newBuilder(URI.create(port + "/api/v1/search?q=return"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body());
                 assertThat(after.path("status").asText()).as("%s", after).isEqualTo("done");
                 assertThat(after.get("partial").asBoolean()).isTrue();
-                assertThat(after.get("shards").get("failed").get(0).get("reason").asText()).isEqualTo("cancelled");
-                assertThat(http.send(HttpRequest.newBuilder(URI.create(port + "/api/v1/queries/cancel?q=return"))
-                        .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
+                assertThat(after.get("shards")
+                                .get("failed")
+                                .get(0)
+                                .get("reason")
+                                .asText())
+                        .isEqualTo("cancelled");
+                assertThat(http.send(
+                                        HttpRequest.newBuilder(URI.create(port + "/api/v1/queries/cancel?q=return"))
+                                                .POST(HttpRequest.BodyPublishers.noBody())
+                                                .build(),
+                                        HttpResponse.BodyHandlers.ofString())
+                                .statusCode())
+                        .isEqualTo(404);
 
-                // Events while a query runs: progress first (the silent backend keeps it running), done after the cancel.
-                HttpResponse<java.util.stream.Stream<String>> events = http.send(HttpRequest.newBuilder(
-                        URI.create(port + "/api/v1/search/events?q=" + q("int"))).build(), HttpResponse.BodyHandlers.ofLines());
+                // Events while a query runs: progress first (the silent backend keeps it running), done after the
+                // cancel.
+                HttpResponse<java.util.stream.Stream<String>> events = http.send(
+                        HttpRequest.newBuilder(URI.create(port + "/api/v1/search/events?q=" + q("int")))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofLines());
                 java.util.Iterator<String> lines = events.body().iterator();
                 assertThat(lines.next()).isEqualTo("event: progress");
                 JsonNode progress = JSON.readTree(lines.next().substring(6));
                 assertThat(progress.get("status").asText()).isEqualTo("running");
                 assertThat(progress.get("shards_total").asInt()).isEqualTo(2);
-                http.send(HttpRequest.newBuilder(URI.create(port + "/api/v1/queries/cancel?q=int")).POST(HttpRequest.BodyPublishers.noBody())
-                        .build(), HttpResponse.BodyHandlers.ofString());
+                http.send(
+                        HttpRequest.newBuilder(URI.create(port + "/api/v1/queries/cancel?q=int"))
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 String last = null;
                 while (lines.hasNext()) {
                     String line = lines.next();
@@ -238,7 +302,9 @@ class HttpApiTest {
         assertThat(events).isNotEmpty();
         assertThat(events.get(events.size() - 1)).isEqualTo("done");
         JsonNode done = data.get(data.size() - 1);
-        int total = JSON.readTree(get("/api/v1/search?q=" + q("return")).body()).get("total_results").asInt();
+        int total = JSON.readTree(get("/api/v1/search?q=" + q("return")).body())
+                .get("total_results")
+                .asInt();
         assertThat(done.get("total_results").asInt()).isEqualTo(total);
         assertThat(done.get("pages").asInt()).isEqualTo((total + 6) / 7);
         for (int i = 0; i < events.size() - 1; i++) {
@@ -249,7 +315,9 @@ class HttpApiTest {
         HttpResponse<String> late = get("/api/v1/search/events?q=" + q("return"));
         assertThat(late.body()).startsWith("event: done");
         // A bad query ends in an error event.
-        assertThat(get("/api/v1/search/events?q=" + q("foo(bar")).body()).contains("event: error").contains("missing closing )");
+        assertThat(get("/api/v1/search/events?q=" + q("foo(bar")).body())
+                .contains("event: error")
+                .contains("missing closing )");
     }
 
     @Test
@@ -262,7 +330,9 @@ class HttpApiTest {
         // Issue 15: refused by the frontend with the backends' own check, before any backend was
         // asked; a user's bad regex is never a backend failure for the alert rules
         String metrics = get("/metrics").body();
-        assertThat(metrics).doesNotContain("reason=\"bad_query\"").doesNotContain("trigrep_backend_failures_total{reason=\"error\"");
+        assertThat(metrics)
+                .doesNotContain("reason=\"bad_query\"")
+                .doesNotContain("trigrep_backend_failures_total{reason=\"error\"");
     }
 
     @Test
@@ -278,16 +348,22 @@ class HttpApiTest {
         assertThat(overlong.statusCode()).isEqualTo(400);
         assertThat(JSON.readTree(overlong.body()).get("error").asText()).contains("not UTF-8");
         assertThat(get("/api/v1/search?q=a%ffb").statusCode()).isEqualTo(400);
-        assertThat(get("/api/v1/search?q=caf%C3%A9").statusCode()).as("valid UTF-8 escapes").isEqualTo(200);
+        assertThat(get("/api/v1/search?q=caf%C3%A9").statusCode())
+                .as("valid UTF-8 escapes")
+                .isEqualTo(200);
         assertThat(get("/no/such/thing").statusCode()).isEqualTo(404);
         assertThat(get("/api/v1/search?q=return&unknown=1").statusCode()).isEqualTo(200);
-        HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/search?q=x"))
-                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> post = http.send(
+                HttpRequest.newBuilder(URI.create(base + "/api/v1/search?q=x"))
+                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(post.statusCode()).isEqualTo(405);
         // A 10 MB request line, sent raw: refused, and the server keeps serving.
         try (Socket socket = new Socket("127.0.0.1", Integer.parseInt(base.substring(base.lastIndexOf(':') + 1)))) {
             OutputStream out = socket.getOutputStream();
-            out.write(("GET /api/v1/search?q=" + "a".repeat(10 << 20) + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(("GET /api/v1/search?q=" + "a".repeat(10 << 20) + " HTTP/1.1\r\nHost: x\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = socket.getInputStream();
             String status = new String(in.readNBytes(12), StandardCharsets.US_ASCII);
@@ -307,17 +383,31 @@ class HttpApiTest {
         assertThat(metrics.statusCode()).isEqualTo(200);
         assertThat(metrics.headers().firstValue("content-type").orElse("")).startsWith("text/plain");
         String text = metrics.body();
-        assertThat(text).contains("# HELP trigrep_query_duration_seconds", "trigrep_query_duration_seconds_bucket{le=",
-                "trigrep_query_first_result_seconds_bucket", "trigrep_query_results_bucket", "trigrep_backend_duration_seconds_bucket",
-                "trigrep_backend_received_bytes_total", "trigrep_queries_in_flight", "jvm_memory_used_bytes", "process_cpu_usage");
-        long count = text.lines().filter(l -> l.startsWith("trigrep_query_duration_seconds_count"))
-                .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        assertThat(text)
+                .contains(
+                        "# HELP trigrep_query_duration_seconds",
+                        "trigrep_query_duration_seconds_bucket{le=",
+                        "trigrep_query_first_result_seconds_bucket",
+                        "trigrep_query_results_bucket",
+                        "trigrep_backend_duration_seconds_bucket",
+                        "trigrep_backend_received_bytes_total",
+                        "trigrep_queries_in_flight",
+                        "jvm_memory_used_bytes",
+                        "process_cpu_usage");
+        long count = text.lines()
+                .filter(l -> l.startsWith("trigrep_query_duration_seconds_count"))
+                .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
         assertThat(count).isGreaterThanOrEqualTo(3);
     }
 
     static double metric(String name) throws Exception {
-        return get("/metrics").body().lines().filter(l -> l.startsWith(name + " "))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        return get("/metrics")
+                .body()
+                .lines()
+                .filter(l -> l.startsWith(name + " "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     @Test
@@ -327,7 +417,8 @@ class HttpApiTest {
         double misses = metric("trigrep_cache_misses_total");
         String again = get("/api/v1/search?q=" + q("lua_State") + "&page=0").body();
         assertThat(metric("trigrep_cache_hits_total")).isEqualTo(hits + 1);
-        assertThat(JSON.readTree(again).get("results")).isEqualTo(JSON.readTree(first).get("results"));
+        assertThat(JSON.readTree(again).get("results"))
+                .isEqualTo(JSON.readTree(first).get("results"));
         get("/api/v1/search?q=" + q("lua_State") + "&cache=false");
         assertThat(metric("trigrep_cache_misses_total")).isEqualTo(misses + 1);
         assertThat(metric("trigrep_store_used_bytes")).isPositive();
@@ -343,25 +434,38 @@ class HttpApiTest {
         }
         List<InetSocketAddress> withDead = new ArrayList<>(cluster.fanOut.backends());
         withDead.add(new InetSocketAddress("127.0.0.1", dead));
-        try (FanOut partial = new FanOut(withDead, dir.resolve("data2"), 1); FrontendServer server = new FrontendServer(partial, 2)) {
+        try (FanOut partial = new FanOut(withDead, dir.resolve("data2"), 1);
+                FrontendServer server = new FrontendServer(partial, 2)) {
             InetSocketAddress at = server.start("127.0.0.1", 0);
-            HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort() + "/readyz")).build(),
+            HttpResponse<String> ready = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort() + "/readyz"))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(ready.statusCode()).isEqualTo(503);
             assertThat(ready.body()).contains("127.0.0.1:" + dead);
-            HttpResponse<String> partialReady = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort()
-                    + "/readyz?partial=true")).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> partialReady = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort() + "/readyz?partial=true"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(partialReady.statusCode()).isEqualTo(200);
             assertThat(partialReady.body()).contains("ready, partial").contains("127.0.0.1:" + dead);
-            HttpResponse<String> search = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort()
-                    + "/api/v1/search?q=return")).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> search = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort() + "/api/v1/search?q=return"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             JsonNode body = JSON.readTree(search.body());
             assertThat(search.statusCode()).isEqualTo(200);
             assertThat(body.get("partial").asBoolean()).isTrue();
-            assertThat(body.get("shards").get("failed").get(0).get("shard").asText()).isEqualTo("127.0.0.1:" + dead);
-            String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort() + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            assertThat(metrics).contains("trigrep_backend_failures_total{reason=\"connect\",shard=\"127.0.0.1:" + dead + "\"} 1.0");
+            assertThat(body.get("shards").get("failed").get(0).get("shard").asText())
+                    .isEqualTo("127.0.0.1:" + dead);
+            String metrics = http.send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort() + "/metrics"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
+            assertThat(metrics)
+                    .contains(
+                            "trigrep_backend_failures_total{reason=\"connect\",shard=\"127.0.0.1:" + dead + "\"} 1.0");
         }
     }
 }

@@ -44,6 +44,7 @@ class Issue15AdmissionTest {
 
     @TempDir
     static Path dir;
+
     static LoopbackCluster cluster;
     static Gate gate;
     static FanOut trustingFanOut;
@@ -59,11 +60,17 @@ class Issue15AdmissionTest {
         gate = new Gate(cluster.addresses.get(2));
         List<InetSocketAddress> gated = List.of(cluster.addresses.get(0), cluster.addresses.get(1), gate.address());
         trustingFanOut = new FanOut(gated, dir.resolve("data-trusting"), 2);
-        trusting = new FrontendServer(trustingFanOut, TRUSTING, new QueryCache(dir.resolve("data-trusting"), 1L << 30, 0),
+        trusting = new FrontendServer(
+                trustingFanOut,
+                TRUSTING,
+                new QueryCache(dir.resolve("data-trusting"), 1L << 30, 0),
                 ConnectionLimits.defaults());
         trustingBase = "http://127.0.0.1:" + trusting.start("127.0.0.1", 0).getPort();
         untrustingFanOut = new FanOut(gated, dir.resolve("data-untrusting"), 2);
-        untrusting = new FrontendServer(untrustingFanOut, UNTRUSTING, new QueryCache(dir.resolve("data-untrusting"), 1L << 30, 0),
+        untrusting = new FrontendServer(
+                untrustingFanOut,
+                UNTRUSTING,
+                new QueryCache(dir.resolve("data-untrusting"), 1L << 30, 0),
                 ConnectionLimits.defaults());
         untrustingBase = "http://127.0.0.1:" + untrusting.start("127.0.0.1", 0).getPort();
     }
@@ -117,33 +124,43 @@ class Issue15AdmissionTest {
         List<Thread> flood = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
             String address = "198.51.100." + (c + 1);
-            Thread t = new Thread(() -> {
-                String[] queries = {"x?", "()", "."};
-                for (int i = 0; !stop.get(); i++) {
-                    String q = queries[i % 3];
-                    try {
-                        // Every full scan a new search (a filter makes each one its own query), each held by the gate once admitted.
-                        String asked = q.equals(".") ? ". path:" + address + "/" + i : q;
-                        HttpResponse<String> r = get(trustingBase, search(asked, "&wait=false"), address);
-                        JsonNode body = JSON.readTree(r.body());
-                        String outcome = q + " " + r.statusCode();
-                        if (r.statusCode() == 400) {
-                            if (!body.get("error").asText().startsWith("the regex matches the empty string, so every line of every file")) {
-                                surprises.add(outcome + " " + r.body());
+            Thread t = new Thread(
+                    () -> {
+                        String[] queries = {"x?", "()", "."};
+                        for (int i = 0; !stop.get(); i++) {
+                            String q = queries[i % 3];
+                            try {
+                                // Every full scan a new search (a filter makes each one its own query), each held by
+                                // the gate once admitted.
+                                String asked = q.equals(".") ? ". path:" + address + "/" + i : q;
+                                HttpResponse<String> r = get(trustingBase, search(asked, "&wait=false"), address);
+                                JsonNode body = JSON.readTree(r.body());
+                                String outcome = q + " " + r.statusCode();
+                                if (r.statusCode() == 400) {
+                                    if (!body.get("error")
+                                            .asText()
+                                            .startsWith(
+                                                    "the regex matches the empty string, so every line of every file")) {
+                                        surprises.add(outcome + " " + r.body());
+                                    }
+                                } else if (r.statusCode() == 429) {
+                                    outcome += " " + body.get("error").asText().replaceAll(" \\(.*", "");
+                                    if (!"1"
+                                            .equals(r.headers()
+                                                    .firstValue("Retry-After")
+                                                    .orElse(null))) {
+                                        surprises.add(outcome + " without Retry-After");
+                                    }
+                                }
+                                outcomes.computeIfAbsent(outcome, k -> new AtomicInteger())
+                                        .incrementAndGet();
+                            } catch (Exception e) {
+                                surprises.add(q + " " + e);
                             }
-                        } else if (r.statusCode() == 429) {
-                            outcome += " " + body.get("error").asText().replaceAll(" \\(.*", "");
-                            if (!"1".equals(r.headers().firstValue("Retry-After").orElse(null))) {
-                                surprises.add(outcome + " without Retry-After");
-                            }
+                            flooding.countDown();
                         }
-                        outcomes.computeIfAbsent(outcome, k -> new AtomicInteger()).incrementAndGet();
-                    } catch (Exception e) {
-                        surprises.add(q + " " + e);
-                    }
-                    flooding.countDown();
-                }
-            }, "flood-" + c);
+                    },
+                    "flood-" + c);
             t.setDaemon(true);
             flood.add(t);
             t.start();
@@ -158,16 +175,23 @@ class Issue15AdmissionTest {
         assertThat(JSON.readTree(cached.body()).get("total_results").asInt()).isEqualTo(cachedTotal);
 
         // One client's excess is refused; another client is admitted.
-        assertThat(get(trustingBase, search("static", "&wait=false"), "203.0.113.7").statusCode()).isEqualTo(200);
-        assertThat(get(trustingBase, search("define", "&wait=false"), "203.0.113.7").statusCode()).isEqualTo(200);
+        assertThat(get(trustingBase, search("static", "&wait=false"), "203.0.113.7")
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(get(trustingBase, search("define", "&wait=false"), "203.0.113.7")
+                        .statusCode())
+                .isEqualTo(200);
         HttpResponse<String> excess = get(trustingBase, search("lua_State", "&wait=false"), "203.0.113.7");
         assertThat(excess.statusCode()).isEqualTo(429);
         assertThat(excess.headers().firstValue("Retry-After")).contains("1");
         assertThat(excess.body()).contains("share per client");
         // What the client writes to the left of the proxy's entry is not believed: still the same client.
-        assertThat(get(trustingBase, search("lua_State", "&wait=false"), "203.0.113.99, 203.0.113.7").statusCode()).isEqualTo(429);
+        assertThat(get(trustingBase, search("lua_State", "&wait=false"), "203.0.113.99, 203.0.113.7")
+                        .statusCode())
+                .isEqualTo(429);
         // Its cached query still answers.
-        assertThat(get(trustingBase, search("return", ""), "203.0.113.7").statusCode()).isEqualTo(200);
+        assertThat(get(trustingBase, search("return", ""), "203.0.113.7").statusCode())
+                .isEqualTo(200);
         HttpResponse<String> other = get(trustingBase, search("lua_State", "&wait=false"), "203.0.113.8");
         assertThat(other.statusCode()).isEqualTo(200);
         long cachedDuringNanos = System.nanoTime();
@@ -180,9 +204,12 @@ class Issue15AdmissionTest {
             t.join();
         }
         assertThat(surprises).isEmpty();
-        assertThat(outcomes.keySet()).contains("x? 400", "() 400", ". 429 too many searches that read every file are running");
-        assertThat(metric(trustingBase, "trigrep_http_rejected_total{reason=\"expensive\"}")).isPositive();
-        assertThat(metric(trustingBase, "trigrep_http_rejected_total{reason=\"client_share\"}")).isGreaterThanOrEqualTo(2);
+        assertThat(outcomes.keySet())
+                .contains("x? 400", "() 400", ". 429 too many searches that read every file are running");
+        assertThat(metric(trustingBase, "trigrep_http_rejected_total{reason=\"expensive\"}"))
+                .isPositive();
+        assertThat(metric(trustingBase, "trigrep_http_rejected_total{reason=\"client_share\"}"))
+                .isGreaterThanOrEqualTo(2);
 
         // The gate opens: the admitted searches finish; the full scan `.` is a capped answer, well inside the deadline.
         gate.open();
@@ -196,8 +223,12 @@ class Issue15AdmissionTest {
         assertThat(scanned.get("capped").get("limit").asInt()).isEqualTo(900);
         assertThat(scanned.get("total_results").asInt()).isEqualTo(900);
         assertThat(scanned.get("elapsed_seconds").asDouble()).isLessThan(10);
-        System.out.printf("issue 15 flood: %s; cached query during the flood %.1f ms and %.1f ms; capped full scan %.3f s%n",
-                new java.util.TreeMap<>(outcomes), cachedNanos / 1e6, cachedDuringNanos / 1e6, scanned.get("elapsed_seconds").asDouble());
+        System.out.printf(
+                "issue 15 flood: %s; cached query during the flood %.1f ms and %.1f ms; capped full scan %.3f s%n",
+                new java.util.TreeMap<>(outcomes),
+                cachedNanos / 1e6,
+                cachedDuringNanos / 1e6,
+                scanned.get("elapsed_seconds").asDouble());
     }
 
     @Test
@@ -205,16 +236,21 @@ class Issue15AdmissionTest {
         gate.hold();
         try {
             // The share is 1 per client; loopback is no trusted proxy here, so both "clients" are loopback.
-            assertThat(get(untrustingBase, search("adler32", "&wait=false"), "203.0.113.7").statusCode()).isEqualTo(200);
+            assertThat(get(untrustingBase, search("adler32", "&wait=false"), "203.0.113.7")
+                            .statusCode())
+                    .isEqualTo(200);
             HttpResponse<String> spoofed = get(untrustingBase, search("include", "&wait=false"), "203.0.113.8");
             assertThat(spoofed.statusCode()).isEqualTo(429);
             assertThat(spoofed.headers().firstValue("Retry-After")).contains("1");
-            assertThat(metric(untrustingBase, "trigrep_http_rejected_total{reason=\"client_share\"}")).isEqualTo(1);
+            assertThat(metric(untrustingBase, "trigrep_http_rejected_total{reason=\"client_share\"}"))
+                    .isEqualTo(1);
         } finally {
             gate.open();
         }
         // Once the held search ends, the share is free again.
-        assertThat(get(untrustingBase, search("adler32", ""), null).statusCode()).isEqualTo(200);
-        assertThat(get(untrustingBase, search("include", ""), null).statusCode()).isEqualTo(200);
+        assertThat(get(untrustingBase, search("adler32", ""), null).statusCode())
+                .isEqualTo(200);
+        assertThat(get(untrustingBase, search("include", ""), null).statusCode())
+                .isEqualTo(200);
     }
 }

@@ -21,9 +21,9 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 15, bounded results: a full scan over a corpus of many files stops at the per-query cap
@@ -39,6 +39,7 @@ class Issue15CappedQueryTest {
 
     @TempDir
     static Path dir;
+
     static LoopbackCluster cluster;
     static final List<AutoCloseable> closing = new ArrayList<>();
     static String resultsCapped;
@@ -54,8 +55,13 @@ class Issue15CappedQueryTest {
             for (int f = 0; f < 150; f++) {
                 StringBuilder text = new StringBuilder();
                 for (int line = 0; line < 40; line++) {
-                    text.append(" ".repeat(random.nextInt(4) * 4)).append(words[random.nextInt(words.length)]).append(' ')
-                            .append(words[random.nextInt(words.length)]).append("(").append(line).append(");\n");
+                    text.append(" ".repeat(random.nextInt(4) * 4))
+                            .append(words[random.nextInt(words.length)])
+                            .append(' ')
+                            .append(words[random.nextInt(words.length)])
+                            .append("(")
+                            .append(line)
+                            .append(");\n");
                 }
                 Path file = corpus.resolve("pkg" + p + "_1.0/src/dir" + f % 7 + "/file" + f + ".c");
                 Files.createDirectories(file.getParent());
@@ -69,8 +75,11 @@ class Issue15CappedQueryTest {
 
     static String frontend(String name, QueryCaps caps) throws Exception {
         FanOut fanOut = new FanOut(cluster.addresses, dir.resolve("data-" + name), 2);
-        FrontendServer server = new FrontendServer(fanOut, new SearchLimits(8, 8, 8, "", caps),
-                new QueryCache(dir.resolve("data-" + name), 1L << 30, 0), ConnectionLimits.defaults());
+        FrontendServer server = new FrontendServer(
+                fanOut,
+                new SearchLimits(8, 8, 8, "", caps),
+                new QueryCache(dir.resolve("data-" + name), 1L << 30, 0),
+                ConnectionLimits.defaults());
         closing.add(server);
         closing.add(fanOut);
         return "http://127.0.0.1:" + server.start("127.0.0.1", 0).getPort();
@@ -86,7 +95,8 @@ class Issue15CappedQueryTest {
 
     /** The answer, run afresh, without its one field that is about time. */
     static JsonNode fresh(String base, String path) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + path + "&cache=false")).build(),
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create(base + path + "&cache=false")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(path).isEqualTo(200);
         ObjectNode body = (ObjectNode) JSON.readTree(response.body());
@@ -111,8 +121,13 @@ class Issue15CappedQueryTest {
             assertThat(total).isBetween(100, 18_000 - 1);
         }
         int pages = first.get("pages").asInt();
-        List<String> asked = List.of(q + "&page=0", q + "&page=1", q + "&page=" + pages / 2, q + "&page=" + (pages - 1),
-                "/api/v1/search/packages?q=" + URLEncoder.encode("[a-z]+\\(", StandardCharsets.UTF_8) + "&per_page=2&page=1",
+        List<String> asked = List.of(
+                q + "&page=0",
+                q + "&page=1",
+                q + "&page=" + pages / 2,
+                q + "&page=" + (pages - 1),
+                "/api/v1/search/packages?q=" + URLEncoder.encode("[a-z]+\\(", StandardCharsets.UTF_8)
+                        + "&per_page=2&page=1",
                 "/api/v1/packages?q=" + URLEncoder.encode("[a-z]+\\(", StandardCharsets.UTF_8));
         List<String> once = new ArrayList<>();
         for (String path : asked) {
@@ -120,18 +135,30 @@ class Issue15CappedQueryTest {
         }
         for (int run = 0; run < 2; run++) {
             for (int i = 0; i < asked.size(); i++) {
-                assertThat(fresh(base, asked.get(i)).toString()).as("run %d of %s", run, asked.get(i)).isEqualTo(once.get(i));
+                assertThat(fresh(base, asked.get(i)).toString())
+                        .as("run %d of %s", run, asked.get(i))
+                        .isEqualTo(once.get(i));
             }
         }
         assertThat(once.get(0)).isEqualTo(first.toString());
         assertThat(JSON.readTree(once.get(3)).get("results").size()).isPositive();
 
         // The progress stream's last event and the web UI's page say it too.
-        String events = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/search/events?q="
-                + URLEncoder.encode("[a-z]+\\(", StandardCharsets.UTF_8))).build(), HttpResponse.BodyHandlers.ofString()).body();
+        String events = http.send(
+                        HttpRequest.newBuilder(URI.create(base + "/api/v1/search/events?q="
+                                        + URLEncoder.encode("[a-z]+\\(", StandardCharsets.UTF_8)))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
         assertThat(events).contains("event: done").contains("\"capped\":{\"reason\":\"" + cap + "\"");
-        String page = http.send(HttpRequest.newBuilder(URI.create(base + "/search?q=" + URLEncoder.encode("[a-z]+\\(", StandardCharsets.UTF_8)))
-                .build(), HttpResponse.BodyHandlers.ofString()).body();
-        assertThat(page).contains("id=\"capped\"").contains(cap.equals("results") ? "the cap of 3,000 results" : "of results per query");
+        String page = http.send(
+                        HttpRequest.newBuilder(URI.create(
+                                        base + "/search?q=" + URLEncoder.encode("[a-z]+\\(", StandardCharsets.UTF_8)))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+        assertThat(page)
+                .contains("id=\"capped\"")
+                .contains(cap.equals("results") ? "the cap of 3,000 results" : "of results per query");
     }
 }

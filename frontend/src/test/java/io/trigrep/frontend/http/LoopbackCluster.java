@@ -18,6 +18,7 @@ final class LoopbackCluster implements AutoCloseable {
     final List<BackendServer> backends = new ArrayList<>();
     /** Where the backends listen, in shard order. */
     final List<InetSocketAddress> addresses = new ArrayList<>();
+
     final FanOut fanOut;
     final FrontendServer frontend;
     /** The frontend's root URL, {@code http://127.0.0.1:PORT}. */

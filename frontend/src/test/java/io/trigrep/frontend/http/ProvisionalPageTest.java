@@ -33,35 +33,48 @@ class ProvisionalPageTest {
     void aRunningQueryServesItsBestResultsSoFarMarkedProvisional() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         try (LoopbackCluster cluster = new LoopbackCluster(HttpApiTest.CORPUS, dir, 2);
-             Gate gate = new Gate(cluster.addresses.get(1))) {
+                Gate gate = new Gate(cluster.addresses.get(1))) {
             List<InetSocketAddress> backends = List.of(cluster.addresses.get(0), gate.address());
             try (FanOut fanOut = new FanOut(backends, dir.resolve("data"), 2);
-                 FrontendServer server = new FrontendServer(fanOut, 8, new QueryCache(dir.resolve("data"), 1L << 30, 0))) {
+                    FrontendServer server =
+                            new FrontendServer(fanOut, 8, new QueryCache(dir.resolve("data"), 1L << 30, 0))) {
                 String base = "http://127.0.0.1:" + server.start("127.0.0.1", 0).getPort();
                 gate.hold();
                 String running = base + "/api/v1/search?q=int&per_page=5&wait=false";
-                JsonNode page = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(running)).build(),
-                        HttpResponse.BodyHandlers.ofString()).body());
+                JsonNode page = JSON.readTree(http.send(
+                                HttpRequest.newBuilder(URI.create(running)).build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body());
                 // The free backend's answer arrives while the gated one holds the query open.
                 for (int i = 0; i < 500 && page.get("results_so_far").asInt() == 0; i++) {
                     Thread.sleep(10);
-                    page = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(running)).build(),
-                            HttpResponse.BodyHandlers.ofString()).body());
+                    page = JSON.readTree(http.send(
+                                    HttpRequest.newBuilder(URI.create(running)).build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .body());
                 }
                 assertThat(page.get("status").asText()).isEqualTo("running");
                 assertThat(page.get("provisional").asBoolean()).isTrue();
                 assertThat(page.get("results_so_far").asInt()).isPositive();
-                assertThat(page.get("results")).hasSize(Math.min(5, page.get("results_so_far").asInt()));
+                assertThat(page.get("results"))
+                        .hasSize(Math.min(5, page.get("results_so_far").asInt()));
                 Set<String> provisional = new HashSet<>();
-                page.get("results").forEach(r -> provisional.add(r.get("path").asText() + ":" + r.get("line").asInt()));
+                page.get("results")
+                        .forEach(r -> provisional.add(
+                                r.get("path").asText() + ":" + r.get("line").asInt()));
 
                 gate.open();
-                JsonNode done = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/search?q=int&per_page=1000")).build(),
-                        HttpResponse.BodyHandlers.ofString()).body());
+                JsonNode done = JSON.readTree(http.send(
+                                HttpRequest.newBuilder(URI.create(base + "/api/v1/search?q=int&per_page=1000"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body());
                 assertThat(done.get("status").asText()).isEqualTo("done");
                 assertThat(done.has("provisional")).isFalse();
                 Set<String> all = new HashSet<>();
-                done.get("results").forEach(r -> all.add(r.get("path").asText() + ":" + r.get("line").asInt()));
+                done.get("results")
+                        .forEach(r -> all.add(
+                                r.get("path").asText() + ":" + r.get("line").asInt()));
                 assertThat(all).containsAll(provisional);
             }
         }

@@ -45,8 +45,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SymbolSearchTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient HTTP = HttpClient.newHttpClient();
+
     @TempDir
     static Path dir;
+
     static LoopbackCluster cluster;
     static LoopbackCluster withoutSymbols;
     /** What ctags finds on disk: one {name, kind, "pkg/path", line} per definition. */
@@ -54,25 +56,39 @@ class SymbolSearchTest {
 
     @BeforeAll
     static void start() throws Exception {
-        SymbolExtractor extractor = SymbolExtractor.start(new SymbolExtractor.Config("ctags", 2, Duration.ofSeconds(30)));
-        cluster = new LoopbackCluster(HttpApiTest.CORPUS, dir.resolve("with"),
+        SymbolExtractor extractor =
+                SymbolExtractor.start(new SymbolExtractor.Config("ctags", 2, Duration.ofSeconds(30)));
+        cluster = new LoopbackCluster(
+                HttpApiTest.CORPUS,
+                dir.resolve("with"),
                 IndexBuilder.Options.defaults(2).withSymbols(SymbolChoice.extract(extractor)));
         withoutSymbols = new LoopbackCluster(HttpApiTest.CORPUS, dir.resolve("without"), 1);
         List<String> files;
         try (Stream<Path> walk = Files.walk(HttpApiTest.CORPUS)) {
-            files = walk.filter(Files::isRegularFile).map(p -> HttpApiTest.CORPUS.relativize(p).toString()).sorted().toList();
+            files = walk.filter(Files::isRegularFile)
+                    .map(p -> HttpApiTest.CORPUS.relativize(p).toString())
+                    .sorted()
+                    .toList();
         }
         // The options the indexer gives ctags: none from configuration files, and *.d not read as D.
-        List<String> command = new ArrayList<>(List.of("ctags", "--options=NONE", "--map-D=-.d", "--output-format=json",
-                "--fields=NnKF", "-o", "-"));
+        List<String> command = new ArrayList<>(
+                List.of("ctags", "--options=NONE", "--map-D=-.d", "--output-format=json", "--fields=NnKF", "-o", "-"));
         command.addAll(files);
-        Process ctags = new ProcessBuilder(command).directory(HttpApiTest.CORPUS.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD)
+        Process ctags = new ProcessBuilder(command)
+                .directory(HttpApiTest.CORPUS.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
-        for (String line : new String(ctags.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList()) {
+        for (String line : new String(ctags.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                .lines()
+                .toList()) {
             JsonNode tag = JSON.readTree(line);
             if ("tag".equals(tag.path("_type").asText())) {
-                tags.add(new String[] {tag.get("name").asText(), tag.get("kind").asText(), tag.get("path").asText(),
-                    tag.get("line").asText()});
+                tags.add(new String[] {
+                    tag.get("name").asText(),
+                    tag.get("kind").asText(),
+                    tag.get("path").asText(),
+                    tag.get("line").asText()
+                });
             }
         }
         assertThat(ctags.waitFor()).isZero();
@@ -90,11 +106,38 @@ class SymbolSearchTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"sym:^adler32$", "sym:^adler32", "sym:^zmem", "sym:^z[a-z]+$", "sym:^z_", "sym:_t$", "sym:^lua_[a-z]+$",
-        "sym:^luaL_", "sym:^lua_push", "sym:(?i)^LUA_", "sym:^LUAI?_[A-Z]+$", "sym:^sds", "sym:^SDS_TYPE_", "sym:^sdshdr[0-9]+$",
-        "sym:^Trace", "sym:^DO[0-9]+$", "sym:Free$ case:no", "sym:^main$", "sym:^zmemcpy$", "sym:^no_such_symbol_anywhere$",
-        "sym:^[A-Z][A-Z0-9_]{12,}$", "sym:^lua_ package:^lua", "sym:^z path:\\.h$", "sym:sds -path:\\.c$", "sym:table", "sym:^l",
-        "sym:e", "sym:::shell$", "sym:^Test"})
+    @ValueSource(
+            strings = {
+                "sym:^adler32$",
+                "sym:^adler32",
+                "sym:^zmem",
+                "sym:^z[a-z]+$",
+                "sym:^z_",
+                "sym:_t$",
+                "sym:^lua_[a-z]+$",
+                "sym:^luaL_",
+                "sym:^lua_push",
+                "sym:(?i)^LUA_",
+                "sym:^LUAI?_[A-Z]+$",
+                "sym:^sds",
+                "sym:^SDS_TYPE_",
+                "sym:^sdshdr[0-9]+$",
+                "sym:^Trace",
+                "sym:^DO[0-9]+$",
+                "sym:Free$ case:no",
+                "sym:^main$",
+                "sym:^zmemcpy$",
+                "sym:^no_such_symbol_anywhere$",
+                "sym:^[A-Z][A-Z0-9_]{12,}$",
+                "sym:^lua_ package:^lua",
+                "sym:^z path:\\.h$",
+                "sym:sds -path:\\.c$",
+                "sym:table",
+                "sym:^l",
+                "sym:e",
+                "sym:::shell$",
+                "sym:^Test"
+            })
     void definitionsEqualWhatCtagsFindsOnDisk(String query) throws Exception {
         ParsedQuery parsed = QueryParser.parse(query, false);
         SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
@@ -106,56 +149,83 @@ class SymbolSearchTest {
             int slash = file.indexOf('/');
             String path = file.substring(slash + 1);
             byte[] bytes = Files.readAllBytes(HttpApiTest.CORPUS.resolve(file));
-            if (names.matcher(tag[0]).find() && spec.accepts(file.substring(0, slash), path, FileType.detect(path, ByteBuffer.wrap(bytes)))) {
-                expected.computeIfAbsent(file + ":" + tag[3], k -> new TreeSet<>()).add(tag[0] + " " + tag[1]);
+            if (names.matcher(tag[0]).find()
+                    && spec.accepts(file.substring(0, slash), path, FileType.detect(path, ByteBuffer.wrap(bytes)))) {
+                expected.computeIfAbsent(file + ":" + tag[3], k -> new TreeSet<>())
+                        .add(tag[0] + " " + tag[1]);
             }
         }
-        assertThat(expected.isEmpty()).as("ctags finds no definition for %s", query).isEqualTo(query.contains("no_such"));
+        assertThat(expected.isEmpty())
+                .as("ctags finds no definition for %s", query)
+                .isEqualTo(query.contains("no_such"));
         TreeMap<String, String> actual = new TreeMap<>();
         String params = "q=" + URLEncoder.encode(query, StandardCharsets.UTF_8) + "&per_page=1000";
         int pages = 1;
         for (int page = 0; page < pages; page++) {
             HttpResponse<String> response = get(cluster, "/api/v1/search?" + params + "&page=" + page);
-            assertThat(response.statusCode()).as("%s: %s", query, response.body()).isEqualTo(200);
+            assertThat(response.statusCode())
+                    .as("%s: %s", query, response.body())
+                    .isEqualTo(200);
             JsonNode answer = JSON.readTree(response.body());
             pages = answer.get("pages").asInt();
             for (JsonNode r : answer.get("results")) {
-                String key = r.get("package").asText() + "/" + r.get("path").asText() + ":" + r.get("line").asInt();
+                String key = r.get("package").asText() + "/" + r.get("path").asText() + ":"
+                        + r.get("line").asInt();
                 JsonNode symbol = r.get("symbol");
                 assertThat(symbol).as("%s has its definition", key).isNotNull();
-                assertThat(actual.put(key, symbol.get("name").asText() + " " + symbol.get("kind").asText())).as("%s twice", key).isNull();
+                assertThat(actual.put(
+                                key,
+                                symbol.get("name").asText() + " "
+                                        + symbol.get("kind").asText()))
+                        .as("%s twice", key)
+                        .isNull();
             }
         }
         assertThat(actual.keySet()).as("lines of %s", query).isEqualTo(expected.keySet());
         for (var e : actual.entrySet()) {
-            assertThat(expected.get(e.getKey())).as("the definition named on %s", e.getKey()).contains(e.getValue());
+            assertThat(expected.get(e.getKey()))
+                    .as("the definition named on %s", e.getKey())
+                    .contains(e.getValue());
         }
     }
 
     /** A definition outranks another kind's: functions and types above variables and members, for the same name. */
     @Test
     void marksTheNameAndRanksByKind() throws Exception {
-        JsonNode answer = JSON.readTree(get(cluster, "/api/v1/search?per_page=5&q=" + URLEncoder.encode("sym:^adler32_combine_$",
-                StandardCharsets.UTF_8)).body());
+        JsonNode answer = JSON.readTree(get(
+                        cluster,
+                        "/api/v1/search?per_page=5&q="
+                                + URLEncoder.encode("sym:^adler32_combine_$", StandardCharsets.UTF_8))
+                .body());
         JsonNode first = answer.get("results").get(0);
         assertThat(first.get("symbol").get("kind").asText()).isEqualTo("function");
         String context = first.get("context").asText();
         JsonNode range = first.get("ranges").get(0);
-        assertThat(context.getBytes(StandardCharsets.UTF_8)).hasSizeGreaterThanOrEqualTo(range.get(1).asInt());
-        assertThat(new String(context.getBytes(StandardCharsets.UTF_8), range.get(0).asInt(), range.get(1).asInt() - range.get(0).asInt(),
-                StandardCharsets.UTF_8)).isEqualTo("adler32_combine_");
+        assertThat(context.getBytes(StandardCharsets.UTF_8))
+                .hasSizeGreaterThanOrEqualTo(range.get(1).asInt());
+        assertThat(new String(
+                        context.getBytes(StandardCharsets.UTF_8),
+                        range.get(0).asInt(),
+                        range.get(1).asInt() - range.get(0).asInt(),
+                        StandardCharsets.UTF_8))
+                .isEqualTo("adler32_combine_");
     }
 
     /** A shard built without ctags says so: sym: is refused with the reason, plain queries still work. */
     @Test
     void withoutSymbolsSymSaysWhy() throws Exception {
-        HttpResponse<String> refused = get(withoutSymbols, "/api/v1/search?q=" + URLEncoder.encode("sym:^adler32$", StandardCharsets.UTF_8));
+        HttpResponse<String> refused =
+                get(withoutSymbols, "/api/v1/search?q=" + URLEncoder.encode("sym:^adler32$", StandardCharsets.UTF_8));
         assertThat(refused.statusCode()).isEqualTo(400);
-        assertThat(JSON.readTree(refused.body()).get("error").asText()).contains("sym:").contains("has none");
+        assertThat(JSON.readTree(refused.body()).get("error").asText())
+                .contains("sym:")
+                .contains("has none");
         assertThat(get(withoutSymbols, "/api/v1/search?q=adler32").statusCode()).isEqualTo(200);
     }
 
     static HttpResponse<String> get(LoopbackCluster on, String pathAndQuery) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(on.base + pathAndQuery)).build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create(on.base + pathAndQuery)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -6,7 +6,11 @@ import io.trigrep.frontend.fanout.FanOut;
 import java.io.File;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,10 +19,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,13 +50,16 @@ class WebUiBrowserTest {
     static final Path SCREENSHOTS = Path.of("target/screenshots");
     /** No trigram to narrow it down: a full scan, with results in every copy of the corpus. */
     static final String SLOW_QUERY = "\\w+\\s*\\(\\s*\\w+\\s*,\\s*\\w+";
+
     static final int BULK_COPIES = 40;
 
     @TempDir
     static Path dir;
+
     static LoopbackCluster cluster;
     /** A peer that accepts and never answers: it holds a query running until the test cancels it. */
     static ServerSocket gate;
+
     static final List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
     static FanOut gatedFanOut;
     static FrontendServer gatedFrontend;
@@ -69,6 +72,7 @@ class WebUiBrowserTest {
     static WebDriverWait wait;
     /** Issue 13: a backend over a generated file of about 30 MB and a file with a line of 10 KB. */
     static LoopbackCluster bigCluster;
+
     static String bigBase;
     static int bigLines;
 
@@ -85,14 +89,16 @@ class WebUiBrowserTest {
         try (var out = new java.io.BufferedWriter(Files.newBufferedWriter(huge.resolve("table.txt")), 1 << 20)) {
             long written = 0;
             while (written < 30_000_000) {
-                String row = String.format("entry %07d: key=%08x value=the quick brown fox jumps over the lazy dog%n", ++bigLines,
-                        bigLines * 2654435761L & 0xffffffffL);
+                String row = String.format(
+                        "entry %07d: key=%08x value=the quick brown fox jumps over the lazy dog%n",
+                        ++bigLines, bigLines * 2654435761L & 0xffffffffL);
                 out.write(row);
                 written += row.length();
             }
         }
-        Files.writeString(huge.resolve("generated.js"), "before();\n" + "x".repeat(5000) + "long_line_needle" + "y".repeat(5000)
-                + "\nafter();\n");
+        Files.writeString(
+                huge.resolve("generated.js"),
+                "before();\n" + "x".repeat(5000) + "long_line_needle" + "y".repeat(5000) + "\nafter();\n");
         bigCluster = new LoopbackCluster(dir.resolve("big-corpus"), dir.resolve("big"), 1);
         bigBase = bigCluster.base;
         base = cluster.base;
@@ -105,19 +111,22 @@ class WebUiBrowserTest {
         }
         partialFanOut = new FanOut(withDead, dir.resolve("data-partial"), 2);
         partialFrontend = new FrontendServer(partialFanOut, 8);
-        partialBase = "http://127.0.0.1:" + partialFrontend.start("127.0.0.1", 0).getPort();
+        partialBase =
+                "http://127.0.0.1:" + partialFrontend.start("127.0.0.1", 0).getPort();
 
         // The same backends and the gate: a query there runs until the test says it is over.
         gate = new ServerSocket(0);
-        Thread accept = new Thread(() -> {
-            try {
-                while (true) {
-                    held.add(gate.accept());
-                }
-            } catch (java.io.IOException closed) {
-                // the test is over
-            }
-        }, "gate");
+        Thread accept = new Thread(
+                () -> {
+                    try {
+                        while (true) {
+                            held.add(gate.accept());
+                        }
+                    } catch (java.io.IOException closed) {
+                        // the test is over
+                    }
+                },
+                "gate");
         accept.setDaemon(true);
         accept.start();
         List<InetSocketAddress> withGate = new ArrayList<>(addresses);
@@ -129,11 +138,22 @@ class WebUiBrowserTest {
         ChromeOptions options = new ChromeOptions();
         options.setBinary("/usr/bin/chromium");
         // The flags keep Chromium off the network this machine does not have, and root-safe.
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
-                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--window-size=1280,900", "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium")));
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--window-size=1280,900",
+                "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium")));
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File("/usr/bin/chromedriver")).usingAnyFreePort().build();
+                .usingDriverExecutable(new File("/usr/bin/chromedriver"))
+                .usingAnyFreePort()
+                .build();
         browser = new ChromeDriver(service, options);
         wait = new WebDriverWait(browser, Duration.ofSeconds(30), Duration.ofMillis(20));
         Files.createDirectories(SCREENSHOTS);
@@ -169,8 +189,8 @@ class WebUiBrowserTest {
     void searchPageFocusesTheBoxAndSlashFocusesItAgain() throws Exception {
         browser.get(base + "/");
         assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("q");
-        assertThat(browser.findElement(By.cssSelector(".help")).getText()).contains("package:", "-package:", "path:", "-path:",
-                "filetype:", "case:no", "(?i)");
+        assertThat(browser.findElement(By.cssSelector(".help")).getText())
+                .contains("package:", "-package:", "path:", "-path:", "filetype:", "case:no", "(?i)");
         assertThat(browser.findElements(By.cssSelector(".examples a"))).isNotEmpty();
         screenshot("search-page");
 
@@ -191,24 +211,32 @@ class WebUiBrowserTest {
         assertThat(bar.getTagName()).isEqualTo("progress");
         assertThat(browser.getCurrentUrl()).contains("/search?q=");
         // Files and shards counted out of their totals: the three real backends answer, the gate does not.
-        wait.until(ExpectedConditions.textMatches(By.id("progress-text"), java.util.regex.Pattern.compile(
-                "[\\d,]+ of [\\d,]+ files searched · 3 of 4 shards answered · [\\d,]+ results so far")));
+        wait.until(ExpectedConditions.textMatches(
+                By.id("progress-text"),
+                java.util.regex.Pattern.compile(
+                        "[\\d,]+ of [\\d,]+ files searched · 3 of 4 shards answered · [\\d,]+ results so far")));
         // The best results so far, their matches marked from the ranges in the event stream.
         wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#best .result .l.hit mark")));
         // Read in one go: the list is redrawn with every progress event.
         @SuppressWarnings("unchecked")
-        List<String> best = (List<String>) ((JavascriptExecutor) browser).executeScript(
-                "return [...document.querySelectorAll('#best .result .l.hit mark')].map(m => m.textContent)");
+        List<String> best = (List<String>) ((JavascriptExecutor) browser)
+                .executeScript(
+                        "return [...document.querySelectorAll('#best .result .l.hit mark')].map(m => m.textContent)");
         assertThat(best).isNotEmpty().allMatch(m -> m.matches("(?s)\\w+\\s*\\(\\s*\\w+\\s*,\\s*\\w+"));
         screenshot("progress");
 
         // Cancelled, the query is done: app.js swaps in the finished first page, which says a shard failed.
         HttpClient http = HttpClient.newHttpClient();
-        HttpResponse<String> cancel = http.send(HttpRequest.newBuilder(URI.create(gatedBase + "/api/v1/queries/cancel?q="
-                + enc(SLOW_QUERY))).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> cancel = http.send(
+                HttpRequest.newBuilder(URI.create(gatedBase + "/api/v1/queries/cancel?q=" + enc(SLOW_QUERY)))
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(cancel.statusCode()).isEqualTo(200);
         wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
-        assertThat(browser.findElement(By.id("partial")).getText()).contains("1 of 4 shards failed").contains("cancelled");
+        assertThat(browser.findElement(By.id("partial")).getText())
+                .contains("1 of 4 shards failed")
+                .contains("cancelled");
         checkResults();
 
         // The same query on the frontend whose backends all answer: the page to look at.
@@ -221,13 +249,17 @@ class WebUiBrowserTest {
         // The same page on a phone: nothing wider than the screen but the code blocks, which scroll.
         browser.manage().window().setSize(new org.openqa.selenium.Dimension(390, 844));
         try {
-            Object overflow = ((JavascriptExecutor) browser).executeScript(
-                    "return document.documentElement.scrollWidth - document.documentElement.clientWidth");
-            Object wide = ((JavascriptExecutor) browser).executeScript(
-                    "const w = document.documentElement.clientWidth; return [...document.querySelectorAll('*')]"
-                    + ".filter(e => e.getBoundingClientRect().right > w + 0.5).slice(0, 8)"
-                    + ".map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).join('; ')");
-            assertThat(((Number) overflow).intValue()).as("wider than the screen: %s", wide).isLessThanOrEqualTo(0);
+            Object overflow = ((JavascriptExecutor) browser)
+                    .executeScript(
+                            "return document.documentElement.scrollWidth - document.documentElement.clientWidth");
+            Object wide = ((JavascriptExecutor) browser)
+                    .executeScript(
+                            "const w = document.documentElement.clientWidth; return [...document.querySelectorAll('*')]"
+                                    + ".filter(e => e.getBoundingClientRect().right > w + 0.5).slice(0, 8)"
+                                    + ".map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).join('; ')");
+            assertThat(((Number) overflow).intValue())
+                    .as("wider than the screen: %s", wide)
+                    .isLessThanOrEqualTo(0);
             screenshot("results-phone");
         } finally {
             browser.manage().window().setSize(new org.openqa.selenium.Dimension(1280, 900));
@@ -238,17 +270,21 @@ class WebUiBrowserTest {
     void pageTwoAndTheBackButton() {
         browser.get(base + "/search?q=" + enc("return"));
         wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
-        String firstOnPageOne = browser.findElement(By.cssSelector(".result .loc")).getText();
+        String firstOnPageOne =
+                browser.findElement(By.cssSelector(".result .loc")).getText();
         browser.findElement(By.cssSelector(".pager a[href$='page=2']")).click();
         wait.until(ExpectedConditions.urlContains("page=2"));
         wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("ol.results[start='11']")));
-        assertThat(browser.findElement(By.cssSelector(".pager .current")).getText()).isEqualTo("2");
-        assertThat(browser.findElement(By.cssSelector(".result .loc")).getText()).isNotEqualTo(firstOnPageOne);
+        assertThat(browser.findElement(By.cssSelector(".pager .current")).getText())
+                .isEqualTo("2");
+        assertThat(browser.findElement(By.cssSelector(".result .loc")).getText())
+                .isNotEqualTo(firstOnPageOne);
 
         browser.navigate().back();
         wait.until(ExpectedConditions.not(ExpectedConditions.urlContains("page=2")));
         wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("ol.results[start='1']")));
-        assertThat(browser.findElement(By.cssSelector(".result .loc")).getText()).isEqualTo(firstOnPageOne);
+        assertThat(browser.findElement(By.cssSelector(".result .loc")).getText())
+                .isEqualTo(firstOnPageOne);
         assertThat(browser.findElement(By.id("q")).getAttribute("value")).isEqualTo("return");
     }
 
@@ -260,7 +296,8 @@ class WebUiBrowserTest {
         wait.until(ExpectedConditions.urlContains("view=packages"));
         List<WebElement> packages = browser.findElements(By.cssSelector("section.package"));
         assertThat(packages).isNotEmpty();
-        assertThat(packages.get(0).findElements(By.cssSelector(".result")).size()).isBetween(1, HtmlPages.PER_PACKAGE);
+        assertThat(packages.get(0).findElements(By.cssSelector(".result")).size())
+                .isBetween(1, HtmlPages.PER_PACKAGE);
         screenshot("packages");
 
         String name = packages.get(0).findElement(By.tagName("h2")).getText();
@@ -269,7 +306,8 @@ class WebUiBrowserTest {
         all.click();
         wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
         assertThat(browser.findElement(By.id("q")).getAttribute("value")).startsWith("return package:^");
-        assertThat(browser.findElement(By.id("total")).getText()).isEqualTo(count + (count == 1 ? " result" : " results"));
+        assertThat(browser.findElement(By.id("total")).getText())
+                .isEqualTo(count + (count == 1 ? " result" : " results"));
         for (WebElement pkg : browser.findElements(By.cssSelector(".result .loc .pkg"))) {
             assertThat(pkg.getText()).isEqualTo(name);
         }
@@ -285,12 +323,14 @@ class WebUiBrowserTest {
         wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
         WebElement loc = browser.findElement(By.cssSelector(".result .loc"));
         String line = loc.findElement(By.cssSelector(".lno")).getText();
-        String hit = browser.findElement(By.cssSelector(".result .l.hit")).getText().replaceFirst("^\\d+", "");
+        String hit =
+                browser.findElement(By.cssSelector(".result .l.hit")).getText().replaceFirst("^\\d+", "");
         loc.click();
         wait.until(ExpectedConditions.urlContains("/show?"));
         assertThat(browser.getCurrentUrl()).endsWith("#L" + line);
         WebElement target = browser.findElement(By.id("L" + line));
-        assertThat(((JavascriptExecutor) browser).executeScript("return document.querySelector(':target').id")).isEqualTo("L" + line);
+        assertThat(((JavascriptExecutor) browser).executeScript("return document.querySelector(':target').id"))
+                .isEqualTo("L" + line);
         assertThat(target.getText().replaceFirst("^\\d+", "")).isEqualTo(hit);
         assertThat(target.getCssValue("background-color")).isNotIn("rgba(0, 0, 0, 0)", "transparent");
         screenshot("file-view");
@@ -307,25 +347,35 @@ class WebUiBrowserTest {
         browser.get(bigBase + "/show?package=huge_1.0&path=table.txt&line=" + line + "#L" + line);
         WebElement target = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("L" + line)));
         long millis = (System.nanoTime() - started) / 1_000_000;
-        System.out.printf("issue 13: the file view opened line %,d of a %,d-line file of %,d bytes in %d ms%n", line, bigLines,
-                Files.size(dir.resolve("big-corpus/huge_1.0/table.txt")), millis);
-        assertThat(target.getText()).isEqualTo(line + String.format("entry %07d: key=%08x value=the quick brown fox jumps over the lazy dog",
-                line, line * 2654435761L & 0xffffffffL));
+        System.out.printf(
+                "issue 13: the file view opened line %,d of a %,d-line file of %,d bytes in %d ms%n",
+                line, bigLines, Files.size(dir.resolve("big-corpus/huge_1.0/table.txt")), millis);
+        assertThat(target.getText())
+                .isEqualTo(line
+                        + String.format(
+                                "entry %07d: key=%08x value=the quick brown fox jumps over the lazy dog",
+                                line, line * 2654435761L & 0xffffffffL));
         assertThat(target.getCssValue("background-color")).isNotIn("rgba(0, 0, 0, 0)", "transparent");
-        assertThat(((JavascriptExecutor) browser).executeScript("return document.querySelector(':target').id")).isEqualTo("L" + line);
+        assertThat(((JavascriptExecutor) browser).executeScript("return document.querySelector(':target').id"))
+                .isEqualTo("L" + line);
         // On screen, below the sticky header: the browser scrolled to it.
-        assertThat((Boolean) ((JavascriptExecutor) browser).executeScript("const r = arguments[0].getBoundingClientRect();"
-                + " return r.top >= document.querySelector('header.bar').getBoundingClientRect().bottom - 1 && r.bottom <= innerHeight;",
-                target)).isTrue();
+        assertThat((Boolean) ((JavascriptExecutor) browser)
+                        .executeScript(
+                                "const r = arguments[0].getBoundingClientRect();"
+                                        + " return r.top >= document.querySelector('header.bar').getBoundingClientRect().bottom - 1 && r.bottom <= innerHeight;",
+                                target))
+                .isTrue();
         assertThat(browser.findElements(By.cssSelector("pre.file .l"))).hasSizeLessThanOrEqualTo(WebUi.WINDOW_LINES);
-        assertThat(browser.findElement(By.cssSelector("nav.window")).getText()).contains("of " + String.format("%,d", bigLines));
+        assertThat(browser.findElement(By.cssSelector("nav.window")).getText())
+                .contains("of " + String.format("%,d", bigLines));
         screenshot("big-file-view");
         // The window before, by its link; the raw bytes, by theirs.
         ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0)");
         browser.findElement(By.cssSelector("nav.window a[rel=prev]")).click();
         wait.until(ExpectedConditions.urlContains("from="));
         assertThat(browser.findElements(By.id("L" + line))).isEmpty();
-        assertThat(browser.findElement(By.cssSelector("nav.window a.raw")).getAttribute("href")).endsWith("/raw?package=huge_1.0&path=table.txt");
+        assertThat(browser.findElement(By.cssSelector("nav.window a.raw")).getAttribute("href"))
+                .endsWith("/raw?package=huge_1.0&path=table.txt");
     }
 
     @Test
@@ -340,10 +390,16 @@ class WebUiBrowserTest {
         assertThat(hit.findElement(By.tagName("mark")).getText()).isEqualTo("long_line_needle");
         screenshot("cut-line");
         // app.js draws the best results of a running query from the events' JSON: the same markup.
-        String json = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(bigBase + "/api/v1/search?q=long_line_needle"))
-                .build(), HttpResponse.BodyHandlers.ofString()).body();
-        Object live = ((JavascriptExecutor) browser).executeScript(
-                "return resultItem(JSON.parse(arguments[0]).results[0]).querySelector('.l.hit').innerHTML", json);
+        String json = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(bigBase + "/api/v1/search?q=long_line_needle"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+        Object live = ((JavascriptExecutor) browser)
+                .executeScript(
+                        "return resultItem(JSON.parse(arguments[0]).results[0]).querySelector('.l.hit').innerHTML",
+                        json);
         assertThat(live).isEqualTo(hit.getAttribute("innerHTML"));
     }
 
@@ -353,7 +409,9 @@ class WebUiBrowserTest {
         browser.findElement(By.id("q")).sendKeys("foo(bar" + Keys.ENTER);
         WebElement error = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("query-error")));
         assertThat(error.getText()).containsIgnoringCase("missing closing )");
-        assertThat(error.findElement(By.cssSelector(".caret")).getText()).startsWith("foo(bar\n").endsWith("^");
+        assertThat(error.findElement(By.cssSelector(".caret")).getText())
+                .startsWith("foo(bar\n")
+                .endsWith("^");
         assertThat(browser.getPageSource()).doesNotContain("Exception", "\tat ");
     }
 
@@ -395,9 +453,13 @@ class WebUiBrowserTest {
         List<String> paths = new ArrayList<>();
         for (WebElement file : files) {
             paths.add(file.findElement(By.cssSelector(".loc .path")).getText());
-            assertThat(file.findElement(By.cssSelector(".meta .lang")).getText()).isEqualTo("c");
-            assertThat(file.findElement(By.cssSelector(".meta .size")).getText()).matches("[\\d.]+ (B|KiB)");
-            assertThat(file.findElements(By.cssSelector("pre.ctx"))).as("a file result shows no lines").isEmpty();
+            assertThat(file.findElement(By.cssSelector(".meta .lang")).getText())
+                    .isEqualTo("c");
+            assertThat(file.findElement(By.cssSelector(".meta .size")).getText())
+                    .matches("[\\d.]+ (B|KiB)");
+            assertThat(file.findElements(By.cssSelector("pre.ctx")))
+                    .as("a file result shows no lines")
+                    .isEmpty();
         }
         assertThat(paths).containsExactlyInAnyOrder("zutil.c", "zutil.h");
         screenshot("file-list");
@@ -418,18 +480,29 @@ class WebUiBrowserTest {
             assertThat(mark.getText()).isIn("adler32_combine", "crc32_combine");
         }
         // Files that hold zmemcpy are left out, whatever else they hold.
-        HttpResponse<String> api = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/api/v1/search?per_page=1000&q="
-                + enc(query))).build(), HttpResponse.BodyHandlers.ofString());
-        com.fasterxml.jackson.databind.JsonNode answer = new com.fasterxml.jackson.databind.ObjectMapper().readTree(api.body());
+        HttpResponse<String> api = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(base + "/api/v1/search?per_page=1000&q=" + enc(query)))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        com.fasterxml.jackson.databind.JsonNode answer =
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(api.body());
         for (com.fasterxml.jackson.databind.JsonNode r : answer.get("results")) {
-            HttpResponse<String> file = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/api/v1/file/raw?package="
-                    + enc(r.get("package").asText()) + "&path=" + enc(r.get("path").asText()))).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> file = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(base + "/api/v1/file/raw?package="
+                                            + enc(r.get("package").asText()) + "&path="
+                                            + enc(r.get("path").asText())))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertThat(file.body()).contains("_combine").doesNotContain("zmemcpy");
         }
         assertThat(browser.findElement(By.id("q")).getAttribute("value")).isEqualTo(query);
         screenshot("boolean");
         browser.get(base + "/");
-        assertThat(browser.findElement(By.cssSelector(".help")).getText()).contains("a AND b").contains("files by name");
+        assertThat(browser.findElement(By.cssSelector(".help")).getText())
+                .contains("a AND b")
+                .contains("files by name");
     }
 
     /** Results of {@link #SLOW_QUERY}: every mark a match of it, a summary and a pager. */
@@ -439,7 +512,8 @@ class WebUiBrowserTest {
         for (WebElement mark : marks) {
             assertThat(mark.getText()).matches("(?s)\\w+\\s*\\(\\s*\\w+\\s*,\\s*\\w+");
         }
-        assertThat(browser.findElement(By.cssSelector(".summary")).getText()).containsPattern("[\\d,]+ results in \\d+ packages");
+        assertThat(browser.findElement(By.cssSelector(".summary")).getText())
+                .containsPattern("[\\d,]+ results in \\d+ packages");
         assertThat(browser.findElements(By.cssSelector(".pager a"))).isNotEmpty();
     }
 

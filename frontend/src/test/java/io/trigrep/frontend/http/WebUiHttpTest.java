@@ -30,9 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
 class WebUiHttpTest {
     @TempDir
     static Path dir;
+
     static LoopbackCluster cluster;
     static String base;
-    static final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    static final HttpClient http =
+            HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
 
     @BeforeAll
     static void start() throws Exception {
@@ -62,17 +64,27 @@ class WebUiHttpTest {
         HttpResponse<String> page = get(base, "/search?q=return");
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.headers().firstValue("content-type")).hasValue("text/html; charset=utf-8");
-        assertThat(page.headers().firstValue("content-security-policy").orElse("")).contains("script-src 'self'");
+        assertThat(page.headers().firstValue("content-security-policy").orElse(""))
+                .contains("script-src 'self'");
         String html = page.body();
-        assertThat(html).contains("main id=\"main\" data-done").contains("<li class=\"result\">").contains("<mark>return</mark>")
-                .contains("href=\"/search?q=return&amp;page=2\"").contains("href=\"/search?q=return&amp;view=packages\"")
+        assertThat(html)
+                .contains("main id=\"main\" data-done")
+                .contains("<li class=\"result\">")
+                .contains("<mark>return</mark>")
+                .contains("href=\"/search?q=return&amp;page=2\"")
+                .contains("href=\"/search?q=return&amp;view=packages\"")
                 .doesNotContain("http-equiv=\"refresh\"");
         assertThat(html.split("<li class=\"result\">", -1)).hasSize(HtmlPages.PER_PAGE + 1);
 
         String two = get(base, "/search?q=return&page=2").body();
-        assertThat(two).contains("<ol class=\"results\" start=\"11\">").contains("<span class=\"current\" aria-current=\"page\">2</span>");
-        assertThat(get(base, "/search?q=return&view=packages").body()).contains("<section class=\"package\">").contains("show all ");
-        assertThat(get(base, "/search?q=return&view=list").body()).contains("<ul class=\"package-list\">")
+        assertThat(two)
+                .contains("<ol class=\"results\" start=\"11\">")
+                .contains("<span class=\"current\" aria-current=\"page\">2</span>");
+        assertThat(get(base, "/search?q=return&view=packages").body())
+                .contains("<section class=\"package\">")
+                .contains("show all ");
+        assertThat(get(base, "/search?q=return&view=list").body())
+                .contains("<ul class=\"package-list\">")
                 .contains("package%3A%5Ezlib_1%5C.2%5C.13%5C.dfsg-1%24");
         // A page past the end shows the last one; nonsense page numbers the first.
         assertThat(get(base, "/search?q=return&page=999999").statusCode()).isEqualTo(200);
@@ -81,31 +93,45 @@ class WebUiHttpTest {
 
     @Test
     void everythingFromOutsideIsEscaped() throws Exception {
-        String results = get(base, "/search?q=" + q("alert(1)") + "&mode=literal").body();
-        assertThat(results).contains("&lt;script&gt;<mark>alert(1)</mark>&lt;/script&gt;").doesNotContain("<script>alert");
+        String results =
+                get(base, "/search?q=" + q("alert(1)") + "&mode=literal").body();
+        assertThat(results)
+                .contains("&lt;script&gt;<mark>alert(1)</mark>&lt;/script&gt;")
+                .doesNotContain("<script>alert");
         assertThat(results).contains("id=\"literal\" type=\"checkbox\" name=\"mode\" value=\"literal\" checked");
 
         String hostile = "\"><script>x()</script>";
         String page = get(base, "/search?q=" + q(hostile) + "&mode=literal").body();
-        assertThat(page).contains("value=\"&quot;&gt;&lt;script&gt;x()&lt;/script&gt;\"").doesNotContain("<script>x()");
+        assertThat(page)
+                .contains("value=\"&quot;&gt;&lt;script&gt;x()&lt;/script&gt;\"")
+                .doesNotContain("<script>x()");
 
-        String file = get(base, "/show?package=synthetic_1.0&path=web/index.html&q=" + q(hostile)).body();
-        assertThat(file).contains("&lt;script&gt;alert(1)&lt;/script&gt;").doesNotContain("<script>alert").doesNotContain("<script>x()");
+        String file = get(base, "/show?package=synthetic_1.0&path=web/index.html&q=" + q(hostile))
+                .body();
+        assertThat(file)
+                .contains("&lt;script&gt;alert(1)&lt;/script&gt;")
+                .doesNotContain("<script>alert")
+                .doesNotContain("<script>x()");
     }
 
     @Test
     void errorsArePagesWithWordsNotStackTraces() throws Exception {
         HttpResponse<String> bad = get(base, "/search?q=" + q("foo(bar"));
         assertThat(bad.statusCode()).isEqualTo(400);
-        assertThat(bad.body()).contains("id=\"query-error\"").contains("missing closing )")
-                .contains("<pre class=\"caret\">foo(bar\n   ^</pre>").doesNotContain("Exception");
+        assertThat(bad.body())
+                .contains("id=\"query-error\"")
+                .contains("missing closing )")
+                .contains("<pre class=\"caret\">foo(bar\n   ^</pre>")
+                .doesNotContain("Exception");
 
         HttpResponse<String> blank = get(base, "/search?q=+");
         assertThat(blank.statusCode()).isEqualTo(302);
         assertThat(blank.headers().firstValue("location")).hasValue("/");
 
         assertThat(get(base, "/show?package=..&path=x").statusCode()).isEqualTo(400);
-        assertThat(get(base, "/show?package=zlib_1.2.13.dfsg-1&path=../../etc/passwd").statusCode()).isEqualTo(400);
+        assertThat(get(base, "/show?package=zlib_1.2.13.dfsg-1&path=../../etc/passwd")
+                        .statusCode())
+                .isEqualTo(400);
         HttpResponse<String> missing = get(base, "/show?package=zlib_1.2.13.dfsg-1&path=no/such.c");
         assertThat(missing.statusCode()).isEqualTo(404);
         assertThat(missing.body()).contains("No such file");
@@ -115,9 +141,12 @@ class WebUiHttpTest {
     void theFileViewNumbersAndAnchorsEveryLine() throws Exception {
         Path source = HttpApiTest.CORPUS.resolve("zlib_1.2.13.dfsg-1/adler32.c");
         List<String> lines = Files.readAllLines(source);
-        String page = get(base, "/show?package=zlib_1.2.13.dfsg-1&path=adler32.c&q=adler").body();
-        assertThat(page).contains("<span class=\"l\" id=\"L1\"><a class=\"n\" href=\"#L1\">1</a>")
-                .contains("id=\"L" + lines.size() + "\"").doesNotContain("id=\"L" + (lines.size() + 1) + "\"")
+        String page = get(base, "/show?package=zlib_1.2.13.dfsg-1&path=adler32.c&q=adler")
+                .body();
+        assertThat(page)
+                .contains("<span class=\"l\" id=\"L1\"><a class=\"n\" href=\"#L1\">1</a>")
+                .contains("id=\"L" + lines.size() + "\"")
+                .doesNotContain("id=\"L" + (lines.size() + 1) + "\"")
                 .contains("href=\"/search?q=adler\">← back to the results</a>");
     }
 
@@ -127,7 +156,8 @@ class WebUiHttpTest {
         assertThat(js.statusCode()).isEqualTo(200);
         assertThat(js.headers().firstValue("content-type")).hasValue("text/javascript; charset=utf-8");
         String etag = js.headers().firstValue("etag").orElseThrow();
-        assertThat(get(base, "/static/app.js", "If-None-Match", etag).statusCode()).isEqualTo(304);
+        assertThat(get(base, "/static/app.js", "If-None-Match", etag).statusCode())
+                .isEqualTo(304);
         assertThat(get(base, "/static/style.css").body()).contains("mark");
         assertThat(get(base, "/static/nope.js").statusCode()).isEqualTo(404);
         HttpResponse<String> home = get(base, "/");
@@ -150,18 +180,24 @@ class WebUiHttpTest {
             });
             accept.setDaemon(true);
             accept.start();
-            List<InetSocketAddress> withSilent = List.of(cluster.fanOut.backends().get(0), new InetSocketAddress("127.0.0.1", silent.getLocalPort()));
-            try (FanOut slow = new FanOut(withSilent, dir.resolve("data-slow"), 1); FrontendServer server = new FrontendServer(slow, 1)) {
+            List<InetSocketAddress> withSilent = List.of(
+                    cluster.fanOut.backends().get(0), new InetSocketAddress("127.0.0.1", silent.getLocalPort()));
+            try (FanOut slow = new FanOut(withSilent, dir.resolve("data-slow"), 1);
+                    FrontendServer server = new FrontendServer(slow, 1)) {
                 String root = "http://127.0.0.1:" + server.start("127.0.0.1", 0).getPort();
                 HttpResponse<String> running = get(root, "/search?q=return");
                 assertThat(running.statusCode()).isEqualTo(200);
-                assertThat(running.body()).contains("<noscript><meta http-equiv=\"refresh\" content=\"1\"></noscript>")
-                        .contains("data-events=\"/api/v1/search/events?q=return&amp;match_mode=regexp&amp;per_page=10\"")
+                assertThat(running.body())
+                        .contains("<noscript><meta http-equiv=\"refresh\" content=\"1\"></noscript>")
+                        .contains(
+                                "data-events=\"/api/v1/search/events?q=return&amp;match_mode=regexp&amp;per_page=10\"")
                         .contains("<progress id=\"bar\"");
 
                 // The one query slot, held by an event stream: a search page now is 429, with a way to try again.
-                HttpResponse<Stream<String>> events = http.send(HttpRequest.newBuilder(URI.create(root
-                        + "/api/v1/search/events?q=return")).build(), HttpResponse.BodyHandlers.ofLines());
+                HttpResponse<Stream<String>> events = http.send(
+                        HttpRequest.newBuilder(URI.create(root + "/api/v1/search/events?q=return"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofLines());
                 Iterator<String> lines = events.body().iterator();
                 assertThat(lines.next()).isEqualTo("event: progress");
                 HttpResponse<String> busy = get(root, "/search?q=int");
@@ -169,14 +205,20 @@ class WebUiHttpTest {
                 assertThat(busy.headers().firstValue("retry-after")).hasValue("1");
                 assertThat(busy.body()).contains("Too busy right now").contains("href=\"/search?q=int\">Try again</a>");
 
-                http.send(HttpRequest.newBuilder(URI.create(root + "/api/v1/queries/cancel?q=return"))
-                        .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+                http.send(
+                        HttpRequest.newBuilder(URI.create(root + "/api/v1/queries/cancel?q=return"))
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 while (lines.hasNext()) {
                     lines.next();
                 }
                 // Cancelled, the query is done and partial: the same URL now renders results and says a shard failed.
                 String done = get(root, "/search?q=return").body();
-                assertThat(done).contains("data-done").contains("1 of 2 shards failed").contains("cancelled")
+                assertThat(done)
+                        .contains("data-done")
+                        .contains("1 of 2 shards failed")
+                        .contains("cancelled")
                         .doesNotContain("http-equiv=\"refresh\"");
             } finally {
                 for (Socket s : held) {

@@ -27,7 +27,8 @@ class AdmissionTest {
         assertThat(refusal("c", true)).isEqualTo(Admission.Reason.EXPENSIVE);
         admission.admit("c", false);
         assertThat(refusal("d", false)).isEqualTo(Admission.Reason.SLOTS);
-        assertThat(refused).containsExactly(Admission.Reason.CLIENT_SHARE, Admission.Reason.EXPENSIVE, Admission.Reason.SLOTS);
+        assertThat(refused)
+                .containsExactly(Admission.Reason.CLIENT_SHARE, Admission.Reason.EXPENSIVE, Admission.Reason.SLOTS);
 
         // Given back once, however often released: one slot, one share, one full scan.
         a1.release();

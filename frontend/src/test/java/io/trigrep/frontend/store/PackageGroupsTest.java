@@ -31,13 +31,16 @@ class PackageGroupsTest {
         assertThat(index.packagesByCount()).containsExactly(a, b, c, d);
 
         ResultIndex.Grouped grouped = index.grouped(2);
-        assertThat(grouped.packages()).as("by best result: b 0.9, d 0.6, a 0.5, c 0.1").containsExactly(b, d, a, c);
+        assertThat(grouped.packages())
+                .as("by best result: b 0.9, d 0.6, a 0.5, c 0.1")
+                .containsExactly(b, d, a, c);
         assertThat(grouped.counts()).containsExactly(2, 1, 4, 1);
         assertThat(grouped.top()[0]).containsExactly(3, 7);
         assertThat(grouped.top()[1]).containsExactly(6);
         assertThat(grouped.top()[2]).as("at most two per package, best first").containsExactly(0, 1);
         assertThat(grouped.top()[3]).containsExactly(5);
     }
+
     @Test
     void countsAreOfPublishedResultsKeptUntilOneIsAddedAndPackagesWithoutOneAreNotListed() {
         ResultIndex index = new ResultIndex();
@@ -55,8 +58,12 @@ class PackageGroupsTest {
         // Added but not yet published: its package is interned, yet pages see no result of it.
         ByteBuffer late = frame("z", "f.c", 0.9f);
         index.add(0, late, offset);
-        assertThat(index.packageCounts()).as("the published results are the same: kept").isSameAs(counts);
-        assertThat(index.packagesByCount()).as("a tie in count goes to the name: a before b; z has none yet").containsExactly(1, 0, 2);
+        assertThat(index.packageCounts())
+                .as("the published results are the same: kept")
+                .isSameAs(counts);
+        assertThat(index.packagesByCount())
+                .as("a tie in count goes to the name: a before b; z has none yet")
+                .containsExactly(1, 0, 2);
         // Published, it counts: counts taken between the add and the publish do not stay (they once did).
         index.publish();
         assertThat(index.packageCounts()).as("counted again after a publish").containsExactly(2, 2, 1, 1);

@@ -49,7 +49,9 @@ class PackagePoolTest {
         }
         for (int i = names.size() - 1; i >= 0; i--) {
             String name = names.get(i);
-            assertThat(intern(pool, name, 3 + i % 5)).as("known again: %s", name).isEqualTo(i);
+            assertThat(intern(pool, name, 3 + i % 5))
+                    .as("known again: %s", name)
+                    .isEqualTo(i);
             assertThat(pool.name(i)).isEqualTo(name);
             assertThat(pool.hash(i)).as("hash of %s", name).isEqualTo(fnv(name));
         }

@@ -40,11 +40,15 @@ class ResultColumnsTest {
         assertThat(columns.offsetsInArrivalOrder()).isTrue();
         columns.add(0, frame("p", "a.c", 1f), 10);
         columns.add(1, frame("p", "a.c", 1f), 10);
-        assertThat(columns.offsetsInArrivalOrder()).as("equal offsets did not decrease").isTrue();
+        assertThat(columns.offsetsInArrivalOrder())
+                .as("equal offsets did not decrease")
+                .isTrue();
         columns.add(0, frame("p", "a.c", 1f), 9);
         assertThat(columns.offsetsInArrivalOrder()).isFalse();
         columns.add(0, frame("p", "a.c", 1f), 50);
-        assertThat(columns.offsetsInArrivalOrder()).as("once out of order, for good").isFalse();
+        assertThat(columns.offsetsInArrivalOrder())
+                .as("once out of order, for good")
+                .isFalse();
     }
 
     @Test
@@ -65,7 +69,8 @@ class ResultColumnsTest {
         long offset = 0;
         for (int i = 0; i < added.length; i++) {
             ByteBuffer frame = frame(added[i][1], added[i][2], i / 10f);
-            assertThat(columns.add(Integer.parseInt(added[i][0]), frame, offset)).isTrue();
+            assertThat(columns.add(Integer.parseInt(added[i][0]), frame, offset))
+                    .isTrue();
             assertThat(columns.length(i)).isEqualTo(frame.remaining());
             offset += frame.remaining() + 3;
         }
@@ -73,8 +78,12 @@ class ResultColumnsTest {
         for (int i = 0; i < added.length; i++) {
             String pkg = added[i][1];
             String path = added[i][2];
-            assertThat(columns.packages().name(columns.packageId(i))).as("package of %d", i).isEqualTo(pkg);
-            assertThat(columns.pathHash(i)).as("hash of %d: %s %s", i, pkg, path).isEqualTo(fileHash(pkg, path));
+            assertThat(columns.packages().name(columns.packageId(i)))
+                    .as("package of %d", i)
+                    .isEqualTo(pkg);
+            assertThat(columns.pathHash(i))
+                    .as("hash of %d: %s %s", i, pkg, path)
+                    .isEqualTo(fileHash(pkg, path));
             assertThat(columns.ranking(i)).isEqualTo(i / 10f);
             assertThat(columns.offset(i)).isEqualTo(offset);
             offset += columns.length(i) + 3;
@@ -90,8 +99,16 @@ class ResultColumnsTest {
         for (int i = 0; i < n; i++) {
             assertThat(columns.add(0, frames[i & 1], 5L * i)).isTrue();
         }
-        for (int i : new int[] {0, 1, ResultColumns.CHUNK - 1, ResultColumns.CHUNK, ResultColumns.CHUNK + 1,
-                15 * ResultColumns.CHUNK + 7, 16 * ResultColumns.CHUNK, n - 1}) {
+        for (int i : new int[] {
+            0,
+            1,
+            ResultColumns.CHUNK - 1,
+            ResultColumns.CHUNK,
+            ResultColumns.CHUNK + 1,
+            15 * ResultColumns.CHUNK + 7,
+            16 * ResultColumns.CHUNK,
+            n - 1
+        }) {
             assertThat(columns.offset(i)).as("offset %d", i).isEqualTo(5L * i);
             assertThat(columns.length(i)).isEqualTo(frames[i & 1].remaining());
             assertThat(columns.ranking(i)).isEqualTo((i & 1) == 0 ? 0.25f : 0.75f);
@@ -104,9 +121,11 @@ class ResultColumnsTest {
     @Test
     void theHashesAreFnv1aOfTheBytesAndTheFileHashCombinesPackageAndPath() {
         assertThat(ResultColumns.hash(ByteBuffer.allocate(0), 0, 0)).isEqualTo(0x811c9dc5);
-        assertThat(ResultColumns.hash(ByteBuffer.wrap(new byte[] {'x', 'a', 'y'}), 1, 1)).isEqualTo(0xe40c292c);
+        assertThat(ResultColumns.hash(ByteBuffer.wrap(new byte[] {'x', 'a', 'y'}), 1, 1))
+                .isEqualTo(0xe40c292c);
         assertThat(ResultColumns.hash(ByteBuffer.wrap(new byte[] {(byte) 0xff, (byte) 0x80, 'p', 'k', 'g'}), 0, 5))
-                .as("bytes are unsigned").isEqualTo(0xdf8bb988);
+                .as("bytes are unsigned")
+                .isEqualTo(0xdf8bb988);
         assertThat(ResultColumns.fileHash(0x583c6531, 0xa0de4c72)).isEqualTo(0xb8cd0051);
         ResultColumns columns = new ResultColumns();
         columns.add(0, frame("pkg", "src/a.c", 1f), 0);

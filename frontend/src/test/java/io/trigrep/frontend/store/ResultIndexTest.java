@@ -25,8 +25,11 @@ class ResultIndexTest {
         byte[] line = "int main(void) {".getBytes(StandardCharsets.UTF_8);
         ByteBuf source = Unpooled.wrappedBuffer(line);
         ByteBuf out = Unpooled.buffer();
-        new ResultWriter(0).start(pkg.getBytes(StandardCharsets.UTF_8), path.getBytes(StandardCharsets.UTF_8), source, 7, ranking)
-                .match(0, line.length).range(0, 3).writeTo(out);
+        new ResultWriter(0)
+                .start(pkg.getBytes(StandardCharsets.UTF_8), path.getBytes(StandardCharsets.UTF_8), source, 7, ranking)
+                .match(0, line.length)
+                .range(0, 3)
+                .writeTo(out);
         ByteBuffer frame = ByteBuffer.wrap(ByteBufUtil.getBytes(out)).order(ByteOrder.LITTLE_ENDIAN);
         out.release();
         source.release();
@@ -49,7 +52,8 @@ class ResultIndexTest {
                 pkgs[stream] = "pkg" + random.nextInt(40);
             }
             if (paths[stream] == null || random.nextInt(5) == 0) {
-                paths[stream] = "src/f" + (random.nextInt(10) == 0 ? random.nextInt(100) : 100 + random.nextInt(400)) + ".c";
+                paths[stream] =
+                        "src/f" + (random.nextInt(10) == 0 ? random.nextInt(100) : 100 + random.nextInt(400)) + ".c";
             }
             String pkg = pkgs[stream];
             String path = paths[stream];
@@ -68,10 +72,13 @@ class ResultIndexTest {
         }
         assertThat(index.packages().size()).isEqualTo(40);
         index.sort();
-        expected.sort(Comparator.comparing(Expected::ranking, Comparator.reverseOrder()).thenComparingInt(Expected::pathHash)
+        expected.sort(Comparator.comparing(Expected::ranking, Comparator.reverseOrder())
+                .thenComparingInt(Expected::pathHash)
                 .thenComparingLong(Expected::offset));
         for (int rank = 0; rank < expected.size(); rank++) {
-            assertThat(index.sorted(rank)).as("rank %d", rank).isEqualTo(expected.get(rank).index());
+            assertThat(index.sorted(rank))
+                    .as("rank %d", rank)
+                    .isEqualTo(expected.get(rank).index());
         }
     }
 
@@ -89,7 +96,9 @@ class ResultIndexTest {
         assertThat(index.packageCounts()).containsExactly(34, 33, 33);
         assertThat(index.sorted(99)).isBetween(0, 99);
         assertThat(index.add(0, frame("p0", "x.c", 1f), offset)).isTrue();
-        assertThatThrownBy(() -> index.sorted(0)).isInstanceOf(IllegalStateException.class).hasMessageContaining("sort() first");
+        assertThatThrownBy(() -> index.sorted(0))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("sort() first");
         index.publish();
         assertThat(index.packageCounts()).containsExactly(35, 33, 33);
         assertThat(index.size()).isEqualTo(101);
@@ -113,7 +122,9 @@ class ResultIndexTest {
         index.sort();
         long after = usedHeap();
         double perResult = (after - before) / (double) results;
-        System.out.printf("ResultIndex: %,d results, %,d bytes of heap, %.1f bytes per result%n", results, after - before, perResult);
+        System.out.printf(
+                "ResultIndex: %,d results, %,d bytes of heap, %.1f bytes per result%n",
+                results, after - before, perResult);
         assertThat(index.size()).isEqualTo(results);
         assertThat(perResult).isLessThanOrEqualTo(32.0);
         assertThat(index.sorted(0)).isGreaterThanOrEqualTo(0);
@@ -130,6 +141,8 @@ class ResultIndexTest {
     static int fileHash(String pkg, String path) {
         byte[] p = pkg.getBytes(StandardCharsets.UTF_8);
         byte[] f = path.getBytes(StandardCharsets.UTF_8);
-        return ResultColumns.fileHash(ResultColumns.hash(ByteBuffer.wrap(p), 0, p.length), ResultColumns.hash(ByteBuffer.wrap(f), 0, f.length));
+        return ResultColumns.fileHash(
+                ResultColumns.hash(ByteBuffer.wrap(p), 0, p.length),
+                ResultColumns.hash(ByteBuffer.wrap(f), 0, f.length));
     }
 }

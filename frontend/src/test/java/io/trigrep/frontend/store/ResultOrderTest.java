@@ -48,7 +48,8 @@ class ResultOrderTest {
                 expected.add(new Expected(i, ranking, fileHash(pkg, path), offset, "p"));
                 offset += frame.remaining();
             }
-            expected.sort(Comparator.comparing(Expected::ranking, Comparator.reverseOrder()).thenComparingInt(Expected::pathHash)
+            expected.sort(Comparator.comparing(Expected::ranking, Comparator.reverseOrder())
+                    .thenComparingInt(Expected::pathHash)
                     .thenComparingLong(Expected::offset));
             return this;
         }
@@ -137,11 +138,19 @@ class ResultOrderTest {
         assertThat(later).isNotDone();
         OutOfMemoryError cause = new OutOfMemoryError("no room for the sort's keys");
         assertThatThrownBy(() -> order.settle(() -> {
-            throw cause;
-        })).as("the failure is not swallowed").isSameAs(cause);
-        assertThatThrownBy(() -> later.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(IllegalStateException.class).hasMessageContaining("order could not be made").hasCause(cause);
-        assertThatThrownBy(() -> order.sorted(1_000)).isInstanceOf(IllegalStateException.class).hasCause(cause);
+                    throw cause;
+                }))
+                .as("the failure is not swallowed")
+                .isSameAs(cause);
+        assertThatThrownBy(() -> later.get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("order could not be made")
+                .hasCause(cause);
+        assertThatThrownBy(() -> order.sorted(1_000))
+                .isInstanceOf(IllegalStateException.class)
+                .hasCause(cause);
         assertThat(order.sorted(3)).as("made before the sort, without it").isEqualTo(results.expected(3));
         // the next sort makes the order after all
         order.sort();
@@ -156,9 +165,14 @@ class ResultOrderTest {
         FutureTask<Integer> later = waitingFor(order, 1_000);
         assertThat(later).isNotDone();
         assertThat(results.add(0, frame("p", "late.c", 0.5f), results.offset)).isTrue();
-        assertThatThrownBy(() -> later.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(IllegalStateException.class).hasMessage(ResultOrder.NOT_SORTED);
-        assertThatThrownBy(() -> order.sorted(0)).as("the first ranks went with it").isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> later.get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage(ResultOrder.NOT_SORTED);
+        assertThatThrownBy(() -> order.sorted(0))
+                .as("the first ranks went with it")
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage(ResultOrder.NOT_SORTED);
     }
 
@@ -182,12 +196,16 @@ class ResultOrderTest {
         waiter.join(10_000);
         assertThat(waiter.isAlive()).isFalse();
         assertThat(got[0]).isEqualTo(results.expected(1_500));
-        assertThat(interruptedAfter).as("the interrupt is kept for the caller's caller").isTrue();
+        assertThat(interruptedAfter)
+                .as("the interrupt is kept for the caller's caller")
+                .isTrue();
     }
 
     @Test
     void orderIsExactForAwkwardRankingsAndOffsetsNotInArrivalOrder() {
-        float[] awkward = {0f, -0f, 1f, -1f, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.MIN_VALUE, 0.5f};
+        float[] awkward = {
+            0f, -0f, 1f, -1f, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.MIN_VALUE, 0.5f
+        };
         for (boolean shuffledOffsets : new boolean[] {false, true}) {
             Random random = new Random(11);
             Results results = new Results();
@@ -215,6 +233,7 @@ class ResultOrderTest {
             }
         }
     }
+
     @Test
     void theBestAreTheFirstRanksWhateverTheirNumber() {
         Results results = new Results().random(41, 500);
@@ -236,7 +255,9 @@ class ResultOrderTest {
         order.selectFirst(20);
         assertThat(order.sorted(15)).as("answered from the new first ranks").isEqualTo(results.expected(15));
         order.sort();
-        assertThat(later.get(10, TimeUnit.SECONDS)).as("the first caller's promise was kept").isEqualTo(results.expected(1_000));
+        assertThat(later.get(10, TimeUnit.SECONDS))
+                .as("the first caller's promise was kept")
+                .isEqualTo(results.expected(1_000));
     }
 
     @Test
@@ -246,11 +267,14 @@ class ResultOrderTest {
         order.selectFirst(10);
         Error cause = new OutOfMemoryError("no room");
         assertThatThrownBy(() -> order.settle(() -> {
-            throw cause;
-        })).isSameAs(cause);
+                    throw cause;
+                }))
+                .isSameAs(cause);
         order.selectFirst(10);
         FutureTask<Integer> later = waitingFor(order, 1_000);
-        assertThat(later).as("waits for the next sort instead of failing with the last one's cause").isNotDone();
+        assertThat(later)
+                .as("waits for the next sort instead of failing with the last one's cause")
+                .isNotDone();
         order.sort();
         assertThat(later.get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(1_000));
     }
@@ -261,7 +285,9 @@ class ResultOrderTest {
         ResultOrder order = results.order;
         order.sort();
         order.settle(() -> new int[] {7});
-        assertThat(order.sorted(0)).as("a done order is replaced, not completed twice").isEqualTo(7);
+        assertThat(order.sorted(0))
+                .as("a done order is replaced, not completed twice")
+                .isEqualTo(7);
         order.sort();
         for (int rank = 0; rank < 1_000; rank++) {
             assertThat(order.sorted(rank)).isEqualTo(results.expected(rank));

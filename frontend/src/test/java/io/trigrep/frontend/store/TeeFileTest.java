@@ -28,7 +28,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class TeeFileTest {
     @ParameterizedTest(name = "direct I/O wanted: {0}, writes on a pool: {1}")
     @CsvSource({"true, true", "true, false", "false, true", "false, false"})
-    void everyFrameReadsBackAtItsOffsetWhetherBufferedOrOnDisk(boolean direct, boolean pooled, @TempDir Path dir) throws Exception {
+    void everyFrameReadsBackAtItsOffsetWhetherBufferedOrOnDisk(boolean direct, boolean pooled, @TempDir Path dir)
+            throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(TeeFile.DEPTH);
         try {
             check(direct, pooled ? pool : Runnable::run, dir);
@@ -52,7 +53,9 @@ class TeeFileTest {
         one.append(ByteBuffer.wrap(new byte[] {1, 2, 3}));
         assertThat(path).exists();
         one.finish();
-        assertThat(Files.size(path)).as("the tail is written as is, not padded to a block").isEqualTo(3);
+        assertThat(Files.size(path))
+                .as("the tail is written as is, not padded to a block")
+                .isEqualTo(3);
         assertThat(bytes(one.read(1, 2))).containsExactly(2, 3);
         one.delete();
         assertThat(path).doesNotExist();
@@ -68,7 +71,8 @@ class TeeFileTest {
             long expectedEnd = 0;
             for (int i = 0; i < 6000; i++) {
                 // mostly small frames, some larger than a quarter of the buffer, some larger than all of it
-                int length = i % 1000 == 999 ? (1 << 20) + random.nextInt(1 << 19)
+                int length = i % 1000 == 999
+                        ? (1 << 20) + random.nextInt(1 << 19)
                         : i % 500 == 499 ? 100_000 + random.nextInt(50_000) : 1 + random.nextInt(300);
                 byte[] frame = appendRandom(tee, random, length, frames, offsets);
                 long offset = offsets.get(offsets.size() - 1);
@@ -79,7 +83,8 @@ class TeeFileTest {
                 // read the newest frame (still buffered) and an older one (on disk or in flight) at once
                 assertThat(bytes(tee.read(offset, length))).isEqualTo(frame);
                 int old = random.nextInt(frames.size());
-                assertThat(bytes(tee.read(offsets.get(old), frames.get(old).length))).isEqualTo(frames.get(old));
+                assertThat(bytes(tee.read(offsets.get(old), frames.get(old).length)))
+                        .isEqualTo(frames.get(old));
                 assertThat(tee.size()).isEqualTo(expectedEnd);
             }
             String fileSystem = Files.getFileStore(dir).type();
@@ -92,7 +97,8 @@ class TeeFileTest {
             tee.finish();
             assertThat(Files.size(path)).isEqualTo(expectedEnd);
             for (int i = 0; i < frames.size(); i += 97) {
-                assertThat(bytes(tee.read(offsets.get(i), frames.get(i).length))).isEqualTo(frames.get(i));
+                assertThat(bytes(tee.read(offsets.get(i), frames.get(i).length)))
+                        .isEqualTo(frames.get(i));
             }
             // appends after finish still work (a cancelled query's stragglers): the last partial
             // block comes back from the file, and a straggler larger than the buffer goes on after it
@@ -100,21 +106,24 @@ class TeeFileTest {
                 int length = i == 1 ? (1 << 20) + 4097 : 3 + i;
                 byte[] frame = appendRandom(tee, random, length, frames, offsets);
                 expectedEnd += length;
-                assertThat(bytes(tee.read(offsets.get(offsets.size() - 1), length))).isEqualTo(frame);
+                assertThat(bytes(tee.read(offsets.get(offsets.size() - 1), length)))
+                        .isEqualTo(frame);
                 tee.finish();
                 assertThat(Files.size(path)).isEqualTo(expectedEnd);
             }
         }
         byte[] all = Files.readAllBytes(path);
         for (int i = 0; i < frames.size(); i++) {
-            byte[] onDisk = java.util.Arrays.copyOfRange(all, Math.toIntExact(offsets.get(i)), Math.toIntExact(offsets.get(i)) + frames.get(i).length);
+            byte[] onDisk = java.util.Arrays.copyOfRange(
+                    all, Math.toIntExact(offsets.get(i)), Math.toIntExact(offsets.get(i)) + frames.get(i).length);
             assertThat(onDisk).isEqualTo(frames.get(i));
         }
         assertThat(all).hasSize(Math.toIntExact(offsets.get(frames.size() - 1) + frames.get(frames.size() - 1).length));
     }
 
     /** Appends {@code length} random bytes, checks they went right after the frames before, and records them. */
-    private static byte[] appendRandom(TeeFile tee, Random random, int length, List<byte[]> frames, List<Long> offsets) throws Exception {
+    private static byte[] appendRandom(TeeFile tee, Random random, int length, List<byte[]> frames, List<Long> offsets)
+            throws Exception {
         byte[] frame = new byte[length];
         random.nextBytes(frame);
         long expected = frames.isEmpty() ? 0 : offsets.get(offsets.size() - 1) + frames.get(frames.size() - 1).length;
@@ -130,11 +139,13 @@ class TeeFileTest {
         b.get(out);
         return out;
     }
+
     @Test
     void alignmentMustBeAPowerOfTwoFrom512ToTheBufferSize(@TempDir Path dir) throws Exception {
         Path path = dir.resolve("q.tee");
         for (int bad : new int[] {-4096, 1, 256, 511, 513, 3000, 4097, 2 << 20}) {
-            assertThatThrownBy(() -> new TeeFile(path, Runnable::run, bad)).as("alignment %d", bad)
+            assertThatThrownBy(() -> new TeeFile(path, Runnable::run, bad))
+                    .as("alignment %d", bad)
                     .isInstanceOf(IllegalArgumentException.class);
         }
         for (int good : new int[] {512, 4096, 1 << 20}) {
@@ -151,7 +162,9 @@ class TeeFileTest {
         long block = Files.getFileStore(dir).getBlockSize();
         int expected = block >= 4096 && block <= 1 << 20 && Long.bitCount(block) == 1 ? (int) block : 4096;
         assertThat(TeeFile.directAlignment(dir)).isEqualTo(expected);
-        assertThat(TeeFile.directAlignment(dir.resolve("missing"))).as("unknown: the safe default").isEqualTo(4096);
+        assertThat(TeeFile.directAlignment(dir.resolve("missing")))
+                .as("unknown: the safe default")
+                .isEqualTo(4096);
     }
 
     @Test
@@ -185,7 +198,8 @@ class TeeFileTest {
     }
 
     /** Starts {@code task} on a thread of its own and returns once that thread waits for the disk (it fails if it never does). */
-    private static <T> FutureTask<T> waiting(String name, java.util.concurrent.Callable<T> call) throws InterruptedException {
+    private static <T> FutureTask<T> waiting(String name, java.util.concurrent.Callable<T> call)
+            throws InterruptedException {
         FutureTask<T> task = new FutureTask<>(call);
         Thread thread = new Thread(task, name);
         thread.setDaemon(true);
@@ -202,7 +216,8 @@ class TeeFileTest {
 
     @Test
     @Timeout(60)
-    void theWriterWaitsWhileFourBuffersAreInFlightAndReadsPastTheFirstUnfinishedWriteWaitForThem(@TempDir Path dir) throws Exception {
+    void theWriterWaitsWhileFourBuffersAreInFlightAndReadsPastTheFirstUnfinishedWriteWaitForThem(@TempDir Path dir)
+            throws Exception {
         HeldWrites io = new HeldWrites();
         Random random = new Random(13);
         byte[][] megabytes = new byte[4][1 << 20];
@@ -217,12 +232,15 @@ class TeeFileTest {
                 }
                 return last;
             });
-            assertThat(io.queued).as("four full buffers in flight, the writer waits for one").hasSize(4);
+            assertThat(io.queued)
+                    .as("four full buffers in flight, the writer waits for one")
+                    .hasSize(4);
             assertThat(appends).isNotDone();
             io.run(0);
             assertThat(appends.get(10, TimeUnit.SECONDS)).isEqualTo(3L << 20);
             assertThat(tee.size()).isEqualTo(4L << 20);
-            assertThat(bytes(tee.read(100, 1000))).as("below the first write in flight: read from the file at once")
+            assertThat(bytes(tee.read(100, 1000)))
+                    .as("below the first write in flight: read from the file at once")
                     .isEqualTo(java.util.Arrays.copyOfRange(megabytes[0], 100, 1100));
             tee.append(ByteBuffer.wrap(megabytes[0], 0, 2000)); // buffered, after the four in flight or written
             io.run(2); // the last buffer's write ends first: the second's bytes are still not in the file
@@ -239,7 +257,8 @@ class TeeFileTest {
             assertThat(io.queued).isEmpty();
             tee.finish();
             assertThat(Files.size(dir.resolve("q.tee"))).isEqualTo((4L << 20) + 2000);
-            assertThat(bytes(tee.read((1L << 20) + 500, 1000))).isEqualTo(java.util.Arrays.copyOfRange(megabytes[1], 500, 1500));
+            assertThat(bytes(tee.read((1L << 20) + 500, 1000)))
+                    .isEqualTo(java.util.Arrays.copyOfRange(megabytes[1], 500, 1500));
         }
     }
 
@@ -256,7 +275,8 @@ class TeeFileTest {
             assertThat(io.queued).hasSize(1);
             FutureTask<ByteBuffer> read = waiting("reader", () -> tee.read(1000, 2000));
             io.run(0);
-            assertThat(bytes(read.get(10, TimeUnit.SECONDS))).isEqualTo(java.util.Arrays.copyOfRange(megabyte, 1000, 3000));
+            assertThat(bytes(read.get(10, TimeUnit.SECONDS)))
+                    .isEqualTo(java.util.Arrays.copyOfRange(megabyte, 1000, 3000));
         }
     }
 }

@@ -35,7 +35,8 @@ import java.util.stream.Stream;
  */
 public final class IndexBuilder {
     /** Options of a run. {@code pairBuffer} is the number of doc ids a shard build buffers for its posting lists (see PostingBuckets). */
-    public record Options(int shards, FilterLimits limits, Popularity popularity, int threads, int pairBuffer, SymbolChoice symbols) {
+    public record Options(
+            int shards, FilterLimits limits, Popularity popularity, int threads, int pairBuffer, SymbolChoice symbols) {
         public Options {
             if (shards < 1 || shards > 4096) {
                 throw new IllegalArgumentException("shards must be in [1, 4096], got " + shards);
@@ -53,12 +54,23 @@ public final class IndexBuilder {
 
         /** Options without symbols. */
         public Options(int shards, FilterLimits limits, Popularity popularity, int threads, int pairBuffer) {
-            this(shards, limits, popularity, threads, pairBuffer, SymbolChoice.none("built without symbols (not asked for)"));
+            this(
+                    shards,
+                    limits,
+                    popularity,
+                    threads,
+                    pairBuffer,
+                    SymbolChoice.none("built without symbols (not asked for)"));
         }
 
         /** Defaults without symbols: tests and callers that want them choose an extractor. */
         public static Options defaults(int shards) {
-            return new Options(shards, FilterLimits.DEFAULT, Popularity.none(), Runtime.getRuntime().availableProcessors(), 32 << 20);
+            return new Options(
+                    shards,
+                    FilterLimits.DEFAULT,
+                    Popularity.none(),
+                    Runtime.getRuntime().availableProcessors(),
+                    32 << 20);
         }
 
         /** These options with {@code symbols} instead. */
@@ -77,8 +89,13 @@ public final class IndexBuilder {
      * What a run produced: per shard its build result, and everything that went wrong; every
      * skipped file in package order, then read order.
      */
-    public record Report(List<BuiltShard> shards, List<String> errors, IndexStats stats, long readNanos, long nanos,
-                         List<SkippedFile> skipped) {}
+    public record Report(
+            List<BuiltShard> shards,
+            List<String> errors,
+            IndexStats stats,
+            long readNanos,
+            long nanos,
+            List<SkippedFile> skipped) {}
 
     /** One package read: its parts in read order. */
     private record ReadPackage(String name, List<SpooledPart> parts) {}
@@ -102,7 +119,8 @@ public final class IndexBuilder {
     }
 
     /** Builds {@code shard-0} … {@code shard-N-1} under {@code out}, replacing any that exist. */
-    public Report build(List<PackageSource> packages, Path out, Consumer<String> errors) throws IOException, InterruptedException {
+    public Report build(List<PackageSource> packages, Path out, Consumer<String> errors)
+            throws IOException, InterruptedException {
         long start = System.nanoTime();
         Files.createDirectories(out);
         removeLeftovers(out);
@@ -128,7 +146,8 @@ public final class IndexBuilder {
         // go on writing into the scratch folder), then delete it. Shards already renamed into place
         // are complete. The hook is in place before the scratch folder exists, so no signal can fall
         // between the two.
-        java.util.concurrent.atomic.AtomicReference<Path> scratchRef = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<Path> scratchRef =
+                new java.util.concurrent.atomic.AtomicReference<>();
         // Creating the scratch folder and stopping exclude each other: the folder is either known
         // to the cleanup or never created.
         Object scratchLock = new Object();
@@ -169,11 +188,17 @@ public final class IndexBuilder {
             // workers' buffers, its mapped spools) is then one shard's, not every shard's at once.
             List<BuiltShard> results = new ArrayList<>();
             for (int shard = 0; shard < options.shards(); shard++) {
-                results.add(buildShard(shard, placement.slices().get(shard), placement.skippedCounts().get(shard), out, scratch,
+                results.add(buildShard(
+                        shard,
+                        placement.slices().get(shard),
+                        placement.skippedCounts().get(shard),
+                        out,
+                        scratch,
                         slicePool));
             }
             fsync(out);
-            return new Report(results, List.copyOf(problems), stats, readNanos, System.nanoTime() - start, placement.skipped());
+            return new Report(
+                    results, List.copyOf(problems), stats, readNanos, System.nanoTime() - start, placement.skipped());
         } finally {
             stopAndClean.run();
             try {
@@ -185,19 +210,23 @@ public final class IndexBuilder {
     }
 
     /** Where every file goes: per shard its slices and its skipped counts by reason; every skipped file in order. */
-    private record Placement(List<List<ShardBuilder.Slice>> slices, List<Map<String, Manifest.Skipped>> skippedCounts,
-                             List<SkippedFile> skipped) {}
+    private record Placement(
+            List<List<ShardBuilder.Slice>> slices,
+            List<Map<String, Manifest.Skipped>> skippedCounts,
+            List<SkippedFile> skipped) {}
 
     /**
      * Assigns the files of every package (in package order, then read order) to shards, and each
      * package's skipped files to the shard holding its first file (shard 0 when it has none), so
      * the manifests' counts sum to the corpus totals.
      */
-    @SuppressWarnings("EnumOrdinal") // counts per skip reason in an array indexed by ordinal, read back in values() order here
+    @SuppressWarnings(
+            "EnumOrdinal") // counts per skip reason in an array indexed by ordinal, read back in values() order here
     private static Placement place(List<ReadPackage> read, int shards) {
         List<long[]> fileBytes = new ArrayList<>();
         for (ReadPackage p : read) {
-            long[] sizes = new long[p.parts().stream().mapToInt(part -> part.files().size()).sum()];
+            long[] sizes = new long
+                    [p.parts().stream().mapToInt(part -> part.files().size()).sum()];
             int i = 0;
             for (SpooledPart part : p.parts()) {
                 for (SpooledPart.SpooledFile f : part.files()) {
@@ -257,11 +286,16 @@ public final class IndexBuilder {
         }
     }
 
-    private List<ReadPackage> spool(List<PackageSource> packages, Path scratch, ExecutorService readers, ExecutorService workers,
-            Consumer<String> errors) throws IOException, InterruptedException {
+    private List<ReadPackage> spool(
+            List<PackageSource> packages,
+            Path scratch,
+            ExecutorService readers,
+            ExecutorService workers,
+            Consumer<String> errors)
+            throws IOException, InterruptedException {
         ThreadLocal<ContentFilter> filters = ThreadLocal.withInitial(() -> new ContentFilter(options.limits()));
-        ThreadLocal<ByteBuffer> trigramBuffers =
-                ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(1 << 20).order(java.nio.ByteOrder.LITTLE_ENDIAN));
+        ThreadLocal<ByteBuffer> trigramBuffers = ThreadLocal.withInitial(
+                () -> ByteBuffer.allocateDirect(1 << 20).order(java.nio.ByteOrder.LITTLE_ENDIAN));
         Budget budget = new Budget(readBudget(options.threads()));
         /* What one package's reader leaves: its parts (done or under way) and how its read ended. */
         record Reading(PackageSource source, PackageReader reader, Exception failure) {}
@@ -270,11 +304,20 @@ public final class IndexBuilder {
             PackageSource source = packages.get(i);
             int number = i;
             futures.add(readers.submit(() -> {
-                PackageReader reader = new PackageReader(source.name(), options.popularity().weight(source.name()), options.limits(),
-                        budget, batch -> workers.submit(() -> {
+                PackageReader reader = new PackageReader(
+                        source.name(),
+                        options.popularity().weight(source.name()),
+                        options.limits(),
+                        budget,
+                        batch -> workers.submit(() -> {
                             try {
-                                return SpooledPart.spool(batch, scratch, "package-" + number + "-part-" + batch.index(), filters.get(),
-                                        stats, trigramBuffers.get());
+                                return SpooledPart.spool(
+                                        batch,
+                                        scratch,
+                                        "package-" + number + "-part-" + batch.index(),
+                                        filters.get(),
+                                        stats,
+                                        trigramBuffers.get());
                             } finally {
                                 budget.release(batch.reserved());
                             }
@@ -323,16 +366,36 @@ public final class IndexBuilder {
         return done;
     }
 
-    private BuiltShard buildShard(int shard, List<ShardBuilder.Slice> members, Map<String, Manifest.Skipped> skipped, Path out,
-            Path scratch, ExecutorService slicePool) throws IOException {
+    private BuiltShard buildShard(
+            int shard,
+            List<ShardBuilder.Slice> members,
+            Map<String, Manifest.Skipped> skipped,
+            Path out,
+            Path scratch,
+            ExecutorService slicePool)
+            throws IOException {
         String name = "shard-" + shard;
         Path temporary = scratch.resolve(name);
         long started = clock.millis();
         long t0 = System.nanoTime();
-        BuiltShard result = ShardBuilder.build(members, temporary, options.pairBuffer(), options.threads(), slicePool,
+        BuiltShard result = ShardBuilder.build(
+                members,
+                temporary,
+                options.pairBuffer(),
+                options.threads(),
+                slicePool,
                 options.symbols().extractor());
-        Manifest manifest = new Manifest(name, result.docs(), result.packages(), result.trigrams(), result.contentBytes(),
-                result.indexBytes(), result.docTableBytes(), started, (System.nanoTime() - t0) / 1_000_000, skipped,
+        Manifest manifest = new Manifest(
+                name,
+                result.docs(),
+                result.packages(),
+                result.trigrams(),
+                result.contentBytes(),
+                result.indexBytes(),
+                result.docTableBytes(),
+                started,
+                (System.nanoTime() - t0) / 1_000_000,
+                skipped,
                 options.symbols().absentReason());
         Files.writeString(temporary.resolve(ShardFiles.MANIFEST), manifest.toJson(), StandardOpenOption.CREATE_NEW);
         try (Stream<Path> files = Files.list(temporary)) {
@@ -424,7 +487,8 @@ public final class IndexBuilder {
             // walkFileTree rather than Files.walk: a file that vanishes mid-walk is skipped, not fatal
             Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
                 @Override
-                public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                public java.nio.file.FileVisitResult visitFile(
+                        Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
                     deleteOne(file);
                     return java.nio.file.FileVisitResult.CONTINUE;
                 }

@@ -30,7 +30,9 @@ final class PackageReader implements FileVisitor {
     record Entry(String path, int offset, int length, SkipReason reason, long skippedBytes) {}
 
     /** What one worker turns into one part: the {@code index}-th batch of its package. */
-    @SuppressWarnings("ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
+    @SuppressWarnings(
+            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
+    // compare
     record Batch(String packageName, float weight, int index, byte[] bytes, List<Entry> entries, long reserved) {}
 
     private final String name;
@@ -43,7 +45,12 @@ final class PackageReader implements FileVisitor {
     private int used;
     private List<Entry> entries = new ArrayList<>();
 
-    PackageReader(String name, float weight, FilterLimits limits, Budget budget, Function<Batch, Future<SpooledPart>> submit) {
+    PackageReader(
+            String name,
+            float weight,
+            FilterLimits limits,
+            Budget budget,
+            Function<Batch, Future<SpooledPart>> submit) {
         this.name = name;
         this.weight = weight;
         this.limits = limits;
@@ -64,7 +71,8 @@ final class PackageReader implements FileVisitor {
     @Override
     public void file(String path, ByteBuffer content) throws IOException {
         SkipReason reason = ContentFilter.check(path, limits);
-        if (reason == null && path.length() * 3L > DocTableWriter.MAX_PATH_BYTES
+        if (reason == null
+                && path.length() * 3L > DocTableWriter.MAX_PATH_BYTES
                 && path.getBytes(StandardCharsets.UTF_8).length > DocTableWriter.MAX_PATH_BYTES) {
             reason = SkipReason.UNSAFE_PATH;
         }
@@ -112,7 +120,8 @@ final class PackageReader implements FileVisitor {
         if (entries.isEmpty() && bytes.length == 0) {
             return;
         }
-        submitted.add(submit.apply(new Batch(name, weight, submitted.size(), bytes, List.copyOf(entries), bytes.length)));
+        submitted.add(
+                submit.apply(new Batch(name, weight, submitted.size(), bytes, List.copyOf(entries), bytes.length)));
         bytes = new byte[0];
         used = 0;
         entries = new ArrayList<>();

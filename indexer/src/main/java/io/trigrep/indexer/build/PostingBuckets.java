@@ -29,7 +29,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class PostingBuckets {
     /** Each doc's distinct trigrams: {@code count[d]} little-endian ints at byte {@code at[d]} of {@code spool[d]}. */
-    @SuppressWarnings("ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
+    @SuppressWarnings(
+            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
+    // compare
     record DocTrigrams(ByteBuffer[] spool, int[] at, int[] count) {
         int docs() {
             return count.length;
@@ -41,7 +43,8 @@ final class PostingBuckets {
 
     private PostingBuckets() {}
 
-    static Outcome build(DocTrigrams docs, int bufferInts, int threads, ExecutorService pool, TrigramIndexWriter index, Path folder)
+    static Outcome build(
+            DocTrigrams docs, int bufferInts, int threads, ExecutorService pool, TrigramIndexWriter index, Path folder)
             throws IOException {
         int[] slots = new int[1 << 24];
         int maxList = 0;
@@ -155,7 +158,8 @@ final class PostingBuckets {
     }
 
     /** After {@link #fill}, each slot holds its list's end; the list starts where the previous one ended. */
-    private static void encode(int[] slots, int from, int to, int[] buffer, TrigramIndexWriter.Part part) throws IOException {
+    private static void encode(int[] slots, int from, int to, int[] buffer, TrigramIndexWriter.Part part)
+            throws IOException {
         int start = 0;
         for (int t = from; t < to; t++) {
             int end = slots[t];

@@ -45,10 +45,17 @@ final class ShardBuilder {
     private ShardBuilder() {}
 
     /** {@code symbols} null: no symbols file. */
-    static BuiltShard build(List<Slice> slices, Path folder, int pairBuffer, int threads, java.util.concurrent.ExecutorService pool,
-            SymbolExtractor symbols) throws IOException {
+    static BuiltShard build(
+            List<Slice> slices,
+            Path folder,
+            int pairBuffer,
+            int threads,
+            java.util.concurrent.ExecutorService pool,
+            SymbolExtractor symbols)
+            throws IOException {
         List<Slice> ordered = new ArrayList<>(slices);
-        ordered.sort(Comparator.comparing((Slice s) -> s.part().packageName()).thenComparingInt(s -> s.part().index())
+        ordered.sort(Comparator.comparing((Slice s) -> s.part().packageName())
+                .thenComparingInt(s -> s.part().index())
                 .thenComparingInt(Slice::from));
         TreeMap<String, Float> weights = new TreeMap<>();
         for (Slice s : ordered) {
@@ -67,7 +74,8 @@ final class ShardBuilder {
         }
         docs.sort(Comparator.comparingDouble((Doc d) -> -d.file().rank())
                 .thenComparing(Doc::packageName)
-                .thenComparing((a, b) -> Arrays.compareUnsigned(a.file().path(), b.file().path())));
+                .thenComparing((a, b) ->
+                        Arrays.compareUnsigned(a.file().path(), b.file().path())));
 
         Files.createDirectories(folder);
         Map<Path, MappedByteBuffer> spools = new HashMap<>();
@@ -89,9 +97,15 @@ final class ShardBuilder {
         PostingBuckets.Outcome postings;
         try (TrigramIndexWriter index = new TrigramIndexWriter(folder.resolve(ShardFiles.TRIGRAMS), docs.size())) {
             // Contents are copied on the pool while this thread (and others) build the postings.
-            java.util.concurrent.Future<Long> copying = pool.submit(() -> copyContents(ordered, folder, contentOffsets, docs));
-            postings = PostingBuckets.build(new PostingBuckets.DocTrigrams(docSpools, docAts, docCounts), pairBuffer, threads, pool,
-                    index, folder);
+            java.util.concurrent.Future<Long> copying =
+                    pool.submit(() -> copyContents(ordered, folder, contentOffsets, docs));
+            postings = PostingBuckets.build(
+                    new PostingBuckets.DocTrigrams(docSpools, docAts, docCounts),
+                    pairBuffer,
+                    threads,
+                    pool,
+                    index,
+                    folder);
             // build returned normally, so every posting worker has ended and nothing reads the
             // spools: release them now, or each shard's would stay resident until a collection. (On
             // a failure a worker may still run; the collector releases them then.)
@@ -109,7 +123,14 @@ final class ShardBuilder {
             for (int doc = 0; doc < docs.size(); doc++) {
                 Doc d = docs.get(doc);
                 SpooledPart.SpooledFile f = d.file();
-                table.addDoc(contentOffsets[doc], f.length(), f.path(), d.packageId(), f.rank(), f.type().id(), f.lines());
+                table.addDoc(
+                        contentOffsets[doc],
+                        f.length(),
+                        f.path(),
+                        d.packageId(),
+                        f.rank(),
+                        f.type().id(),
+                        f.lines());
                 perPackage[d.packageId()]++;
             }
             int id = 0;
@@ -132,9 +153,19 @@ final class ShardBuilder {
             }
             failures = List.copyOf(named);
         }
-        return new BuiltShard(docs.size(), weights.size(), trigrams, contentBytes,
-                Files.size(folder.resolve(ShardFiles.TRIGRAMS)), Files.size(folder.resolve(ShardFiles.DOCS)), postings.ranges(), postingBytes,
-                varintBytes, extracted, symbolBytes, failures);
+        return new BuiltShard(
+                docs.size(),
+                weights.size(),
+                trigrams,
+                contentBytes,
+                Files.size(folder.resolve(ShardFiles.TRIGRAMS)),
+                Files.size(folder.resolve(ShardFiles.DOCS)),
+                postings.ranges(),
+                postingBytes,
+                varintBytes,
+                extracted,
+                symbolBytes,
+                failures);
     }
 
     private static String pathOf(Doc d) {
@@ -142,36 +173,39 @@ final class ShardBuilder {
     }
 
     /** Runs ctags over the docs' bytes as written to {@code contents} (read, not mapped: see copyContents). */
-    private static SymbolExtractor.Result extractSymbols(SymbolExtractor extractor, List<Doc> docs, long[] contentOffsets, Path contents,
-            Path out) throws IOException {
+    private static SymbolExtractor.Result extractSymbols(
+            SymbolExtractor extractor, List<Doc> docs, long[] contentOffsets, Path contents, Path out)
+            throws IOException {
         try (FileChannel channel = FileChannel.open(contents, StandardOpenOption.READ)) {
-            return extractor.extract(new SymbolExtractor.Docs() {
-                @Override
-                public int count() {
-                    return docs.size();
-                }
-
-                @Override
-                public String path(int doc) {
-                    return docs.get(doc).packageName() + "/" + pathOf(docs.get(doc));
-                }
-
-                @Override
-                public int length(int doc) {
-                    return docs.get(doc).file().length();
-                }
-
-                @Override
-                public void read(int doc, byte[] into) throws IOException {
-                    ByteBuffer target = ByteBuffer.wrap(into, 0, length(doc));
-                    long at = contentOffsets[doc];
-                    while (target.hasRemaining()) {
-                        if (channel.read(target, at + target.position()) < 0) {
-                            throw new IOException(contents + ": ends inside doc " + doc);
+            return extractor.extract(
+                    new SymbolExtractor.Docs() {
+                        @Override
+                        public int count() {
+                            return docs.size();
                         }
-                    }
-                }
-            }, out);
+
+                        @Override
+                        public String path(int doc) {
+                            return docs.get(doc).packageName() + "/" + pathOf(docs.get(doc));
+                        }
+
+                        @Override
+                        public int length(int doc) {
+                            return docs.get(doc).file().length();
+                        }
+
+                        @Override
+                        public void read(int doc, byte[] into) throws IOException {
+                            ByteBuffer target = ByteBuffer.wrap(into, 0, length(doc));
+                            long at = contentOffsets[doc];
+                            while (target.hasRemaining()) {
+                                if (channel.read(target, at + target.position()) < 0) {
+                                    throw new IOException(contents + ": ends inside doc " + doc);
+                                }
+                            }
+                        }
+                    },
+                    out);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException("interrupted while extracting symbols");
@@ -183,8 +217,8 @@ final class ShardBuilder {
      * than mapped (a mapping would count the whole corpus in the process's resident memory);
      * records where each doc landed.
      */
-    private static long copyContents(List<Slice> ordered, Path folder, long[] contentOffsets,
-            List<Doc> docs) throws IOException {
+    private static long copyContents(List<Slice> ordered, Path folder, long[] contentOffsets, List<Doc> docs)
+            throws IOException {
         java.util.IdentityHashMap<Slice, Long> sliceBase = new java.util.IdentityHashMap<>();
         long bytes;
         try (ContentWriter contents = new ContentWriter(folder.resolve(ShardFiles.CONTENTS))) {
@@ -198,7 +232,8 @@ final class ShardBuilder {
         }
         for (int doc = 0; doc < docs.size(); doc++) {
             Doc d = docs.get(doc);
-            contentOffsets[doc] = sliceBase.get(d.slice()) + d.file().offset() - d.slice().startOffset();
+            contentOffsets[doc] =
+                    sliceBase.get(d.slice()) + d.file().offset() - d.slice().startOffset();
         }
         return bytes;
     }

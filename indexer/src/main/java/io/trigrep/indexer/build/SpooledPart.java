@@ -25,11 +25,28 @@ import java.util.List;
  * @param trigramSpool each accepted file's distinct trigrams as little-endian ints, its run at its
  *                 {@code trigramOffset}, grouped by first byte ({@link Trigrams.Set#forEachByFirstByte})
  */
-record SpooledPart(String packageName, float weight, int index, Path spool, Path trigramSpool, List<SpooledFile> files,
-                   List<Skipped> skipped, long bytes) {
+record SpooledPart(
+        String packageName,
+        float weight,
+        int index,
+        Path spool,
+        Path trigramSpool,
+        List<SpooledFile> files,
+        List<Skipped> skipped,
+        long bytes) {
     /** One accepted file: its bytes at {@code offset} in the spool, its distinct trigrams at {@code trigramOffset} (in ints). */
-    @SuppressWarnings("ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
-    record SpooledFile(byte[] path, long offset, int length, FileType type, int lines, float rank, long trigramOffset, int trigrams) {}
+    @SuppressWarnings(
+            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
+    // compare
+    record SpooledFile(
+            byte[] path,
+            long offset,
+            int length,
+            FileType type,
+            int lines,
+            float rank,
+            long trigramOffset,
+            int trigrams) {}
 
     /** One file left out, in the order the package was read. */
     record Skipped(String path, SkipReason reason, long bytes) {}
@@ -40,8 +57,14 @@ record SpooledPart(String packageName, float weight, int index, Path spool, Path
      * package that fails counts in neither the summary, the skipped list nor a manifest).
      * {@code trigramBuffer} is the worker's own (direct, little-endian) write buffer.
      */
-    static SpooledPart spool(PackageReader.Batch batch, Path scratch, String spoolName, ContentFilter filter, IndexStats stats,
-            ByteBuffer trigramBuffer) throws IOException {
+    static SpooledPart spool(
+            PackageReader.Batch batch,
+            Path scratch,
+            String spoolName,
+            ContentFilter filter,
+            IndexStats stats,
+            ByteBuffer trigramBuffer)
+            throws IOException {
         List<SpooledFile> files = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
         Path spool = scratch.resolve(spoolName + ".spool");
@@ -64,16 +87,25 @@ record SpooledPart(String packageName, float weight, int index, Path spool, Path
                 }
                 if (out == null) {
                     out = FileChannel.open(spool, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                    trigramOut = FileChannel.open(trigramSpool, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                    trigramOut =
+                            FileChannel.open(trigramSpool, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 }
                 ByteBuffer content = ByteBuffer.wrap(batch.bytes(), e.offset(), e.length());
                 FileType type = FileType.detect(e.path(), content.duplicate());
                 Trigrams.Set set = filter.trigrams();
-                files.add(new SpooledFile(e.path().getBytes(StandardCharsets.UTF_8), written, e.length(), type, filter.lines(),
-                        StaticRank.of(e.path(), type, batch.weight()), trigramsWritten, set.size()));
+                files.add(new SpooledFile(
+                        e.path().getBytes(StandardCharsets.UTF_8),
+                        written,
+                        e.length(),
+                        type,
+                        filter.lines(),
+                        StaticRank.of(e.path(), type, batch.weight()),
+                        trigramsWritten,
+                        set.size()));
                 writeTrigrams(set, trigramBuffer, trigramOut);
                 trigramsWritten += set.size();
-                // At most 1 MiB per write: the JDK copies a heap buffer through a cached direct one as large as the write.
+                // At most 1 MiB per write: the JDK copies a heap buffer through a cached direct one as large as the
+                // write.
                 for (int at = e.offset(), end = e.offset() + e.length(); at < end; ) {
                     ByteBuffer chunk = ByteBuffer.wrap(batch.bytes(), at, Math.min(1 << 20, end - at));
                     while (chunk.hasRemaining()) {
@@ -97,8 +129,15 @@ record SpooledPart(String packageName, float weight, int index, Path spool, Path
                 Files.deleteIfExists(trigramSpool);
             }
         }
-        return new SpooledPart(batch.packageName(), batch.weight(), batch.index(), out == null ? null : spool,
-                out == null ? null : trigramSpool, List.copyOf(files), List.copyOf(skipped), written);
+        return new SpooledPart(
+                batch.packageName(),
+                batch.weight(),
+                batch.index(),
+                out == null ? null : spool,
+                out == null ? null : trigramSpool,
+                List.copyOf(files),
+                List.copyOf(skipped),
+                written);
     }
 
     private static void writeTrigrams(Trigrams.Set set, ByteBuffer buffer, FileChannel channel) throws IOException {

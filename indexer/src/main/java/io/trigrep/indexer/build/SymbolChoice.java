@@ -10,7 +10,8 @@ public record SymbolChoice(SymbolExtractor extractor, String absentReason) {
     public SymbolChoice {
         if ((extractor == null) == (absentReason == null)) {
             throw new IllegalArgumentException("exactly one of extractor and absentReason must be set, got "
-                    + (extractor == null ? "no extractor" : "an extractor") + " and " + (absentReason == null ? "no reason" : "reason '" + absentReason + "'"));
+                    + (extractor == null ? "no extractor" : "an extractor") + " and "
+                    + (absentReason == null ? "no reason" : "reason '" + absentReason + "'"));
         }
     }
 

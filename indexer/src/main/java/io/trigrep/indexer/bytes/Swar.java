@@ -24,6 +24,7 @@ public final class Swar {
     public static final long HIGH = 0x8080808080808080L;
     /** The low seven bits of every byte. */
     private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
+
     private static final long NEWLINES = '\n' * ONES;
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 

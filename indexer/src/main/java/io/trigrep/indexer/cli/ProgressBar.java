@@ -50,8 +50,9 @@ final class ProgressBar implements AutoCloseable {
         String eta = fraction > 0.01 && fraction < 1 ? duration(seconds / fraction - seconds) : "--:--";
         int width = 24;
         int filled = (int) Math.round(fraction * width);
-        return String.format("[%s%s] %3.0f%%  %,d files  %,.1f MB  %,.1f MB/s  ETA %s", "#".repeat(filled), " ".repeat(width - filled),
-                fraction * 100, stats.files(), mb, mb / seconds, eta);
+        return String.format(
+                "[%s%s] %3.0f%%  %,d files  %,.1f MB  %,.1f MB/s  ETA %s",
+                "#".repeat(filled), " ".repeat(width - filled), fraction * 100, stats.files(), mb, mb / seconds, eta);
     }
 
     private static String duration(double seconds) {

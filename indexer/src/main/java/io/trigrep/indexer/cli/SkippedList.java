@@ -32,7 +32,11 @@ final class SkippedList {
             Files.deleteIfExists(temporary);
             throw e;
         }
-        Files.move(temporary, absolute, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(
+                temporary,
+                absolute,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static String escape(String path) {
@@ -41,5 +45,4 @@ final class SkippedList {
         }
         return path.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n");
     }
-
 }

@@ -30,7 +30,11 @@ final class Summary {
             failed += shard.symbols().failures().size();
             bytes += shard.symbolBytes();
         }
-        return String.format("symbols    %,d definitions from %,d files (%,d bytes)%s%n", symbols, files, bytes,
+        return String.format(
+                "symbols    %,d definitions from %,d files (%,d bytes)%s%n",
+                symbols,
+                files,
+                bytes,
                 failed == 0 ? "" : String.format("; ctags failed on %,d files (warnings above)", failed));
     }
 
@@ -52,20 +56,27 @@ final class Summary {
         }
         StringBuilder out = new StringBuilder();
         out.append(String.format("packages   %,d indexed, %,d failed%n", stats.packages(), stats.failedInputs()));
-        out.append(String.format("files      %,d indexed (%,d bytes), %,d skipped%n", stats.files(), stats.bytes(), stats.skippedFiles()));
+        out.append(String.format(
+                "files      %,d indexed (%,d bytes), %,d skipped%n",
+                stats.files(), stats.bytes(), stats.skippedFiles()));
         out.append(IndexCommand.reasonTable(stats));
         out.append(String.format("shards     %d%s%n", report.shards().size(), verified ? " (checksums verified)" : ""));
         for (int i = 0; i < report.shards().size(); i++) {
             var s = report.shards().get(i);
-            out.append(String.format("  shard-%-3d %,8d docs %,6d packages %,12d content bytes%n", i, s.docs(), s.packages(), s.contentBytes()));
+            out.append(String.format(
+                    "  shard-%-3d %,8d docs %,6d packages %,12d content bytes%n",
+                    i, s.docs(), s.packages(), s.contentBytes()));
         }
-        out.append(String.format("index      %,d bytes without contents (trigrams %,d + doc tables %,d), %,d with contents%n",
+        out.append(String.format(
+                "index      %,d bytes without contents (trigrams %,d + doc tables %,d), %,d with contents%n",
                 index + docTable, index, docTable, index + docTable + content));
         out.append(symbols(report));
-        out.append(String.format("trigrams   %,d lists in all shards; postings %,d bytes (as varint gaps they would be %,d)%n",
+        out.append(String.format(
+                "trigrams   %,d lists in all shards; postings %,d bytes (as varint gaps they would be %,d)%n",
                 trigrams, postings, varint));
-        out.append(String.format("time       %.2f s (reading and filtering %.2f s, building shards %.2f s)%n", report.nanos() / 1e9,
-                report.readNanos() / 1e9, (report.nanos() - report.readNanos()) / 1e9));
+        out.append(String.format(
+                "time       %.2f s (reading and filtering %.2f s, building shards %.2f s)%n",
+                report.nanos() / 1e9, report.readNanos() / 1e9, (report.nanos() - report.readNanos()) / 1e9));
         return out.toString();
     }
 }

@@ -25,7 +25,9 @@ import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
  * {@code stripTopFolder} removes it from every path when every entry shares it.
  */
 public final class ArchivePackage implements PackageSource {
-    private static final String[] SUFFIXES = {".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tar", ".zip", ".jar"};
+    private static final String[] SUFFIXES = {
+        ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tar", ".zip", ".jar"
+    };
 
     private final String name;
     private final Path archive;
@@ -139,7 +141,8 @@ public final class ArchivePackage implements PackageSource {
                 visitor.file(path, ByteBuffer.wrap(buffer, 0, length));
             }
         } catch (IOException | RuntimeException e) {
-            throw new IOException(archive + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+            throw new IOException(
+                    archive + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
         }
     }
 
@@ -178,7 +181,8 @@ public final class ArchivePackage implements PackageSource {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            throw new IOException(archive + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+            throw new IOException(
+                    archive + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
         }
         return top;
     }
@@ -192,9 +196,15 @@ public final class ArchivePackage implements PackageSource {
             }
             InputStream decompressed;
             if (file.endsWith(".gz") || file.endsWith(".tgz")) {
-                decompressed = GzipCompressorInputStream.builder().setInputStream(raw).setDecompressConcatenated(true).get();
+                decompressed = GzipCompressorInputStream.builder()
+                        .setInputStream(raw)
+                        .setDecompressConcatenated(true)
+                        .get();
             } else if (file.endsWith(".xz") || file.endsWith(".txz")) {
-                decompressed = XZCompressorInputStream.builder().setInputStream(raw).setDecompressConcatenated(true).get();
+                decompressed = XZCompressorInputStream.builder()
+                        .setInputStream(raw)
+                        .setDecompressConcatenated(true)
+                        .get();
             } else if (file.endsWith(".bz2") || file.endsWith(".tbz2")) {
                 decompressed = new BZip2CompressorInputStream(raw, true);
             } else {

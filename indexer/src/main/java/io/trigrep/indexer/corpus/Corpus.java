@@ -52,7 +52,8 @@ public final class Corpus {
                 + "(.tar.gz .tgz .tar.xz .tar.bz2 .tar .zip .jar)");
     }
 
-    private static void mirror(Path folder, Path scratch, NavigableMap<String, PackageSource> packages, Consumer<String> errors)
+    private static void mirror(
+            Path folder, Path scratch, NavigableMap<String, PackageSource> packages, Consumer<String> errors)
             throws IOException {
         List<Path> entries;
         try (Stream<Path> list = Files.list(folder)) {
@@ -83,7 +84,8 @@ public final class Corpus {
         }
     }
 
-    private static void add(PackageSource source, NavigableMap<String, PackageSource> packages, Consumer<String> errors) {
+    private static void add(
+            PackageSource source, NavigableMap<String, PackageSource> packages, Consumer<String> errors) {
         PackageSource previous = packages.putIfAbsent(source.name(), source);
         if (previous != null) {
             errors.accept("package " + source.name() + " appears twice in the input; the second copy is ignored");

@@ -103,8 +103,11 @@ public final class DscPackage implements PackageSource {
             Path out = Files.createTempDirectory(scratch, "dsc-");
             Path unpacked = out.resolve("src");
             try {
-                Process process = new ProcessBuilder("dpkg-source", "--no-check", "--no-copy", "-x", dsc.toString(), unpacked.toString())
-                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                Process process = new ProcessBuilder(
+                                "dpkg-source", "--no-check", "--no-copy", "-x", dsc.toString(), unpacked.toString())
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start();
                 if (!process.waitFor(30, TimeUnit.MINUTES) || process.exitValue() != 0) {
                     process.destroyForcibly();
                     throw new IOException(dsc + ": dpkg-source -x failed (exit " + process.exitValue() + ")");

@@ -67,10 +67,12 @@ public final class FolderPackage implements PackageSource {
         try (Stream<Path> list = Files.list(dir)) {
             list.forEach(entries::add);
         }
-        entries.sort((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()));
+        entries.sort(
+                (a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()));
         for (Path entry : entries) {
             String path = prefix + entry.getFileName();
-            BasicFileAttributes attributes = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            BasicFileAttributes attributes =
+                    Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (attributes.isSymbolicLink()) {
                 visitor.skipped(path, SkipReason.SYMLINK, 0);
             } else if (attributes.isDirectory()) {
@@ -100,7 +102,8 @@ public final class FolderPackage implements PackageSource {
         }
         ByteBuffer b = buffer[0].clear().limit(size);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            // At most 1 MiB per read: the JDK reads into a heap buffer through a cached direct one as large as the read.
+            // At most 1 MiB per read: the JDK reads into a heap buffer through a cached direct one as large as the
+            // read.
             while (b.hasRemaining()) {
                 int limit = b.limit();
                 b.limit(Math.min(limit, b.position() + (1 << 20)));

@@ -14,12 +14,21 @@ import java.util.Map;
 public enum FileType {
     UNKNOWN(List.of(), List.of(), List.of()),
     C(List.of("c", "h"), List.of(), List.of()),
-    CPP(List.of("cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "ipp", "tcc", "inl"), List.of(), List.of("c++", "cxx")),
+    CPP(
+            List.of("cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "ipp", "tcc", "inl"),
+            List.of(),
+            List.of("c++", "cxx")),
     GO(List.of("go"), List.of(), List.of("golang")),
     JAVA(List.of("java"), List.of(), List.of()),
-    PYTHON(List.of("py", "pyw", "pyi", "pyx", "pxd"), List.of("python", "python2", "python3", "pypy", "pypy3"), List.of("py")),
+    PYTHON(
+            List.of("py", "pyw", "pyi", "pyx", "pxd"),
+            List.of("python", "python2", "python3", "pypy", "pypy3"),
+            List.of("py")),
     RUST(List.of("rs"), List.of(), List.of("rs")),
-    SHELL(List.of("sh", "bash", "zsh", "ksh", "dash"), List.of("sh", "bash", "zsh", "ksh", "dash", "ash"), List.of("sh", "bash")),
+    SHELL(
+            List.of("sh", "bash", "zsh", "ksh", "dash"),
+            List.of("sh", "bash", "zsh", "ksh", "dash", "ash"),
+            List.of("sh", "bash")),
     PERL(List.of("pl", "pm", "t", "pod", "xs"), List.of("perl", "perl5"), List.of("pl")),
     RUBY(List.of("rb", "rake", "gemspec", "ru"), List.of("ruby"), List.of("rb")),
     PHP(List.of("php", "php3", "php4", "php5", "phtml", "inc"), List.of("php"), List.of()),
@@ -52,7 +61,9 @@ public enum FileType {
     ASSEMBLY(List.of("s", "asm"), List.of(), List.of("asm")),
     FORTRAN(List.of("f", "for", "f77", "f90", "f95", "f03", "f08"), List.of(), List.of()),
     PASCAL(List.of("pas", "pp", "lpr", "dpr"), List.of(), List.of("delphi")),
-    LISP(List.of("lisp", "lsp", "cl", "el", "scm", "ss", "rkt", "clj", "cljs"), List.of("sbcl", "clisp", "guile", "racket"),
+    LISP(
+            List.of("lisp", "lsp", "cl", "el", "scm", "ss", "rkt", "clj", "cljs"),
+            List.of("sbcl", "clisp", "guile", "racket"),
             List.of("elisp", "scheme", "clojure")),
     ERLANG(List.of("erl", "hrl"), List.of("escript"), List.of()),
     ELIXIR(List.of("ex", "exs"), List.of("elixir"), List.of()),
@@ -76,8 +87,24 @@ public enum FileType {
     private static final Map<String, FileType> BY_INTERPRETER = new HashMap<>();
     private static final Map<String, FileType> BY_NAME = new HashMap<>();
     private static final Map<String, FileType> BY_FILE_NAME = Map.of(
-            "makefile", MAKEFILE, "gnumakefile", MAKEFILE, "cmakelists.txt", CMAKE, "dockerfile", DOCKERFILE,
-            "rakefile", RUBY, "gemfile", RUBY, "configure.ac", AUTOCONF, "sconstruct", PYTHON, "build.gradle", GROOVY);
+            "makefile",
+            MAKEFILE,
+            "gnumakefile",
+            MAKEFILE,
+            "cmakelists.txt",
+            CMAKE,
+            "dockerfile",
+            DOCKERFILE,
+            "rakefile",
+            RUBY,
+            "gemfile",
+            RUBY,
+            "configure.ac",
+            AUTOCONF,
+            "sconstruct",
+            PYTHON,
+            "build.gradle",
+            GROOVY);
 
     static {
         for (FileType type : values()) {
@@ -99,8 +126,10 @@ public enum FileType {
     // Unmodifiable (List.of): Java has no immutable list type for the check to see.
     @SuppressWarnings("ImmutableEnumChecker")
     private final List<String> extensions;
+
     @SuppressWarnings("ImmutableEnumChecker")
     private final List<String> interpreters;
+
     @SuppressWarnings("ImmutableEnumChecker")
     private final List<String> aliases;
 
@@ -116,7 +145,8 @@ public enum FileType {
     }
 
     /** This type's id in a shard's doc table (see {@link #ofId}). */
-    @SuppressWarnings("EnumOrdinal") // the id is the ordinal by design: FORMAT.md's FileType, constants only ever appended
+    @SuppressWarnings(
+            "EnumOrdinal") // the id is the ordinal by design: FORMAT.md's FileType, constants only ever appended
     public int id() {
         return ordinal();
     }
@@ -153,7 +183,9 @@ public enum FileType {
     }
 
     private static FileType shebang(ByteBuffer content) {
-        if (content.remaining() < 3 || content.get(content.position()) != '#' || content.get(content.position() + 1) != '!') {
+        if (content.remaining() < 3
+                || content.get(content.position()) != '#'
+                || content.get(content.position() + 1) != '!') {
             return UNKNOWN;
         }
         int end = content.position() + 2;

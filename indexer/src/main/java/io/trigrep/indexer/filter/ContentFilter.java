@@ -13,8 +13,17 @@ import java.util.Locale;
  * (it owns a trigram set of 2 MiB and up to 4 MiB of members).
  */
 public final class ContentFilter {
-    private static final List<String> GENERATED_SUFFIXES = List.of(".min.js", ".min.css", ".js.map", ".css.map", "-min.js",
-            "package-lock.json", "yarn.lock", "pnpm-lock.yaml", ".pb.go", "_pb2.py");
+    private static final List<String> GENERATED_SUFFIXES = List.of(
+            ".min.js",
+            ".min.css",
+            ".js.map",
+            ".css.map",
+            "-min.js",
+            "package-lock.json",
+            "yarn.lock",
+            "pnpm-lock.yaml",
+            ".pb.go",
+            "_pb2.py");
     private static final List<String> VCS_FOLDERS = List.of(".git", ".svn", ".hg", ".bzr", "CVS", "_darcs");
 
     private final FilterLimits limits;

@@ -12,6 +12,7 @@ package io.trigrep.indexer.filter;
 public record FilterLimits(long maxFileBytes, boolean skipGenerated) {
     /** A file's contents must be one span of a shard's mapping (see FORMAT.md, limits). */
     public static final long MAX_FILE_BYTES = 64L << 20;
+
     public static final FilterLimits DEFAULT = new FilterLimits(MAX_FILE_BYTES, false);
 
     public FilterLimits {

@@ -21,7 +21,8 @@ public final class ContentStore {
     /** The bytes of one file, as a view of the mapping. */
     public ByteBuffer content(long offset, int length) throws CorruptIndexException {
         if (offset < Envelope.HEADER || offset + length > file.size() - Envelope.FOOTER) {
-            throw new CorruptIndexException(file.path(), offset, "content span of " + length + " bytes outside the content section");
+            throw new CorruptIndexException(
+                    file.path(), offset, "content span of " + length + " bytes outside the content section");
         }
         return file.slice(offset, length);
     }

@@ -36,12 +36,18 @@ public final class DocTable {
         long packagesStart = file.getLong(directory + 16);
         long poolStart = file.getLong(directory + 24);
         long poolLength = file.getLong(directory + 32);
-        if (docs < 0 || packages < 0 || docsStart != Envelope.HEADER
+        if (docs < 0
+                || packages < 0
+                || docsStart != Envelope.HEADER
                 || docsStart + (long) docs * DocTableWriter.DOC_BYTES != packagesStart
                 || packagesStart + (long) packages * DocTableWriter.PACKAGE_BYTES != poolStart
-                || poolLength < 0 || poolStart + poolLength != directory) {
-            throw new CorruptIndexException(path, directory, "directory sections do not add up (" + docs + " docs, " + packages
-                    + " packages, pool at " + poolStart + " of " + poolLength + " bytes)");
+                || poolLength < 0
+                || poolStart + poolLength != directory) {
+            throw new CorruptIndexException(
+                    path,
+                    directory,
+                    "directory sections do not add up (" + docs + " docs, " + packages + " packages, pool at "
+                            + poolStart + " of " + poolLength + " bytes)");
         }
         return new DocTable(file, docs, packages, packagesStart, poolStart, poolLength);
     }
@@ -76,7 +82,8 @@ public final class DocTable {
     public int packageId(int doc) throws CorruptIndexException {
         int id = file.getInt(doc(doc) + 16);
         if (id < 0 || id >= packages) {
-            throw new CorruptIndexException(file.path(), doc(doc) + 16, "package id " + id + " outside [0, " + packages + ")");
+            throw new CorruptIndexException(
+                    file.path(), doc(doc) + 16, "package id " + id + " outside [0, " + packages + ")");
         }
         return id;
     }
@@ -127,8 +134,10 @@ public final class DocTable {
 
     private ByteBuffer pool(long record, int offset, int length) throws CorruptIndexException {
         if (offset < 0 || length < 0 || (long) offset + length > poolLength) {
-            throw new CorruptIndexException(file.path(), record, "string [" + offset + ", +" + length + ") outside the pool of "
-                    + poolLength + " bytes");
+            throw new CorruptIndexException(
+                    file.path(),
+                    record,
+                    "string [" + offset + ", +" + length + ") outside the pool of " + poolLength + " bytes");
         }
         return file.slice(poolStart + offset, length);
     }

@@ -28,7 +28,8 @@ public final class DocTableWriter implements AutoCloseable {
     }
 
     /** Records one doc; doc ids are given in order of these calls, from 0. Packages are added after all docs. */
-    public void addDoc(long contentOffset, int contentLength, byte[] path, int packageId, float rank, int fileType, int lines)
+    public void addDoc(
+            long contentOffset, int contentLength, byte[] path, int packageId, float rank, int fileType, int lines)
             throws IOException {
         if (docsDone) {
             throw new IllegalStateException("docs must all be added before the first package");

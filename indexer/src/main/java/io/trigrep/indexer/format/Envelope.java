@@ -10,8 +10,8 @@ import java.util.zip.CRC32C;
 public final class Envelope {
     private Envelope() {}
 
-    static final int MAGIC = 0x50524754;      // "TGRP" little-endian
-    static final int END_MAGIC = 0x45524754;  // "TGRE"
+    static final int MAGIC = 0x50524754; // "TGRP" little-endian
+    static final int END_MAGIC = 0x45524754; // "TGRE"
     static final int VERSION = 1;
     public static final int HEADER = 16;
     public static final int FOOTER = 16;
@@ -37,25 +37,35 @@ public final class Envelope {
     /** Checks magic, kind, version and the footer's length against the real file size. */
     public static void check(MappedFile file, int kind) throws CorruptIndexException {
         if (file.size() < HEADER + FOOTER) {
-            throw new CorruptIndexException(file.path(), 0, "file of " + file.size() + " bytes is too short for a header and footer (truncated?)");
+            throw new CorruptIndexException(
+                    file.path(),
+                    0,
+                    "file of " + file.size() + " bytes is too short for a header and footer (truncated?)");
         }
         if (file.getInt(0) != MAGIC) {
-            throw new CorruptIndexException(file.path(), 0, "not a trigrep shard file (magic 0x" + Integer.toHexString(file.getInt(0)) + ")");
+            throw new CorruptIndexException(
+                    file.path(), 0, "not a trigrep shard file (magic 0x" + Integer.toHexString(file.getInt(0)) + ")");
         }
         if (file.getInt(4) != kind) {
-            throw new CorruptIndexException(file.path(), 4, "file kind " + kindName(file.getInt(4)) + ", expected " + kindName(kind));
+            throw new CorruptIndexException(
+                    file.path(), 4, "file kind " + kindName(file.getInt(4)) + ", expected " + kindName(kind));
         }
         int version = file.getInt(8);
         if (version != VERSION) {
-            throw new CorruptIndexException(file.path(), 8, "format version " + version + ", this build reads version " + VERSION);
+            throw new CorruptIndexException(
+                    file.path(), 8, "format version " + version + ", this build reads version " + VERSION);
         }
         long footer = file.size() - FOOTER;
         if (file.getInt(footer + 12) != END_MAGIC) {
-            throw new CorruptIndexException(file.path(), footer + 12, "footer magic missing (truncated or appended to?)");
+            throw new CorruptIndexException(
+                    file.path(), footer + 12, "footer magic missing (truncated or appended to?)");
         }
         long length = file.getLong(footer);
         if (length != file.size()) {
-            throw new CorruptIndexException(file.path(), footer, "footer records " + length + " bytes, file has " + file.size() + " (truncated?)");
+            throw new CorruptIndexException(
+                    file.path(),
+                    footer,
+                    "footer records " + length + " bytes, file has " + file.size() + " (truncated?)");
         }
     }
 
@@ -71,8 +81,11 @@ public final class Envelope {
         }
         int stored = file.getInt(footer + 8);
         if ((int) crc.getValue() != stored) {
-            throw new CorruptIndexException(file.path(), footer + 8, "checksum mismatch: stored 0x" + Integer.toHexString(stored)
-                    + ", computed 0x" + Integer.toHexString((int) crc.getValue()));
+            throw new CorruptIndexException(
+                    file.path(),
+                    footer + 8,
+                    "checksum mismatch: stored 0x" + Integer.toHexString(stored) + ", computed 0x"
+                            + Integer.toHexString((int) crc.getValue()));
         }
     }
 }

@@ -31,8 +31,8 @@ public final class FormatOutput implements Closeable {
     /** A headerless scratch file: a part that {@link #transferFrom} later copies into a real one. */
     FormatOutput(Path path) throws IOException {
         this.path = path;
-        this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                StandardOpenOption.READ);
+        this.channel = FileChannel.open(
+                path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.READ);
     }
 
     /** Flushes a scratch file; it stays open for reading back. */

@@ -21,15 +21,26 @@ import java.util.regex.Pattern;
  * @param symbolsAbsent why the shard has no {@code symbols.tgs} (ctags missing, symbols turned
  *                off); null when it has one, or when the manifest says nothing about symbols
  */
-public record Manifest(String shard, int docs, int packages, int trigrams, long contentBytes, long indexBytes, long docTableBytes,
-                       long builtAtMillis, long buildMillis, Map<String, Skipped> skipped, String symbolsAbsent) {
+public record Manifest(
+        String shard,
+        int docs,
+        int packages,
+        int trigrams,
+        long contentBytes,
+        long indexBytes,
+        long docTableBytes,
+        long builtAtMillis,
+        long buildMillis,
+        Map<String, Skipped> skipped,
+        String symbolsAbsent) {
     public static final int FORMAT_VERSION = Envelope.VERSION;
 
     /** Files left out for one reason and their bytes. */
     public record Skipped(long files, long bytes) {
         public Skipped {
             if (files < 0 || bytes < 0) {
-                throw new IllegalArgumentException("skipped files and bytes must be >= 0, got " + files + " files, " + bytes + " bytes");
+                throw new IllegalArgumentException(
+                        "skipped files and bytes must be >= 0, got " + files + " files, " + bytes + " bytes");
             }
         }
     }
@@ -39,15 +50,53 @@ public record Manifest(String shard, int docs, int packages, int trigrams, long 
     }
 
     /** A manifest that says nothing about symbols. */
-    public Manifest(String shard, int docs, int packages, int trigrams, long contentBytes, long indexBytes, long docTableBytes,
-                    long builtAtMillis, long buildMillis, Map<String, Skipped> skipped) {
-        this(shard, docs, packages, trigrams, contentBytes, indexBytes, docTableBytes, builtAtMillis, buildMillis, skipped, null);
+    public Manifest(
+            String shard,
+            int docs,
+            int packages,
+            int trigrams,
+            long contentBytes,
+            long indexBytes,
+            long docTableBytes,
+            long builtAtMillis,
+            long buildMillis,
+            Map<String, Skipped> skipped) {
+        this(
+                shard,
+                docs,
+                packages,
+                trigrams,
+                contentBytes,
+                indexBytes,
+                docTableBytes,
+                builtAtMillis,
+                buildMillis,
+                skipped,
+                null);
     }
 
     /** A manifest with no skipped files recorded. */
-    public Manifest(String shard, int docs, int packages, int trigrams, long contentBytes, long indexBytes, long docTableBytes,
-                    long builtAtMillis, long buildMillis) {
-        this(shard, docs, packages, trigrams, contentBytes, indexBytes, docTableBytes, builtAtMillis, buildMillis, Map.of());
+    public Manifest(
+            String shard,
+            int docs,
+            int packages,
+            int trigrams,
+            long contentBytes,
+            long indexBytes,
+            long docTableBytes,
+            long builtAtMillis,
+            long buildMillis) {
+        this(
+                shard,
+                docs,
+                packages,
+                trigrams,
+                contentBytes,
+                indexBytes,
+                docTableBytes,
+                builtAtMillis,
+                buildMillis,
+                Map.of());
     }
 
     /** Files left out over every reason. */
@@ -58,8 +107,14 @@ public record Manifest(String shard, int docs, int packages, int trigrams, long 
     public String toJson() {
         StringBuilder reasons = new StringBuilder();
         for (Map.Entry<String, Skipped> e : skipped.entrySet()) {
-            reasons.append(reasons.length() == 0 ? "\n" : ",\n").append("    ").append(quote(e.getKey())).append(": {\"files\": ")
-                    .append(e.getValue().files()).append(", \"bytes\": ").append(e.getValue().bytes()).append('}');
+            reasons.append(reasons.length() == 0 ? "\n" : ",\n")
+                    .append("    ")
+                    .append(quote(e.getKey()))
+                    .append(": {\"files\": ")
+                    .append(e.getValue().files())
+                    .append(", \"bytes\": ")
+                    .append(e.getValue().bytes())
+                    .append('}');
         }
         String body = "{\n"
                 + "  \"formatVersion\": " + FORMAT_VERSION + ",\n"
@@ -96,8 +151,8 @@ public record Manifest(String shard, int docs, int packages, int trigrams, long 
 
     private static final Pattern FIELD = Pattern.compile("\"(\\w+)\"\\s*:\\s*(\"((?:[^\"\\\\]|\\\\.)*)\"|-?\\d+)");
     private static final Pattern SKIPPED = Pattern.compile("\"skipped\"\\s*:\\s*\\{((?:[^{}]|\\{[^{}]*\\})*)\\}");
-    private static final Pattern REASON =
-            Pattern.compile("\"(\\w+)\"\\s*:\\s*\\{\\s*\"files\"\\s*:\\s*(\\d+)\\s*,\\s*\"bytes\"\\s*:\\s*(\\d+)\\s*\\}");
+    private static final Pattern REASON = Pattern.compile(
+            "\"(\\w+)\"\\s*:\\s*\\{\\s*\"files\"\\s*:\\s*(\\d+)\\s*,\\s*\"bytes\"\\s*:\\s*(\\d+)\\s*\\}");
 
     /** Reads what {@link #toJson} wrote; refuses a manifest of another format version. */
     public static Manifest read(Path file) throws IOException {
@@ -109,7 +164,9 @@ public record Manifest(String shard, int docs, int packages, int trigrams, long 
             String rest = json.substring(checksumAt + CHECKSUM_LINE.length());
             int end = rest.indexOf('\n');
             if (end < 0 || !rest.substring(0, end).equals(Long.toString(checksum(body)))) {
-                throw new CorruptIndexException(file, body.getBytes(java.nio.charset.StandardCharsets.UTF_8).length,
+                throw new CorruptIndexException(
+                        file,
+                        body.getBytes(java.nio.charset.StandardCharsets.UTF_8).length,
                         "manifest's crc32c does not match its contents (corrupt manifest)");
             }
         }
@@ -129,17 +186,27 @@ public record Manifest(String shard, int docs, int packages, int trigrams, long 
         java.util.Map<String, String> fields = new java.util.HashMap<>();
         Matcher m = FIELD.matcher(json);
         while (m.find()) {
-            fields.put(m.group(1), m.group(3) != null ? m.group(3).replace("\\\"", "\"").replace("\\\\", "\\") : m.group(2));
+            fields.put(
+                    m.group(1),
+                    m.group(3) != null ? m.group(3).replace("\\\"", "\"").replace("\\\\", "\\") : m.group(2));
         }
         try {
             int version = Integer.parseInt(fields.getOrDefault("formatVersion", "-1"));
             if (version != FORMAT_VERSION) {
-                throw new CorruptIndexException(file, 0, "manifest of format version " + version + ", this build reads " + FORMAT_VERSION);
+                throw new CorruptIndexException(
+                        file, 0, "manifest of format version " + version + ", this build reads " + FORMAT_VERSION);
             }
-            return new Manifest(fields.get("shard"), Integer.parseInt(fields.get("docs")), Integer.parseInt(fields.get("packages")),
-                    Integer.parseInt(fields.get("trigrams")), Long.parseLong(fields.get("contentBytes")),
-                    Long.parseLong(fields.get("indexBytes")), Long.parseLong(fields.get("docTableBytes")),
-                    Long.parseLong(fields.get("builtAtMillis")), Long.parseLong(fields.get("buildMillis")), skipped,
+            return new Manifest(
+                    fields.get("shard"),
+                    Integer.parseInt(fields.get("docs")),
+                    Integer.parseInt(fields.get("packages")),
+                    Integer.parseInt(fields.get("trigrams")),
+                    Long.parseLong(fields.get("contentBytes")),
+                    Long.parseLong(fields.get("indexBytes")),
+                    Long.parseLong(fields.get("docTableBytes")),
+                    Long.parseLong(fields.get("builtAtMillis")),
+                    Long.parseLong(fields.get("buildMillis")),
+                    skipped,
                     fields.get("symbolsAbsent"));
         } catch (NumberFormatException | NullPointerException e) {
             throw new CorruptIndexException(file, 0, "manifest is missing a field or has a malformed one");

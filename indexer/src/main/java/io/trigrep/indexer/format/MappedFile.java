@@ -95,10 +95,12 @@ public final class MappedFile implements Closeable {
 
     public void check(long offset, long length) throws CorruptIndexException {
         if (offset < 0 || length < 0 || offset + length > size) {
-            throw new CorruptIndexException(path, offset, "span of " + length + " bytes runs outside the file of " + size + " bytes");
+            throw new CorruptIndexException(
+                    path, offset, "span of " + length + " bytes runs outside the file of " + size + " bytes");
         }
         if (length > maxSpan) {
-            throw new CorruptIndexException(path, offset, "span of " + length + " bytes exceeds the " + maxSpan + "-byte limit");
+            throw new CorruptIndexException(
+                    path, offset, "span of " + length + " bytes exceeds the " + maxSpan + "-byte limit");
         }
     }
 

@@ -34,8 +34,11 @@ public final class Shard {
         DocTable docs = DocTable.open(folder.resolve(ShardFiles.DOCS));
         ContentStore contents = ContentStore.open(folder.resolve(ShardFiles.CONTENTS));
         if (index.docCount() != docs.docCount() || docs.docCount() != manifest.docs()) {
-            throw new CorruptIndexException(index.path(), 0, "index counts " + index.docCount() + " docs, doc table "
-                    + docs.docCount() + ", manifest " + manifest.docs());
+            throw new CorruptIndexException(
+                    index.path(),
+                    0,
+                    "index counts " + index.docCount() + " docs, doc table " + docs.docCount() + ", manifest "
+                            + manifest.docs());
         }
         return new Shard(folder, manifest, index, docs, contents);
     }

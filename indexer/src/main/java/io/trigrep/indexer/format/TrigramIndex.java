@@ -33,14 +33,22 @@ public final class TrigramIndex {
         int docCount = file.getInt(directory + 20);
         long prefixStart = file.getLong(directory + 24);
         int maxListBytes = file.getInt(directory + 32);
-        if (postingsStart != Envelope.HEADER || tableStart < postingsStart || trigrams < 0 || trigrams > 1 << 24 || docCount < 0
+        if (postingsStart != Envelope.HEADER
+                || tableStart < postingsStart
+                || trigrams < 0
+                || trigrams > 1 << 24
+                || docCount < 0
                 || tableStart + (long) trigrams * TrigramIndexWriter.ENTRY_BYTES != prefixStart
                 || prefixStart + 4L * (TrigramIndexWriter.PREFIXES + 1) != directory) {
-            throw new CorruptIndexException(path, directory, "directory sections do not add up (tables at " + tableStart + ", "
-                    + prefixStart + ", " + trigrams + " trigrams)");
+            throw new CorruptIndexException(
+                    path,
+                    directory,
+                    "directory sections do not add up (tables at " + tableStart + ", " + prefixStart + ", " + trigrams
+                            + " trigrams)");
         }
         if (maxListBytes < 0 || maxListBytes > MappedFile.DEFAULT_MAX_SPAN) {
-            throw new CorruptIndexException(path, directory + 32, "longest posting list of " + maxListBytes + " bytes is over the limit");
+            throw new CorruptIndexException(
+                    path, directory + 32, "longest posting list of " + maxListBytes + " bytes is over the limit");
         }
         if (file.getInt(prefixStart + 4L * TrigramIndexWriter.PREFIXES) != trigrams) {
             throw new CorruptIndexException(path, prefixStart, "prefix table does not end at the trigram count");
@@ -66,7 +74,8 @@ public final class TrigramIndex {
         int lo = file.getInt(prefixStart + 4L * prefix);
         int hi = file.getInt(prefixStart + 4L * (prefix + 1)) - 1;
         if (lo < 0 || hi >= trigrams) {
-            throw new CorruptIndexException(file.path(), prefixStart + 4L * prefix, "prefix table entry outside the trigram table");
+            throw new CorruptIndexException(
+                    file.path(), prefixStart + 4L * prefix, "prefix table entry outside the trigram table");
         }
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
@@ -102,8 +111,10 @@ public final class TrigramIndex {
         long end = index + 1 < trigrams ? file.getLong(entryAt(index + 1)) & ((1L << 40) - 1) : tableStart;
         int count = docCountAt(index);
         if (start < Envelope.HEADER || end < start || end > tableStart || count <= 0 || count > docCount) {
-            throw new CorruptIndexException(file.path(), entryAt(index), "trigram entry " + index + " points at [" + start + ", " + end
-                    + ") with " + count + " docs");
+            throw new CorruptIndexException(
+                    file.path(),
+                    entryAt(index),
+                    "trigram entry " + index + " points at [" + start + ", " + end + ") with " + count + " docs");
         }
         ByteBuffer list = file.slice(start, (int) (end - start));
         return into.reset(list, count, docCount, file.path(), start);

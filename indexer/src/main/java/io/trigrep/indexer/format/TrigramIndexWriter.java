@@ -1,9 +1,9 @@
 package io.trigrep.indexer.format;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
@@ -77,7 +77,8 @@ public final class TrigramIndexWriter implements AutoCloseable {
 
     private void record(int trigram, long offset, int count) throws IOException {
         if (trigram <= lastTrigram) {
-            throw new IllegalStateException("parts must be appended in increasing trigram order: " + trigram + " after " + lastTrigram);
+            throw new IllegalStateException(
+                    "parts must be appended in increasing trigram order: " + trigram + " after " + lastTrigram);
         }
         lastTrigram = trigram;
         table.writeLong((long) trigram << 40 | offset);
@@ -126,7 +127,8 @@ public final class TrigramIndexWriter implements AutoCloseable {
         public void add(int trigram, int doc) throws IOException {
             if (trigram != current) {
                 if (trigram < current || trigram >>> 24 != 0) {
-                    throw new IllegalArgumentException("trigrams must be 24-bit and increasing: " + trigram + " after " + current);
+                    throw new IllegalArgumentException(
+                            "trigrams must be 24-bit and increasing: " + trigram + " after " + current);
                 }
                 endList();
                 current = trigram;

@@ -156,7 +156,8 @@ public final class Trigrams {
          */
         public int[] membersByFirstByte() {
             if (dense) {
-                throw new IllegalStateException("a dense set of " + size + " trigrams has no member array: use forEachByFirstByte");
+                throw new IllegalStateException(
+                        "a dense set of " + size + " trigrams has no member array: use forEachByFirstByte");
             }
             if (grouped.length < size) {
                 grouped = new int[Math.max(size, 2 * grouped.length)];

@@ -51,7 +51,8 @@ public final class Popularity {
                     }
                     counts.merge(fields[0], count, Long::sum);
                 } catch (NumberFormatException e) {
-                    throw new IOException(file + ":" + number + ": count must be a non-negative integer, got '" + fields[1] + "'");
+                    throw new IOException(
+                            file + ":" + number + ": count must be a non-negative integer, got '" + fields[1] + "'");
                 }
             }
         }

@@ -13,11 +13,21 @@ import java.util.Locale;
 public final class StaticRank {
     private StaticRank() {}
 
-    private static final List<String> TEST_PARTS = List.of("test", "tests", "testing", "testdata", "testsuite", "spec", "specs",
-            "__tests__", "t");
-    private static final List<String> EXAMPLE_PARTS = List.of("example", "examples", "demo", "demos", "sample", "samples");
-    private static final List<String> VENDOR_PARTS = List.of("vendor", "third_party", "thirdparty", "third-party", "3rdparty",
-            "external", "extern", "node_modules", "bundled", "contrib");
+    private static final List<String> TEST_PARTS =
+            List.of("test", "tests", "testing", "testdata", "testsuite", "spec", "specs", "__tests__", "t");
+    private static final List<String> EXAMPLE_PARTS =
+            List.of("example", "examples", "demo", "demos", "sample", "samples");
+    private static final List<String> VENDOR_PARTS = List.of(
+            "vendor",
+            "third_party",
+            "thirdparty",
+            "third-party",
+            "3rdparty",
+            "external",
+            "extern",
+            "node_modules",
+            "bundled",
+            "contrib");
     private static final List<String> DOC_PARTS = List.of("doc", "docs", "documentation", "man");
 
     public static float of(String path, FileType type, float packageWeight) {
@@ -28,8 +38,12 @@ public final class StaticRank {
         if (lower.startsWith("debian/")) {
             rank *= 0.3;
         }
-        boolean test = name.startsWith("test_") || name.contains("_test.") || name.contains(".test.") || name.contains("_spec.")
-                || name.endsWith("test.java") || name.endsWith("tests.java");
+        boolean test = name.startsWith("test_")
+                || name.contains("_test.")
+                || name.contains(".test.")
+                || name.contains("_spec.")
+                || name.endsWith("test.java")
+                || name.endsWith("tests.java");
         boolean example = false;
         boolean vendor = false;
         boolean doc = false;

@@ -30,9 +30,13 @@ final class Ctags implements Closeable {
     static final List<String> MAPS = List.of("--map-D=-.d");
 
     /** Options after the program: no user or project option files, the maps, JSON out, the fields kept. */
-    static final List<String> OPTIONS = java.util.stream.Stream.concat(java.util.stream.Stream.of("--options=NONE"),
-            java.util.stream.Stream.concat(MAPS.stream(), java.util.stream.Stream.of("--_interactive", "--output-format=json",
-                    "--fields=NnKls", "-o", "-"))).toList();
+    static final List<String> OPTIONS = java.util.stream.Stream.concat(
+                    java.util.stream.Stream.of("--options=NONE"),
+                    java.util.stream.Stream.concat(
+                            MAPS.stream(),
+                            java.util.stream.Stream.of(
+                                    "--_interactive", "--output-format=json", "--fields=NnKls", "-o", "-")))
+            .toList();
 
     /** Why ctags gave no tags for one file. */
     static final class Failure extends Exception {
@@ -76,18 +80,22 @@ final class Ctags implements Closeable {
             current = file;
         }
         Process running = process;
-        ScheduledFuture<?> alarm = timer.schedule(() -> {
-            // Only while this file is still being tagged: a late alarm must not kill the next file's process.
-            synchronized (this) {
-                if (current == file) {
-                    killed = true;
-                    running.destroyForcibly();
-                }
-            }
-        }, limitNanos, TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> alarm = timer.schedule(
+                () -> {
+                    // Only while this file is still being tagged: a late alarm must not kill the next file's process.
+                    synchronized (this) {
+                        if (current == file) {
+                            killed = true;
+                            running.destroyForcibly();
+                        }
+                    }
+                },
+                limitNanos,
+                TimeUnit.NANOSECONDS);
         List<Tag> tags = new ArrayList<>();
         try {
-            in.write(("{\"command\":\"generate-tags\",\"filename\":" + jsonString(fileName) + ",\"size\":" + length + "}\n")
+            in.write(("{\"command\":\"generate-tags\",\"filename\":" + jsonString(fileName) + ",\"size\":" + length
+                            + "}\n")
                     .getBytes(StandardCharsets.UTF_8));
             in.write(content, 0, length);
             in.flush();
@@ -145,7 +153,8 @@ final class Ctags implements Closeable {
         Process p = process;
         stop();
         try {
-            return p != null && p.waitFor(1, TimeUnit.SECONDS) ? "ctags exited with status " + p.exitValue() + " on this file"
+            return p != null && p.waitFor(1, TimeUnit.SECONDS)
+                    ? "ctags exited with status " + p.exitValue() + " on this file"
                     : "ctags stopped answering";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -196,7 +205,9 @@ final class Ctags implements Closeable {
         List<String> command = new ArrayList<>();
         command.add(program);
         command.addAll(OPTIONS);
-        process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         in = new BufferedOutputStream(process.getOutputStream(), 1 << 16);
         out = process.getInputStream();
         position = limit = 0;

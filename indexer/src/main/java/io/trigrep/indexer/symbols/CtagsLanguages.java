@@ -36,7 +36,8 @@ final class CtagsLanguages {
         boolean wild = pattern.chars().anyMatch(c -> c == '*' || c == '?' || c == '[' || c == '{');
         if (!wild) {
             names.add(pattern);
-        } else if (pattern.startsWith("*.") && pattern.indexOf('.', 2) < 0
+        } else if (pattern.startsWith("*.")
+                && pattern.indexOf('.', 2) < 0
                 && pattern.substring(2).chars().noneMatch(c -> c == '*' || c == '?' || c == '[' || c == '{')) {
             extensions.add(pattern.substring(2));
         } else {
@@ -49,7 +50,9 @@ final class CtagsLanguages {
         List<String> command = new ArrayList<>(List.of(program, "--options=NONE"));
         command.addAll(Ctags.MAPS);
         command.add("--list-maps");
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         p.getOutputStream().close();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         try {

@@ -96,7 +96,9 @@ public final class SymbolExtractor {
     private static String run(String program, String option) throws IOException {
         Process p;
         try {
-            p = new ProcessBuilder(program, "--options=NONE", option).redirectErrorStream(true).start();
+            p = new ProcessBuilder(program, "--options=NONE", option)
+                    .redirectErrorStream(true)
+                    .start();
         } catch (IOException e) {
             throw new IOException("ctags not found: cannot run " + program + " (install universal-ctags)", e);
         }
@@ -145,34 +147,39 @@ public final class SymbolExtractor {
         try {
             for (int w = 0; w < processes; w++) {
                 int first = w;
-                Thread t = new Thread(() -> {
-                    byte[] buffer = new byte[1 << 16];
-                    try (Ctags ctags = new Ctags(config.program(), config.perFileLimit().toNanos(), timer)) {
-                        // Every n-th file, not the next free one: ctags keeps some state from one file
-                        // to the next (its TeX parser carries a \part into the next file's scopes), so
-                        // each process must see the same files in the same order in every build, or
-                        // two builds of the same input would differ.
-                        for (int i = first; i < files && !stop.get(); i += processes) {
-                            int doc = wanted[i];
-                            int length = docs.length(doc);
-                            if (buffer.length < length) {
-                                buffer = new byte[Math.max(length, 2 * buffer.length)];
+                Thread t = new Thread(
+                        () -> {
+                            byte[] buffer = new byte[1 << 16];
+                            try (Ctags ctags = new Ctags(
+                                    config.program(), config.perFileLimit().toNanos(), timer)) {
+                                // Every n-th file, not the next free one: ctags keeps some state from one file
+                                // to the next (its TeX parser carries a \part into the next file's scopes), so
+                                // each process must see the same files in the same order in every build, or
+                                // two builds of the same input would differ.
+                                for (int i = first; i < files && !stop.get(); i += processes) {
+                                    int doc = wanted[i];
+                                    int length = docs.length(doc);
+                                    if (buffer.length < length) {
+                                        buffer = new byte[Math.max(length, 2 * buffer.length)];
+                                    }
+                                    docs.read(doc, buffer);
+                                    try {
+                                        List<Tag> tags = ctags.tags(docs.path(doc), buffer, length);
+                                        byDoc[doc] = sortedByLine(tags);
+                                    } catch (Ctags.Failure f) {
+                                        failures.add(new Failure(doc, f.getMessage()));
+                                    }
+                                }
+                            } catch (IOException | RuntimeException e) {
+                                synchronized (broken) {
+                                    broken[0] = broken[0] != null
+                                            ? broken[0]
+                                            : e instanceof IOException io ? io : new IOException(e);
+                                }
+                                stop.set(true);
                             }
-                            docs.read(doc, buffer);
-                            try {
-                                List<Tag> tags = ctags.tags(docs.path(doc), buffer, length);
-                                byDoc[doc] = sortedByLine(tags);
-                            } catch (Ctags.Failure f) {
-                                failures.add(new Failure(doc, f.getMessage()));
-                            }
-                        }
-                    } catch (IOException | RuntimeException e) {
-                        synchronized (broken) {
-                            broken[0] = broken[0] != null ? broken[0] : e instanceof IOException io ? io : new IOException(e);
-                        }
-                        stop.set(true);
-                    }
-                }, "trigrep-ctags-" + w);
+                        },
+                        "trigrep-ctags-" + w);
                 t.setDaemon(true);
                 t.start();
                 workers.add(t);

@@ -79,11 +79,14 @@ public final class Symbols {
             if (manifest != null && manifest.symbolsAbsent() != null) {
                 return new Symbols(manifest.symbolsAbsent());
             }
-            return new Symbols("the shard has no " + ShardFiles.SYMBOLS + " (built before symbol search existed, or incomplete)");
+            return new Symbols(
+                    "the shard has no " + ShardFiles.SYMBOLS + " (built before symbol search existed, or incomplete)");
         }
         Symbols opened = openFile(path);
         if (manifest != null && opened.docs != manifest.docs()) {
-            throw new CorruptIndexException(path, opened.file.size() - Envelope.FOOTER - SymbolsWriter.DIRECTORY_BYTES,
+            throw new CorruptIndexException(
+                    path,
+                    opened.file.size() - Envelope.FOOTER - SymbolsWriter.DIRECTORY_BYTES,
                     "symbols cover " + opened.docs + " docs, the manifest " + manifest.docs());
         }
         return opened;
@@ -117,8 +120,10 @@ public final class Symbols {
             // each string table's end comes from its last offset, read within the file
             long at = expected[4 + i];
             if (sections[4 + i] != at || at + 4L * (counts[2 + i] + 1L) > directory) {
-                throw new CorruptIndexException(path, directory + 24 + 8L * (4 + i), "string table " + i + " at " + sections[4 + i]
-                        + ", expected " + at);
+                throw new CorruptIndexException(
+                        path,
+                        directory + 24 + 8L * (4 + i),
+                        "string table " + i + " at " + sections[4 + i] + ", expected " + at);
             }
             long bytes = file.getInt(at + 4L * counts[2 + i]) & 0xffffffffL;
             expected[5 + i] = at + 4L * (counts[2 + i] + 1L) + bytes;
@@ -126,8 +131,11 @@ public final class Symbols {
         expected[8] = directory - (long) SymbolsWriter.TRIGRAM_ENTRY_BYTES * counts[5];
         for (int i = 0; i < sections.length; i++) {
             if (sections[i] != expected[i] || (i > 0 && sections[i] < sections[i - 1])) {
-                throw new CorruptIndexException(path, directory + 24 + 8L * i, "directory sections do not add up: section " + i
-                        + " at " + sections[i] + ", expected " + expected[i]);
+                throw new CorruptIndexException(
+                        path,
+                        directory + 24 + 8L * i,
+                        "directory sections do not add up: section " + i + " at " + sections[i] + ", expected "
+                                + expected[i]);
             }
         }
         if (file.getInt(sections[2] - 4) != counts[1] || file.getInt(sections[1]) != 0) {
@@ -137,7 +145,8 @@ public final class Symbols {
             throw new CorruptIndexException(path, sections[4] - 4, "name table does not end at symbol " + counts[1]);
         }
         if (counts[4] > SymbolsWriter.MAX_KINDS) {
-            throw new CorruptIndexException(path, directory + 16, counts[4] + " kinds and languages, at most " + SymbolsWriter.MAX_KINDS);
+            throw new CorruptIndexException(
+                    path, directory + 16, counts[4] + " kinds and languages, at most " + SymbolsWriter.MAX_KINDS);
         }
         return new Symbols(file, counts, sections);
     }
@@ -219,8 +228,10 @@ public final class Symbols {
         }
         int start = file.getInt(docStartAt + 4L * doc);
         if (start < 0 || start > symbols) {
-            throw new CorruptIndexException(file.path(), docStartAt + 4L * doc, "doc " + doc + " starts at symbol " + start
-                    + ", outside [0, " + symbols + "]");
+            throw new CorruptIndexException(
+                    file.path(),
+                    docStartAt + 4L * doc,
+                    "doc " + doc + " starts at symbol " + start + ", outside [0, " + symbols + "]");
         }
         return start;
     }
@@ -250,8 +261,10 @@ public final class Symbols {
         }
         int start = file.getInt(nameStartAt + 4L * name);
         if (start < 0 || start > symbols) {
-            throw new CorruptIndexException(file.path(), nameStartAt + 4L * name, "name " + name + " starts at " + start
-                    + ", outside [0, " + symbols + "]");
+            throw new CorruptIndexException(
+                    file.path(),
+                    nameStartAt + 4L * name,
+                    "name " + name + " starts at " + start + ", outside [0, " + symbols + "]");
         }
         return start;
     }
@@ -287,11 +300,19 @@ public final class Symbols {
                 long entry = trigramsAt + (long) SymbolsWriter.TRIGRAM_ENTRY_BYTES * mid;
                 int count = file.getInt(entry + 4);
                 long start = file.getLong(entry + 8);
-                long end = mid + 1 < trigrams ? file.getLong(entry + 8 + SymbolsWriter.TRIGRAM_ENTRY_BYTES) : trigramsAt;
-                if (count < 1 || count > names || start < postingsAt || end < start || end > trigramsAt
+                long end =
+                        mid + 1 < trigrams ? file.getLong(entry + 8 + SymbolsWriter.TRIGRAM_ENTRY_BYTES) : trigramsAt;
+                if (count < 1
+                        || count > names
+                        || start < postingsAt
+                        || end < start
+                        || end > trigramsAt
                         || end - start > MappedFile.DEFAULT_MAX_SPAN) {
-                    throw new CorruptIndexException(file.path(), entry, "name list of trigram 0x" + Integer.toHexString(trigram)
-                            + ": " + count + " names in [" + start + ", " + end + ")");
+                    throw new CorruptIndexException(
+                            file.path(),
+                            entry,
+                            "name list of trigram 0x" + Integer.toHexString(trigram) + ": " + count + " names in ["
+                                    + start + ", " + end + ")");
                 }
                 return reuse.reset(file.slice(start, (int) (end - start)), count, names, file.path(), start);
             }
@@ -465,8 +486,11 @@ public final class Symbols {
             int start = file.getInt(offsetsAt + 4L * id);
             int end = file.getInt(offsetsAt + 4L * id + 4);
             if (start < 0 || end < start || end > bytes.capacity()) {
-                throw new CorruptIndexException(file.path(), offsetsAt + 4L * id, "string " + id + " spans [" + start + ", " + end
-                        + ") of a " + bytes.capacity() + "-byte table");
+                throw new CorruptIndexException(
+                        file.path(),
+                        offsetsAt + 4L * id,
+                        "string " + id + " spans [" + start + ", " + end + ") of a " + bytes.capacity()
+                                + "-byte table");
             }
             return bytes.slice(start, end - start);
         }

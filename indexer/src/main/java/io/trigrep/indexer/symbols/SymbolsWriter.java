@@ -51,7 +51,8 @@ final class SymbolsWriter {
         scopes.seal();
         kinds.seal();
         if (kinds.size() > MAX_KINDS) {
-            throw new IllegalArgumentException("at most " + MAX_KINDS + " distinct kinds and languages per shard, got " + kinds.size());
+            throw new IllegalArgumentException(
+                    "at most " + MAX_KINDS + " distinct kinds and languages per shard, got " + kinds.size());
         }
         int[] nameOf = new int[symbols];
         int s = 0;
@@ -122,7 +123,8 @@ final class SymbolsWriter {
                 long offset = out.position();
                 int bytes = encoder.finish(out);
                 if (bytes > MappedFile.DEFAULT_MAX_SPAN) {
-                    throw new IllegalStateException("name posting list of " + bytes + " bytes exceeds the one-span limit");
+                    throw new IllegalStateException(
+                            "name posting list of " + bytes + " bytes exceeds the one-span limit");
                 }
                 entries.add(new long[] {e.getKey(), count, offset});
             }
@@ -138,8 +140,9 @@ final class SymbolsWriter {
             out.writeInt(scopes.size());
             out.writeInt(kinds.size());
             out.writeInt(entries.size());
-            for (long section : new long[] {symbolsAt, docStartAt, byNameAt, nameStartAt, namesAt, scopesAt, kindsAt, postingsAt,
-                    trigramsAt}) {
+            for (long section : new long[] {
+                symbolsAt, docStartAt, byNameAt, nameStartAt, namesAt, scopesAt, kindsAt, postingsAt, trigramsAt
+            }) {
                 out.writeLong(section);
             }
             out.finish();

@@ -46,7 +46,7 @@ final class TagLine {
                     case "language" -> language = value;
                     case "scope" -> scope = value;
                     case "message" -> message = value;
-                    default -> { }
+                    default -> {}
                 }
             } else if (c == 't' || c == 'f') {
                 boolean value = word();
@@ -123,7 +123,9 @@ final class TagLine {
         while (true) {
             char c = peek();
             if (c == '"') {
-                String s = out == null ? text.substring(start, at) : out.append(text, start, at).toString();
+                String s = out == null
+                        ? text.substring(start, at)
+                        : out.append(text, start, at).toString();
                 at++;
                 return s;
             }

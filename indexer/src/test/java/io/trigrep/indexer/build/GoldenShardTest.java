@@ -36,7 +36,8 @@ class GoldenShardTest {
                     Files.createDirectories(expected.getParent());
                     Files.copy(actual, expected, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 }
-                assertThat(Files.readAllBytes(actual)).as("shard-%d/%s differs from the committed golden file", shard, file)
+                assertThat(Files.readAllBytes(actual))
+                        .as("shard-%d/%s differs from the committed golden file", shard, file)
                         .isEqualTo(Files.readAllBytes(expected));
             }
         }

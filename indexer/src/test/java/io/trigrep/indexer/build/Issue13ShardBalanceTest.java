@@ -64,9 +64,15 @@ class Issue13ShardBalanceTest {
             int length = 100 + random.nextInt(1401);
             StringBuilder text = new StringBuilder();
             while (text.length() < length) {
-                text.append("int v").append(random.nextInt(100_000)).append(" = ").append(random.nextInt()).append(";\n");
+                text.append("int v")
+                        .append(random.nextInt(100_000))
+                        .append(" = ")
+                        .append(random.nextInt())
+                        .append(";\n");
             }
-            files.put(prefix + "d" + f % 37 + "/f" + f + ".c", text.substring(0, length).getBytes(StandardCharsets.UTF_8));
+            files.put(
+                    prefix + "d" + f % 37 + "/f" + f + ".c",
+                    text.substring(0, length).getBytes(StandardCharsets.UTF_8));
         }
         return files;
     }
@@ -84,7 +90,8 @@ class Issue13ShardBalanceTest {
     static IndexBuilder.Report build(Path corpus, Path out, int shards) throws Exception {
         List<String> errors = new ArrayList<>();
         List<PackageSource> sources = Corpus.discover(List.of(corpus), out, errors::add);
-        IndexBuilder.Options options = new IndexBuilder.Options(shards, FilterLimits.DEFAULT, Popularity.none(), 2, 1 << 16);
+        IndexBuilder.Options options =
+                new IndexBuilder.Options(shards, FilterLimits.DEFAULT, Popularity.none(), 2, 1 << 16);
         IndexBuilder.Report report = new IndexBuilder(options, Clock.systemUTC()).build(sources, out, errors::add);
         assertThat(errors).isEmpty();
         return report;
@@ -120,12 +127,16 @@ class Issue13ShardBalanceTest {
                 var content = shard.content(doc);
                 byte[] actual = new byte[content.remaining()];
                 content.get(actual);
-                assertThat(seen.put(key, actual)).as("%s in one shard only", key).isNull();
+                assertThat(seen.put(key, actual))
+                        .as("%s in one shard only", key)
+                        .isNull();
                 bytes[s] += actual.length;
                 counted[docs.packageId(doc)]++;
             }
             for (int p = 0; p < docs.packageCount(); p++) {
-                assertThat(docs.packageDocCount(p)).as("shard-%d's doc count of %s", s, docs.packageName(p)).isEqualTo(counted[p]);
+                assertThat(docs.packageDocCount(p))
+                        .as("shard-%d's doc count of %s", s, docs.packageName(p))
+                        .isEqualTo(counted[p]);
                 assertThat(counted[p]).isPositive();
                 docsPerPackage.merge(docs.packageName(p), counted[p], Integer::sum);
                 shardsPerPackage.merge(docs.packageName(p), 1, Integer::sum);
@@ -135,12 +146,16 @@ class Issue13ShardBalanceTest {
         corpus.forEach((pkg, files) -> files.forEach((path, content) -> expected.put(pkg + "/" + path, content)));
         assertThat(seen.keySet()).isEqualTo(expected.keySet());
         expected.forEach((key, content) -> assertThat(seen.get(key)).as(key).isEqualTo(content));
-        corpus.forEach((pkg, files) -> assertThat(docsPerPackage.get(pkg)).as("docs of %s over all shards", pkg).isEqualTo(files.size()));
+        corpus.forEach((pkg, files) -> assertThat(docsPerPackage.get(pkg))
+                .as("docs of %s over all shards", pkg)
+                .isEqualTo(files.size()));
 
         long total = java.util.Arrays.stream(bytes).sum();
         double mean = (double) total / shards;
         for (int s = 0; s < shards; s++) {
-            assertThat(Math.abs(bytes[s] - mean)).as("shard-%d: %d bytes, mean %.0f", s, bytes[s], mean).isLessThanOrEqualTo(0.05 * mean);
+            assertThat(Math.abs(bytes[s] - mean))
+                    .as("shard-%d: %d bytes, mean %.0f", s, bytes[s], mean)
+                    .isLessThanOrEqualTo(0.05 * mean);
         }
         for (var e : shardsPerPackage.entrySet()) {
             spanning += e.getValue() > 1 ? 1 : 0;
@@ -162,8 +177,10 @@ class Issue13ShardBalanceTest {
             build(corpora.resolve(name), b, 3);
             for (int s = 0; s < 3; s++) {
                 for (String file : List.of(ShardFiles.TRIGRAMS, ShardFiles.DOCS, ShardFiles.CONTENTS)) {
-                    assertThat(Files.readAllBytes(a.resolve("shard-" + s).resolve(file))).as("%s shard-%d/%s", name, s, file)
-                            .isEqualTo(Files.readAllBytes(b.resolve("shard-" + s).resolve(file)));
+                    assertThat(Files.readAllBytes(a.resolve("shard-" + s).resolve(file)))
+                            .as("%s shard-%d/%s", name, s, file)
+                            .isEqualTo(
+                                    Files.readAllBytes(b.resolve("shard-" + s).resolve(file)));
                 }
             }
         }
@@ -187,9 +204,14 @@ class Issue13ShardBalanceTest {
         assertThat(load[0] + load[1]).isEqualTo(1150);
         assertThat(Math.abs(load[0] - 575)).as("within half the largest file").isLessThanOrEqualTo(25);
         // The large one spans both shards; each small one is whole: one range of both its files.
-        assertThat(shards.stream().flatMap(List::stream).filter(r -> r.pkg() == 0).count()).isEqualTo(2);
+        assertThat(shards.stream()
+                        .flatMap(List::stream)
+                        .filter(r -> r.pkg() == 0)
+                        .count())
+                .isEqualTo(2);
         assertThat(shards.stream().flatMap(List::stream).filter(r -> r.pkg() > 0))
-                .hasSize(3).allMatch(r -> r.from() == 0 && r.to() == 2);
+                .hasSize(3)
+                .allMatch(r -> r.from() == 0 && r.to() == 2);
         // Same input, same answer.
         assertThat(ShardAssigner.assign(packages, 2)).isEqualTo(shards);
     }

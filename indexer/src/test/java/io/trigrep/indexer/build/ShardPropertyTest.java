@@ -36,8 +36,11 @@ import net.jqwik.api.constraints.IntRange;
 class ShardPropertyTest {
 
     @Property(tries = 25)
-    void shardsAgreeWithBruteForce(@ForAll long seed, @ForAll @IntRange(min = 1, max = 4) int shards,
-                                   @ForAll @IntRange(min = 1, max = 12) int packages) throws Exception {
+    void shardsAgreeWithBruteForce(
+            @ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 4) int shards,
+            @ForAll @IntRange(min = 1, max = 12) int packages)
+            throws Exception {
         Random random = new Random(seed);
         Path root = Files.createTempDirectory("corpus");
         Path out = Files.createTempDirectory("shards");
@@ -62,7 +65,8 @@ class ShardPropertyTest {
             List<String> errors = new ArrayList<>();
             List<PackageSource> sources = Corpus.discover(List.of(root), out, errors::add);
             // A tiny buffer cuts the trigrams into many ranges, each one pass over the spools.
-            IndexBuilder.Options options = new IndexBuilder.Options(shards, FilterLimits.DEFAULT, Popularity.none(), 2, 1024);
+            IndexBuilder.Options options =
+                    new IndexBuilder.Options(shards, FilterLimits.DEFAULT, Popularity.none(), 2, 1024);
             IndexBuilder.Report report = new IndexBuilder(options, Clock.systemUTC()).build(sources, out, errors::add);
             assertThat(errors).isEmpty();
 
@@ -81,7 +85,9 @@ class ShardPropertyTest {
                 for (int doc = 0; doc < docs.docCount(); doc++) {
                     String pkg = docs.packageName(docs.packageId(doc));
                     packagesHere.add(pkg);
-                    assertThat(seenFiles.add(pkg + "/" + docs.path(doc))).as("%s/%s in one shard only", pkg, docs.path(doc)).isTrue();
+                    assertThat(seenFiles.add(pkg + "/" + docs.path(doc)))
+                            .as("%s/%s in one shard only", pkg, docs.path(doc))
+                            .isTrue();
                     byte[] expected = corpus.get(pkg).get(docs.path(doc));
                     ByteBuffer content = shard.content(doc);
                     byte[] actual = new byte[content.remaining()];
@@ -91,7 +97,9 @@ class ShardPropertyTest {
                     previousRank = docs.rank(doc);
                     for (int i = 0; i + 2 < expected.length; i++) {
                         int t = (expected[i] & 0xff) << 16 | (expected[i + 1] & 0xff) << 8 | expected[i + 2] & 0xff;
-                        expectedPostings.computeIfAbsent(t, k -> new TreeSet<>()).add(doc);
+                        expectedPostings
+                                .computeIfAbsent(t, k -> new TreeSet<>())
+                                .add(doc);
                     }
                     shardBytes[s] += expected.length;
                     packageBytes.merge(pkg, (long) expected.length, Long::sum);
@@ -103,7 +111,9 @@ class ShardPropertyTest {
                     for (int doc = 0; doc < docs.docCount(); doc++) {
                         here += docs.packageName(docs.packageId(doc)).equals(pkg) ? 1 : 0;
                     }
-                    assertThat(docs.packageDocCount(indexOf(docs, pkg))).as("%s's docs in shard-%d", pkg, s).isEqualTo(here);
+                    assertThat(docs.packageDocCount(indexOf(docs, pkg)))
+                            .as("%s's docs in shard-%d", pkg, s)
+                            .isEqualTo(here);
                     docsPerPackage.merge(pkg, here, Integer::sum);
                 }
                 TrigramIndex index = shard.index();
@@ -117,18 +127,27 @@ class ShardPropertyTest {
                     for (int d = it.next(); d != PostingIterator.NO_MORE_DOCS; d = it.next()) {
                         actual.add(d);
                     }
-                    assertThat(actual).as("postings of trigram %06x", e.getKey()).containsExactlyElementsOf(e.getValue());
+                    assertThat(actual)
+                            .as("postings of trigram %06x", e.getKey())
+                            .containsExactlyElementsOf(e.getValue());
                 }
             }
             assertThat(seenPackages).isEqualTo(corpus.keySet());
             for (var e : corpus.entrySet()) {
-                assertThat(docsPerPackage.get(e.getKey())).as("docs of %s over all shards", e.getKey()).isEqualTo(e.getValue().size());
+                assertThat(docsPerPackage.get(e.getKey()))
+                        .as("docs of %s over all shards", e.getKey())
+                        .isEqualTo(e.getValue().size());
             }
-            long largestFile = corpus.values().stream().flatMap(m -> m.values().stream()).mapToLong(b -> b.length).max().orElse(0);
+            long largestFile = corpus.values().stream()
+                    .flatMap(m -> m.values().stream())
+                    .mapToLong(b -> b.length)
+                    .max()
+                    .orElse(0);
             long total = java.util.Arrays.stream(shardBytes).sum();
             for (int s = 0; s < shards; s++) {
                 long share = total * (s + 1) / shards - total * s / shards;
-                assertThat(Math.abs(shardBytes[s] - share)).as("shard-%d holds %d bytes, its share is %d", s, shardBytes[s], share)
+                assertThat(Math.abs(shardBytes[s] - share))
+                        .as("shard-%d holds %d bytes, its share is %d", s, shardBytes[s], share)
                         .isLessThanOrEqualTo((shards - 1) * largestFile);
             }
             assertThat(report.shards()).hasSize(shards);

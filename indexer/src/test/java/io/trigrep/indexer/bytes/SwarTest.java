@@ -80,11 +80,13 @@ class SwarTest {
                     v = v & ~(0xffL << (8 * (n % 8))) | (long) c << (8 * (n % 8));
                 }
                 long word = v;
-                assertThat(Swar.equalBytes(word, repeated)).as("%016x for %02x", word, want)
+                assertThat(Swar.equalBytes(word, repeated))
+                        .as("%016x for %02x", word, want)
                         .isEqualTo(expected(word, x -> x == want));
             }
         }
-        forWords(v -> assertThat(Swar.equalBytes(v, Swar.broadcast(1))).as("%016x", v).isEqualTo(expected(v, x -> x == 1)));
+        forWords(v ->
+                assertThat(Swar.equalBytes(v, Swar.broadcast(1))).as("%016x", v).isEqualTo(expected(v, x -> x == 1)));
     }
 
     @Test
@@ -106,7 +108,9 @@ class SwarTest {
                         long v = fill & ~(0xffL << (8 * k)) | (long) x << (8 * k);
                         long got = Swar.inRange(v, below, above);
                         if (got != expected(v, y -> y < 128 && y > l && y < h)) {
-                            assertThat(got).as("%016x in (%d, %d)", v, l, h).isEqualTo(expected(v, y -> y < 128 && y > l && y < h));
+                            assertThat(got)
+                                    .as("%016x in (%d, %d)", v, l, h)
+                                    .isEqualTo(expected(v, y -> y < 128 && y > l && y < h));
                         }
                     }
                 }

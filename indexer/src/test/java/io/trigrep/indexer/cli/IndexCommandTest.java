@@ -42,7 +42,8 @@ class IndexCommandTest {
     void summaryCountsIndexedAndSkippedFiles(@TempDir Path out) {
         Run r = run("--shards", "2", "--out", out.toString(), "--verify", CORPUS.toString());
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.out()).contains("packages   3 indexed, 0 failed")
+        assertThat(r.out())
+                .contains("packages   3 indexed, 0 failed")
                 .contains("files      5 indexed")
                 .contains("binary                      1 files")
                 .contains("(checksums verified)")
@@ -53,13 +54,20 @@ class IndexCommandTest {
     void rerunningGivesByteIdenticalShards(@TempDir Path dir) throws Exception {
         Path a = dir.resolve("a");
         Path b = dir.resolve("b");
-        assertThat(run("--shards", "2", "--out", a.toString(), CORPUS.toString()).exit()).isZero();
-        assertThat(run("--shards", "2", "--out", b.toString(), CORPUS.toString()).exit()).isZero();
+        assertThat(run("--shards", "2", "--out", a.toString(), CORPUS.toString())
+                        .exit())
+                .isZero();
+        assertThat(run("--shards", "2", "--out", b.toString(), CORPUS.toString())
+                        .exit())
+                .isZero();
         // And once more into the same folder: the old shards are replaced in place.
-        assertThat(run("--shards", "2", "--out", b.toString(), CORPUS.toString()).exit()).isZero();
+        assertThat(run("--shards", "2", "--out", b.toString(), CORPUS.toString())
+                        .exit())
+                .isZero();
         for (String shard : List.of("shard-0", "shard-1")) {
             for (String file : List.of(ShardFiles.TRIGRAMS, ShardFiles.DOCS, ShardFiles.CONTENTS)) {
-                assertThat(Files.readAllBytes(a.resolve(shard).resolve(file))).as("%s/%s", shard, file)
+                assertThat(Files.readAllBytes(a.resolve(shard).resolve(file)))
+                        .as("%s/%s", shard, file)
                         .isEqualTo(Files.readAllBytes(b.resolve(shard).resolve(file)));
             }
         }
@@ -72,16 +80,24 @@ class IndexCommandTest {
     void badInputsAreNamedAndTheRestIsIndexed(@TempDir Path dir) throws Exception {
         Path broken = dir.resolve("broken_1.0.tar.gz");
         Files.write(broken, new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3});
-        Run r = run("--out", dir.resolve("out").toString(), CORPUS.toString(), dir.resolve("missing").toString(), broken.toString());
+        Run r = run(
+                "--out",
+                dir.resolve("out").toString(),
+                CORPUS.toString(),
+                dir.resolve("missing").toString(),
+                broken.toString());
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).contains(dir.resolve("missing") + ": no such file or folder").contains("broken_1.0");
+        assertThat(r.err())
+                .contains(dir.resolve("missing") + ": no such file or folder")
+                .contains("broken_1.0");
         assertThat(r.out()).contains("packages   3 indexed, 1 failed");
         assertThat(dir.resolve("out/shard-0/manifest.json")).exists();
     }
 
     @Test
     void nothingToIndexIsAnError(@TempDir Path dir) {
-        Run r = run("--out", dir.resolve("out").toString(), dir.resolve("missing").toString());
+        Run r = run(
+                "--out", dir.resolve("out").toString(), dir.resolve("missing").toString());
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("no packages found");
     }
@@ -103,10 +119,22 @@ class IndexCommandTest {
         }
         Path out = dir.resolve("out");
         String classpath = System.getProperty("java.class.path");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", classpath, IndexCommand.class.getName(), "--shards", "2", "--threads", "1", "--out", out.toString(),
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                classpath,
+                IndexCommand.class.getName(),
+                "--shards",
+                "2",
+                "--threads",
+                "1",
+                "--out",
+                out.toString(),
                 corpus.toString()));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         // Wait until it has started writing, then interrupt it as Ctrl-C would.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline && !hasBuildFolder(out)) {
@@ -118,7 +146,9 @@ class IndexCommandTest {
             for (Path p : left.toList()) {
                 String name = p.getFileName().toString();
                 assertThat(name).as("leftover %s", name).startsWith("shard-");
-                assertThat(p.resolve(ShardFiles.MANIFEST)).as("%s is complete", name).exists();
+                assertThat(p.resolve(ShardFiles.MANIFEST))
+                        .as("%s is complete", name)
+                        .exists();
             }
         }
     }

@@ -56,8 +56,8 @@ class ArchivePackageTest {
     private Path tar(String name, OutputStreamFactory compress) throws IOException {
         Path file = dir.resolve(name);
         try (OutputStream raw = Files.newOutputStream(file);
-             OutputStream c = compress.wrap(raw);
-             TarArchiveOutputStream tar = new TarArchiveOutputStream(c, "UTF-8")) {
+                OutputStream c = compress.wrap(raw);
+                TarArchiveOutputStream tar = new TarArchiveOutputStream(c, "UTF-8")) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             entry(tar, "zlib-1.2.13/", null);
             entry(tar, "zlib-1.2.13/README", "zlib readme\n");
@@ -87,14 +87,18 @@ class ArchivePackageTest {
     @ParameterizedTest
     @ValueSource(strings = {"zlib_1.2.13.tar.gz", "zlib_1.2.13.tar.xz", "zlib_1.2.13.tar.bz2", "zlib_1.2.13.tar"})
     void tarballsOfEveryCompression(String name) throws Exception {
-        OutputStreamFactory compress = name.endsWith(".gz") ? GzipCompressorOutputStream::new
-                : name.endsWith(".xz") ? XZCompressorOutputStream::new
-                : name.endsWith(".bz2") ? BZip2CompressorOutputStream::new : out -> out;
+        OutputStreamFactory compress = name.endsWith(".gz")
+                ? GzipCompressorOutputStream::new
+                : name.endsWith(".xz")
+                        ? XZCompressorOutputStream::new
+                        : name.endsWith(".bz2") ? BZip2CompressorOutputStream::new : out -> out;
         ArchivePackage pkg = ArchivePackage.of(tar(name, compress));
         assertThat(pkg.name()).isEqualTo("zlib_1.2.13");
         Recorder r = new Recorder();
         pkg.read(r);
-        assertThat(r.files).containsExactly(Map.entry("README", "zlib readme\n"), Map.entry("src/ünï.c", "int main() { return 0; }\n"));
+        assertThat(r.files)
+                .containsExactly(
+                        Map.entry("README", "zlib readme\n"), Map.entry("src/ünï.c", "int main() { return 0; }\n"));
         assertThat(r.skipped).containsExactly("TOO_LARGE big.bin", "SYMLINK link");
     }
 
@@ -103,10 +107,11 @@ class ArchivePackageTest {
         Path jar = dir.resolve("re2j-1.8-sources.jar");
         try (ZipArchiveOutputStream zip = new ZipArchiveOutputStream(Files.newOutputStream(jar))) {
             for (String[] e : new String[][] {
-                    {"com/google/re2j/RE2.java", "class RE2 {}"},
-                    {"../../evil.sh", "rm -rf /"},
-                    {"/etc/cron.d/evil", "* * * * * root evil"},
-                    {"META-INF/MANIFEST.MF", "Manifest-Version: 1.0"}}) {
+                {"com/google/re2j/RE2.java", "class RE2 {}"},
+                {"../../evil.sh", "rm -rf /"},
+                {"/etc/cron.d/evil", "* * * * * root evil"},
+                {"META-INF/MANIFEST.MF", "Manifest-Version: 1.0"}
+            }) {
                 zip.putArchiveEntry(new ZipArchiveEntry(e[0]));
                 zip.write(e[1].getBytes(StandardCharsets.UTF_8));
                 zip.closeArchiveEntry();
@@ -124,7 +129,8 @@ class ArchivePackageTest {
     void corruptTarballIsReportedWithItsName() throws Exception {
         Path bad = dir.resolve("broken_1.0.tar.gz");
         Files.write(bad, new byte[] {0x1f, (byte) 0x8b, 8, 0, 1, 2, 3, 4, 5, 6, 7});
-        assertThatThrownBy(() -> ArchivePackage.of(bad).read(new Recorder())).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> ArchivePackage.of(bad).read(new Recorder()))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("broken_1.0.tar.gz");
     }
 

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DscPackageTest {
     @TempDir
     Path dir;
+
     Path dsc;
 
     @BeforeEach
@@ -23,10 +24,14 @@ class DscPackageTest {
         Path src = dir.resolve("hello-1.0");
         Files.createDirectories(src.resolve("debian/source"));
         Files.createDirectories(src.resolve("src"));
-        Files.writeString(src.resolve("debian/control"), "Source: hello\nMaintainer: T <t@example.org>\n\n"
-                + "Package: hello\nArchitecture: any\nDescription: test\n test\n");
-        Files.writeString(src.resolve("debian/changelog"), "hello (1:1.0-1) unstable; urgency=low\n\n  * Test.\n\n"
-                + " -- T <t@example.org>  Mon, 01 Jan 2024 00:00:00 +0000\n");
+        Files.writeString(
+                src.resolve("debian/control"),
+                "Source: hello\nMaintainer: T <t@example.org>\n\n"
+                        + "Package: hello\nArchitecture: any\nDescription: test\n test\n");
+        Files.writeString(
+                src.resolve("debian/changelog"),
+                "hello (1:1.0-1) unstable; urgency=low\n\n  * Test.\n\n"
+                        + " -- T <t@example.org>  Mon, 01 Jan 2024 00:00:00 +0000\n");
         Files.writeString(src.resolve("debian/source/format"), "3.0 (quilt)\n");
         Files.writeString(src.resolve("src/hello.c"), "int main(void) { return 0; }\n");
         run(dir, "tar", "czf", "hello_1.0.orig.tar.gz", "--exclude=debian", "hello-1.0");
@@ -36,8 +41,11 @@ class DscPackageTest {
     }
 
     private static void run(Path cwd, String... command) throws Exception {
-        Process p = new ProcessBuilder(command).directory(cwd.toFile()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(command)
+                .directory(cwd.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(String.join(" ", command)).isZero();
     }
@@ -65,7 +73,9 @@ class DscPackageTest {
 
     @Test
     void mirrorIndexesTheDscOnceAndNotItsTarballs() {
-        List<PackageSource> found = Corpus.discover(List.of(dir), dir, e -> { throw new AssertionError(e); });
+        List<PackageSource> found = Corpus.discover(List.of(dir), dir, e -> {
+            throw new AssertionError(e);
+        });
         assertThat(found).extracting(PackageSource::name).containsExactly("hello-1.0", "hello_1.0-1");
     }
 }

@@ -38,7 +38,9 @@ class ContentFilterTest {
             bytes[(at + 7) % bytes.length] = '\n';
             assertThat(check(bytes)).isNull();
             int expected = 2 + (bytes[bytes.length - 1] == '\n' ? 0 : 1);
-            assertThat(filter.lines()).as("newlines at %d and %d", at, (at + 7) % bytes.length).isEqualTo(expected);
+            assertThat(filter.lines())
+                    .as("newlines at %d and %d", at, (at + 7) % bytes.length)
+                    .isEqualTo(expected);
         }
     }
 
@@ -50,13 +52,15 @@ class ContentFilterTest {
             assertThat(check(bytes)).as("NUL at %d", at).isEqualTo(SkipReason.BINARY);
         }
         // Bytes with the high bit set next to a 0x01 must not look like a NUL (a borrow between bytes).
-        assertThat(check(new byte[] {(byte) 0x81, 1, (byte) 0x80, 1, 1, (byte) 0xff, 1, 0x7f, 1})).isNull();
+        assertThat(check(new byte[] {(byte) 0x81, 1, (byte) 0x80, 1, 1, (byte) 0xff, 1, 0x7f, 1}))
+                .isNull();
     }
 
     @Test
     void anyEncodingIsIndexed() {
         // Latin-1: every accented letter is invalid UTF-8; indexed all the same (issue 13).
-        byte[] latin1 = "caf\u00e9 na\u00efve\nr\u00e9sum\u00e9 \u00e0 la\ncarte, d\u00e9j\u00e0 vu".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] latin1 = "caf\u00e9 na\u00efve\nr\u00e9sum\u00e9 \u00e0 la\ncarte, d\u00e9j\u00e0 vu"
+                .getBytes(StandardCharsets.ISO_8859_1);
         assertThat(check(latin1)).isNull();
         assertThat(filter.lines()).isEqualTo(3);
         byte[] noise = new byte[300];
@@ -86,7 +90,8 @@ class ContentFilterTest {
         assertThat(check("a\n".repeat(500))).isNull();
         assertThat(check("a\n".repeat(501))).isEqualTo(SkipReason.TOO_LARGE);
         assertThatThrownBy(() -> new FilterLimits(FilterLimits.MAX_FILE_BYTES + 1, false))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("64 MiB");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("64 MiB");
     }
 
     @Test
@@ -116,7 +121,8 @@ class ContentFilterTest {
         });
         assertThat(actual).isEqualTo(expected);
         // Cleared, the same set collects a small file exactly again.
-        assertThat(big.checkContent(ByteBuffer.wrap("abcd".getBytes(StandardCharsets.US_ASCII)))).isNull();
+        assertThat(big.checkContent(ByteBuffer.wrap("abcd".getBytes(StandardCharsets.US_ASCII))))
+                .isNull();
         assertThat(big.trigrams().dense()).isFalse();
         assertThat(big.trigrams().size()).isEqualTo(2);
     }
@@ -133,6 +139,7 @@ class ContentFilterTest {
         // Generated names are indexed unless asked otherwise.
         assertThat(ContentFilter.checkPath("web/jquery.min.js")).isNull();
         assertThat(ContentFilter.check("web/jquery.min.js", filter.limits())).isNull();
-        assertThat(ContentFilter.check("web/jquery.min.js", new FilterLimits(1000, true))).isEqualTo(SkipReason.GENERATED);
+        assertThat(ContentFilter.check("web/jquery.min.js", new FilterLimits(1000, true)))
+                .isEqualTo(SkipReason.GENERATED);
     }
 }

@@ -38,8 +38,8 @@ class ContentStoreTest {
         long third;
         long fourth;
         try (ContentWriter writer = new ContentWriter(file);
-             FileChannel whole = FileChannel.open(spool("package-spool"), StandardOpenOption.READ);
-             FileChannel range = FileChannel.open(spool("0123456789"), StandardOpenOption.READ)) {
+                FileChannel whole = FileChannel.open(spool("package-spool"), StandardOpenOption.READ);
+                FileChannel range = FileChannel.open(spool("0123456789"), StandardOpenOption.READ)) {
             assertThat(writer.position()).isEqualTo(16);
             first = writer.append(ByteBuffer.wrap("alpha".getBytes(StandardCharsets.US_ASCII)));
             assertThat(writer.position()).isEqualTo(21);
@@ -70,7 +70,8 @@ class ContentStoreTest {
         ContentStore store = ContentStore.open(file);
         assertThat(text(store.content(16, 4))).isEqualTo("abcd");
         assertThat(text(store.content(20, 0))).isEmpty();
-        assertThatThrownBy(() -> store.content(15, 1)).isInstanceOf(CorruptIndexException.class)
+        assertThatThrownBy(() -> store.content(15, 1))
+                .isInstanceOf(CorruptIndexException.class)
                 .hasMessage(file + " at offset 15: content span of 1 bytes outside the content section");
         assertThatThrownBy(() -> store.content(17, 4)).isInstanceOfSatisfying(CorruptIndexException.class, e -> {
             assertThat(e.file()).isEqualTo(file);
@@ -84,7 +85,8 @@ class ContentStoreTest {
         try (DocTableWriter writer = new DocTableWriter(file)) {
             writer.finish();
         }
-        assertThatThrownBy(() -> ContentStore.open(file)).isInstanceOf(CorruptIndexException.class)
+        assertThatThrownBy(() -> ContentStore.open(file))
+                .isInstanceOf(CorruptIndexException.class)
                 .hasMessage(file + " at offset 4: file kind DOCS, expected BLOB");
     }
 }

@@ -22,6 +22,7 @@ class CorruptionTest {
 
     @TempDir
     Path dir;
+
     Path shard;
 
     @BeforeEach
@@ -33,8 +34,10 @@ class CorruptionTest {
         }
         DocTable docs = DocTable.open(shard.resolve(ShardFiles.DOCS));
         TrigramIndex index = TrigramIndex.open(shard.resolve(ShardFiles.TRIGRAMS));
-        Files.writeString(shard.resolve(ShardFiles.MANIFEST), new Manifest("shard-0", docs.docCount(), docs.packageCount(),
-                index.trigramCount(), 0, 0, 0, 0, 0).toJson());
+        Files.writeString(
+                shard.resolve(ShardFiles.MANIFEST),
+                new Manifest("shard-0", docs.docCount(), docs.packageCount(), index.trigramCount(), 0, 0, 0, 0, 0)
+                        .toJson());
         Shard.open(shard).verify();
     }
 
@@ -53,7 +56,8 @@ class CorruptionTest {
             long offset = trial < 16 ? trial : random.nextLong(size);
             byte[] original = Files.readAllBytes(shard.resolve(file));
             flip(file, offset);
-            assertThatThrownBy(() -> Shard.open(shard).verify()).as("flip at %d", offset)
+            assertThatThrownBy(() -> Shard.open(shard).verify())
+                    .as("flip at %d", offset)
                     .isInstanceOf(CorruptIndexException.class)
                     .hasMessageContaining(shard.resolve(file).toString())
                     .hasMessageContaining("at offset");
@@ -67,7 +71,8 @@ class CorruptionTest {
         byte[] bytes = Files.readAllBytes(shard.resolve(file));
         for (int cut : new int[] {0, 5, 16, 31, bytes.length / 2, bytes.length - 1}) {
             Files.write(shard.resolve(file), java.util.Arrays.copyOf(bytes, cut));
-            assertThatThrownBy(() -> Shard.open(shard)).as("cut at %d", cut)
+            assertThatThrownBy(() -> Shard.open(shard))
+                    .as("cut at %d", cut)
                     .isInstanceOf(CorruptIndexException.class)
                     .hasMessageContaining(shard.resolve(file).toString());
         }
@@ -78,14 +83,20 @@ class CorruptionTest {
         byte[] bytes = Files.readAllBytes(shard.resolve(ShardFiles.DOCS));
         ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 99);
         Files.write(shard.resolve(ShardFiles.DOCS), bytes);
-        assertThatThrownBy(() -> Shard.open(shard)).isInstanceOf(CorruptIndexException.class)
-                .hasMessage(shard.resolve(ShardFiles.DOCS) + " at offset 8: format version 99, this build reads version 1");
+        assertThatThrownBy(() -> Shard.open(shard))
+                .isInstanceOf(CorruptIndexException.class)
+                .hasMessage(
+                        shard.resolve(ShardFiles.DOCS) + " at offset 8: format version 99, this build reads version 1");
     }
 
     @Test
     void swappedFilesAreRefusedByKind() throws Exception {
-        Files.copy(shard.resolve(ShardFiles.DOCS), shard.resolve(ShardFiles.TRIGRAMS), StandardCopyOption.REPLACE_EXISTING);
-        assertThatThrownBy(() -> Shard.open(shard)).isInstanceOf(CorruptIndexException.class)
+        Files.copy(
+                shard.resolve(ShardFiles.DOCS),
+                shard.resolve(ShardFiles.TRIGRAMS),
+                StandardCopyOption.REPLACE_EXISTING);
+        assertThatThrownBy(() -> Shard.open(shard))
+                .isInstanceOf(CorruptIndexException.class)
                 .hasMessageContaining("file kind DOCS, expected TRIG");
     }
 
@@ -109,7 +120,9 @@ class CorruptionTest {
                     assertThat(it.docId()).isLessThan(index.docCount());
                 }
             } catch (CorruptIndexException expected) {
-                assertThat(expected.getMessage()).contains(shard.resolve(ShardFiles.TRIGRAMS).toString()).contains("posting list");
+                assertThat(expected.getMessage())
+                        .contains(shard.resolve(ShardFiles.TRIGRAMS).toString())
+                        .contains("posting list");
                 failures++;
             }
         }
@@ -119,7 +132,8 @@ class CorruptionTest {
     @Test
     void missingManifestMeansIncompleteShard() throws Exception {
         Files.delete(shard.resolve(ShardFiles.MANIFEST));
-        assertThatThrownBy(() -> Shard.open(shard)).isInstanceOf(CorruptIndexException.class)
+        assertThatThrownBy(() -> Shard.open(shard))
+                .isInstanceOf(CorruptIndexException.class)
                 .hasMessageContaining("is not a complete shard");
     }
 }

@@ -20,6 +20,7 @@ class DocTableTest {
 
     @TempDir
     Path dir;
+
     Path file;
 
     private static byte[] longPath() {
@@ -137,7 +138,8 @@ class DocTableTest {
         DocTable docs = DocTable.open(file);
         assertThat(docs.find("bêta", "src/main.c")).isZero();
         assertThat(docs.find("bêta", "docs/été.md")).isEqualTo(2);
-        assertThat(docs.find("alpha", new String(LONG_PATH, StandardCharsets.US_ASCII))).isEqualTo(1);
+        assertThat(docs.find("alpha", new String(LONG_PATH, StandardCharsets.US_ASCII)))
+                .isEqualTo(1);
         assertThat(docs.find("alpha", "src/main.c")).isEqualTo(-1);
         assertThat(docs.find("bêta", "src/main")).isEqualTo(-1);
         assertThat(docs.find("gamma", "src/main.c")).isEqualTo(-1);
@@ -146,13 +148,17 @@ class DocTableTest {
     @Test
     void docsAndPackagesOutsideTheTableAreOutOfBounds() throws Exception {
         DocTable docs = DocTable.open(file);
-        assertThatThrownBy(() -> docs.lines(3)).isInstanceOf(IndexOutOfBoundsException.class)
+        assertThatThrownBy(() -> docs.lines(3))
+                .isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessage("doc must be in [0, 3), got 3");
-        assertThatThrownBy(() -> docs.contentOffset(-1)).isInstanceOf(IndexOutOfBoundsException.class)
+        assertThatThrownBy(() -> docs.contentOffset(-1))
+                .isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessage("doc must be in [0, 3), got -1");
-        assertThatThrownBy(() -> docs.packageName(2)).isInstanceOf(IndexOutOfBoundsException.class)
+        assertThatThrownBy(() -> docs.packageName(2))
+                .isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessage("package must be in [0, 2), got 2");
-        assertThatThrownBy(() -> docs.packageWeight(-1)).isInstanceOf(IndexOutOfBoundsException.class)
+        assertThatThrownBy(() -> docs.packageWeight(-1))
+                .isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessage("package must be in [0, 2), got -1");
     }
 
@@ -166,7 +172,8 @@ class DocTableTest {
             assertThat(e.problem()).isEqualTo("package id 2 outside [0, 2)");
         });
         patch(b -> b.putInt(16 + 32 + 16, -1));
-        assertThatThrownBy(() -> DocTable.open(file).packageId(1)).isInstanceOf(CorruptIndexException.class)
+        assertThatThrownBy(() -> DocTable.open(file).packageId(1))
+                .isInstanceOf(CorruptIndexException.class)
                 .hasMessageEndingWith("package id -1 outside [0, 2)");
     }
 
@@ -181,18 +188,21 @@ class DocTableTest {
         patch(b -> b.putInt(record + 12, (int) poolLength - pathLength + 1));
         assertThatThrownBy(() -> DocTable.open(file).path(2)).isInstanceOfSatisfying(CorruptIndexException.class, e -> {
             assertThat(e.offset()).isEqualTo(record + 12);
-            assertThat(e.problem()).isEqualTo("string [" + (poolLength - pathLength + 1) + ", +" + pathLength + ") outside the pool of "
-                    + poolLength + " bytes");
+            assertThat(e.problem())
+                    .isEqualTo("string [" + (poolLength - pathLength + 1) + ", +" + pathLength
+                            + ") outside the pool of " + poolLength + " bytes");
         });
         patch(b -> b.putInt(record + 12, -1));
-        assertThatThrownBy(() -> DocTable.open(file).path(2)).isInstanceOf(CorruptIndexException.class)
+        assertThatThrownBy(() -> DocTable.open(file).path(2))
+                .isInstanceOf(CorruptIndexException.class)
                 .hasMessageContaining("string [-1, +");
         int package0 = 16 + 3 * 32;
         patch(b -> b.putInt(package0 + 4, -1));
-        assertThatThrownBy(() -> DocTable.open(file).packageName(0)).isInstanceOfSatisfying(CorruptIndexException.class, e -> {
-            assertThat(e.offset()).isEqualTo(package0);
-            assertThat(e.problem()).startsWith("string [");
-        });
+        assertThatThrownBy(() -> DocTable.open(file).packageName(0))
+                .isInstanceOfSatisfying(CorruptIndexException.class, e -> {
+                    assertThat(e.offset()).isEqualTo(package0);
+                    assertThat(e.problem()).startsWith("string [");
+                });
     }
 
     @Test
@@ -201,7 +211,8 @@ class DocTableTest {
         long packagesStart = 16 + 3 * 32;
         long poolStart = packagesStart + 2 * 16;
         long poolLength = d - poolStart;
-        String problem = "directory sections do not add up (3 docs, 2 packages, pool at " + poolStart + " of " + poolLength + " bytes)";
+        String problem = "directory sections do not add up (3 docs, 2 packages, pool at " + poolStart + " of "
+                + poolLength + " bytes)";
 
         patch(b -> b.putLong(d + 8, 17));
         CorruptIndexException e = refusedAtOpen();
@@ -214,10 +225,17 @@ class DocTableTest {
         patch(b -> b.putInt(d + 4, 2).putLong(d + 32, poolLength - 1));
         assertThat(refusedAtOpen().problem()).endsWith("of " + (poolLength - 1) + " bytes)");
         // docs and packages shifted together so the sections still meet: only the counts are wrong
-        patch(b -> b.putLong(d + 32, poolLength).putInt(d, -1).putLong(d + 16, 16 - 32).putLong(d + 24, 16 - 32 + 5 * 16)
-                .putInt(d + 4, 5).putLong(d + 32, d - (16 - 32 + 5 * 16)));
+        patch(b -> b.putLong(d + 32, poolLength)
+                .putInt(d, -1)
+                .putLong(d + 16, 16 - 32)
+                .putLong(d + 24, 16 - 32 + 5 * 16)
+                .putInt(d + 4, 5)
+                .putLong(d + 32, d - (16 - 32 + 5 * 16)));
         assertThat(refusedAtOpen().problem()).startsWith("directory sections do not add up (-1 docs, 5 packages");
-        patch(b -> b.putInt(d, 3).putLong(d + 16, packagesStart).putInt(d + 4, -1).putLong(d + 24, packagesStart - 16)
+        patch(b -> b.putInt(d, 3)
+                .putLong(d + 16, packagesStart)
+                .putInt(d + 4, -1)
+                .putLong(d + 24, packagesStart - 16)
                 .putLong(d + 32, d - packagesStart + 16));
         assertThat(refusedAtOpen().problem()).startsWith("directory sections do not add up (3 docs, -1 packages");
         // so many packages that the pool starts past the directory and its length is negative
@@ -251,10 +269,12 @@ class DocTableTest {
     @Test
     void theWriterRefusesOverlongPathsAndDocsAfterPackages() throws Exception {
         try (DocTableWriter writer = new DocTableWriter(dir.resolve("bad.tgd"))) {
-            assertThatThrownBy(() -> writer.addDoc(16, 1, new byte[0x10000], 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> writer.addDoc(16, 1, new byte[0x10000], 0, 0, 0, 0))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("path must be at most 65535 bytes, got 65536");
             writer.addPackage("p", 1, 0);
-            assertThatThrownBy(() -> writer.addDoc(16, 1, new byte[1], 0, 0, 0, 0)).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> writer.addDoc(16, 1, new byte[1], 0, 0, 0, 0))
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessage("docs must all be added before the first package");
         }
     }

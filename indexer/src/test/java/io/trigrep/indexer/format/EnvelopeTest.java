@@ -47,7 +47,8 @@ class EnvelopeTest {
         Path file = contents(new byte[] {'h', 'i', '!'});
         byte[] bytes = Files.readAllBytes(file);
         assertThat(bytes).hasSize(16 + 3 + 16);
-        assertThat(Arrays.copyOf(bytes, 19)).containsExactly('T', 'G', 'R', 'P', 'B', 'L', 'O', 'B', 1, 0, 0, 0, 0, 0, 0, 0, 'h', 'i', '!');
+        assertThat(Arrays.copyOf(bytes, 19))
+                .containsExactly('T', 'G', 'R', 'P', 'B', 'L', 'O', 'B', 1, 0, 0, 0, 0, 0, 0, 0, 'h', 'i', '!');
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, 19);
         assertThat(le(bytes).getLong(19)).isEqualTo(35);
@@ -142,11 +143,13 @@ class EnvelopeTest {
         crc.update(bytes, 0, bytes.length - 16);
         MappedFile mapped = MappedFile.open(file);
         Envelope.check(mapped, Envelope.KIND_CONTENTS);
-        assertThatThrownBy(() -> Envelope.verifyChecksum(mapped)).isInstanceOfSatisfying(CorruptIndexException.class, e -> {
-            assertThat(e.file()).isEqualTo(file);
-            assertThat(e.offset()).isEqualTo(bytes.length - 8);
-            assertThat(e.problem()).isEqualTo("checksum mismatch: stored 0x" + Integer.toHexString(stored) + ", computed 0x"
-                    + Integer.toHexString((int) crc.getValue()));
-        });
+        assertThatThrownBy(() -> Envelope.verifyChecksum(mapped))
+                .isInstanceOfSatisfying(CorruptIndexException.class, e -> {
+                    assertThat(e.file()).isEqualTo(file);
+                    assertThat(e.offset()).isEqualTo(bytes.length - 8);
+                    assertThat(e.problem())
+                            .isEqualTo("checksum mismatch: stored 0x" + Integer.toHexString(stored) + ", computed 0x"
+                                    + Integer.toHexString((int) crc.getValue()));
+                });
     }
 }

@@ -143,10 +143,12 @@ class FormatOutputTest {
         Path source = source(1000);
         FormatOutput out = new FormatOutput(dir.resolve("short"), Envelope.KIND_CONTENTS);
         try (FileChannel channel = FileChannel.open(source, StandardOpenOption.READ)) {
-            assertThatThrownBy(() -> out.copyFrom(channel, 10, 1000)).isInstanceOf(IOException.class)
+            assertThatThrownBy(() -> out.copyFrom(channel, 10, 1000))
+                    .isInstanceOf(IOException.class)
                     .hasMessage("short read from " + channel + ": 990 of 1000 bytes");
             MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, 1000);
-            assertThatThrownBy(() -> out.transferFrom(channel, 0, 1010, mapped)).isInstanceOf(IOException.class)
+            assertThatThrownBy(() -> out.transferFrom(channel, 0, 1010, mapped))
+                    .isInstanceOf(IOException.class)
                     .hasMessage("short transfer from " + channel + ": 1000 of 1010 bytes");
         } finally {
             out.close();
@@ -176,6 +178,7 @@ class FormatOutputTest {
         channel.read(read, 0);
         assertThat(read.getLong(0)).isEqualTo(-2);
         scratch.close();
-        assertThatThrownBy(() -> new FormatOutput(dir.resolve("scratch"))).isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+        assertThatThrownBy(() -> new FormatOutput(dir.resolve("scratch")))
+                .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
     }
 }

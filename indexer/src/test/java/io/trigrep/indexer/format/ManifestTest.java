@@ -85,9 +85,11 @@ class ManifestTest {
 
     @Test
     void negativeSkippedCountsAreRefused() {
-        assertThatThrownBy(() -> new Manifest.Skipped(-1, 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new Manifest.Skipped(-1, 0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("skipped files and bytes must be >= 0, got -1 files, 0 bytes");
-        assertThatThrownBy(() -> new Manifest.Skipped(0, -5)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new Manifest.Skipped(0, -5))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("skipped files and bytes must be >= 0, got 0 files, -5 bytes");
         assertThat(new Manifest.Skipped(0, 0).files()).isZero();
     }
@@ -108,20 +110,24 @@ class ManifestTest {
     void aChecksumLineCutBeforeItsEndIsRefused() throws Exception {
         String json = new Manifest("shard-0", 4, 2, 99, 1, 2, 3, 4, 5).toJson();
         Path file = write(json.substring(0, json.lastIndexOf('\n', json.length() - 2)));
-        assertThatThrownBy(() -> Manifest.read(file)).isInstanceOf(CorruptIndexException.class)
+        assertThatThrownBy(() -> Manifest.read(file))
+                .isInstanceOf(CorruptIndexException.class)
                 .hasMessageContaining("crc32c does not match");
     }
 
     @Test
     void aManifestWithoutChecksumIsReadUnchecked() throws Exception {
-        Path file = write("{\"formatVersion\": 1, \"shard\": \"old\", \"docs\": 3, \"packages\": 1, \"trigrams\": 7, "
-                + "\"contentBytes\": 10, \"indexBytes\": 20, \"docTableBytes\": 30, \"builtAtMillis\": -2, \"buildMillis\": 6}");
+        Path file = write(
+                "{\"formatVersion\": 1, \"shard\": \"old\", \"docs\": 3, \"packages\": 1, \"trigrams\": 7, "
+                        + "\"contentBytes\": 10, \"indexBytes\": 20, \"docTableBytes\": 30, \"builtAtMillis\": -2, \"buildMillis\": 6}");
         assertThat(Manifest.read(file)).isEqualTo(new Manifest("old", 3, 1, 7, 10, 20, 30, -2, 6));
     }
 
     @Test
     void anotherFormatVersionIsRefused() throws Exception {
-        Path file = write(new Manifest("s", 0, 0, 0, 0, 0, 0, 0, 0).toJson().replace("\"formatVersion\": 1", "\"formatVersion\": 2")
+        Path file = write(new Manifest("s", 0, 0, 0, 0, 0, 0, 0, 0)
+                .toJson()
+                .replace("\"formatVersion\": 1", "\"formatVersion\": 2")
                 .replaceAll("  \"crc32c\": \\d+\n", ""));
         assertThatThrownBy(() -> Manifest.read(file)).isInstanceOfSatisfying(CorruptIndexException.class, e -> {
             assertThat(e.file()).isEqualTo(file);
@@ -129,7 +135,8 @@ class ManifestTest {
             assertThat(e.problem()).isEqualTo("manifest of format version 2, this build reads 1");
         });
         Path none = write("{\"shard\": \"s\"}");
-        assertThatThrownBy(() -> Manifest.read(none)).isInstanceOf(CorruptIndexException.class)
+        assertThatThrownBy(() -> Manifest.read(none))
+                .isInstanceOf(CorruptIndexException.class)
                 .hasMessageEndingWith("manifest of format version -1, this build reads 1");
     }
 
@@ -137,19 +144,23 @@ class ManifestTest {
     void aMissingOrMalformedFieldIsRefused() throws Exception {
         String json = new Manifest("s", 1, 1, 1, 1, 1, 1, 1, 1).toJson().replaceAll("  \"crc32c\": \\d+\n", "");
         Path missing = write(json.replace("  \"trigrams\": 1,\n", ""));
-        assertThatThrownBy(() -> Manifest.read(missing)).isInstanceOf(CorruptIndexException.class)
+        assertThatThrownBy(() -> Manifest.read(missing))
+                .isInstanceOf(CorruptIndexException.class)
                 .hasMessage(missing + " at offset 0: manifest is missing a field or has a malformed one");
         Path overflow = write(json.replace("\"docs\": 1", "\"docs\": 99999999999"));
-        assertThatThrownBy(() -> Manifest.read(overflow)).isInstanceOf(CorruptIndexException.class)
+        assertThatThrownBy(() -> Manifest.read(overflow))
+                .isInstanceOf(CorruptIndexException.class)
                 .hasMessageEndingWith("manifest is missing a field or has a malformed one");
     }
 
     @Test
     void anOverflowingSkippedCountIsRefusedByReason() throws Exception {
         Map<String, Manifest.Skipped> skipped = Map.of("binary", new Manifest.Skipped(1, 2));
-        String json = new Manifest("s", 1, 1, 1, 1, 1, 1, 1, 1, skipped).toJson().replaceAll("  \"crc32c\": \\d+\n", "");
+        String json =
+                new Manifest("s", 1, 1, 1, 1, 1, 1, 1, 1, skipped).toJson().replaceAll("  \"crc32c\": \\d+\n", "");
         Path file = write(json.replace("\"bytes\": 2", "\"bytes\": 99999999999999999999"));
-        assertThatThrownBy(() -> Manifest.read(file)).isInstanceOf(CorruptIndexException.class)
+        assertThatThrownBy(() -> Manifest.read(file))
+                .isInstanceOf(CorruptIndexException.class)
                 .hasMessage(file + " at offset 0: manifest's skipped.binary is malformed");
     }
 }

@@ -29,13 +29,19 @@ class MappedFileTest {
             for (int i = 0; i < 1024; i++) {
                 assertThat(slice.get(i)).isEqualTo(bytes[(int) offset + i]);
             }
-            long expectedLong = ByteBuffer.wrap(bytes, (int) offset, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+            long expectedLong = ByteBuffer.wrap(bytes, (int) offset, 8)
+                    .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                    .getLong();
             assertThat(mapped.getLong(offset)).isEqualTo(expectedLong);
         }
         assertThat(mapped.slice(bytes.length - 10, 10).remaining()).isEqualTo(10);
-        assertThatThrownBy(() -> mapped.slice(bytes.length - 10, 11)).isInstanceOf(CorruptIndexException.class)
-                .hasMessageContaining(file.toString()).hasMessageContaining("outside the file");
-        assertThatThrownBy(() -> mapped.slice(0, 1025)).isInstanceOf(CorruptIndexException.class).hasMessageContaining("limit");
+        assertThatThrownBy(() -> mapped.slice(bytes.length - 10, 11))
+                .isInstanceOf(CorruptIndexException.class)
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining("outside the file");
+        assertThatThrownBy(() -> mapped.slice(0, 1025))
+                .isInstanceOf(CorruptIndexException.class)
+                .hasMessageContaining("limit");
         assertThatThrownBy(() -> mapped.getInt(-4)).isInstanceOf(CorruptIndexException.class);
     }
 
@@ -58,13 +64,18 @@ class MappedFileTest {
         }
         assertThat(mapped.path()).isEqualTo(file);
         assertThat(mapped.getLong(bytes.length - 8)).isEqualTo(expected.getLong(bytes.length - 8));
-        assertThatThrownBy(() -> mapped.getLong(bytes.length - 4)).isInstanceOf(CorruptIndexException.class)
-                .hasMessage(file + " at offset " + (bytes.length - 4) + ": span of 8 bytes runs outside the file of 20000 bytes");
+        assertThatThrownBy(() -> mapped.getLong(bytes.length - 4))
+                .isInstanceOf(CorruptIndexException.class)
+                .hasMessage(file + " at offset " + (bytes.length - 4)
+                        + ": span of 8 bytes runs outside the file of 20000 bytes");
         assertThatThrownBy(() -> mapped.getInt(bytes.length - 3)).isInstanceOf(CorruptIndexException.class);
         assertThatThrownBy(() -> mapped.bufferFor(bytes.length - 3, 4)).isInstanceOf(CorruptIndexException.class);
-        assertThatThrownBy(() -> mapped.bufferFor(0, 1025)).isInstanceOf(CorruptIndexException.class)
+        assertThatThrownBy(() -> mapped.bufferFor(0, 1025))
+                .isInstanceOf(CorruptIndexException.class)
                 .hasMessage(file + " at offset 0: span of 1025 bytes exceeds the 1024-byte limit");
-        assertThatThrownBy(() -> mapped.check(10, -1)).isInstanceOf(CorruptIndexException.class).hasMessageContaining("span of -1 bytes");
+        assertThatThrownBy(() -> mapped.check(10, -1))
+                .isInstanceOf(CorruptIndexException.class)
+                .hasMessageContaining("span of -1 bytes");
         assertThat(mapped.slice(3000, 1024).get(1023)).isEqualTo(bytes[4023]);
         mapped.close();
     }

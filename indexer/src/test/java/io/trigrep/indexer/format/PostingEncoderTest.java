@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PostingEncoderTest {
     @TempDir
     Path dir;
+
     private int files;
 
     /** Finishes the encoder's list into a scratch file and returns its bytes, checking the count it reports. */
@@ -114,10 +115,12 @@ class PostingEncoderTest {
     @Test
     void docsThatDoNotIncreaseAreRefused() {
         PostingEncoder encoder = new PostingEncoder();
-        assertThatThrownBy(() -> encoder.add(-1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> encoder.add(-1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("doc ids must increase: -1 after -1");
         encoder.add(3);
-        assertThatThrownBy(() -> encoder.add(3)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> encoder.add(3))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("doc ids must increase: 3 after 3");
         assertThat(encoder.count()).isEqualTo(1);
     }

@@ -1,7 +1,6 @@
 package io.trigrep.indexer.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -18,6 +17,7 @@ class PostingIteratorTest {
 
     @TempDir
     Path dir;
+
     private int files;
 
     private static ByteBuffer list(int... bytes) {
@@ -45,7 +45,9 @@ class PostingIteratorTest {
 
     /** Three blocks: 0..127, 1000..1127, 5000..5049. */
     private ByteBuffer threeBlocks() throws Exception {
-        return encoded(IntStream.concat(IntStream.concat(IntStream.range(0, 128), IntStream.range(1000, 1128)), IntStream.range(5000, 5050))
+        return encoded(IntStream.concat(
+                        IntStream.concat(IntStream.range(0, 128), IntStream.range(1000, 1128)),
+                        IntStream.range(5000, 5050))
                 .toArray());
     }
 
@@ -114,7 +116,9 @@ class PostingIteratorTest {
     @Test
     void nextCrossesBlocksInOrder() throws Exception {
         PostingIterator it = new PostingIterator().reset(threeBlocks(), 306, 5050, FILE, 0);
-        int[] expected = IntStream.concat(IntStream.concat(IntStream.range(0, 128), IntStream.range(1000, 1128)), IntStream.range(5000, 5050))
+        int[] expected = IntStream.concat(
+                        IntStream.concat(IntStream.range(0, 128), IntStream.range(1000, 1128)),
+                        IntStream.range(5000, 5050))
                 .toArray();
         for (int doc : expected) {
             assertThat(it.next()).isEqualTo(doc);
@@ -158,7 +162,8 @@ class PostingIteratorTest {
     @Test
     void aBlockLongerThanItsListIsRefused() throws Exception {
         // two values of 5 bits need two bytes after the width
-        assertThat(drain(new PostingIterator().reset(list(5, 0x21), 2, 100, FILE, 40)).problem())
+        assertThat(drain(new PostingIterator().reset(list(5, 0x21), 2, 100, FILE, 40))
+                        .problem())
                 .isEqualTo("posting list: block 0 runs past the end of its posting list");
         PostingIterator exact = new PostingIterator().reset(list(5, 0x21, 0), 2, 100, FILE, 40);
         assertThat(exact.next()).isEqualTo(1);
@@ -170,14 +175,17 @@ class PostingIteratorTest {
         CorruptIndexException e = drain(new PostingIterator().reset(list(3, 5), 1, 5, FILE, 7));
         assertThat(e.offset()).isEqualTo(7);
         assertThat(e.problem()).isEqualTo("posting list: block 0 decodes to doc 5 (limit 5)");
-        assertThat(new PostingIterator().reset(list(3, 5), 1, 6, FILE, 7).next()).isEqualTo(5);
+        assertThat(new PostingIterator().reset(list(3, 5), 1, 6, FILE, 7).next())
+                .isEqualTo(5);
     }
 
     @Test
     void docsThatOverflowPastIntAreRefused() {
         // two gaps of 2^30 + 1 from -1: the second doc wraps negative
-        CorruptIndexException e = drain(new PostingIterator().reset(list(31, 0, 0, 0, 0x40, 0, 0, 0, 0x20), 2, NO_MORE, FILE, 0));
-        assertThat(e.problem()).isEqualTo("posting list: block 0 decodes to doc " + (0x80000001) + " (limit " + NO_MORE + ")");
+        CorruptIndexException e =
+                drain(new PostingIterator().reset(list(31, 0, 0, 0, 0x40, 0, 0, 0, 0x20), 2, NO_MORE, FILE, 0));
+        assertThat(e.problem())
+                .isEqualTo("posting list: block 0 decodes to doc " + (0x80000001) + " (limit " + NO_MORE + ")");
     }
 
     @Test
@@ -198,11 +206,13 @@ class PostingIteratorTest {
         assertThat(past.offset()).isEqualTo(100 + limit);
         assertThat(past.problem()).isEqualTo("posting list: block 1 starts outside its posting list");
         list.putInt(12, -25);
-        assertThat(drain(new PostingIterator().reset(list, 306, 5050, FILE, 100)).problem())
+        assertThat(drain(new PostingIterator().reset(list, 306, 5050, FILE, 100))
+                        .problem())
                 .isEqualTo("posting list: block 1 starts outside its posting list");
         // the first byte of the list, read as a width: the skip table's 127
         list.putInt(12, -24);
-        assertThat(drain(new PostingIterator().reset(list, 306, 5050, FILE, 100)).problem())
+        assertThat(drain(new PostingIterator().reset(list, 306, 5050, FILE, 100))
+                        .problem())
                 .isEqualTo("posting list: bit width 127 exceeds 31");
     }
 

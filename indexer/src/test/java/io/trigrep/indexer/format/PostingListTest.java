@@ -27,8 +27,11 @@ class PostingListTest {
     }
 
     @Property(tries = 60)
-    void listsRoundTrip(@ForAll @IntRange(min = 1, max = 200_000) int docCount, @ForAll @IntRange(min = 1, max = 40) int lists,
-                        @ForAll long seed) throws Exception {
+    void listsRoundTrip(
+            @ForAll @IntRange(min = 1, max = 200_000) int docCount,
+            @ForAll @IntRange(min = 1, max = 40) int lists,
+            @ForAll long seed)
+            throws Exception {
         Random random = new Random(seed);
         TreeMap<Integer, TreeSet<Integer>> expected = new TreeMap<>();
         for (int i = 0; i < lists; i++) {
@@ -74,7 +77,9 @@ class PostingListTest {
                 target += 1 + random.nextInt(Math.max(1, docCount / 50));
                 Integer ceiling = e.getValue().ceiling(target);
                 int got = it.advance(target);
-                assertThat(got).as("advance(%d)", target).isEqualTo(ceiling == null ? PostingIterator.NO_MORE_DOCS : ceiling);
+                assertThat(got)
+                        .as("advance(%d)", target)
+                        .isEqualTo(ceiling == null ? PostingIterator.NO_MORE_DOCS : ceiling);
                 if (ceiling == null) {
                     break;
                 }

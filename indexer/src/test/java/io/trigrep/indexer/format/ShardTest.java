@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ShardTest {
     @TempDir
     Path dir;
+
     Path folder;
 
     @BeforeEach
@@ -23,13 +24,17 @@ class ShardTest {
         folder = dir.resolve("shard-1");
         Files.createDirectories(folder);
         for (String f : List.of(ShardFiles.TRIGRAMS, ShardFiles.DOCS, ShardFiles.CONTENTS)) {
-            Files.copy(CorruptionTest.GOLDEN.resolveSibling("shard-1").resolve(f), folder.resolve(f), StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(
+                    CorruptionTest.GOLDEN.resolveSibling("shard-1").resolve(f),
+                    folder.resolve(f),
+                    StandardCopyOption.REPLACE_EXISTING);
         }
         writeManifest(DocTable.open(folder.resolve(ShardFiles.DOCS)).docCount());
     }
 
     private void writeManifest(int docs) throws Exception {
-        Files.writeString(folder.resolve(ShardFiles.MANIFEST), new Manifest("shard-1", docs, 0, 0, 0, 0, 0, 0, 0).toJson());
+        Files.writeString(
+                folder.resolve(ShardFiles.MANIFEST), new Manifest("shard-1", docs, 0, 0, 0, 0, 0, 0, 0).toJson());
     }
 
     @Test
@@ -57,14 +62,18 @@ class ShardTest {
         assertThatThrownBy(() -> Shard.open(folder)).isInstanceOfSatisfying(CorruptIndexException.class, e -> {
             assertThat(e.file()).isEqualTo(folder.resolve(ShardFiles.TRIGRAMS));
             assertThat(e.offset()).isZero();
-            assertThat(e.problem()).isEqualTo("index counts " + docs + " docs, doc table " + docs + ", manifest " + (docs + 1));
+            assertThat(e.problem())
+                    .isEqualTo("index counts " + docs + " docs, doc table " + docs + ", manifest " + (docs + 1));
         });
         writeManifest(docs);
-        Files.copy(CorruptionTest.GOLDEN.resolve(ShardFiles.TRIGRAMS), folder.resolve(ShardFiles.TRIGRAMS),
+        Files.copy(
+                CorruptionTest.GOLDEN.resolve(ShardFiles.TRIGRAMS),
+                folder.resolve(ShardFiles.TRIGRAMS),
                 StandardCopyOption.REPLACE_EXISTING);
         int other = TrigramIndex.open(folder.resolve(ShardFiles.TRIGRAMS)).docCount();
         assertThat(other).isNotEqualTo(docs);
-        assertThatThrownBy(() -> Shard.open(folder)).isInstanceOf(CorruptIndexException.class)
+        assertThatThrownBy(() -> Shard.open(folder))
+                .isInstanceOf(CorruptIndexException.class)
                 .hasMessageEndingWith("index counts " + other + " docs, doc table " + docs + ", manifest " + docs);
     }
 
@@ -77,7 +86,8 @@ class ShardTest {
         String message = folderText + "/docs.tgd at offset 5: bad";
         assertThat(absolute.withoutPaths(message)).isEqualTo("shard-1/docs.tgd at offset 5: bad");
         assertThat(relative.withoutPaths(message)).isEqualTo("shard-1/docs.tgd at offset 5: bad");
-        assertThat(relative.withoutPaths(relative.folder() + "/contents.tgc: gone")).isEqualTo("shard-1/contents.tgc: gone");
+        assertThat(relative.withoutPaths(relative.folder() + "/contents.tgc: gone"))
+                .isEqualTo("shard-1/contents.tgc: gone");
         assertThat(absolute.withoutPaths("no path here")).isEqualTo("no path here");
     }
 }

@@ -35,6 +35,7 @@ class TrigramIndexTest {
 
     @TempDir
     Path dir;
+
     Path file;
     TrigramIndexWriter written;
 
@@ -101,7 +102,9 @@ class TrigramIndexTest {
         }
         for (int prefix = 0; prefix <= 256; prefix++) {
             int expected = prefix == 0 ? 0 : prefix <= 0x61 ? 1 : prefix <= 0x7a ? 4 : 5;
-            assertThat(bytes.getInt((int) PREFIXES + 4 * prefix)).as("prefix %d", prefix).isEqualTo(expected);
+            assertThat(bytes.getInt((int) PREFIXES + 4 * prefix))
+                    .as("prefix %d", prefix)
+                    .isEqualTo(expected);
         }
         int d = (int) DIRECTORY;
         assertThat(bytes.getLong(d)).isEqualTo(16);
@@ -150,8 +153,12 @@ class TrigramIndexTest {
         assertThat(index.trigramCount()).isEqualTo(5);
         assertThat(index.docCount()).isEqualTo(DOCS);
         int[] trigrams = {LOW, ABC, ABD, ABF, ZZZ};
-        List<List<Integer>> lists = List.of(List.of(2), List.of(0, 2), List.of(1),
-                java.util.Arrays.stream(WIDE).boxed().toList(), List.of(3));
+        List<List<Integer>> lists = List.of(
+                List.of(2),
+                List.of(0, 2),
+                List.of(1),
+                java.util.Arrays.stream(WIDE).boxed().toList(),
+                List.of(3));
         PostingIterator it = new PostingIterator();
         for (int i = 0; i < 5; i++) {
             assertThat(index.find(trigrams[i])).isEqualTo(i);
@@ -164,7 +171,9 @@ class TrigramIndexTest {
     @Test
     void absentTrigramsAreMinusOne() throws Exception {
         TrigramIndex index = TrigramIndex.open(file);
-        for (int absent : new int[] {0, 2, 0x616200, 0x616262, 0x616265, 0x616267, 0x61ffff, 0x620000, 0x7a7a79, 0x7a7a7b, 0xffffff}) {
+        for (int absent : new int[] {
+            0, 2, 0x616200, 0x616262, 0x616265, 0x616267, 0x61ffff, 0x620000, 0x7a7a79, 0x7a7a7b, 0xffffff
+        }) {
             assertThat(index.find(absent)).as("%06x", absent).isEqualTo(-1);
         }
     }
@@ -173,18 +182,23 @@ class TrigramIndexTest {
     void writerRefusesOutOfOrderInput() throws Exception {
         try (TrigramIndexWriter writer = new TrigramIndexWriter(dir.resolve("bad.tgi"), 4)) {
             writer.add(ABD, 1);
-            assertThatThrownBy(() -> writer.add(ABC, 1)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> writer.add(ABC, 1))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("trigrams must be 24-bit and increasing: " + ABC + " after " + ABD);
-            assertThatThrownBy(() -> writer.add(1 << 24, 1)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> writer.add(1 << 24, 1))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("trigrams must be 24-bit and increasing: " + (1 << 24) + " after " + ABD);
-            assertThatThrownBy(() -> writer.add(ABF, 4)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> writer.add(ABF, 4))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("doc must be in [0, 4), got 4");
-            assertThatThrownBy(() -> writer.add(ABF, -1)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> writer.add(ABF, -1))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("doc must be in [0, 4), got -1");
             writer.add(ABF, 3);
             try (TrigramIndexWriter.Part late = writer.newPart(dir.resolve("late"))) {
                 late.add(ABC, 0);
-                assertThatThrownBy(() -> writer.append(late)).isInstanceOf(IllegalStateException.class)
+                assertThatThrownBy(() -> writer.append(late))
+                        .isInstanceOf(IllegalStateException.class)
                         .hasMessage("parts must be appended in increasing trigram order: " + ABC + " after " + ABF);
             }
         }
@@ -209,7 +223,10 @@ class TrigramIndexTest {
         TrigramIndex index = TrigramIndex.open(path);
         PostingIterator it = new PostingIterator();
         assertThat(docs(index.postings(index.find(ABC), it))).containsExactly(5);
-        assertThat(docs(index.postings(index.find(ABD), it))).hasSize(200).startsWith(0, 1).endsWith(199);
+        assertThat(docs(index.postings(index.find(ABD), it)))
+                .hasSize(200)
+                .startsWith(0, 1)
+                .endsWith(199);
     }
 
     @Test
@@ -218,20 +235,25 @@ class TrigramIndexTest {
         patch(b -> b.putLong(d, 17));
         CorruptIndexException e = refusedAtOpen();
         assertThat(e.offset()).isEqualTo(DIRECTORY);
-        assertThat(e.problem()).isEqualTo("directory sections do not add up (tables at " + TABLE + ", " + PREFIXES + ", 5 trigrams)");
+        assertThat(e.problem())
+                .isEqualTo("directory sections do not add up (tables at " + TABLE + ", " + PREFIXES + ", 5 trigrams)");
         patch(b -> b.putLong(d, 16).putInt(d + 20, -1));
         assertThat(refusedAtOpen().problem()).startsWith("directory sections do not add up");
         patch(b -> b.putInt(d + 20, 0).putInt(d + 16, -1).putLong(d + 8, PREFIXES + 12));
-        assertThat(refusedAtOpen().problem()).isEqualTo("directory sections do not add up (tables at " + (PREFIXES + 12) + ", "
-                + PREFIXES + ", -1 trigrams)");
+        assertThat(refusedAtOpen().problem())
+                .isEqualTo("directory sections do not add up (tables at " + (PREFIXES + 12) + ", " + PREFIXES
+                        + ", -1 trigrams)");
         // table and prefixes moved together: only the prefix table's end misses the directory
         patch(b -> b.putInt(d + 16, 5).putLong(d + 8, TABLE + 4).putLong(d + 24, PREFIXES + 4));
         assertThat(refusedAtOpen().problem()).startsWith("directory sections do not add up (tables at " + (TABLE + 4));
         // a table that would start inside the header but still ends at the prefix table
         long inHeader = 4 + Math.floorMod(PREFIXES - 4, 12);
-        patch(b -> b.putLong(d + 8, inHeader).putInt(d + 16, (int) ((PREFIXES - inHeader) / 12)).putLong(d + 24, PREFIXES));
-        assertThat(refusedAtOpen().problem()).isEqualTo("directory sections do not add up (tables at " + inHeader + ", " + PREFIXES
-                + ", " + (PREFIXES - inHeader) / 12 + " trigrams)");
+        patch(b -> b.putLong(d + 8, inHeader)
+                .putInt(d + 16, (int) ((PREFIXES - inHeader) / 12))
+                .putLong(d + 24, PREFIXES));
+        assertThat(refusedAtOpen().problem())
+                .isEqualTo("directory sections do not add up (tables at " + inHeader + ", " + PREFIXES + ", "
+                        + (PREFIXES - inHeader) / 12 + " trigrams)");
     }
 
     @Test
@@ -248,8 +270,8 @@ class TrigramIndexTest {
         assertThat(e.offset()).isEqualTo(at);
         assertThat(e.problem()).isEqualTo("longest posting list of -1 bytes is over the limit");
         patch(b -> b.putInt(at, MappedFile.DEFAULT_MAX_SPAN + 1));
-        assertThat(refusedAtOpen().problem()).isEqualTo("longest posting list of " + (MappedFile.DEFAULT_MAX_SPAN + 1)
-                + " bytes is over the limit");
+        assertThat(refusedAtOpen().problem())
+                .isEqualTo("longest posting list of " + (MappedFile.DEFAULT_MAX_SPAN + 1) + " bytes is over the limit");
         patch(b -> b.putInt(at, MappedFile.DEFAULT_MAX_SPAN));
         assertThat(TrigramIndex.open(file).trigramCount()).isEqualTo(5);
         patch(b -> b.putInt(at, 0));
@@ -297,8 +319,10 @@ class TrigramIndexTest {
         });
         patch(b -> b.putInt((int) PREFIXES + 4 * 0x62, 4).putInt((int) PREFIXES + 4 * 0x61, -1));
         TrigramIndex before = TrigramIndex.open(file);
-        assertThatThrownBy(() -> before.find(ABC)).isInstanceOf(CorruptIndexException.class)
-                .hasMessage(file + " at offset " + (PREFIXES + 4 * 0x61) + ": prefix table entry outside the trigram table");
+        assertThatThrownBy(() -> before.find(ABC))
+                .isInstanceOf(CorruptIndexException.class)
+                .hasMessage(file + " at offset " + (PREFIXES + 4 * 0x61)
+                        + ": prefix table entry outside the trigram table");
         assertThat(before.find(ZZZ)).isEqualTo(4);
     }
 
@@ -326,12 +350,15 @@ class TrigramIndexTest {
         setOffset(2, ABD, 17);
         assertThat(refusedPostings(1).problem()).isEqualTo("trigram entry 1 points at [18, 17) with 2 docs");
         setOffset(2, ABD, 18);
-        assertThat(TrigramIndex.open(file).postings(1, new PostingIterator()).cost()).isEqualTo(2);
+        assertThat(TrigramIndex.open(file).postings(1, new PostingIterator()).cost())
+                .isEqualTo(2);
         setOffset(2, ABD, 20);
         setOffset(4, ZZZ, TABLE + 1);
-        assertThat(refusedPostings(3).problem()).isEqualTo("trigram entry 3 points at [22, " + (TABLE + 1) + ") with 8 docs");
+        assertThat(refusedPostings(3).problem())
+                .isEqualTo("trigram entry 3 points at [22, " + (TABLE + 1) + ") with 8 docs");
         setOffset(4, ZZZ, TABLE);
-        assertThat(docs(TrigramIndex.open(file).postings(3, new PostingIterator()))).hasSize(8);
+        assertThat(docs(TrigramIndex.open(file).postings(3, new PostingIterator())))
+                .hasSize(8);
     }
 
     @Test
@@ -341,7 +368,8 @@ class TrigramIndexTest {
         assertThat(refusedPostings(4).problem()).isEqualTo("trigram entry 4 points at [51, " + TABLE + ") with 0 docs");
         // a shard of one doc: lists of one doc are whole, of two are not
         patch(b -> b.putInt(count, 1).putInt((int) DIRECTORY + 20, 1));
-        assertThat(TrigramIndex.open(file).postings(4, new PostingIterator()).cost()).isEqualTo(1);
+        assertThat(TrigramIndex.open(file).postings(4, new PostingIterator()).cost())
+                .isEqualTo(1);
         assertThat(refusedPostings(1).problem()).isEqualTo("trigram entry 1 points at [18, 20) with 2 docs");
     }
 
@@ -400,10 +428,11 @@ class TrigramIndexTest {
     @Test
     void aPartRepeatingTheLastDirectTrigramIsRefused() throws Exception {
         try (TrigramIndexWriter writer = new TrigramIndexWriter(dir.resolve("twice.tgi"), 4);
-             TrigramIndexWriter.Part part = writer.newPart(dir.resolve("twice-part"))) {
+                TrigramIndexWriter.Part part = writer.newPart(dir.resolve("twice-part"))) {
             writer.add(ABC, 0);
             part.add(ABC, 1);
-            assertThatThrownBy(() -> writer.append(part)).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> writer.append(part))
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessage("parts must be appended in increasing trigram order: " + ABC + " after " + ABC);
         }
     }

@@ -28,7 +28,10 @@ class TrigramsTest {
 
     /** The reference grouped as membersByFirstByte groups: by first byte, first-seen order within a group. */
     private static int[] grouped(List<Integer> trigrams) {
-        return trigrams.stream().sorted(Comparator.comparingInt(t -> t >>> 16)).mapToInt(Integer::intValue).toArray();
+        return trigrams.stream()
+                .sorted(Comparator.comparingInt(t -> t >>> 16))
+                .mapToInt(Integer::intValue)
+                .toArray();
     }
 
     private static int[] members(Trigrams.Set set) {
@@ -83,14 +86,19 @@ class TrigramsTest {
         byte[] bytes = randomBytes(1200, 5);
         Trigrams.Set set = new Trigrams.Set();
         for (int offset = 0; offset < 9; offset++) {
-            // every short length; around one and two blocks (a last block under six bytes carries the trigram before it)
-            for (int length : new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 19, 100, 257, 258, 259, 260, 261, 263, 264,
-                    300, 513, 514, 515, 517, 519, 520, 1000, 1100}) {
+            // every short length; around one and two blocks (a last block under six bytes carries the trigram before
+            // it)
+            for (int length : new int[] {
+                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 19, 100, 257, 258, 259, 260, 261, 263, 264, 300, 513,
+                514, 515, 517, 519, 520, 1000, 1100
+            }) {
                 set.clear();
                 int size = Trigrams.collect(bytes, offset, length, set, Integer.MAX_VALUE);
                 List<Integer> expected = reference(bytes, offset, length);
                 assertThat(size).as("offset %d length %d", offset, length).isEqualTo(expected.size());
-                assertThat(members(set)).as("offset %d length %d", offset, length).isEqualTo(grouped(expected));
+                assertThat(members(set))
+                        .as("offset %d length %d", offset, length)
+                        .isEqualTo(grouped(expected));
             }
         }
     }
@@ -114,7 +122,8 @@ class TrigramsTest {
         // the first block ends 256 bytes after the first trigram's last byte
         assertThat(size).isEqualTo(reference(bytes, 0, 2 + Trigrams.Set.BLOCK).size());
         set.clear();
-        assertThat(Trigrams.collect(bytes, 0, bytes.length, set, 300)).isEqualTo(reference(bytes, 0, 2 + 2 * Trigrams.Set.BLOCK).size());
+        assertThat(Trigrams.collect(bytes, 0, bytes.length, set, 300))
+                .isEqualTo(reference(bytes, 0, 2 + 2 * Trigrams.Set.BLOCK).size());
         set.clear();
         assertThat(Trigrams.collect(bytes, 0, bytes.length, set, 0)).isZero();
     }
@@ -149,8 +158,11 @@ class TrigramsTest {
         assertThat(size).isEqualTo(expected.length).isGreaterThan(Trigrams.Set.DENSE);
         IntStream.Builder streamed = IntStream.builder();
         set.forEachByFirstByte(streamed::add);
-        assertThat(Arrays.equals(streamed.build().toArray(), expected)).as("members streamed in increasing order").isTrue();
-        assertThatThrownBy(set::membersByFirstByte).isInstanceOf(IllegalStateException.class)
+        assertThat(Arrays.equals(streamed.build().toArray(), expected))
+                .as("members streamed in increasing order")
+                .isTrue();
+        assertThatThrownBy(set::membersByFirstByte)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("a dense set of " + size + " trigrams has no member array: use forEachByFirstByte");
 
         set.clear();

@@ -30,6 +30,8 @@ class UnmapperTest {
 
         Unmapper.unmap(map);
 
-        assertTrue(!Files.readString(maps).contains(file.toString()), "the mapping is gone at once, not at the next collection");
+        assertTrue(
+                !Files.readString(maps).contains(file.toString()),
+                "the mapping is gone at once, not at the next collection");
     }
 }

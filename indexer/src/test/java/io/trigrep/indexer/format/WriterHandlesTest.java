@@ -52,7 +52,9 @@ class WriterHandlesTest {
 
     private List<String> mapped() throws IOException {
         String prefix = dir.toRealPath().toString();
-        return Files.readAllLines(MAPS).stream().filter(line -> line.contains(prefix)).toList();
+        return Files.readAllLines(MAPS).stream()
+                .filter(line -> line.contains(prefix))
+                .toList();
     }
 
     @Test
@@ -84,7 +86,7 @@ class WriterHandlesTest {
     @Test
     void abandonedContentsAndDocTablesHoldNothing() throws Exception {
         try (ContentWriter contents = new ContentWriter(dir.resolve("contents.tgc"));
-             DocTableWriter docs = new DocTableWriter(dir.resolve("docs.tgd"))) {
+                DocTableWriter docs = new DocTableWriter(dir.resolve("docs.tgd"))) {
             contents.append(ByteBuffer.wrap(new byte[] {1}));
             docs.addDoc(16, 1, new byte[] {'a'}, 0, 1, 0, 1);
             assertThat(open()).hasSize(2);

@@ -88,7 +88,8 @@ class CtagsFailureTest {
         Path program = dir.resolve("ctags");
         Files.writeString(program, FAKE.stripIndent());
         Files.setPosixFilePermissions(program, PosixFilePermissions.fromString("rwx------"));
-        SymbolExtractor extractor = SymbolExtractor.start(new SymbolExtractor.Config(program.toString(), 2, Duration.ofMillis(1500)));
+        SymbolExtractor extractor =
+                SymbolExtractor.start(new SymbolExtractor.Config(program.toString(), 2, Duration.ofMillis(1500)));
         List<Doc> docs = List.of(
                 new Doc("p/a.c", "alpha\n\nbeta"),
                 new Doc("p/hang.c", "HANG"),
@@ -126,7 +127,8 @@ class CtagsFailureTest {
         Path program = dir.resolve("ctags");
         Files.writeString(program, FAKE.stripIndent());
         Files.setPosixFilePermissions(program, PosixFilePermissions.fromString("rwx------"));
-        SymbolExtractor extractor = SymbolExtractor.start(new SymbolExtractor.Config(program.toString(), 3, Duration.ofSeconds(20)));
+        SymbolExtractor extractor =
+                SymbolExtractor.start(new SymbolExtractor.Config(program.toString(), 3, Duration.ofSeconds(20)));
         List<Doc> docs = new java.util.ArrayList<>();
         for (int i = 0; i < 60; i++) {
             docs.add(new Doc("p/f" + i + ".c", "STATEFUL\n" + "x\n".repeat(i % 7 == 0 ? 2000 : 1)));
@@ -136,17 +138,24 @@ class CtagsFailureTest {
         extractor.extract(new ListDocs(docs), first);
         extractor.extract(new ListDocs(docs), second);
         assertThat(Files.readAllBytes(second)).isEqualTo(Files.readAllBytes(first));
-        assertThat(Symbols.openFile(first).scope(Symbols.openFile(first).firstOfDoc(3))).as("doc 3 is process 0's second file").isEqualTo("2");
+        assertThat(Symbols.openFile(first).scope(Symbols.openFile(first).firstOfDoc(3)))
+                .as("doc 3 is process 0's second file")
+                .isEqualTo("2");
     }
 
     @Test
     void aMissingOrForeignCtagsIsRefusedWithTheReason(@TempDir Path dir) throws Exception {
-        assertThatThrownBy(() -> SymbolExtractor.start(new SymbolExtractor.Config(dir.resolve("none").toString(), 1, Duration.ofSeconds(1))))
-                .isInstanceOf(IOException.class).hasMessageContaining("ctags not found").hasMessageContaining("install universal-ctags");
+        assertThatThrownBy(() -> SymbolExtractor.start(
+                        new SymbolExtractor.Config(dir.resolve("none").toString(), 1, Duration.ofSeconds(1))))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("ctags not found")
+                .hasMessageContaining("install universal-ctags");
         Path exuberant = dir.resolve("ctags");
         Files.writeString(exuberant, "#!/bin/sh\necho 'Exuberant Ctags 5.8'\n");
         Files.setPosixFilePermissions(exuberant, PosixFilePermissions.fromString("rwx------"));
-        assertThatThrownBy(() -> SymbolExtractor.start(new SymbolExtractor.Config(exuberant.toString(), 1, Duration.ofSeconds(1))))
-                .isInstanceOf(IOException.class).hasMessageContaining("is not universal-ctags (Exuberant Ctags 5.8)");
+        assertThatThrownBy(() -> SymbolExtractor.start(
+                        new SymbolExtractor.Config(exuberant.toString(), 1, Duration.ofSeconds(1))))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("is not universal-ctags (Exuberant Ctags 5.8)");
     }
 }

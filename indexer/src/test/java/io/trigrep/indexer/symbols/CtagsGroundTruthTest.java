@@ -31,11 +31,15 @@ class CtagsGroundTruthTest {
     void shardsHoldWhatCtagsFindsOnDisk(@TempDir Path out) throws Exception {
         List<String> errors = new ArrayList<>();
         var packages = Corpus.discover(List.of(CORPUS), out, errors::add);
-        SymbolExtractor extractor = SymbolExtractor.start(new SymbolExtractor.Config("ctags", 2, java.time.Duration.ofSeconds(30)));
-        IndexBuilder.Report report = new IndexBuilder(IndexBuilder.Options.defaults(2).withSymbols(SymbolChoice.extract(extractor)),
-                Clock.systemUTC()).build(packages, out, errors::add);
+        SymbolExtractor extractor =
+                SymbolExtractor.start(new SymbolExtractor.Config("ctags", 2, java.time.Duration.ofSeconds(30)));
+        IndexBuilder.Report report = new IndexBuilder(
+                        IndexBuilder.Options.defaults(2).withSymbols(SymbolChoice.extract(extractor)),
+                        Clock.systemUTC())
+                .build(packages, out, errors::add);
         assertThat(errors).isEmpty();
-        assertThat(report.shards()).allSatisfy(s -> assertThat(s.symbolFailures()).isEmpty());
+        assertThat(report.shards())
+                .allSatisfy(s -> assertThat(s.symbolFailures()).isEmpty());
 
         TreeSet<String> indexed = new TreeSet<>();
         for (int shardNumber = 0; shardNumber < 2; shardNumber++) {
@@ -45,14 +49,15 @@ class CtagsGroundTruthTest {
             assertThat(symbols.present()).isTrue();
             symbols.verify();
             for (int doc = 0; doc < shard.docs().docCount(); doc++) {
-                String path = shard.docs().packageName(shard.docs().packageId(doc)) + "/" + shard.docs().path(doc);
+                String path = shard.docs().packageName(shard.docs().packageId(doc)) + "/"
+                        + shard.docs().path(doc);
                 int previousLine = 0;
                 for (int s = symbols.firstOfDoc(doc); s < symbols.endOfDoc(doc); s++) {
                     assertThat(symbols.doc(s)).isEqualTo(doc);
                     assertThat(symbols.line(s)).isGreaterThanOrEqualTo(previousLine);
                     previousLine = symbols.line(s);
-                    indexed.add(path + " " + symbols.name(symbols.nameId(s)) + " " + symbols.kind(s) + " " + symbols.line(s) + " "
-                            + symbols.language(s) + " " + symbols.scope(s));
+                    indexed.add(path + " " + symbols.name(symbols.nameId(s)) + " " + symbols.kind(s) + " "
+                            + symbols.line(s) + " " + symbols.language(s) + " " + symbols.scope(s));
                 }
             }
         }
@@ -60,13 +65,19 @@ class CtagsGroundTruthTest {
         TreeSet<String> onDisk = new TreeSet<>();
         List<String> files;
         try (Stream<Path> walk = Files.walk(CORPUS)) {
-            files = walk.filter(Files::isRegularFile).map(p -> CORPUS.relativize(p).toString()).sorted().toList();
+            files = walk.filter(Files::isRegularFile)
+                    .map(p -> CORPUS.relativize(p).toString())
+                    .sorted()
+                    .toList();
         }
         List<String> command = new ArrayList<>(List.of("ctags", "--options=NONE"));
         command.addAll(Ctags.MAPS);
         command.addAll(List.of("--output-format=json", "--fields=NnKlsF", "-o", "-"));
         command.addAll(files);
-        Process ctags = new ProcessBuilder(command).directory(CORPUS.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process ctags = new ProcessBuilder(command)
+                .directory(CORPUS.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         String json = new String(ctags.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(ctags.waitFor()).isZero();
         TagLine parsed = new TagLine();
@@ -76,12 +87,15 @@ class CtagsGroundTruthTest {
             if ("tag".equals(parsed.type)) {
                 String path = pathOf(line);
                 paths.add(path);
-                onDisk.add(path + " " + parsed.name + " " + parsed.kind + " " + parsed.line + " " + parsed.language + " "
-                        + (parsed.scope == null ? "" : parsed.scope));
+                onDisk.add(path + " " + parsed.name + " " + parsed.kind + " " + parsed.line + " " + parsed.language
+                        + " " + (parsed.scope == null ? "" : parsed.scope));
             }
         }
         assertThat(onDisk).hasSizeGreaterThan(300);
-        assertThat(paths).anyMatch(p -> p.endsWith(".c")).anyMatch(p -> p.endsWith(".h")).anyMatch(p -> p.endsWith(".go"));
+        assertThat(paths)
+                .anyMatch(p -> p.endsWith(".c"))
+                .anyMatch(p -> p.endsWith(".h"))
+                .anyMatch(p -> p.endsWith(".go"));
         TreeSet<String> missing = new TreeSet<>(onDisk);
         missing.removeAll(indexed);
         TreeSet<String> extra = new TreeSet<>(indexed);

@@ -18,7 +18,9 @@ class CtagsLanguagesTest {
                 "Ant      build.xml *.build.xml",
                 "Unknown "));
         assertThat(languages.knows("zutil.c")).isTrue();
-        assertThat(languages.knows("zutil.C")).as("maps are case-sensitive, as ctags' on Linux").isFalse();
+        assertThat(languages.knows("zutil.C"))
+                .as("maps are case-sensitive, as ctags' on Linux")
+                .isFalse();
         assertThat(languages.knows("boot.68k")).isTrue();
         assertThat(languages.knows("GNUmakefile")).isTrue();
         assertThat(languages.knows("makefile")).isTrue();
@@ -32,7 +34,8 @@ class CtagsLanguagesTest {
     @Test
     @Tag("external") // drives ctags
     void realCtagsKnowsSourcesButNotDependencyFiles() throws Exception {
-        SymbolExtractor extractor = SymbolExtractor.start(new SymbolExtractor.Config("ctags", 1, Duration.ofSeconds(5)));
+        SymbolExtractor extractor =
+                SymbolExtractor.start(new SymbolExtractor.Config("ctags", 1, Duration.ofSeconds(5)));
         assertThat(extractor.wants("zlib/src/inflate.c")).isTrue();
         assertThat(extractor.wants("pkg/Makefile.am")).isTrue();
         assertThat(extractor.wants("pkg/tools/build.py")).isTrue();

@@ -42,10 +42,13 @@ class SymbolsFileTest {
                 StringBuilder name = new StringBuilder();
                 int length = 1 + random.nextInt(8);
                 for (int c = 0; c < length; c++) {
-                    name.append("abcdeé_"
-                            .charAt(random.nextInt(7)));
+                    name.append("abcdeé_".charAt(random.nextInt(7)));
                 }
-                tags[i] = new Tag(name.toString(), line, KINDS[random.nextInt(KINDS.length)], LANGUAGES[random.nextInt(LANGUAGES.length)],
+                tags[i] = new Tag(
+                        name.toString(),
+                        line,
+                        KINDS[random.nextInt(KINDS.length)],
+                        LANGUAGES[random.nextInt(LANGUAGES.length)],
                         random.nextBoolean() ? "" : "scope" + random.nextInt(20));
             }
             byDoc[d] = tags;
@@ -62,7 +65,11 @@ class SymbolsFileTest {
         symbols.verify();
         assertThat(symbols.present()).isTrue();
         assertThat(symbols.docCount()).isEqualTo(200);
-        assertThat(symbols.symbolCount()).isEqualTo(written).isEqualTo(Arrays.stream(byDoc).mapToInt(t -> t == null ? 0 : t.length).sum());
+        assertThat(symbols.symbolCount())
+                .isEqualTo(written)
+                .isEqualTo(Arrays.stream(byDoc)
+                        .mapToInt(t -> t == null ? 0 : t.length)
+                        .sum());
 
         TreeMap<String, List<String>> expectedByName = new TreeMap<>();
         int s = 0;
@@ -70,7 +77,9 @@ class SymbolsFileTest {
             Tag[] tags = byDoc[d] == null ? new Tag[0] : byDoc[d];
             assertThat(symbols.firstOfDoc(d)).isEqualTo(s);
             assertThat(symbols.endOfDoc(d)).isEqualTo(s + tags.length);
-            assertThat(symbols.definitionLines(d)).isEqualTo(Arrays.stream(tags).mapToInt(Tag::line).distinct().toArray());
+            assertThat(symbols.definitionLines(d))
+                    .isEqualTo(
+                            Arrays.stream(tags).mapToInt(Tag::line).distinct().toArray());
             for (Tag t : tags) {
                 assertThat(symbols.doc(s)).isEqualTo(d);
                 assertThat(symbols.line(s)).isEqualTo(t.line());
@@ -87,7 +96,9 @@ class SymbolsFileTest {
         for (int n = 0; n < symbols.nameCount(); n++) {
             byte[] bytes = symbols.name(n).getBytes(StandardCharsets.UTF_8);
             if (previous != null) {
-                assertThat(Arrays.compareUnsigned(previous, bytes)).as("names sorted by bytes").isNegative();
+                assertThat(Arrays.compareUnsigned(previous, bytes))
+                        .as("names sorted by bytes")
+                        .isNegative();
             }
             previous = bytes;
             List<String> found = new ArrayList<>();
@@ -113,7 +124,8 @@ class SymbolsFileTest {
             }
             Pattern regex = Pattern.compile(Pattern.quote(literal));
             int[] scanned = symbols.scanNames(name -> regex.matcher(name).find());
-            int[] indexed = symbols.namesWithAll(trigrams, name -> regex.matcher(name).find());
+            int[] indexed =
+                    symbols.namesWithAll(trigrams, name -> regex.matcher(name).find());
             assertThat(indexed).as(literal).isEqualTo(scanned);
             if (!literal.equals("zzz")) {
                 assertThat(scanned).as(literal).isNotEmpty();
@@ -140,12 +152,16 @@ class SymbolsFileTest {
         Symbols none = Symbols.open(old);
         assertThat(none.present()).isFalse();
         assertThat(none.absentReason()).contains("built before symbol search");
-        assertThatThrownBy(() -> none.firstOfDoc(0)).isInstanceOf(IllegalStateException.class).hasMessageContaining("no symbols");
+        assertThatThrownBy(() -> none.firstOfDoc(0))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no symbols");
 
         Path off = Files.createDirectories(dir.resolve("off"));
-        Files.writeString(off.resolve(ShardFiles.MANIFEST),
+        Files.writeString(
+                off.resolve(ShardFiles.MANIFEST),
                 new Manifest("shard-0", 0, 0, 0, 0, 0, 0, 1, 1, Map.of(), "built with --no-symbols").toJson());
-        assertThat(Manifest.read(off.resolve(ShardFiles.MANIFEST)).symbolsAbsent()).isEqualTo("built with --no-symbols");
+        assertThat(Manifest.read(off.resolve(ShardFiles.MANIFEST)).symbolsAbsent())
+                .isEqualTo("built with --no-symbols");
         assertThat(Symbols.open(off).absentReason()).isEqualTo("built with --no-symbols");
     }
 
@@ -153,8 +169,10 @@ class SymbolsFileTest {
     void symbolsForAnotherDocCountAreRefused(@TempDir Path dir) throws Exception {
         SymbolsWriter.write(dir.resolve(ShardFiles.SYMBOLS), randomTags(1, 5));
         Files.writeString(dir.resolve(ShardFiles.MANIFEST), new Manifest("shard-0", 6, 0, 0, 0, 0, 0, 1, 1).toJson());
-        assertThatThrownBy(() -> Symbols.open(dir)).isInstanceOf(CorruptIndexException.class)
-                .hasMessageContaining(ShardFiles.SYMBOLS).hasMessageContaining("symbols cover 5 docs, the manifest 6");
+        assertThatThrownBy(() -> Symbols.open(dir))
+                .isInstanceOf(CorruptIndexException.class)
+                .hasMessageContaining(ShardFiles.SYMBOLS)
+                .hasMessageContaining("symbols cover 5 docs, the manifest 6");
     }
 
     @Test
@@ -164,12 +182,15 @@ class SymbolsFileTest {
         byte[] good = Files.readAllBytes(file);
 
         Files.write(file, Arrays.copyOf(good, good.length - 1));
-        assertThatThrownBy(() -> Symbols.openFile(file)).isInstanceOf(CorruptIndexException.class).hasMessageContaining(file.toString());
+        assertThatThrownBy(() -> Symbols.openFile(file))
+                .isInstanceOf(CorruptIndexException.class)
+                .hasMessageContaining(file.toString());
 
         byte[] kind = good.clone();
         kind[4] = 'X';
         Files.write(file, kind);
-        assertThatThrownBy(() -> Symbols.openFile(file)).isInstanceOf(CorruptIndexException.class)
+        assertThatThrownBy(() -> Symbols.openFile(file))
+                .isInstanceOf(CorruptIndexException.class)
                 .hasMessageContaining("file kind XYMS, expected SYMS");
     }
 
@@ -184,7 +205,9 @@ class SymbolsFileTest {
             int at = 16 + random.nextInt(good.length - 32);
             bad[at] ^= (byte) (1 << random.nextInt(8));
             Files.write(file, bad);
-            assertThatThrownBy(() -> Symbols.openFile(file).verify()).as("flip at %d", at).isInstanceOf(CorruptIndexException.class)
+            assertThatThrownBy(() -> Symbols.openFile(file).verify())
+                    .as("flip at %d", at)
+                    .isInstanceOf(CorruptIndexException.class)
                     .hasMessageContaining(file.toString());
         }
     }
@@ -199,7 +222,9 @@ class SymbolsFileTest {
             byte[] bad = good.clone();
             bad[directory + field] += 1;
             Files.write(file, bad);
-            assertThatThrownBy(() -> Symbols.openFile(file)).as("directory byte %d", field).isInstanceOf(CorruptIndexException.class)
+            assertThatThrownBy(() -> Symbols.openFile(file))
+                    .as("directory byte %d", field)
+                    .isInstanceOf(CorruptIndexException.class)
                     .hasMessageContaining(file.toString());
         }
     }

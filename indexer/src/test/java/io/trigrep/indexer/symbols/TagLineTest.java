@@ -8,8 +8,10 @@ import org.junit.jupiter.api.Test;
 class TagLineTest {
     @Test
     void readsTheKeptFieldsAndSkipsTheRest() {
-        TagLine t = new TagLine().parse("{\"_type\": \"tag\", \"name\": \"a\\\"b\\\\c\\u00e9\", \"path\": \"x.c\", \"language\": \"C\","
-                + " \"line\": 42, \"kind\": \"member\", \"file\": true, \"scope\": \"S\", \"scopeKind\": \"struct\"}");
+        TagLine t = new TagLine()
+                .parse(
+                        "{\"_type\": \"tag\", \"name\": \"a\\\"b\\\\c\\u00e9\", \"path\": \"x.c\", \"language\": \"C\","
+                                + " \"line\": 42, \"kind\": \"member\", \"file\": true, \"scope\": \"S\", \"scopeKind\": \"struct\"}");
         assertThat(t.type).isEqualTo("tag");
         assertThat(t.name).isEqualTo("a\"b\\cé");
         assertThat(t.line).isEqualTo(42);
@@ -24,9 +26,12 @@ class TagLineTest {
 
     @Test
     void malformedLinesAreRefusedWithTheLine() {
-        assertThatThrownBy(() -> new TagLine().parse("{\"name\": \"unterminated")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("ends early").hasMessageContaining("unterminated");
-        assertThatThrownBy(() -> new TagLine().parse("{\"line\": x}")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new TagLine().parse("{\"name\": \"unterminated"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ends early")
+                .hasMessageContaining("unterminated");
+        assertThatThrownBy(() -> new TagLine().parse("{\"line\": x}"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("expected a number");
     }
 

@@ -30,12 +30,22 @@ public final class BackendMetrics {
     private LongSupplier produced;
 
     public BackendMetrics(String shard, long files, long contentBytes) {
-        searchDuration = Timer.builder("trigrep.backend.search.duration").description("Time from a search's start until its stream ended")
-                .tag("shard", shard).publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
-                .maximumExpectedValue(Duration.ofMinutes(5)).register(registry);
-        Gauge.builder("trigrep.backend.shard.files", () -> files).description("Files in the shard served").tag("shard", shard).register(registry);
-        Gauge.builder("trigrep.backend.shard.content", () -> contentBytes).baseUnit("bytes").description("Bytes of file contents in the shard")
-                .tag("shard", shard).register(registry);
+        searchDuration = Timer.builder("trigrep.backend.search.duration")
+                .description("Time from a search's start until its stream ended")
+                .tag("shard", shard)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(5))
+                .register(registry);
+        Gauge.builder("trigrep.backend.shard.files", () -> files)
+                .description("Files in the shard served")
+                .tag("shard", shard)
+                .register(registry);
+        Gauge.builder("trigrep.backend.shard.content", () -> contentBytes)
+                .baseUnit("bytes")
+                .description("Bytes of file contents in the shard")
+                .tag("shard", shard)
+                .register(registry);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -47,9 +57,13 @@ public final class BackendMetrics {
     /** Counters the server keeps anyway, read at scrape time. */
     public void bind(IntSupplier running, LongSupplier produced) {
         this.produced = produced;
-        Gauge.builder("trigrep.backend.searches.running", running::getAsInt).description("Searches running now").register(registry);
-        FunctionCounter.builder("trigrep.backend.results", produced, LongSupplier::getAsLong).baseUnit("results")
-                .description("Results produced by all searches").register(registry);
+        Gauge.builder("trigrep.backend.searches.running", running::getAsInt)
+                .description("Searches running now")
+                .register(registry);
+        FunctionCounter.builder("trigrep.backend.results", produced, LongSupplier::getAsLong)
+                .baseUnit("results")
+                .description("Results produced by all searches")
+                .register(registry);
     }
 
     public void searchFinished(long nanos) {
@@ -58,14 +72,19 @@ public final class BackendMetrics {
 
     /** A search refused before it ran: "bad_query" or "overloaded". */
     public void refused(String reason) {
-        Counter.builder("trigrep.backend.refused").description("Searches refused before they ran, by reason").tag("reason", reason)
-                .register(registry).increment();
+        Counter.builder("trigrep.backend.refused")
+                .description("Searches refused before they ran, by reason")
+                .tag("reason", reason)
+                .register(registry)
+                .increment();
     }
 
     /** A connection refused during the TLS handshake: wrong or missing client certificate, or no TLS at all. */
     public void tlsHandshakeFailed() {
-        Counter.builder("trigrep.backend.tls.handshake.failures").description("Connections refused during the TLS handshake")
-                .register(registry).increment();
+        Counter.builder("trigrep.backend.tls.handshake.failures")
+                .description("Connections refused during the TLS handshake")
+                .register(registry)
+                .increment();
     }
 
     public String scrape() {

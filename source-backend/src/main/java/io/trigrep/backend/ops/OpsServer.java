@@ -67,14 +67,23 @@ public final class OpsServer implements AutoCloseable {
     }
 
     public InetSocketAddress start(String host, int port) throws InterruptedException {
-        channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+        channel = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(4096, 8192, 8192), new HttpServerKeepAliveHandler(),
-                                new HttpObjectAggregator(4096), new Handler());
+                        ch.pipeline()
+                                .addLast(
+                                        new HttpServerCodec(4096, 8192, 8192),
+                                        new HttpServerKeepAliveHandler(),
+                                        new HttpObjectAggregator(4096),
+                                        new Handler());
                     }
-                }).bind(host, port).sync().channel();
+                })
+                .bind(host, port)
+                .sync()
+                .channel();
         return (InetSocketAddress) channel.localAddress();
     }
 
@@ -84,32 +93,56 @@ public final class OpsServer implements AutoCloseable {
             boolean keepAlive = HttpUtil.isKeepAlive(request);
             String path = request.decoderResult().isSuccess() ? new QueryStringDecoder(request.uri()).path() : "";
             switch (path) {
-                case "/metrics" -> send(ctx, keepAlive, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape());
-                case "/healthz" -> send(ctx, keepAlive, HttpResponseStatus.OK, "application/json", "{\"status\":\"ok\"}");
-                case "/readyz" -> pings.execute(() -> {
-                    String problem = BackendClient.ping(tls, loopback(searchPort), PING_MILLIS);
-                    send(ctx, keepAlive, problem == null ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, "application/json",
-                            problem == null ? "{\"status\":\"ready\"}" : "{\"status\":\"not ready\",\"reason\":\"" + jsonSafe(problem) + "\"}");
-                });
-                default -> send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, "application/json",
-                        "{\"error\":\"no such endpoint; try /metrics, /healthz or /readyz\"}");
+                case "/metrics" ->
+                    send(
+                            ctx,
+                            keepAlive,
+                            HttpResponseStatus.OK,
+                            "text/plain; version=0.0.4; charset=utf-8",
+                            metrics.scrape());
+                case "/healthz" ->
+                    send(ctx, keepAlive, HttpResponseStatus.OK, "application/json", "{\"status\":\"ok\"}");
+                case "/readyz" ->
+                    pings.execute(() -> {
+                        String problem = BackendClient.ping(tls, loopback(searchPort), PING_MILLIS);
+                        send(
+                                ctx,
+                                keepAlive,
+                                problem == null ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+                                "application/json",
+                                problem == null
+                                        ? "{\"status\":\"ready\"}"
+                                        : "{\"status\":\"not ready\",\"reason\":\"" + jsonSafe(problem) + "\"}");
+                    });
+                default ->
+                    send(
+                            ctx,
+                            keepAlive,
+                            HttpResponseStatus.NOT_FOUND,
+                            "application/json",
+                            "{\"error\":\"no such endpoint; try /metrics, /healthz or /readyz\"}");
             }
         }
     }
 
     /** The search port as this host reaches it: a wildcard bind is pinged on loopback. */
     private static InetSocketAddress loopback(InetSocketAddress bound) {
-        return bound.getAddress().isAnyLocalAddress() ? new InetSocketAddress(NetUtil.createInetAddressFromIpAddressString("127.0.0.1"), bound.getPort()) : bound;
+        return bound.getAddress().isAnyLocalAddress()
+                ? new InetSocketAddress(NetUtil.createInetAddressFromIpAddressString("127.0.0.1"), bound.getPort())
+                : bound;
     }
 
     private static String jsonSafe(String s) {
         return s.replace("\\", "\\\\").replace("\"", "\\\"").replaceAll("[\\x00-\\x1f]", " ");
     }
 
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
-    private static void send(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, String type, String body) {
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    private static void send(
+            ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, String type, String body) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));
+        FullHttpResponse response =
+                new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, type).setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
         HttpUtil.setKeepAlive(response, keepAlive);
         if (keepAlive) {

@@ -34,8 +34,8 @@ public final class Planner {
     public static Query plan(String pattern, boolean literal, boolean caseInsensitive) {
         SyntaxTree tree;
         try {
-            tree = SyntaxTree.parsed(Pattern.compile(literal ? Pattern.quote(pattern) : pattern,
-                    caseInsensitive ? Pattern.CASE_INSENSITIVE : 0));
+            tree = SyntaxTree.parsed(Pattern.compile(
+                    literal ? Pattern.quote(pattern) : pattern, caseInsensitive ? Pattern.CASE_INSENSITIVE : 0));
         } catch (PatternSyntaxException e) {
             // A search rejects such a pattern before planning; whoever plans it anyway loses no file.
             return Query.ALL;
@@ -61,8 +61,10 @@ public final class Planner {
 
         Info simplify(boolean force) {
             Info info = this;
-            if (info.exact != null && (info.exact.size() > MAX_EXACT || maxLength(info.exact) > MAX_EXACT_LENGTH
-                    || (force && minLength(info.exact) >= 3))) {
+            if (info.exact != null
+                    && (info.exact.size() > MAX_EXACT
+                            || maxLength(info.exact) > MAX_EXACT_LENGTH
+                            || (force && minLength(info.exact) >= 3))) {
                 info = info.addExact();
                 Set<String> prefix = new TreeSet<>();
                 Set<String> suffix = new TreeSet<>();
@@ -94,7 +96,8 @@ public final class Planner {
     private static Info analyze(SyntaxTree node) {
         return switch (node.op()) {
             case NO_MATCH -> noMatch();
-            case EMPTY_MATCH, BEGIN_LINE, END_LINE, BEGIN_TEXT, END_TEXT, WORD_BOUNDARY, NO_WORD_BOUNDARY -> emptyString();
+            case EMPTY_MATCH, BEGIN_LINE, END_LINE, BEGIN_TEXT, END_TEXT, WORD_BOUNDARY, NO_WORD_BOUNDARY ->
+                emptyString();
             case ANY_CHAR, ANY_CHAR_NOT_NL -> anyChar();
             case LITERAL -> literal(node.runes(), node.foldCase());
             case CHAR_CLASS -> charClass(node.runes());
@@ -213,7 +216,10 @@ public final class Planner {
             }
         }
         // Strings spanning the boundary: some suffix of x followed by some prefix of y.
-        if (x.exact == null && y.exact == null && x.suffix.size() <= MAX_SET && y.prefix.size() <= MAX_SET
+        if (x.exact == null
+                && y.exact == null
+                && x.suffix.size() <= MAX_SET
+                && y.prefix.size() <= MAX_SET
                 && minLength(x.suffix) + minLength(y.prefix) >= 3) {
             match = Query.and(match, anyOf(cross(x.suffix, y.prefix)));
         }
@@ -329,9 +335,15 @@ public final class Planner {
             return new String(new char[] {(char) (0xc0 | rune >> 6), (char) (0x80 | (rune & 0x3f))});
         }
         if (rune < 0x10000) {
-            return new String(new char[] {(char) (0xe0 | rune >> 12), (char) (0x80 | (rune >> 6 & 0x3f)), (char) (0x80 | (rune & 0x3f))});
+            return new String(new char[] {
+                (char) (0xe0 | rune >> 12), (char) (0x80 | (rune >> 6 & 0x3f)), (char) (0x80 | (rune & 0x3f))
+            });
         }
-        return new String(new char[] {(char) (0xf0 | rune >> 18), (char) (0x80 | (rune >> 12 & 0x3f)), (char) (0x80 | (rune >> 6 & 0x3f)),
-                (char) (0x80 | (rune & 0x3f))});
+        return new String(new char[] {
+            (char) (0xf0 | rune >> 18),
+            (char) (0x80 | (rune >> 12 & 0x3f)),
+            (char) (0x80 | (rune >> 6 & 0x3f)),
+            (char) (0x80 | (rune & 0x3f))
+        });
     }
 }

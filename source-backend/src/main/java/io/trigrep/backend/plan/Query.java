@@ -96,7 +96,9 @@ public sealed interface Query permits Query.All, Query.None, Query.Trigram, Quer
     private static void absorb(boolean and, List<Query> operands) {
         for (int i = operands.size() - 1; i >= 0; i--) {
             Query candidate = operands.get(i);
-            List<Query> inner = and ? (candidate instanceof Or o ? o.operands() : null) : (candidate instanceof And a ? a.operands() : null);
+            List<Query> inner = and
+                    ? (candidate instanceof Or o ? o.operands() : null)
+                    : (candidate instanceof And a ? a.operands() : null);
             if (inner == null) {
                 continue;
             }
@@ -119,7 +121,8 @@ public sealed interface Query permits Query.All, Query.None, Query.Trigram, Quer
         TreeSet<String> seen = new TreeSet<>();
         List<Query> flat = new ArrayList<>();
         for (Query q : operands) {
-            List<Query> parts = and && q instanceof And a ? a.operands() : !and && q instanceof Or o ? o.operands() : List.of(q);
+            List<Query> parts =
+                    and && q instanceof And a ? a.operands() : !and && q instanceof Or o ? o.operands() : List.of(q);
             for (Query p : parts) {
                 if (p instanceof All) {
                     if (!and) {

@@ -30,7 +30,14 @@ final class ConditionParser {
     /** The operands in order of appearance, and the condition over them. */
     record Parsed(List<ParsedQuery.Operand> operands, Condition condition) {}
 
-    private enum Kind { WORD, OPEN, CLOSE, AND, OR, NOT }
+    private enum Kind {
+        WORD,
+        OPEN,
+        CLOSE,
+        AND,
+        OR,
+        NOT
+    }
 
     private record Token(Kind kind, String text, int offset) {}
 
@@ -57,7 +64,8 @@ final class ConditionParser {
         Condition condition = parser.or();
         if (parser.next < parser.tokens.size()) {
             Token t = parser.tokens.get(parser.next);
-            throw new QueryException(t.kind == Kind.CLOSE ? "unexpected ) closes no group" : "unexpected " + t.text, t.offset + 1);
+            throw new QueryException(
+                    t.kind == Kind.CLOSE ? "unexpected ) closes no group" : "unexpected " + t.text, t.offset + 1);
         }
         return new Parsed(List.copyOf(parser.operands), condition);
     }
@@ -187,8 +195,13 @@ final class ConditionParser {
         Token before = next > 0 ? tokens.get(next - 1) : null;
         if (t == null) {
             int at = before == null ? 0 : before.offset + before.text.length();
-            throw new QueryException(before == null ? "empty query"
-                    : before.kind == Kind.OPEN ? "( opens an empty group" : before.text + " needs an operand after it", at + 1);
+            throw new QueryException(
+                    before == null
+                            ? "empty query"
+                            : before.kind == Kind.OPEN
+                                    ? "( opens an empty group"
+                                    : before.text + " needs an operand after it",
+                    at + 1);
         }
         next++;
         switch (t.kind) {
@@ -211,8 +224,12 @@ final class ConditionParser {
                 operands.add(new ParsedQuery.Operand(t.text, t.offset));
                 return new Condition.Operand(operands.size() - 1);
             }
-            case CLOSE -> throw new QueryException(before != null && before.kind == Kind.OPEN ? "( opens an empty group"
-                    : "unexpected ) closes no group", t.offset + 1);
+            case CLOSE ->
+                throw new QueryException(
+                        before != null && before.kind == Kind.OPEN
+                                ? "( opens an empty group"
+                                : "unexpected ) closes no group",
+                        t.offset + 1);
             default -> throw new QueryException(t.text + " needs an operand before it", t.offset + 1);
         }
     }

@@ -17,9 +17,21 @@ import java.util.List;
  * @param condition       a boolean query's condition over its operands; null otherwise
  * @param symbol          a symbol query's name regex ({@code sym:REGEX}); null otherwise
  */
-public record ParsedQuery(String raw, String pattern, int patternOffset, boolean literal, boolean caseInsensitive,
-                          List<Filter> filters, List<Operand> operands, Condition condition, Operand symbol) {
-    public enum Kind { PACKAGE, PATH, FILETYPE }
+public record ParsedQuery(
+        String raw,
+        String pattern,
+        int patternOffset,
+        boolean literal,
+        boolean caseInsensitive,
+        List<Filter> filters,
+        List<Operand> operands,
+        Condition condition,
+        Operand symbol) {
+    public enum Kind {
+        PACKAGE,
+        PATH,
+        FILETYPE
+    }
 
     /** One filter term: {@code package:REGEX}, {@code -path:REGEX}, {@code filetype:LANG}, … */
     public record Filter(Kind kind, boolean negated, String value) {}
@@ -33,7 +45,13 @@ public record ParsedQuery(String raw, String pattern, int patternOffset, boolean
     }
 
     /** A query of one pattern, as Debian Code Search has them. */
-    public ParsedQuery(String raw, String pattern, int patternOffset, boolean literal, boolean caseInsensitive, List<Filter> filters) {
+    public ParsedQuery(
+            String raw,
+            String pattern,
+            int patternOffset,
+            boolean literal,
+            boolean caseInsensitive,
+            List<Filter> filters) {
         this(raw, pattern, patternOffset, literal, caseInsensitive, filters, List.of(), null, null);
     }
 

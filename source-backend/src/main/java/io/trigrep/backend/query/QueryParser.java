@@ -26,7 +26,9 @@ public final class QueryParser {
             throw new QueryException("empty query", 0);
         }
         if (raw.length() > MAX_QUERY_CHARS) {
-            throw new QueryException("query too long: " + raw.length() + " characters, the limit is " + MAX_QUERY_CHARS, MAX_QUERY_CHARS + 1);
+            throw new QueryException(
+                    "query too long: " + raw.length() + " characters, the limit is " + MAX_QUERY_CHARS,
+                    MAX_QUERY_CHARS + 1);
         }
         List<ParsedQuery.Filter> filters = new ArrayList<>();
         List<ConditionParser.Term> terms = new ArrayList<>();
@@ -65,8 +67,11 @@ public final class QueryParser {
                 filters.add(new ParsedQuery.Filter(kind, negated, value));
             } else if (key.equals("sym")) {
                 if (negated || value.isEmpty() || symbol != null) {
-                    throw new QueryException(negated ? "-sym: is not supported: a query finds definitions, it cannot exclude them"
-                            : value.isEmpty() ? "sym: needs a regex for the names" : "one sym: per query", start + 1);
+                    throw new QueryException(
+                            negated
+                                    ? "-sym: is not supported: a query finds definitions, it cannot exclude them"
+                                    : value.isEmpty() ? "sym: needs a regex for the names" : "one sym: per query",
+                            start + 1);
                 }
                 symbol = new ParsedQuery.Operand(value, start + 4);
             } else if (key.equals("case") && !negated) {
@@ -88,7 +93,9 @@ public final class QueryParser {
         String text = pattern.toString();
         if (symbol != null) {
             if (!text.isEmpty()) {
-                throw new QueryException("sym: is a query of its own (with filters): it cannot be combined with a pattern yet", patternOffset + 1);
+                throw new QueryException(
+                        "sym: is a query of its own (with filters): it cannot be combined with a pattern yet",
+                        patternOffset + 1);
             }
             return new ParsedQuery(raw, "", -1, false, caseInsensitive, filters, List.of(), null, symbol);
         }
@@ -97,13 +104,24 @@ public final class QueryParser {
                 throw new QueryException("empty query", 0);
             }
             if (filters.stream().noneMatch(f -> f.kind() == ParsedQuery.Kind.PATH && !f.negated())) {
-                throw new QueryException("the query has filters but nothing to search for: add a pattern, or a path: to list files by name", 0);
+                throw new QueryException(
+                        "the query has filters but nothing to search for: add a pattern, or a path: to list files by name",
+                        0);
             }
             return new ParsedQuery(raw, "", -1, literal, caseInsensitive, filters);
         }
         if (!literal && ConditionParser.isBoolean(terms)) {
             ConditionParser.Parsed parsed = ConditionParser.parse(terms);
-            return new ParsedQuery(raw, text, patternOffset, false, caseInsensitive, filters, parsed.operands(), parsed.condition(), null);
+            return new ParsedQuery(
+                    raw,
+                    text,
+                    patternOffset,
+                    false,
+                    caseInsensitive,
+                    filters,
+                    parsed.operands(),
+                    parsed.condition(),
+                    null);
         }
         if (!literal && text.startsWith("(?i)")) {
             caseInsensitive = true;

@@ -21,18 +21,34 @@ import java.util.List;
  * For a symbol query it is null, {@code symbolNames} matches the names, and {@code plan} is the
  * trigram plan of that regex over names (the shard's symbol index), not over contents.
  */
-@SuppressWarnings("ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
-public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byte[] foldedLiteral, Query plan, List<Pattern> packages,
-                         List<Pattern> notPackages, List<Pattern> paths, List<Pattern> notPaths, EnumSet<FileType> fileTypes,
-                         EnumSet<FileType> notFileTypes, int maxResults, long deadlineNanos, int contextLines, Operands operands,
-                         Pattern symbolNames) {
+@SuppressWarnings(
+        "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
+public record SearchSpec(
+        ParsedQuery query,
+        Pattern pattern,
+        byte[] literal,
+        byte[] foldedLiteral,
+        Query plan,
+        List<Pattern> packages,
+        List<Pattern> notPackages,
+        List<Pattern> paths,
+        List<Pattern> notPaths,
+        EnumSet<FileType> fileTypes,
+        EnumSet<FileType> notFileTypes,
+        int maxResults,
+        long deadlineNanos,
+        int contextLines,
+        Operands operands,
+        Pattern symbolNames) {
     /** RE2J programs larger than this are refused: they would be slow on every line of every file. */
     public static final int MAX_PROGRAM_SIZE = 20_000;
+
     public static final int MAX_CONTEXT_LINES = 10;
     /** The start of the refusal of a regex that matches the empty string. */
     public static final String EMPTY_MATCH = "the regex matches the empty string, so every line of every file";
 
-    public static SearchSpec of(ParsedQuery query, int maxResults, long deadlineNanos, int contextLines) throws QueryException {
+    public static SearchSpec of(ParsedQuery query, int maxResults, long deadlineNanos, int contextLines)
+            throws QueryException {
         if (maxResults < 1) {
             throw new QueryException("maxResults must be > 0, got " + maxResults, 0);
         }
@@ -55,19 +71,25 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
         } else if (query.isSymbolQuery()) {
             // The plan is over names, not contents: the shard's symbol index answers it.
             ParsedQuery.Operand symbol = query.symbol();
-            names = compile(symbol.regex(), query.caseInsensitive() ? Pattern.CASE_INSENSITIVE : 0, symbol.offset(), "sym: ");
+            names = compile(
+                    symbol.regex(), query.caseInsensitive() ? Pattern.CASE_INSENSITIVE : 0, symbol.offset(), "sym: ");
             if (names.programSize() > MAX_PROGRAM_SIZE) {
-                throw new QueryException("sym: regex too complex: program size " + names.programSize(), symbol.offset() + 1);
+                throw new QueryException(
+                        "sym: regex too complex: program size " + names.programSize(), symbol.offset() + 1);
             }
             if (names.matcher("").find()) {
-                throw new QueryException("sym: the regex matches the empty string, so every name: make part of it required",
+                throw new QueryException(
+                        "sym: the regex matches the empty string, so every name: make part of it required",
                         symbol.offset() + 1);
             }
             plan = Planner.plan(symbol.regex(), false, query.caseInsensitive());
         } else {
             String source = query.literal() ? Pattern.quote(query.pattern()) : query.pattern();
-            pattern = checked(compile(source, flags, query.patternOffset(), ""), query.literal(), query.patternOffset());
-            literal = query.literal() && !query.caseInsensitive() ? query.pattern().getBytes(StandardCharsets.UTF_8) : null;
+            pattern =
+                    checked(compile(source, flags, query.patternOffset(), ""), query.literal(), query.patternOffset());
+            literal = query.literal() && !query.caseInsensitive()
+                    ? query.pattern().getBytes(StandardCharsets.UTF_8)
+                    : null;
             foldedLiteral = foldedLiteral(query);
             plan = Planner.plan(query.pattern(), query.literal(), query.caseInsensitive());
         }
@@ -91,14 +113,30 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
                 }
             }
         }
-        return new SearchSpec(query, pattern, literal, foldedLiteral, plan, packages, notPackages, paths, notPaths, types, notTypes, maxResults,
-                deadlineNanos, contextLines, operands, names);
+        return new SearchSpec(
+                query,
+                pattern,
+                literal,
+                foldedLiteral,
+                plan,
+                packages,
+                notPackages,
+                paths,
+                notPaths,
+                types,
+                notTypes,
+                maxResults,
+                deadlineNanos,
+                contextLines,
+                operands,
+                names);
     }
 
     /** {@code pattern} if it is within the size limit and (unless a literal) cannot match the empty string. */
     private static Pattern checked(Pattern pattern, boolean literal, int offset) throws QueryException {
         if (pattern.programSize() > MAX_PROGRAM_SIZE) {
-            throw new QueryException("regex too complex: program size " + pattern.programSize() + ", the limit is " + MAX_PROGRAM_SIZE,
+            throw new QueryException(
+                    "regex too complex: program size " + pattern.programSize() + ", the limit is " + MAX_PROGRAM_SIZE,
                     offset + 1);
         }
         if (!literal && pattern.matcher("").find()) {
@@ -133,7 +171,11 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
         StringBuilder alternation = new StringBuilder();
         for (int i = 0; i < operands.size(); i++) {
             if (operands.shown().get(i)) {
-                alternation.append(alternation.length() == 0 ? "" : "|").append("(?:").append(query.operands().get(i).regex()).append(')');
+                alternation
+                        .append(alternation.length() == 0 ? "" : "|")
+                        .append("(?:")
+                        .append(query.operands().get(i).regex())
+                        .append(')');
             }
         }
         if (alternation.length() == 0) {
@@ -197,8 +239,13 @@ public record SearchSpec(ParsedQuery query, Pattern pattern, byte[] literal, byt
             if (e.getDescription().startsWith("internal error")) {
                 throw new QueryException(what + "invalid regex", Math.max(0, offset) + 1);
             }
-            throw new QueryException(what + e.getDescription() + (e.getPattern() == null || e.getPattern().equals(regex) ? ""
-                    : ": `" + e.getPattern() + "`"), position(offset, regex, e));
+            throw new QueryException(
+                    what
+                            + e.getDescription()
+                            + (e.getPattern() == null || e.getPattern().equals(regex)
+                                    ? ""
+                                    : ": `" + e.getPattern() + "`"),
+                    position(offset, regex, e));
         } catch (RuntimeException e) {
             throw new QueryException(what + "invalid regex: " + e.getMessage(), Math.max(0, offset) + 1);
         }

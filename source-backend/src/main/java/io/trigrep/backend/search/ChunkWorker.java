@@ -71,13 +71,16 @@ final class ChunkWorker implements LineSink {
     private final LineMatcher matcher;
     /** A boolean query's condition, which a file meets before its lines are searched; null otherwise. */
     private final FileCondition condition;
+
     private final Definitions definitions;
     /** A sym: query's definitions in this shard; null for other queries. */
     private final SymbolHits hits;
+
     private final Symbols symbols;
     private final int[] nameRanges = new int[64];
     /** While a definition's line is written: its symbol, and its ranking; -1 otherwise. */
     private int pendingSymbol = -1;
+
     private float symbolRanking;
     private final ResultWriter writer;
     private final int[] chunk = new int[CHUNK_DOCS];
@@ -106,8 +109,16 @@ final class ChunkWorker implements LineSink {
      * @param needles        prefilter the lines of {@code spec.pattern()}
      * @param operandNeedles for a boolean query, prefilter the lines of each operand; else empty
      */
-    ChunkWorker(SearchSpec spec, List<String> needles, List<List<String>> operandNeedles, Shard shard, Symbols symbols, SymbolHits hits,
-                FrameSink sink, Coordinator coordinator, Scratch scratch) {
+    ChunkWorker(
+            SearchSpec spec,
+            List<String> needles,
+            List<List<String>> operandNeedles,
+            Shard shard,
+            Symbols symbols,
+            SymbolHits hits,
+            FrameSink sink,
+            Coordinator coordinator,
+            Scratch scratch) {
         this.symbols = symbols;
         this.hits = hits;
         this.spec = spec;
@@ -116,11 +127,18 @@ final class ChunkWorker implements LineSink {
         this.sink = sink;
         this.coordinator = coordinator;
         this.scratch = scratch;
-        this.matcher = spec.literal() != null ? LineMatcher.literal(spec.literal())
-                : spec.foldedLiteral() != null ? LineMatcher.foldedLiteral(spec.pattern(), spec.foldedLiteral())
-                : spec.pattern() != null ? LineMatcher.regex(spec.pattern(), needles, spec.query().caseInsensitive())
-                : null;
-        this.condition = spec.operands() == null ? null : new FileCondition(spec.operands(), operandNeedles, spec.query().caseInsensitive());
+        this.matcher = spec.literal() != null
+                ? LineMatcher.literal(spec.literal())
+                : spec.foldedLiteral() != null
+                        ? LineMatcher.foldedLiteral(spec.pattern(), spec.foldedLiteral())
+                        : spec.pattern() != null
+                                ? LineMatcher.regex(
+                                        spec.pattern(), needles, spec.query().caseInsensitive())
+                                : null;
+        this.condition = spec.operands() == null
+                ? null
+                : new FileCondition(
+                        spec.operands(), operandNeedles, spec.query().caseInsensitive());
         this.definitions = new Definitions(symbols, spec.pattern());
         this.writer = new ResultWriter(spec.contextLines());
     }
@@ -171,7 +189,8 @@ final class ChunkWorker implements LineSink {
         String docPath = null;
         if (spec.hasFilters()) {
             docPath = docs.path(doc);
-            if (!spec.accepts(new String(packageName, StandardCharsets.UTF_8), docPath, FileType.ofId(docs.fileType(doc)))) {
+            if (!spec.accepts(
+                    new String(packageName, StandardCharsets.UTF_8), docPath, FileType.ofId(docs.fileType(doc)))) {
                 return;
             }
         }
@@ -290,7 +309,12 @@ final class ChunkWorker implements LineSink {
             return;
         }
         FileType type = FileType.ofId(docs.fileType(doc));
-        FileMatch.write(out, new String(packageName, StandardCharsets.UTF_8), docPath, ranking, docs.contentLength(doc),
+        FileMatch.write(
+                out,
+                new String(packageName, StandardCharsets.UTF_8),
+                docPath,
+                ranking,
+                docs.contentLength(doc),
                 type == FileType.UNKNOWN ? "" : type.displayName());
         if (out.readableBytes() >= BATCH_BYTES) {
             sink.write(out);
@@ -319,7 +343,8 @@ final class ChunkWorker implements LineSink {
                 }
             }
             path = pathString.getBytes(StandardCharsets.UTF_8);
-            pathMatches = spec.pattern() != null && spec.pattern().matcher(pathString).find() ? 1 : 0;
+            pathMatches =
+                    spec.pattern() != null && spec.pattern().matcher(pathString).find() ? 1 : 0;
             source = Unpooled.wrappedBuffer(content, 0, length);
         }
         float ranking;
@@ -332,12 +357,15 @@ final class ChunkWorker implements LineSink {
             } catch (CorruptIndexException e) {
                 throw new IllegalStateException("cannot read the definitions of doc " + doc + ": " + e.getMessage(), e);
             }
-            ranking = Ranking.of(staticRank, content, lineStart, lineEnd, ranges[0], ranges[1], pathMatches == 1, defines);
+            ranking = Ranking.of(
+                    staticRank, content, lineStart, lineEnd, ranges[0], ranges[1], pathMatches == 1, defines);
         }
         writer.start(pkg, path, source, lineNumber, ranking);
         if (pendingSymbol >= 0) {
             try {
-                writer.symbol(utf8(symbols.nameBytes(symbols.nameId(pendingSymbol))), symbols.kind(pendingSymbol).getBytes(StandardCharsets.UTF_8),
+                writer.symbol(
+                        utf8(symbols.nameBytes(symbols.nameId(pendingSymbol))),
+                        symbols.kind(pendingSymbol).getBytes(StandardCharsets.UTF_8),
                         symbols.scope(pendingSymbol).getBytes(StandardCharsets.UTF_8),
                         symbols.language(pendingSymbol).getBytes(StandardCharsets.UTF_8));
             } catch (CorruptIndexException e) {
@@ -365,7 +393,8 @@ final class ChunkWorker implements LineSink {
         }
         // On a long line only the matches in the shown window are written: stop at the first past it.
         for (int i = 0; i < rangeCount; i++) {
-            if (writer.range(ranges[2 * i] - lineStart, ranges[2 * i + 1] - lineStart).pastWindow()) {
+            if (writer.range(ranges[2 * i] - lineStart, ranges[2 * i + 1] - lineStart)
+                    .pastWindow()) {
                 break;
             }
         }

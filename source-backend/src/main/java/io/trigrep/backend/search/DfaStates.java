@@ -36,6 +36,7 @@ final class DfaStates {
     static final int START = 0;
     /** What came before the current position: it decides the empty-width assertions there. */
     private static final int AT_LINE_START = 0;
+
     private static final int AFTER_WORD = 1;
     private static final int AFTER_OTHER = 2;
 
@@ -46,6 +47,7 @@ final class DfaStates {
     private int[] before = new int[64];
     /** 0 unknown, 1 no, 2 yes: does the state match at the end of a line. */
     private byte[] atEnd = new byte[64];
+
     private int[] ascii = new int[64 * 128];
     private final RuneTransitions other = new RuneTransitions();
     private int states;
@@ -56,6 +58,7 @@ final class DfaStates {
      * after a word or another character; -1 until {@link #internIdle} made them in this cache.
      */
     private int idleWord = -1;
+
     private int idleOther = -1;
 
     // Scratch for closures: a sparse set of pcs, and a stack.
@@ -238,7 +241,10 @@ final class DfaStates {
             flags |= CompiledProgram.EMPTY_BEGIN_LINE | CompiledProgram.EMPTY_BEGIN_TEXT;
         }
         boolean prevIsWord = before == AFTER_WORD;
-        return flags | (prevIsWord != nextIsWord ? CompiledProgram.EMPTY_WORD_BOUNDARY : CompiledProgram.EMPTY_NO_WORD_BOUNDARY);
+        return flags
+                | (prevIsWord != nextIsWord
+                        ? CompiledProgram.EMPTY_WORD_BOUNDARY
+                        : CompiledProgram.EMPTY_NO_WORD_BOUNDARY);
     }
 
     /**

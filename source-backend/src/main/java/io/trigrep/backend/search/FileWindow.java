@@ -32,7 +32,8 @@ public final class FileWindow {
      * maxLines)} of {@code content} (position to limit), each cut to {@code maxLineBytes}; 0 means
      * line 1, every line, no cut. Arguments are unsigned, as on the wire.
      */
-    public static void lines(ByteBuffer content, int firstLine, int maxLines, int maxLineBytes, File.Builder file) throws TooLarge {
+    public static void lines(ByteBuffer content, int firstLine, int maxLines, int maxLineBytes, File.Builder file)
+            throws TooLarge {
         ByteBuffer le = content.slice().order(ByteOrder.LITTLE_ENDIAN);
         int n = le.remaining();
         long first = Math.max(1, Integer.toUnsignedLong(firstLine));
@@ -55,8 +56,8 @@ public final class FileWindow {
             cuts += shown < end - at ? 1 : 0;
             bytes += shown + (newline < 0 ? 0 : 1);
             if (bytes > MAX_ANSWER_BYTES) {
-                throw new TooLarge("the answer would exceed " + MAX_ANSWER_BYTES + " bytes: ask for fewer lines (maxLines), cut them"
-                        + " (maxLineBytes), or fetch byte ranges");
+                throw new TooLarge("the answer would exceed " + MAX_ANSWER_BYTES
+                        + " bytes: ask for fewer lines (maxLines), cut them" + " (maxLineBytes), or fetch byte ranges");
             }
             at = newline < 0 ? n : newline + 1;
         }

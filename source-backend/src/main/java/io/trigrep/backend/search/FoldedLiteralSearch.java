@@ -16,10 +16,12 @@ final class FoldedLiteralSearch implements LineMatcher {
      * literal has neither letter, empty when no piece is left.
      */
     private final String core;
+
     private final byte[][] coreNeedle;
     private final int[][] corePair;
     /** The offsets of the literal's two rarest bytes: compared case-blind when the scan folds as it compares. */
     private final int[] pair;
+
     private final LiteralScan scan = new LiteralScan();
     private final RegexRanges regex;
     private byte[] lowered = new byte[0];

@@ -26,12 +26,14 @@ final class LineDfa {
 
     /** No state: a stop the inner loop of {@link #search} never meets. */
     private static final int NONE = -3;
+
     private static final int START = DfaStates.START;
 
     private final DfaStates states;
     private final ProgramFacts facts;
     /** {@link ProgramFacts#required}, read once per line start. */
     private final long required;
+
     private final long alsoRequired;
     private final long[] lastBytes;
     /**
@@ -190,7 +192,8 @@ final class LineDfa {
             return true;
         }
         int lineStart = LineMatcher.lineStart(content, length);
-        return lines.line(lineStart, length, lineNumber + LineMatcher.countNewlines(content, counted, lineStart), length);
+        return lines.line(
+                lineStart, length, lineNumber + LineMatcher.countNewlines(content, counted, lineStart), length);
     }
 
     /**

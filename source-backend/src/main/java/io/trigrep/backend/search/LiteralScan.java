@@ -19,11 +19,20 @@ final class LiteralScan {
      * candidates of a selective query) costs the scan alone. On a hit, every occurrence on the
      * line is collected and the scan goes on after the line.
      */
-    void scan(byte[] text, byte[] needle, int[] pair, byte[] content, int length, int start, int startLine, LineSink sink,
-              boolean fold) {
+    void scan(
+            byte[] text,
+            byte[] needle,
+            int[] pair,
+            byte[] content,
+            int length,
+            int start,
+            int startLine,
+            LineSink sink,
+            boolean fold) {
         int lineNumber = startLine;
         int counted = start;
-        for (int at = nextHit(text, length, needle, pair[0], pair[1], start, fold); at >= 0;
+        for (int at = nextHit(text, length, needle, pair[0], pair[1], start, fold);
+                at >= 0;
                 at = nextHit(text, length, needle, pair[0], pair[1], counted, fold)) {
             lineNumber += LineMatcher.countNewlines(content, counted, at);
             int lineEnd = LineMatcher.lineEnd(content, length, at);
@@ -71,8 +80,15 @@ final class LiteralScan {
     }
 
     /** Reports the line holding the first hit {@code at}, with every occurrence on it. */
-    private boolean emitLine(byte[] text, byte[] needle, byte[] content, int at, int lineEnd, int lineNumber, LineSink sink,
-                             boolean fold) {
+    private boolean emitLine(
+            byte[] text,
+            byte[] needle,
+            byte[] content,
+            int at,
+            int lineEnd,
+            int lineNumber,
+            LineSink sink,
+            boolean fold) {
         int lineStart = LineMatcher.lineStart(content, at);
         int count = 0;
         for (int p = at; p + needle.length <= lineEnd; ) {

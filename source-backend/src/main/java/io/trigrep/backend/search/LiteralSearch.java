@@ -5,6 +5,7 @@ final class LiteralSearch implements LineMatcher {
     private final byte[] literal;
     /** The offsets of the literal's two rarest bytes; null for the empty literal, which finds nothing. */
     private final int[] pair;
+
     private final LiteralScan scan = new LiteralScan();
 
     LiteralSearch(byte[] utf8) {

@@ -9,6 +9,7 @@ final class NeedleSearch implements LineMatcher {
     private final int[][] pairs;
     /** Whether the needles are lower case and are looked for in the file's ASCII lower case. */
     private final boolean fold;
+
     private final RegexRanges regex;
     private byte[] lowered = new byte[0];
 

@@ -4,7 +4,6 @@ import io.trigrep.backend.plan.Query;
 import io.trigrep.indexer.bytes.Swar;
 import io.trigrep.indexer.format.TrigramIndex;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.TreeSet;
@@ -29,7 +28,8 @@ final class Needles {
     private static NavigableSet<String> choose(Query q, TrigramIndex index, boolean fold) throws Exception {
         if (q instanceof Query.Trigram t) {
             TreeSet<String> one = new TreeSet<>();
-            String s = new String(new byte[] {(byte) (t.value() >>> 16), (byte) (t.value() >>> 8), (byte) t.value()},
+            String s = new String(
+                    new byte[] {(byte) (t.value() >>> 16), (byte) (t.value() >>> 8), (byte) t.value()},
                     StandardCharsets.ISO_8859_1);
             one.add(fold ? lowerAscii(s) : s);
             return one;
@@ -43,7 +43,9 @@ final class Needles {
                     continue;
                 }
                 long cost = cost(candidate, index) * candidate.size();
-                if (best == null || candidate.size() < best.size() || (candidate.size() == best.size() && cost < bestCost)) {
+                if (best == null
+                        || candidate.size() < best.size()
+                        || (candidate.size() == best.size() && cost < bestCost)) {
                     best = candidate;
                     bestCost = cost;
                 }

@@ -20,6 +20,7 @@ final class Prefilter {
     private final int[] bounds;
     /** The pair's bytes, each repeated in a word; {@code pairFirst} 0 when the exits are ranges. */
     private final long pairFirst;
+
     private final long pairSecond;
 
     private Prefilter(int[] bounds, long pairFirst, long pairSecond) {
@@ -48,7 +49,8 @@ final class Prefilter {
     /** Jumps to the ASCII byte {@code first} (not NUL) when the byte after it is {@code second} or not ASCII. */
     static Prefilter pair(int first, int second) {
         if (first <= 0 || first >= 128 || second < 0 || second >= 128) {
-            throw new IllegalArgumentException("a pair is of ASCII bytes, the first not NUL, got " + first + ", " + second);
+            throw new IllegalArgumentException(
+                    "a pair is of ASCII bytes, the first not NUL, got " + first + ", " + second);
         }
         return new Prefilter(new int[0], Swar.broadcast(first), Swar.broadcast(second));
     }
@@ -101,7 +103,8 @@ final class Prefilter {
         while (i + 9 <= length) {
             long v = Swar.word(content, i);
             long w = Swar.word(content, i + 1);
-            long hits = Swar.nonAscii(v) | (Swar.equalBytes(v, first) & (Swar.equalBytes(w, second) | Swar.nonAscii(w)));
+            long hits =
+                    Swar.nonAscii(v) | (Swar.equalBytes(v, first) & (Swar.equalBytes(w, second) | Swar.nonAscii(w)));
             if (hits != 0) {
                 return i + Swar.firstByte(hits);
             }
@@ -109,7 +112,9 @@ final class Prefilter {
         }
         for (; i < length; i++) {
             int b = content[i];
-            if (b < 0 || (b == (byte) first && (i + 1 >= length || content[i + 1] == (byte) second || content[i + 1] < 0))) {
+            if (b < 0
+                    || (b == (byte) first
+                            && (i + 1 >= length || content[i + 1] == (byte) second || content[i + 1] < 0))) {
                 return i;
             }
         }

@@ -33,6 +33,7 @@ final class ProgramFacts {
      * blank, so the DFA stepped through most of the text).
      */
     private final long[] lastBytes;
+
     private final int maxMatchRunes;
     private final int fixedMatchRunes;
     /** The bytes some match may hold, as {@link #lastBytes} holds its bytes. */
@@ -153,7 +154,7 @@ final class ProgramFacts {
                     stack[top++] = program.out(pc);
                     stack[top++] = program.arg(pc);
                 }
-                case CompiledProgram.FAIL -> { }
+                case CompiledProgram.FAIL -> {}
                 case CompiledProgram.RUNE1 -> {
                     if (program.rune1(pc) != rune) {
                         stack[top++] = program.out(pc);
@@ -241,9 +242,9 @@ final class ProgramFacts {
                     stack[top++] = program.arg(pc) << 1 | passed;
                 }
                 case CompiledProgram.NOP, CompiledProgram.CAPTURE -> stack[top++] = program.out(pc) << 1 | passed;
-                case CompiledProgram.EMPTY_WIDTH -> stack[top++] = program.out(pc) << 1
-                        | ((program.arg(pc) & endFlags) != 0 ? 1 : passed);
-                default -> { } // a character or FAIL: not an empty transition
+                case CompiledProgram.EMPTY_WIDTH ->
+                    stack[top++] = program.out(pc) << 1 | ((program.arg(pc) & endFlags) != 0 ? 1 : passed);
+                default -> {} // a character or FAIL: not an empty transition
             }
         }
         return reach;
@@ -267,7 +268,8 @@ final class ProgramFacts {
         while (top > 0) {
             int pc = stack[top - 1];
             int op = program.op(pc);
-            int edges = op == CompiledProgram.ALT || op == CompiledProgram.ALT_MATCH ? 2
+            int edges = op == CompiledProgram.ALT || op == CompiledProgram.ALT_MATCH
+                    ? 2
                     : op == CompiledProgram.MATCH || op == CompiledProgram.FAIL ? 0 : 1;
             if (nextEdge[pc] < edges) {
                 int next = nextEdge[pc]++ == 0 ? program.out(pc) : program.arg(pc);

@@ -11,16 +11,33 @@ final class Ranking {
 
     private Ranking() {}
 
-    static float of(float staticRank, byte[] content, int lineStart, int lineEnd, int matchStart, int matchEnd, boolean pathMatches) {
+    static float of(
+            float staticRank,
+            byte[] content,
+            int lineStart,
+            int lineEnd,
+            int matchStart,
+            int matchEnd,
+            boolean pathMatches) {
         return of(staticRank, content, lineStart, lineEnd, matchStart, matchEnd, pathMatches, false);
     }
 
-    static float of(float staticRank, byte[] content, int lineStart, int lineEnd, int matchStart, int matchEnd, boolean pathMatches,
-                    boolean defines) {
-        double word = isWordBoundary(content, lineStart, lineEnd, matchStart - 1) && isWordBoundary(content, lineStart, lineEnd, matchEnd)
-                ? 1.0 : 0.0;
+    static float of(
+            float staticRank,
+            byte[] content,
+            int lineStart,
+            int lineEnd,
+            int matchStart,
+            int matchEnd,
+            boolean pathMatches,
+            boolean defines) {
+        double word = isWordBoundary(content, lineStart, lineEnd, matchStart - 1)
+                        && isWordBoundary(content, lineStart, lineEnd, matchEnd)
+                ? 1.0
+                : 0.0;
         int indent = 0;
-        while (lineStart + indent < lineEnd && (content[lineStart + indent] == ' ' || content[lineStart + indent] == '\t')) {
+        while (lineStart + indent < lineEnd
+                && (content[lineStart + indent] == ' ' || content[lineStart + indent] == '\t')) {
             indent++;
         }
         int column = Math.max(0, matchStart - lineStart - indent);

@@ -18,6 +18,7 @@ final class RegexRanges {
     private final Ranges ranges = new Ranges();
     /** Per needle, where it next occurs: -2 not looked for yet, -1 nowhere after. */
     private int[] next = new int[0];
+
     private LineDfa dfa;
     private AnchoredDfa anchoredDfa;
     private final DfaLines dfaLines = new DfaLines();
@@ -46,8 +47,15 @@ final class RegexRanges {
      * each then checked by the regex alone. Each needle is found by {@link LiteralScan#nextHit}
      * with its rare pair from {@code pairs}, so a file is neither copied nor decoded to be searched.
      */
-    void searchCandidates(byte[] text, byte[][] needles, int[][] pairs, byte[] content, int length, int start, int startLine,
-                          LineSink sink) {
+    void searchCandidates(
+            byte[] text,
+            byte[][] needles,
+            int[][] pairs,
+            byte[] content,
+            int length,
+            int start,
+            int startLine,
+            LineSink sink) {
         if (next.length < needles.length) {
             next = new int[needles.length];
         }
@@ -118,7 +126,9 @@ final class RegexRanges {
             int fixed = dfa.fixedMatchRunes();
             int count = 0;
             if (fixed > 0) {
-                for (int matchEnd = firstMatchEnd; matchEnd >= 0; matchEnd = dfa.matchEndFrom(content, start, matchEnd, end)) {
+                for (int matchEnd = firstMatchEnd;
+                        matchEnd >= 0;
+                        matchEnd = dfa.matchEndFrom(content, start, matchEnd, end)) {
                     count = ranges.add(count, runesBefore(content, start, matchEnd, fixed), matchEnd);
                     if (matchEnd >= end) {
                         break;
@@ -157,7 +167,8 @@ final class RegexRanges {
                     re2jLine(start, end);
                     int next = charIndex(to, 0, chars) + 1;
                     if (next <= chars) {
-                        count = re2jRanges(start, end, next, dfa.matchEndFrom(content, start, byteOffset(next), end), count);
+                        count = re2jRanges(
+                                start, end, next, dfa.matchEndFrom(content, start, byteOffset(next), end), count);
                     }
                     break;
                 }
@@ -184,7 +195,8 @@ final class RegexRanges {
             Matcher line = re2jLine(start, end);
             int at = charIndex(from, 0, chars);
             if (!line.find(at) || byteOffset(line.start()) != from) {
-                throw new IllegalStateException("the DFA and RE2J disagree on a match at byte " + from + " of line " + start);
+                throw new IllegalStateException(
+                        "the DFA and RE2J disagree on a match at byte " + from + " of line " + start);
             }
             return byteOffset(line.end());
         }
@@ -237,7 +249,9 @@ final class RegexRanges {
                 while (lead > lineStart && at - lead < 4 && (content[lead] & 0xc0) == 0x80) {
                     lead--;
                 }
-                at = lead < at - 1 && content[lead] < 0 && (int) (Utf8.rune(content, lead, end) >>> 32) == at - lead ? lead : at - 1;
+                at = lead < at - 1 && content[lead] < 0 && (int) (Utf8.rune(content, lead, end) >>> 32) == at - lead
+                        ? lead
+                        : at - 1;
             }
             return at;
         }

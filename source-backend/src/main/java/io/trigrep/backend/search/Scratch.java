@@ -14,7 +14,10 @@ public final class Scratch {
     byte[] atLeast(int length) {
         byte[][] slot = buffers.get();
         if (slot[0].length < length) {
-            slot[0] = new byte[(int) Math.max(length, Math.min(2L * slot[0].length, io.trigrep.indexer.filter.FilterLimits.MAX_FILE_BYTES))];
+            slot[0] = new byte
+                    [(int) Math.max(
+                            length,
+                            Math.min(2L * slot[0].length, io.trigrep.indexer.filter.FilterLimits.MAX_FILE_BYTES))];
         }
         return slot[0];
     }

@@ -40,6 +40,7 @@ public final class SearchExecution {
      * instead of one task scanning them all while the others have nothing to do.
      */
     private static final long CHUNK_BYTES = 1 << 20;
+
     private static final long PROGRESS_NANOS = 250_000_000;
 
     /** Where a search is in its life. */
@@ -103,6 +104,7 @@ public final class SearchExecution {
      * that holds the key), about 29 KiB of heap per query, for ever.
      */
     private final ConcurrentLinkedQueue<ChunkWorker> idleWorkers = new ConcurrentLinkedQueue<>();
+
     private final ChunkWorker.Coordinator coordinator = new Coordination();
     private final Scratch scratch;
 
@@ -116,6 +118,7 @@ public final class SearchExecution {
     private int active;
     /** Set by start; read by tasks, which start runs after it. */
     private DocIterator candidates;
+
     private List<String> needles;
     /** A sym: query's definitions in this shard; null otherwise. */
     private SymbolHits hits;
@@ -123,6 +126,7 @@ public final class SearchExecution {
     private List<List<String>> operandNeedles;
     /** No candidate is left to hand out (work handed back may be). */
     private boolean exhausted;
+
     private final ArrayDeque<int[]> resumable = new ArrayDeque<>();
 
     private final AtomicLong filesSearched = new AtomicLong();
@@ -132,14 +136,41 @@ public final class SearchExecution {
     private final LongAdder produced;
 
     /** A search of a shard without symbols (no definition boost). */
-    public SearchExecution(Shard shard, SearchSpec spec, FrameSink sink, Executor pool, int parallelism, LongSupplier nanoTime,
-                           Runnable onEnd, LongAdder produced, Scratch scratch) {
-        this(shard, Symbols.absent("not given to this search"), spec, sink, pool, parallelism, nanoTime, onEnd, produced, scratch);
+    public SearchExecution(
+            Shard shard,
+            SearchSpec spec,
+            FrameSink sink,
+            Executor pool,
+            int parallelism,
+            LongSupplier nanoTime,
+            Runnable onEnd,
+            LongAdder produced,
+            Scratch scratch) {
+        this(
+                shard,
+                Symbols.absent("not given to this search"),
+                spec,
+                sink,
+                pool,
+                parallelism,
+                nanoTime,
+                onEnd,
+                produced,
+                scratch);
     }
 
     /** A search of {@code shard}, whose {@code symbols} rank definition lines above uses. */
-    public SearchExecution(Shard shard, Symbols symbols, SearchSpec spec, FrameSink sink, Executor pool, int parallelism,
-                           LongSupplier nanoTime, Runnable onEnd, LongAdder produced, Scratch scratch) {
+    public SearchExecution(
+            Shard shard,
+            Symbols symbols,
+            SearchSpec spec,
+            FrameSink sink,
+            Executor pool,
+            int parallelism,
+            LongSupplier nanoTime,
+            Runnable onEnd,
+            LongAdder produced,
+            Scratch scratch) {
         this.symbols = symbols;
         this.produced = produced;
         this.shard = shard;
@@ -178,7 +209,9 @@ public final class SearchExecution {
             boolean fold = spec.query().caseInsensitive();
             Operands operands = spec.operands();
             if (operands == null) {
-                needlesFound = spec.literal() == null && spec.pattern() != null ? Needles.of(spec.plan(), shard.index(), fold) : List.of();
+                needlesFound = spec.literal() == null && spec.pattern() != null
+                        ? Needles.of(spec.plan(), shard.index(), fold)
+                        : List.of();
             } else {
                 List<Query> shownPlans = new java.util.ArrayList<>();
                 for (int i = 0; i < operands.size(); i++) {
@@ -292,7 +325,9 @@ public final class SearchExecution {
 
     private void runChunk() {
         ChunkWorker idle = idleWorkers.poll();
-        ChunkWorker worker = idle != null ? idle : new ChunkWorker(spec, needles, operandNeedles, shard, symbols, hits, sink, coordinator, scratch);
+        ChunkWorker worker = idle != null
+                ? idle
+                : new ChunkWorker(spec, needles, operandNeedles, shard, symbols, hits, sink, coordinator, scratch);
         boolean more;
         try {
             more = worker.search();
@@ -304,8 +339,11 @@ public final class SearchExecution {
                 left.release();
             }
             synchronized (lock) {
-                stop(Stop.FAILED, e instanceof OutOfMemoryError ? "out of memory while searching"
-                        : e.getMessage() == null ? e.toString() : e.getMessage());
+                stop(
+                        Stop.FAILED,
+                        e instanceof OutOfMemoryError
+                                ? "out of memory while searching"
+                                : e.getMessage() == null ? e.toString() : e.getMessage());
             }
             finishIfLast(true);
             return;
@@ -358,11 +396,20 @@ public final class SearchExecution {
         ByteBuf out = sink.allocator().buffer(256);
         MessageBuilder message = Messages.newBuilder();
         if (reason == Stop.FAILED) {
-            message.initRoot(Response.factory).initError().setCode(Failure.Code.INTERNAL).setMessage(shard.withoutPaths(failure));
+            message.initRoot(Response.factory)
+                    .initError()
+                    .setCode(Failure.Code.INTERNAL)
+                    .setMessage(shard.withoutPaths(failure));
         } else {
-            message.initRoot(Response.factory).initDone().setResults(Math.min(results.get(), spec.maxResults())).setFilesSearched(filesSearched.get())
-                    .setCandidateFiles(candidateFiles.get()).setTotalFiles(shard.docs().docCount())
-                    .setElapsedNanos(nanoTime.getAsLong() - started).setTruncation(reason.truncation).setFullScan(fullScan);
+            message.initRoot(Response.factory)
+                    .initDone()
+                    .setResults(Math.min(results.get(), spec.maxResults()))
+                    .setFilesSearched(filesSearched.get())
+                    .setCandidateFiles(candidateFiles.get())
+                    .setTotalFiles(shard.docs().docCount())
+                    .setElapsedNanos(nanoTime.getAsLong() - started)
+                    .setTruncation(reason.truncation)
+                    .setFullScan(fullScan);
         }
         Framing.write(message, out);
         sink.finish(out);
@@ -457,8 +504,11 @@ public final class SearchExecution {
                 return;
             }
             MessageBuilder message = Messages.newBuilder();
-            message.initRoot(Response.factory).initProgress().setFilesSearched(filesSearched.get())
-                    .setCandidateFiles(candidateFiles.get()).setTotalFiles(shard.docs().docCount())
+            message.initRoot(Response.factory)
+                    .initProgress()
+                    .setFilesSearched(filesSearched.get())
+                    .setCandidateFiles(candidateFiles.get())
+                    .setTotalFiles(shard.docs().docCount())
                     .setResults(Math.min(results.get(), spec.maxResults()));
             Framing.write(message, out);
         }

@@ -29,13 +29,15 @@ final class SymbolHits {
 
     static SymbolHits find(Symbols table, Query plan, Pattern names) throws CorruptIndexException {
         int[] required = required(plan);
-        int[] ids = required.length == 0 ? table.scanNames(n -> names.matcher(n).find())
+        int[] ids = required.length == 0
+                ? table.scanNames(n -> names.matcher(n).find())
                 : table.namesWithAll(required, n -> names.matcher(n).find());
         int total = 0;
         for (int name : ids) {
             total += table.endOfName(name) - table.firstOfName(name);
             if (total > MAX_SYMBOLS) {
-                throw new IllegalArgumentException("more than " + MAX_SYMBOLS + " definitions match: make the sym: regex narrower");
+                throw new IllegalArgumentException(
+                        "more than " + MAX_SYMBOLS + " definitions match: make the sym: regex narrower");
             }
         }
         int[] symbols = new int[total];

@@ -10,8 +10,22 @@ final class SymbolKinds {
 
     static float weight(String kind) {
         return switch (kind) {
-            case "function", "method", "class", "struct", "union", "enum", "interface", "typedef", "type", "namespace", "module",
-                 "package", "trait", "impl", "subroutine", "procedure" -> 1.0f;
+            case "function",
+                    "method",
+                    "class",
+                    "struct",
+                    "union",
+                    "enum",
+                    "interface",
+                    "typedef",
+                    "type",
+                    "namespace",
+                    "module",
+                    "package",
+                    "trait",
+                    "impl",
+                    "subroutine",
+                    "procedure" -> 1.0f;
             case "macro", "define" -> 0.9f;
             case "prototype", "externvar", "variable", "constant", "alias" -> 0.8f;
             case "member", "field", "enumerator", "property", "enumConstant" -> 0.7f;

@@ -12,8 +12,13 @@ import java.time.Duration;
  * @param maxDeadline      longest deadline a request may ask for
  * @param maxContextLines  context lines per side a request may ask for
  */
-public record BackendConfig(int threads, int maxConcurrent, int maxResults, Duration defaultDeadline, Duration maxDeadline,
-                            int maxContextLines) {
+public record BackendConfig(
+        int threads,
+        int maxConcurrent,
+        int maxResults,
+        Duration defaultDeadline,
+        Duration maxDeadline,
+        int maxContextLines) {
     public BackendConfig {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1, got " + threads);
@@ -25,12 +30,18 @@ public record BackendConfig(int threads, int maxConcurrent, int maxResults, Dura
             throw new IllegalArgumentException("maxResults must be >= 1, got " + maxResults);
         }
         if (defaultDeadline.isNegative() || defaultDeadline.isZero() || maxDeadline.compareTo(defaultDeadline) < 0) {
-            throw new IllegalArgumentException("deadlines must be positive with max >= default, got " + defaultDeadline + " and " + maxDeadline);
+            throw new IllegalArgumentException(
+                    "deadlines must be positive with max >= default, got " + defaultDeadline + " and " + maxDeadline);
         }
     }
 
     public static BackendConfig defaults() {
-        return new BackendConfig(Runtime.getRuntime().availableProcessors(), 64, 5_000_000, Duration.ofSeconds(30),
-                Duration.ofMinutes(5), 10);
+        return new BackendConfig(
+                Runtime.getRuntime().availableProcessors(),
+                64,
+                5_000_000,
+                Duration.ofSeconds(30),
+                Duration.ofMinutes(5),
+                10);
     }
 }

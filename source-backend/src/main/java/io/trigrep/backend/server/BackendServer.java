@@ -29,6 +29,7 @@ public final class BackendServer implements AutoCloseable {
     private final Shard shard;
     /** The shard's definitions, for ranking; absent (with the manifest's reason) when it was built without ctags. */
     private final Symbols symbols;
+
     private final BackendConfig config;
     private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
@@ -64,12 +65,20 @@ public final class BackendServer implements AutoCloseable {
             throw new UncheckedIOException("cannot open the symbols of " + shard.folder() + ": " + e.getMessage(), e);
         }
         this.config = config;
-        this.metrics = new BackendMetrics(shard.manifest().shard(), shard.manifest().docs(), shard.manifest().contentBytes());
+        this.metrics = new BackendMetrics(
+                shard.manifest().shard(),
+                shard.manifest().docs(),
+                shard.manifest().contentBytes());
         metrics.bind(inFlight::get, produced::sum);
         AtomicInteger ids = new AtomicInteger();
         // Each query has at most `threads` tasks queued: the queue cannot grow past this.
-        this.searchPool = new ThreadPoolExecutor(config.threads(), config.threads(), 0, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(config.maxConcurrent() * config.threads() + 16), r -> {
+        this.searchPool = new ThreadPoolExecutor(
+                config.threads(),
+                config.threads(),
+                0,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(config.maxConcurrent() * config.threads() + 16),
+                r -> {
                     Thread t = new Thread(r, "trigrep-search-" + ids.incrementAndGet());
                     t.setDaemon(true);
                     return t;
@@ -85,8 +94,19 @@ public final class BackendServer implements AutoCloseable {
                 // A client may send its request and shut down its output: the answer must still go out.
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
-                .childHandler(new BackendServerInitializer(new Backend(shard, symbols, config, searchPool, inFlight, produced, metrics,
-                        check, new io.trigrep.backend.search.Scratch()), tls, new HandshakeLog(log, metrics)));
+                .childHandler(new BackendServerInitializer(
+                        new Backend(
+                                shard,
+                                symbols,
+                                config,
+                                searchPool,
+                                inFlight,
+                                produced,
+                                metrics,
+                                check,
+                                new io.trigrep.backend.search.Scratch()),
+                        tls,
+                        new HandshakeLog(log, metrics)));
         channel = bootstrap.bind(host, port).sync().channel();
         return (InetSocketAddress) channel.localAddress();
     }
@@ -109,7 +129,11 @@ public final class BackendServer implements AutoCloseable {
      * searches but is not ready until {@link #warmUp} has run.
      */
     public static BackendServer warming(Shard shard, BackendConfig config, Tls tls, boolean verifyInBackground) {
-        return new BackendServer(shard, config, verifyInBackground ? ShardCheck.pending(shard, true) : ShardCheck.warming(shard), tls,
+        return new BackendServer(
+                shard,
+                config,
+                verifyInBackground ? ShardCheck.pending(shard, true) : ShardCheck.warming(shard),
+                tls,
                 System.err);
     }
 
@@ -128,10 +152,19 @@ public final class BackendServer implements AutoCloseable {
             if (self.getAddress().isAnyLocalAddress()) {
                 self = new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), self.getPort());
             }
-            Warmup.Outcome done = Warmup.run(self, client, Warmup.searches(Warmup.words(shard, 4)), budget.toNanos(), System::nanoTime);
-            log.printf("backend %s: warmed up, %d searches in %d rounds, %.2f s (first round %.0f ms, last %.0f ms; slowest search"
-                    + " %.0f ms: %s)%n", shard.manifest().shard(), done.searches(), done.rounds(), done.nanos() / 1e9,
-                    done.firstRoundNanos() / 1e6, done.lastRoundNanos() / 1e6, done.slowestNanos() / 1e6, done.slowest());
+            Warmup.Outcome done = Warmup.run(
+                    self, client, Warmup.searches(Warmup.words(shard, 4)), budget.toNanos(), System::nanoTime);
+            log.printf(
+                    "backend %s: warmed up, %d searches in %d rounds, %.2f s (first round %.0f ms, last %.0f ms; slowest search"
+                            + " %.0f ms: %s)%n",
+                    shard.manifest().shard(),
+                    done.searches(),
+                    done.rounds(),
+                    done.nanos() / 1e9,
+                    done.firstRoundNanos() / 1e6,
+                    done.lastRoundNanos() / 1e6,
+                    done.slowestNanos() / 1e6,
+                    done.slowest());
         } catch (java.io.IOException | RuntimeException e) {
             log.println("backend " + shard.manifest().shard() + ": warm-up stopped, serving cold: " + e);
         } finally {

@@ -27,7 +27,8 @@ final class HandshakeLog extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
             metrics.tlsHandshakeFailed();
-            log.println("backend: refused a connection from " + ctx.channel().remoteAddress() + ": " + Tls.handshakeFailure(done.cause()));
+            log.println("backend: refused a connection from " + ctx.channel().remoteAddress() + ": "
+                    + Tls.handshakeFailure(done.cause()));
         }
         ctx.fireUserEventTriggered(event);
     }

@@ -62,7 +62,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     }
 
     @Override
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (closing) {
             release(msg);
@@ -86,10 +87,17 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         ByteBuf frame = (ByteBuf) msg;
         try {
             Request.Reader request = Messages.request(Framing.read(frame, BackendServerInitializer.REQUEST_LIMITS));
-            // A ping asks whether the shard is ready, which it is not while warming up; searches are answered meanwhile.
-            String refusal = request.which() == Request.Which.PING ? backend.check().readiness() : backend.check().refusal();
+            // A ping asks whether the shard is ready, which it is not while warming up; searches are answered
+            // meanwhile.
+            String refusal = request.which() == Request.Which.PING
+                    ? backend.check().readiness()
+                    : backend.check().refusal();
             if (refusal != null && request.which() != Request.Which._NOT_IN_SCHEMA) {
-                backend.metrics().refused(backend.check().corrupt() ? "corrupt" : backend.check().isWarming() ? "warming" : "verifying");
+                backend.metrics()
+                        .refused(
+                                backend.check().corrupt()
+                                        ? "corrupt"
+                                        : backend.check().isWarming() ? "warming" : "verifying");
                 error(backend.check().corrupt() ? Failure.Code.INTERNAL : Failure.Code.OVERLOADED, refusal, 0);
                 return;
             }
@@ -112,7 +120,10 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     private void search(SearchRequest.Reader request) {
         SearchSpec spec;
         try {
-            spec = SearchSpec.of(parse(request), maxResults(request), deadlineNanos(request),
+            spec = SearchSpec.of(
+                    parse(request),
+                    maxResults(request),
+                    deadlineNanos(request),
                     Math.min(request.getContextLines(), config.maxContextLines()));
         } catch (QueryException e) {
             backend.metrics().refused("bad_query");
@@ -121,14 +132,20 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         }
         if (spec.query().isSymbolQuery() && !backend.symbols().present()) {
             backend.metrics().refused("bad_query");
-            error(Failure.Code.BAD_QUERY, "sym: needs the shard's symbols, and " + shard.manifest().shard() + " has none: "
-                    + backend.symbols().absentReason(), spec.query().symbol().offset() - 3);
+            error(
+                    Failure.Code.BAD_QUERY,
+                    "sym: needs the shard's symbols, and " + shard.manifest().shard() + " has none: "
+                            + backend.symbols().absentReason(),
+                    spec.query().symbol().offset() - 3);
             return;
         }
         if (inFlight.incrementAndGet() > config.maxConcurrent()) {
             inFlight.decrementAndGet();
             backend.metrics().refused("overloaded");
-            error(Failure.Code.OVERLOADED, "overloaded: " + config.maxConcurrent() + " queries are running, try again shortly", 0);
+            error(
+                    Failure.Code.OVERLOADED,
+                    "overloaded: " + config.maxConcurrent() + " queries are running, try again shortly",
+                    0);
             return;
         }
         long started = System.nanoTime();
@@ -137,10 +154,20 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         // files in that order, so what falls under the cap never depends on how threads raced, and
         // a capped answer is the same on every run. Without a cap (./trigrep search) every thread works.
         int parallelism = request.getMaxResults() != 0 ? 1 : config.threads();
-        execution = new SearchExecution(shard, backend.symbols(), spec, this, backend.searchPool(), parallelism, System::nanoTime, () -> {
-            inFlight.decrementAndGet();
-            backend.metrics().searchFinished(System.nanoTime() - started);
-        }, backend.produced(), backend.scratch());
+        execution = new SearchExecution(
+                shard,
+                backend.symbols(),
+                spec,
+                this,
+                backend.searchPool(),
+                parallelism,
+                System::nanoTime,
+                () -> {
+                    inFlight.decrementAndGet();
+                    backend.metrics().searchFinished(System.nanoTime() - started);
+                },
+                backend.produced(),
+                backend.scratch());
         execution.start();
     }
 
@@ -158,14 +185,21 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
                 case FILETYPE -> ParsedQuery.Kind.FILETYPE;
                 case _NOT_IN_SCHEMA -> throw new QueryException("unknown filter kind", 0);
             };
-            filters.add(new ParsedQuery.Filter(kind, f.getNegated(), f.getValue().toString()));
+            filters.add(
+                    new ParsedQuery.Filter(kind, f.getNegated(), f.getValue().toString()));
         }
         String raw = request.getQuery().toString();
         if (raw.length() > QueryParser.MAX_QUERY_CHARS || pattern.length() > QueryParser.MAX_QUERY_CHARS) {
             throw new QueryException("query too long: the limit is " + QueryParser.MAX_QUERY_CHARS + " characters", 0);
         }
         int offset = Math.max(0, raw.indexOf(pattern));
-        return new ParsedQuery(raw.isEmpty() ? pattern : raw, pattern, offset, request.getLiteral(), request.getCaseInsensitive(), filters);
+        return new ParsedQuery(
+                raw.isEmpty() ? pattern : raw,
+                pattern,
+                offset,
+                request.getLiteral(),
+                request.getCaseInsensitive(),
+                filters);
     }
 
     private int maxResults(SearchRequest.Reader request) {
@@ -175,15 +209,23 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
 
     private long deadlineNanos(SearchRequest.Reader request) {
         long asked = Integer.toUnsignedLong(request.getDeadlineMillis());
-        long millis = asked == 0 ? config.defaultDeadline().toMillis() : Math.min(asked, config.maxDeadline().toMillis());
+        long millis = asked == 0
+                ? config.defaultDeadline().toMillis()
+                : Math.min(asked, config.maxDeadline().toMillis());
         return TimeUnit.MILLISECONDS.toNanos(millis);
     }
 
     private void fetch(FetchFile.Reader request) throws Exception {
         String pkg = request.getPackage().toString();
         String path = request.getPath().toString();
-        if (path.isEmpty() || path.startsWith("/") || path.contains("\\") || path.length() > 4096
-                || List.of(path.split("/", -1)).contains("..") || pkg.isEmpty() || pkg.contains("/") || pkg.equals("..")
+        if (path.isEmpty()
+                || path.startsWith("/")
+                || path.contains("\\")
+                || path.length() > 4096
+                || List.of(path.split("/", -1)).contains("..")
+                || pkg.isEmpty()
+                || pkg.contains("/")
+                || pkg.equals("..")
                 || pkg.equals(".")) {
             error(Failure.Code.BAD_REQUEST, "invalid package or path", 0);
             return;
@@ -207,7 +249,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         }
     }
 
-    private void fetchOnPool(String pkg, String path, int firstLine, int maxLines, int maxLineBytes, long byteOffset, int byteCount)
+    private void fetchOnPool(
+            String pkg, String path, int firstLine, int maxLines, int maxLineBytes, long byteOffset, int byteCount)
             throws Exception {
         int doc = shard.docs().find(pkg, path);
         if (doc < 0) {
@@ -216,7 +259,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         }
         ByteBuffer content = shard.content(doc);
         MessageBuilder message = Messages.newBuilder();
-        io.trigrep.proto.File.Builder file = message.initRoot(Response.factory).initFile().setPackage(pkg).setPath(path);
+        io.trigrep.proto.File.Builder file =
+                message.initRoot(Response.factory).initFile().setPackage(pkg).setPath(path);
         try {
             if (byteCount != 0) {
                 FileWindow.bytes(content, byteOffset, byteCount, file);
@@ -224,7 +268,10 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
                 FileWindow.lines(content, firstLine, maxLines, maxLineBytes, file);
             }
         } catch (FileWindow.TooLarge e) {
-            error(Failure.Code.BAD_REQUEST, pkg + "/" + path + " (" + content.remaining() + " bytes): " + e.getMessage(), 0);
+            error(
+                    Failure.Code.BAD_REQUEST,
+                    pkg + "/" + path + " (" + content.remaining() + " bytes): " + e.getMessage(),
+                    0);
             return;
         }
         reply(message);
@@ -233,22 +280,36 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     private void status() {
         Manifest manifest = shard.manifest();
         MessageBuilder message = Messages.newBuilder();
-        io.trigrep.proto.Status.Builder status = message.initRoot(Response.factory).initStatus().setShard(manifest.shard())
-                .setFiles(manifest.docs()).setBytes(manifest.contentBytes()).setQueriesInFlight(inFlight.get())
-                .setFormatVersion(Manifest.FORMAT_VERSION).setGeneration(manifest.builtAtMillis());
+        io.trigrep.proto.Status.Builder status = message.initRoot(Response.factory)
+                .initStatus()
+                .setShard(manifest.shard())
+                .setFiles(manifest.docs())
+                .setBytes(manifest.contentBytes())
+                .setQueriesInFlight(inFlight.get())
+                .setFormatVersion(Manifest.FORMAT_VERSION)
+                .setGeneration(manifest.builtAtMillis());
         // The manifest lists every reason; the status only those that left something out.
-        var skipped = manifest.skipped().entrySet().stream().filter(e -> e.getValue().files() > 0).toList();
+        var skipped = manifest.skipped().entrySet().stream()
+                .filter(e -> e.getValue().files() > 0)
+                .toList();
         var list = status.initSkipped(skipped.size());
         for (int i = 0; i < skipped.size(); i++) {
             var reason = skipped.get(i);
-            list.get(i).setReason(reason.getKey()).setFiles(reason.getValue().files()).setBytes(reason.getValue().bytes());
+            list.get(i)
+                    .setReason(reason.getKey())
+                    .setFiles(reason.getValue().files())
+                    .setBytes(reason.getValue().bytes());
         }
         reply(message);
     }
 
     private void error(Failure.Code code, String text, int position) {
         MessageBuilder message = Messages.newBuilder();
-        message.initRoot(Response.factory).initError().setCode(code).setMessage(shard.withoutPaths(text)).setPosition(position);
+        message.initRoot(Response.factory)
+                .initError()
+                .setCode(code)
+                .setMessage(shard.withoutPaths(text))
+                .setPosition(position);
         reply(message);
     }
 
@@ -275,7 +336,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     }
 
     @Override
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
             // The peer will send nothing more: answer what is being answered, then close.
@@ -293,7 +355,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     }
 
     @Override
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         // Connection resets and the like: the peer is gone; stop any search and close.
         if (execution != null) {
@@ -314,7 +377,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     }
 
     @Override
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void write(ByteBuf frames) {
         ctx.writeAndFlush(frames, ctx.voidPromise());
     }
@@ -325,7 +389,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
      * only send after it has this last message, always finds the handler ready.
      */
     @Override
-    @SuppressWarnings("FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void finish(ByteBuf frames) {
         if (!ctx.executor().inEventLoop()) {
             ctx.executor().execute(() -> finish(frames));

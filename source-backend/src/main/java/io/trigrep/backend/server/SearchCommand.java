@@ -12,8 +12,8 @@ import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.net.InetSocketAddress;
-import java.util.List;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.capnproto.MessageBuilder;
 import picocli.CommandLine;
@@ -26,10 +26,15 @@ import picocli.CommandLine.Parameters;
  * Given several backends it asks them all at once and counts: how long the backends take to
  * produce a fanned-out query's streams together, the frontend's baseline.
  */
-@Command(name = "search", mixinStandardHelpOptions = true,
+@Command(
+        name = "search",
+        mixinStandardHelpOptions = true,
         description = "Query one backend and print package/path:line:text for every match.")
 public final class SearchCommand implements Callable<Integer> {
-    @Option(names = "--backend", required = true, split = ",",
+    @Option(
+            names = "--backend",
+            required = true,
+            split = ",",
             description = "host:port of a backend; several, comma-separated, are asked at once (implies --count)")
     List<String> backends;
 
@@ -45,22 +50,36 @@ public final class SearchCommand implements Callable<Integer> {
     @Option(names = "--count", description = "print only the number of matching lines")
     boolean count;
 
-    @Option(names = "--repeat", defaultValue = "1", description = "run the query this many times after three warm-up runs and print "
-            + "'results median-seconds' (for benchmarks); implies --count")
+    @Option(
+            names = "--repeat",
+            defaultValue = "1",
+            description = "run the query this many times after three warm-up runs and print "
+                    + "'results median-seconds' (for benchmarks); implies --count")
     int repeat;
 
-    @Option(names = "--tls-cert", defaultValue = "${env:TRIGREP_TLS_CERT}",
-            description = "PEM client certificate for backends that require mutual TLS; with --tls-key and --tls-ca (env TRIGREP_TLS_CERT)")
+    @Option(
+            names = "--tls-cert",
+            defaultValue = "${env:TRIGREP_TLS_CERT}",
+            description =
+                    "PEM client certificate for backends that require mutual TLS; with --tls-key and --tls-ca (env TRIGREP_TLS_CERT)")
     java.nio.file.Path tlsCert;
 
-    @Option(names = "--tls-key", defaultValue = "${env:TRIGREP_TLS_KEY}", description = "PEM PKCS#8 private key of --tls-cert (env TRIGREP_TLS_KEY)")
+    @Option(
+            names = "--tls-key",
+            defaultValue = "${env:TRIGREP_TLS_KEY}",
+            description = "PEM PKCS#8 private key of --tls-cert (env TRIGREP_TLS_KEY)")
     java.nio.file.Path tlsKey;
 
-    @Option(names = "--tls-ca", defaultValue = "${env:TRIGREP_TLS_CA}",
+    @Option(
+            names = "--tls-ca",
+            defaultValue = "${env:TRIGREP_TLS_CA}",
             description = "PEM CA certificate the backends' certificates must be signed by (env TRIGREP_TLS_CA)")
     java.nio.file.Path tlsCa;
 
-    @Parameters(arity = "1", paramLabel = "QUERY", description = "regex with optional filters, as in Debian Code Search")
+    @Parameters(
+            arity = "1",
+            paramLabel = "QUERY",
+            description = "regex with optional filters, as in Debian Code Search")
     String query;
 
     @Override
@@ -72,7 +91,9 @@ public final class SearchCommand implements Callable<Integer> {
             for (String backend : backends) {
                 int colon = backend.lastIndexOf(':');
                 connections.add(new BackendClient.Connection(
-                        new InetSocketAddress(backend.substring(0, colon), Integer.parseInt(backend.substring(colon + 1))), tls));
+                        new InetSocketAddress(
+                                backend.substring(0, colon), Integer.parseInt(backend.substring(colon + 1))),
+                        tls));
             }
             count |= connections.size() > 1;
             if (repeat > 1) {
@@ -89,7 +110,8 @@ public final class SearchCommand implements Callable<Integer> {
                     seconds[i] = (System.nanoTime() - start) / 1e9;
                 }
                 java.util.Arrays.sort(seconds);
-                double median = repeat % 2 == 1 ? seconds[repeat / 2] : (seconds[repeat / 2 - 1] + seconds[repeat / 2]) / 2;
+                double median =
+                        repeat % 2 == 1 ? seconds[repeat / 2] : (seconds[repeat / 2 - 1] + seconds[repeat / 2]) / 2;
                 System.out.printf("%d %.4f%n", results, median);
                 return failed ? 1 : 0;
             }
@@ -107,7 +129,8 @@ public final class SearchCommand implements Callable<Integer> {
     }
 
     /** The query on every connection at once; returns the results of all. */
-    private long runAll(List<BackendClient.Connection> connections, java.util.concurrent.ExecutorService pool) throws Exception {
+    private long runAll(List<BackendClient.Connection> connections, java.util.concurrent.ExecutorService pool)
+            throws Exception {
         if (connections.size() == 1) {
             return run(connections.get(0));
         }
@@ -127,7 +150,11 @@ public final class SearchCommand implements Callable<Integer> {
     /** One query: prints results unless counting, a summary on stderr; returns the result count. */
     private long run(BackendClient.Connection connection) throws Exception {
         MessageBuilder request = Messages.newBuilder();
-        request.initRoot(Request.factory).initSearch().setQuery(query).setLiteral(literal).setContextLines(context)
+        request.initRoot(Request.factory)
+                .initSearch()
+                .setQuery(query)
+                .setLiteral(literal)
+                .setContextLines(context)
                 .setMaxResults(maxResults);
         long start = System.nanoTime();
         if (count) {
@@ -144,7 +171,8 @@ public final class SearchCommand implements Callable<Integer> {
                 Result.Reader r = response.getResult();
                 out.write(r.getPackage() + "/" + r.getPath() + ":" + r.getLine() + ":" + r.getContext() + "\n");
             } else if (response.which() == Response.Which.FILE_MATCH) {
-                // A whole file (a file-name query, or a boolean one with no line to show): its name, as find prints one.
+                // A whole file (a file-name query, or a boolean one with no line to show): its name, as find prints
+                // one.
                 results[0]++;
                 FileMatch.Reader f = response.getFileMatch();
                 out.write(f.getPackage() + "/" + f.getPath() + "\n");
@@ -160,15 +188,22 @@ public final class SearchCommand implements Callable<Integer> {
     private void report(Response.Reader response, long start) {
         if (response.which() == Response.Which.ERROR) {
             System.err.println("error: " + response.getError().getMessage()
-                    + (response.getError().getPosition() > 0 ? " (at " + response.getError().getPosition() + ")" : ""));
+                    + (response.getError().getPosition() > 0
+                            ? " (at " + response.getError().getPosition() + ")"
+                            : ""));
             failed = true;
         } else if (response.which() == Response.Which.DONE && repeat <= 1) {
             Done.Reader d = response.getDone();
-            System.err.printf("%d results, %d of %d files searched (%d candidates)%s%s, backend %.3f s, total %.3f s%n",
-                    d.getResults(), d.getFilesSearched(), d.getTotalFiles(), d.getCandidateFiles(),
+            System.err.printf(
+                    "%d results, %d of %d files searched (%d candidates)%s%s, backend %.3f s, total %.3f s%n",
+                    d.getResults(),
+                    d.getFilesSearched(),
+                    d.getTotalFiles(),
+                    d.getCandidateFiles(),
                     d.getFullScan() ? ", full scan" : "",
                     d.getTruncation() == Done.Truncation.NONE ? "" : ", truncated: " + d.getTruncation(),
-                    d.getElapsedNanos() / 1e9, (System.nanoTime() - start) / 1e9);
+                    d.getElapsedNanos() / 1e9,
+                    (System.nanoTime() - start) / 1e9);
         }
     }
 
@@ -176,7 +211,8 @@ public final class SearchCommand implements Callable<Integer> {
         // One line, not a stack trace: a refused certificate or a backend that is down is the user's to fix.
         CommandLine line = new CommandLine(new SearchCommand()).setExecutionExceptionHandler((e, cmd, parsed) -> {
             String tls = Tls.reason(e);
-            cmd.getErr().println("error: " + (tls != null ? tls : e.getMessage() == null ? e.toString() : e.getMessage()));
+            cmd.getErr()
+                    .println("error: " + (tls != null ? tls : e.getMessage() == null ? e.toString() : e.getMessage()));
             return 2;
         });
         System.exit(line.execute(args));

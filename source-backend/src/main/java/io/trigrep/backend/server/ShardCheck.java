@@ -2,7 +2,6 @@ package io.trigrep.backend.server;
 
 import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.format.Shard;
-import java.io.IOException;
 import java.io.PrintStream;
 
 /**
@@ -15,11 +14,17 @@ import java.io.PrintStream;
  * and so both readiness probes, say "not ready" until {@link #warmed}.
  */
 final class ShardCheck {
-    private enum State { VERIFYING, WARMING, SERVING, CORRUPT }
+    private enum State {
+        VERIFYING,
+        WARMING,
+        SERVING,
+        CORRUPT
+    }
 
     private final String shardName;
     /** Whether a verified shard warms up before it is ready. */
     private final boolean warm;
+
     private volatile State state;
     private volatile String problem;
 
@@ -55,8 +60,12 @@ final class ShardCheck {
         try {
             shard.verify();
             state = warm ? State.WARMING : State.SERVING;
-            long bytes = shard.manifest().contentBytes() + shard.manifest().indexBytes() + shard.manifest().docTableBytes();
-            log.printf("backend %s: checksums verified, %,d bytes in %.2f s%n", shardName, bytes, (System.nanoTime() - started) / 1e9);
+            long bytes = shard.manifest().contentBytes()
+                    + shard.manifest().indexBytes()
+                    + shard.manifest().docTableBytes();
+            log.printf(
+                    "backend %s: checksums verified, %,d bytes in %.2f s%n",
+                    shardName, bytes, (System.nanoTime() - started) / 1e9);
         } catch (CorruptIndexException e) {
             fail(shardName + "/" + e.file().getFileName() + " at offset " + e.offset() + ": " + e.problem(), e, log);
         } catch (RuntimeException e) {

@@ -28,10 +28,18 @@ import org.capnproto.MessageBuilder;
  */
 final class Warmup {
     /** What warming did: searches sent, whole rounds, time taken, and the first and last whole rounds' times (-1 without one). */
-    record Outcome(int searches, int rounds, long nanos, long firstRoundNanos, long lastRoundNanos, String slowest, long slowestNanos) {}
+    record Outcome(
+            int searches,
+            int rounds,
+            long nanos,
+            long firstRoundNanos,
+            long lastRoundNanos,
+            String slowest,
+            long slowestNanos) {}
 
     /** Results one search may send: enough to warm the encoder and the writes, bounded. */
     static final int BROAD_RESULTS = 20_000;
+
     private static final int MIN_ROUNDS = 2;
     private static final int SAMPLED_DOCS = 64;
     private static final int SAMPLED_BYTES = 64 << 10;
@@ -53,7 +61,10 @@ final class Warmup {
             int taken = 0;
             for (int at = content.position(); at <= end && taken < 2; at++) {
                 int b = at < end ? content.get(at) & 0xff : ' ';
-                boolean part = b == '_' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (word.length() > 0 && b >= '0' && b <= '9');
+                boolean part = b == '_'
+                        || (b >= 'a' && b <= 'z')
+                        || (b >= 'A' && b <= 'Z')
+                        || (word.length() > 0 && b >= '0' && b <= '9');
                 if (part) {
                     word.append((char) b);
                     continue;
@@ -84,7 +95,12 @@ final class Warmup {
 
     private static MessageBuilder search(String query, boolean literal, int maxResults) {
         MessageBuilder request = Messages.newBuilder();
-        request.initRoot(Request.factory).initSearch().setQuery(query).setLiteral(literal).setContextLines(2).setMaxResults(maxResults);
+        request.initRoot(Request.factory)
+                .initSearch()
+                .setQuery(query)
+                .setLiteral(literal)
+                .setContextLines(2)
+                .setMaxResults(maxResults);
         return request;
     }
 
@@ -94,7 +110,8 @@ final class Warmup {
      * or {@code budgetNanos} have passed. A search the backend refuses ends the warm-up: it is
      * only a warm-up, never a reason not to serve.
      */
-    static Outcome run(InetSocketAddress self, Tls tls, List<MessageBuilder> round, long budgetNanos, LongSupplier clock)
+    static Outcome run(
+            InetSocketAddress self, Tls tls, List<MessageBuilder> round, long budgetNanos, LongSupplier clock)
             throws IOException {
         long start = clock.getAsLong();
         long first = -1;
@@ -118,7 +135,11 @@ final class Warmup {
                     long took = clock.getAsLong() - searchStart;
                     if (took > slowestNanos) {
                         slowestNanos = took;
-                        slowest = search.getRoot(Request.factory).asReader().getSearch().getQuery().toString();
+                        slowest = search.getRoot(Request.factory)
+                                .asReader()
+                                .getSearch()
+                                .getQuery()
+                                .toString();
                     }
                     searches++;
                     if (refused[0] || clock.getAsLong() - start > budgetNanos) {

@@ -3,13 +3,13 @@ package io.trigrep.backend.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.backend.TestShards;
-import io.trigrep.proto.BackendClient;
 import io.trigrep.backend.server.BackendConfig;
 import io.trigrep.backend.server.BackendServer;
+import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
-import io.trigrep.indexer.format.Shard;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -28,7 +28,9 @@ class OpsServerTest {
     Path dir;
 
     static HttpResponse<String> get(InetSocketAddress at, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort() + path)).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort() + path))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -54,12 +56,14 @@ class OpsServerTest {
             BackendClient.exchange(search, bad, r -> true);
 
             String metrics = get(at, "/metrics").body();
-            assertThat(metrics).contains("trigrep_backend_search_duration_seconds_count{shard=\"shard-0\"} 1\n")
+            assertThat(metrics)
+                    .contains("trigrep_backend_search_duration_seconds_count{shard=\"shard-0\"} 1\n")
                     .contains("trigrep_backend_search_duration_seconds_bucket{")
                     .contains("trigrep_backend_refused_total{reason=\"bad_query\"} 1.0\n")
                     .contains("trigrep_backend_results_total " + results[0] + ".0\n")
                     .contains("trigrep_backend_searches_running 0.0\n")
-                    .contains("trigrep_backend_shard_files{shard=\"shard-0\"} " + shard.manifest().docs() + ".0\n")
+                    .contains("trigrep_backend_shard_files{shard=\"shard-0\"} "
+                            + shard.manifest().docs() + ".0\n")
                     .contains("jvm_memory_used_bytes");
             assertThat(results[0]).isPositive();
             assertThat(get(at, "/nope").statusCode()).isEqualTo(404);

@@ -31,7 +31,9 @@ class QueryTest {
         // Only the same operator flattens: an OR inside an AND stays a group.
         assertThat(Query.and(t("xyz"), Query.or(t("abc"), t("def")))).hasToString("(and \"xyz\" (or \"abc\" \"def\"))");
         assertThat(Query.or(t("xyz"), Query.and(t("abc"), t("def")))).hasToString("(or \"xyz\" (and \"abc\" \"def\"))");
-        assertThat(Query.and(t("abc"), t("abc"))).isInstanceOf(Query.Trigram.class).hasToString("\"abc\"");
+        assertThat(Query.and(t("abc"), t("abc")))
+                .isInstanceOf(Query.Trigram.class)
+                .hasToString("\"abc\"");
     }
 
     @Test
@@ -53,7 +55,8 @@ class QueryTest {
         assertThat(Query.and(Query.or(t("aaa"), t("bbb")), Query.or(t("aaa"), t("ccc"))))
                 .hasToString("(and (or \"aaa\" \"bbb\") (or \"aaa\" \"ccc\"))");
         // Two absorbed operands: the scan goes on after the first removal.
-        assertThat(Query.combine(false, List.of(Query.and(t("aaa"), t("bbb")), t("aaa"), Query.and(t("aaa"), t("ccc")))))
+        assertThat(Query.combine(
+                        false, List.of(Query.and(t("aaa"), t("bbb")), t("aaa"), Query.and(t("aaa"), t("ccc")))))
                 .hasToString("\"aaa\"");
     }
 

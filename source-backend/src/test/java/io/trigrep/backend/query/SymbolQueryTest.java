@@ -21,21 +21,25 @@ class SymbolQueryTest {
         assertThat(spec.symbolNames().matcher("inflateInit2").find()).isFalse();
         assertThat(spec.fullScan()).as("reads the symbol index, not every file").isFalse();
         assertThat(spec.packages()).hasSize(1);
-        assertThat(SearchSpec.of(QueryParser.parse("sym:Init", false), 10, 1_000_000_000L, 0).plan()).hasToString("(and \"Ini\" \"nit\")");
+        assertThat(SearchSpec.of(QueryParser.parse("sym:Init", false), 10, 1_000_000_000L, 0)
+                        .plan())
+                .hasToString("(and \"Ini\" \"nit\")");
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiterString = " ;; ", value = {
-            "-sym:foo ;; cannot exclude ;; 1",
-            "sym: ;; needs a regex ;; 1",
-            "sym:a1 sym:b2 ;; one sym: per query ;; 8",
-            "foo sym:bar ;; cannot be combined with a pattern ;; 1",
-            "sym:x? ;; matches the empty string ;; 5",
-            "sym:a( ;; missing closing ) ;; 6",
-    })
+    @CsvSource(
+            delimiterString = " ;; ",
+            value = {
+                "-sym:foo ;; cannot exclude ;; 1",
+                "sym: ;; needs a regex ;; 1",
+                "sym:a1 sym:b2 ;; one sym: per query ;; 8",
+                "foo sym:bar ;; cannot be combined with a pattern ;; 1",
+                "sym:x? ;; matches the empty string ;; 5",
+                "sym:a( ;; missing closing ) ;; 6",
+            })
     void misuseIsRefusedWhereItStands(String query, String message, int position) {
-        QueryException e = catchThrowableOfType(() -> SearchSpec.of(QueryParser.parse(query, false), 10, 1_000_000_000L, 0),
-                QueryException.class);
+        QueryException e = catchThrowableOfType(
+                () -> SearchSpec.of(QueryParser.parse(query, false), 10, 1_000_000_000L, 0), QueryException.class);
         assertThat(e).as("refused: %s", query).isNotNull();
         assertThat(e.getMessage()).contains(message);
         assertThat(e.position()).isEqualTo(position);

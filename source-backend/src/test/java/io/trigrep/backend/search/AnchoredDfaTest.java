@@ -22,12 +22,15 @@ class AnchoredDfaTest {
     @Provide
     Arbitrary<String> regexes() {
         // No assertions: what precedes the start does not matter, so RE2J on the piece alone is the truth.
-        return Arbitraries.of("a", "ab", "a+", "a*", "a|ab", "(?:ab)+", "[ab]*c", "a?b?", "b|abc|a", ".", "a.*b", "(?:a|b)c?");
+        return Arbitraries.of(
+                "a", "ab", "a+", "a*", "a|ab", "(?:ab)+", "[ab]*c", "a?b?", "b|abc|a", ".", "a.*b", "(?:a|b)c?");
     }
 
     @Property(tries = 800)
-    void endsAreTheShortestAndLongestWholeMatches(@ForAll("lines") String line, @ForAll("regexes") String regex,
-                                                  @ForAll @IntRange(min = 0, max = 12) int start) {
+    void endsAreTheShortestAndLongestWholeMatches(
+            @ForAll("lines") String line,
+            @ForAll("regexes") String regex,
+            @ForAll @IntRange(min = 0, max = 12) int start) {
         int from = Math.min(start, line.length());
         Pattern whole = Pattern.compile("(?:" + regex + ")");
         int first = -1;
@@ -44,7 +47,9 @@ class AnchoredDfaTest {
         if (first < 0) {
             assertThat(ends).as("/%s/ on %s from %d", regex, line, from).isEqualTo(AnchoredDfa.NO_MATCH);
         } else {
-            assertThat(ends).as("/%s/ on %s from %d", regex, line, from).isEqualTo((long) (first + 2) << 32 | (last + 2));
+            assertThat(ends)
+                    .as("/%s/ on %s from %d", regex, line, from)
+                    .isEqualTo((long) (first + 2) << 32 | (last + 2));
         }
         assertThat(dfa.steps()).isLessThanOrEqualTo(line.length() - from);
     }
@@ -60,7 +65,8 @@ class AnchoredDfaTest {
         assertThat(dfa.ends(content, 0, 0, 6, 0)).isEqualTo(AnchoredDfa.OUT_OF_STEPS);
         assertThat(dfa.steps()).isEqualTo(1);
         // Every thread died after the first byte: two steps, no match.
-        assertThat(dfa.ends("ca".getBytes(StandardCharsets.US_ASCII), 0, 0, 2, 100)).isEqualTo(AnchoredDfa.NO_MATCH);
+        assertThat(dfa.ends("ca".getBytes(StandardCharsets.US_ASCII), 0, 0, 2, 100))
+                .isEqualTo(AnchoredDfa.NO_MATCH);
         assertThat(dfa.steps()).isEqualTo(1);
     }
 
@@ -72,7 +78,8 @@ class AnchoredDfaTest {
         assertThat(word.ends(content, 0, 4, 6, 100)).isEqualTo(6L << 32 | 6);
         AnchoredDfa caret = new AnchoredDfa(Pattern.compile("^x", Pattern.MULTILINE));
         assertThat(caret.ends(content, 0, 0, 6, 100)).isEqualTo(1L << 32 | 1);
-        assertThat(caret.ends("xx".getBytes(StandardCharsets.US_ASCII), 0, 1, 2, 100)).isEqualTo(AnchoredDfa.NO_MATCH);
+        assertThat(caret.ends("xx".getBytes(StandardCharsets.US_ASCII), 0, 1, 2, 100))
+                .isEqualTo(AnchoredDfa.NO_MATCH);
         AnchoredDfa dollar = new AnchoredDfa(Pattern.compile("b$", Pattern.MULTILINE));
         assertThat(dollar.ends(content, 0, 5, 6, 100)).isEqualTo(6L << 32 | 6);
         assertThat(dollar.ends(content, 0, 2, 6, 100)).isEqualTo(AnchoredDfa.NO_MATCH);

@@ -9,16 +9,21 @@ import org.junit.jupiter.api.Test;
 
 /** The benchmarks' entry point runs the search's own matchers: the counts are the search's. */
 class KernelsTest {
-    private static final byte[] FILE = "inflate(a);\nnothing here\ninflateInit2_(s); inflateEnd(s);\n".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] FILE =
+            "inflate(a);\nnothing here\ninflateInit2_(s); inflateEnd(s);\n".getBytes(StandardCharsets.UTF_8);
 
     @Test
     void linesCountTheRangesOfOneSearch() {
         Pattern regex = Pattern.compile("inflate\\w+\\(", Pattern.MULTILINE);
         Kernels.Lines literal = Kernels.Lines.literal("inflate".getBytes(StandardCharsets.UTF_8));
         assertThat(literal.countRanges(FILE, FILE.length)).isEqualTo(3);
-        assertThat(literal.countRanges(FILE, FILE.length)).as("counted afresh on every call").isEqualTo(3);
-        assertThat(Kernels.Lines.regex(regex, List.of("inf")).countRanges(FILE, FILE.length)).isEqualTo(2);
-        assertThat(Kernels.Lines.regex(regex, List.of()).countRanges(FILE, FILE.length)).isEqualTo(2);
+        assertThat(literal.countRanges(FILE, FILE.length))
+                .as("counted afresh on every call")
+                .isEqualTo(3);
+        assertThat(Kernels.Lines.regex(regex, List.of("inf")).countRanges(FILE, FILE.length))
+                .isEqualTo(2);
+        assertThat(Kernels.Lines.regex(regex, List.of()).countRanges(FILE, FILE.length))
+                .isEqualTo(2);
     }
 
     @Test

@@ -51,26 +51,53 @@ class LineMatcherEdgesTest {
 
     @Provide
     Arbitrary<String> patterns() {
-        return Arbitraries.of("ab", "ab$", "b$", "a\\z", "^ab", "ab|ba", "[ab]+", "a.b", "b\\b", "\\Bb", "(?i)ab", "é$", "x*", "$",
-                "a[^\\n]*b", "ab?", "0|a", "(?:a|b)(?:b|a)");
+        return Arbitraries.of(
+                "ab",
+                "ab$",
+                "b$",
+                "a\\z",
+                "^ab",
+                "ab|ba",
+                "[ab]+",
+                "a.b",
+                "b\\b",
+                "\\Bb",
+                "(?i)ab",
+                "é$",
+                "x*",
+                "$",
+                "a[^\\n]*b",
+                "ab?",
+                "0|a",
+                "(?:a|b)(?:b|a)");
     }
 
     @Property(tries = 600)
-    void noMatcherReadsPastTheFile(@ForAll("texts") String text, @ForAll("rests") String rest, @ForAll("patterns") String regex) {
+    void noMatcherReadsPastTheFile(
+            @ForAll("texts") String text, @ForAll("rests") String rest, @ForAll("patterns") String regex) {
         Pattern pattern = Pattern.compile(regex, Pattern.MULTILINE);
         List<LineMatcherTest.Hit> truth = naive(pattern, text, 1);
-        assertThat(runInBuffer(LineMatcher.regex(pattern, List.of(), false), text, rest, 7)).as("dfa %s", regex).isEqualTo(truth);
+        assertThat(runInBuffer(LineMatcher.regex(pattern, List.of(), false), text, rest, 7))
+                .as("dfa %s", regex)
+                .isEqualTo(truth);
         if (regex.equals("ab") || regex.equals("ab$") || regex.equals("^ab")) {
-            assertThat(runInBuffer(LineMatcher.regex(pattern, List.of("ab"), false), text, rest, 7)).as("needles %s", regex)
+            assertThat(runInBuffer(LineMatcher.regex(pattern, List.of("ab"), false), text, rest, 7))
+                    .as("needles %s", regex)
                     .isEqualTo(truth);
         }
         if (regex.equals("(?i)ab")) {
-            assertThat(runInBuffer(LineMatcher.regex(pattern, List.of("ab"), true), text, rest, 7)).isEqualTo(truth);
-            assertThat(runInBuffer(LineMatcher.foldedLiteral(pattern, "ab".getBytes(StandardCharsets.US_ASCII)), text, rest, 7))
+            assertThat(runInBuffer(LineMatcher.regex(pattern, List.of("ab"), true), text, rest, 7))
+                    .isEqualTo(truth);
+            assertThat(runInBuffer(
+                            LineMatcher.foldedLiteral(pattern, "ab".getBytes(StandardCharsets.US_ASCII)),
+                            text,
+                            rest,
+                            7))
                     .isEqualTo(truth);
         }
         if (regex.equals("ab")) {
-            assertThat(runInBuffer(LineMatcher.literal("ab".getBytes(StandardCharsets.UTF_8)), text, rest, 7)).isEqualTo(truth);
+            assertThat(runInBuffer(LineMatcher.literal("ab".getBytes(StandardCharsets.UTF_8)), text, rest, 7))
+                    .isEqualTo(truth);
         }
     }
 
@@ -82,8 +109,8 @@ class LineMatcherEdgesTest {
             LineMatcher.regex(Pattern.compile(regex, Pattern.MULTILINE), List.of(), false)
                     .search(content, content.length, content.length, 3, (s, e, n, r, c) -> lines.add(n));
             assertThat(lines).as("regex %s", regex).isEmpty();
-            new LineDfa(Pattern.compile(regex, Pattern.MULTILINE)).search(content, content.length, content.length, 3,
-                    (s, e, n, m) -> lines.add(n));
+            new LineDfa(Pattern.compile(regex, Pattern.MULTILINE))
+                    .search(content, content.length, content.length, 3, (s, e, n, m) -> lines.add(n));
             assertThat(lines).as("dfa %s", regex).isEmpty();
         }
     }
@@ -92,7 +119,8 @@ class LineMatcherEdgesTest {
     void lineNumbersCountFromTheFirstLineGiven() {
         byte[] content = "ab\n\nxab\nab".getBytes(StandardCharsets.UTF_8);
         List<Integer> lines = new ArrayList<>();
-        LineMatcher.literal("ab".getBytes(StandardCharsets.UTF_8)).search(content, content.length, 0, 10, (s, e, n, r, c) -> lines.add(n));
+        LineMatcher.literal("ab".getBytes(StandardCharsets.UTF_8))
+                .search(content, content.length, 0, 10, (s, e, n, r, c) -> lines.add(n));
         LineMatcher.regex(Pattern.compile("a.", Pattern.MULTILINE), List.of(), false)
                 .search(content, content.length, 0, 20, (s, e, n, r, c) -> lines.add(n));
         LineMatcher.regex(Pattern.compile("ab$", Pattern.MULTILINE), List.of(), false)
@@ -105,8 +133,10 @@ class LineMatcherEdgesTest {
     @Test
     void aSinkThatStopsEndsTheSearch() {
         byte[] content = "ab\nab\nab\n".getBytes(StandardCharsets.UTF_8);
-        List<LineMatcher> matchers = List.of(LineMatcher.literal("ab".getBytes(StandardCharsets.UTF_8)),
-                LineMatcher.foldedLiteral(Pattern.compile("(?i)ab", Pattern.MULTILINE), "ab".getBytes(StandardCharsets.US_ASCII)),
+        List<LineMatcher> matchers = List.of(
+                LineMatcher.literal("ab".getBytes(StandardCharsets.UTF_8)),
+                LineMatcher.foldedLiteral(
+                        Pattern.compile("(?i)ab", Pattern.MULTILINE), "ab".getBytes(StandardCharsets.US_ASCII)),
                 LineMatcher.regex(Pattern.compile("a+b", Pattern.MULTILINE), List.of(), false),
                 LineMatcher.regex(Pattern.compile("a+b", Pattern.MULTILINE), List.of("ab"), false),
                 LineMatcher.regex(Pattern.compile("b$", Pattern.MULTILINE), List.of(), false),
@@ -134,7 +164,10 @@ class LineMatcherEdgesTest {
         List<Integer> found = new ArrayList<>();
         LineDfa dfa = new LineDfa(pattern);
         dfa.search(content, content.length, 0, 1, (start, end, line, matchEnd) -> found.add(line));
-        assertThat(found).isEqualTo(naive(pattern, text.toString(), 1).stream().map(LineMatcherTest.Hit::line).toList());
+        assertThat(found)
+                .isEqualTo(naive(pattern, text.toString(), 1).stream()
+                        .map(LineMatcherTest.Hit::line)
+                        .toList());
         assertThat(dfa.resets()).isPositive();
         assertThat(LineMatcherTest.run(LineMatcher.regex(pattern, List.of(), false), content, 0, 1))
                 .isEqualTo(naive(pattern, text.toString(), 1));
@@ -146,11 +179,15 @@ class LineMatcherEdgesTest {
         String text = "a \u212aey\nthe KEY\nno\n\u017fky é\nsky\n";
         for (String literal : List.of("key", "sk", "k", "ey", "s")) {
             Pattern pattern = Pattern.compile("(?i)" + Pattern.quote(literal), Pattern.MULTILINE);
-            LineMatcher matcher = LineMatcher.foldedLiteral(pattern, literal.toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
-            assertThat(LineMatcherTest.run(matcher, text.getBytes(StandardCharsets.UTF_8), 0, 1)).as("literal %s", literal)
-                    .isEqualTo(naive(pattern, text, 1)).isNotEmpty();
+            LineMatcher matcher = LineMatcher.foldedLiteral(
+                    pattern, literal.toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
+            assertThat(LineMatcherTest.run(matcher, text.getBytes(StandardCharsets.UTF_8), 0, 1))
+                    .as("literal %s", literal)
+                    .isEqualTo(naive(pattern, text, 1))
+                    .isNotEmpty();
             String ascii = "the KEY\nno\nsky\n";
-            assertThat(LineMatcherTest.run(matcher, ascii.getBytes(StandardCharsets.UTF_8), 0, 1)).as("ascii literal %s", literal)
+            assertThat(LineMatcherTest.run(matcher, ascii.getBytes(StandardCharsets.UTF_8), 0, 1))
+                    .as("ascii literal %s", literal)
                     .isEqualTo(naive(pattern, ascii, 1));
         }
     }
@@ -165,15 +202,18 @@ class LineMatcherEdgesTest {
             Pattern pattern = Pattern.compile(regex, Pattern.MULTILINE);
             String c = regex.startsWith("é") ? "é" : "a";
             String text = "x " + c.repeat(300) + " y\n" + c.repeat(40) + "b " + c + "\n";
-            assertThat(LineMatcherTest.run(LineMatcher.regex(pattern, List.of(), false), text.getBytes(StandardCharsets.UTF_8), 0, 1))
-                    .as("regex %s", regex).isEqualTo(naive(pattern, text, 1));
+            assertThat(LineMatcherTest.run(
+                            LineMatcher.regex(pattern, List.of(), false), text.getBytes(StandardCharsets.UTF_8), 0, 1))
+                    .as("regex %s", regex)
+                    .isEqualTo(naive(pattern, text, 1));
         }
     }
 
     @Test
     void anEmptyLiteralFindsNothing() {
         List<Integer> lines = new ArrayList<>();
-        LineMatcher.literal(new byte[0]).search("ab\n".getBytes(StandardCharsets.UTF_8), 3, 0, 1, (s, e, n, r, c) -> lines.add(n));
+        LineMatcher.literal(new byte[0])
+                .search("ab\n".getBytes(StandardCharsets.UTF_8), 3, 0, 1, (s, e, n, r, c) -> lines.add(n));
         assertThat(lines).isEmpty();
     }
 }

@@ -66,22 +66,30 @@ class LineMatcherTest {
     }
 
     @Property(tries = 1500)
-    void literalScanAgreesWithANaiveScan(@ForAll("texts") String text, @ForAll("needles") String needle,
-                                         @ForAll @IntRange(min = 1, max = 30) int resumeLine) {
+    void literalScanAgreesWithANaiveScan(
+            @ForAll("texts") String text,
+            @ForAll("needles") String needle,
+            @ForAll @IntRange(min = 1, max = 30) int resumeLine) {
         byte[] content = text.getBytes(StandardCharsets.UTF_8);
         int lines = (int) text.chars().filter(c -> c == '\n').count() + 1;
         int line = Math.min(resumeLine, lines);
         Pattern quoted = Pattern.compile(Pattern.quote(needle), Pattern.MULTILINE);
-        assertThat(run(LineMatcher.literal(needle.getBytes(StandardCharsets.UTF_8)), content, offsetOfLine(text, line), line))
+        assertThat(run(
+                        LineMatcher.literal(needle.getBytes(StandardCharsets.UTF_8)),
+                        content,
+                        offsetOfLine(text, line),
+                        line))
                 .isEqualTo(naive(quoted, text, line));
     }
 
     @Property(tries = 1500)
-    void foldedLiteralAgreesWithTheCaseInsensitiveRegex(@ForAll("texts") String text, @ForAll("needles") String needle) {
+    void foldedLiteralAgreesWithTheCaseInsensitiveRegex(
+            @ForAll("texts") String text, @ForAll("needles") String needle) {
         byte[] content = text.getBytes(StandardCharsets.UTF_8);
         Pattern pattern = Pattern.compile("(?i)" + Pattern.quote(needle), Pattern.MULTILINE);
         byte[] lower = needle.toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII);
-        assertThat(run(LineMatcher.foldedLiteral(pattern, lower), content, 0, 1)).isEqualTo(naive(pattern, text, 1));
+        assertThat(run(LineMatcher.foldedLiteral(pattern, lower), content, 0, 1))
+                .isEqualTo(naive(pattern, text, 1));
     }
 
     @Property(tries = 800)
@@ -89,10 +97,14 @@ class LineMatcherTest {
         byte[] content = text.getBytes(StandardCharsets.UTF_8);
         Pattern pattern = Pattern.compile(regex, Pattern.MULTILINE);
         List<Hit> truth = naive(pattern, text, 1);
-        assertThat(run(LineMatcher.regex(pattern, List.of(), false), content, 0, 1)).as("whole file").isEqualTo(truth);
+        assertThat(run(LineMatcher.regex(pattern, List.of(), false), content, 0, 1))
+                .as("whole file")
+                .isEqualTo(truth);
         // Every match of these regexes holds "ab" (in any case for the (?i) one: its needle is folded).
         boolean fold = regex.startsWith("(?i)");
-        assertThat(run(LineMatcher.regex(pattern, List.of("ab"), fold), content, 0, 1)).as("needles").isEqualTo(truth);
+        assertThat(run(LineMatcher.regex(pattern, List.of("ab"), fold), content, 0, 1))
+                .as("needles")
+                .isEqualTo(truth);
     }
 
     /**
@@ -102,18 +114,27 @@ class LineMatcherTest {
      * ranges too, from any line a paused search resumes at.
      */
     @Property(tries = 3000)
-    void theDfaFindsExactlyTheLinesRe2jMatches(@ForAll("texts") String text, @ForAll("generatedRegexes") String regex,
-                                               @ForAll @IntRange(min = 1, max = 4) int fromLine) {
+    void theDfaFindsExactlyTheLinesRe2jMatches(
+            @ForAll("texts") String text,
+            @ForAll("generatedRegexes") String regex,
+            @ForAll @IntRange(min = 1, max = 4) int fromLine) {
         Pattern pattern = Pattern.compile(regex, Pattern.MULTILINE);
         byte[] content = text.getBytes(StandardCharsets.UTF_8);
         int lines = text.split("\n", -1).length;
         int from = Math.min(fromLine, lines);
         List<Integer> truth = naive(pattern, text, from).stream().map(Hit::line).toList();
         List<Integer> found = new ArrayList<>();
-        new LineDfa(pattern).search(content, content.length, offsetOfLine(text, from), from, (start, end, line, matchEnd) -> found.add(line));
+        new LineDfa(pattern)
+                .search(
+                        content,
+                        content.length,
+                        offsetOfLine(text, from),
+                        from,
+                        (start, end, line, matchEnd) -> found.add(line));
         assertThat(found).as("regex %s", regex).isEqualTo(truth);
         assertThat(run(LineMatcher.regex(pattern, List.of(), false), content, offsetOfLine(text, from), from))
-                .as("regex %s", regex).isEqualTo(naive(pattern, text, from));
+                .as("regex %s", regex)
+                .isEqualTo(naive(pattern, text, from));
     }
 
     /** The byte the DFA jumps to is one every match holds, and only such a byte. */
@@ -152,15 +173,21 @@ class LineMatcherTest {
             List<Integer> found = new ArrayList<>();
             LineDfa dfa = new LineDfa(pattern);
             dfa.search(content, content.length, 0, 1, (start, end, line, matchEnd) -> found.add(line));
-            assertThat(found).isEqualTo(naive(pattern, text.toString(), 1).stream().map(Hit::line).toList());
+            assertThat(found)
+                    .isEqualTo(naive(pattern, text.toString(), 1).stream()
+                            .map(Hit::line)
+                            .toList());
             assertThat(dfa.resets()).as("seed %d", seed).isPositive();
             // And through the line matcher, whose range search asks the same DFA mid-line.
-            assertThat(run(LineMatcher.regex(pattern, List.of(), false), content, 0, 1)).isEqualTo(naive(pattern, text.toString(), 1));
+            assertThat(run(LineMatcher.regex(pattern, List.of(), false), content, 0, 1))
+                    .isEqualTo(naive(pattern, text.toString(), 1));
         }
     }
 
     @Property(tries = 500)
-    void lineBoundsAgreeWithAByteAtATimeScan(@ForAll("sparseLines") byte[] content, @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 400) int at) {
+    void lineBoundsAgreeWithAByteAtATimeScan(
+            @ForAll("sparseLines") byte[] content,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 400) int at) {
         int pos = Math.min(at, content.length);
         int start = pos;
         while (start > 0 && content[start - 1] != '\n') {
@@ -190,7 +217,9 @@ class LineMatcherTest {
         for (String regex : List.of("\\b[a-z]_\\w*\\(", "\\w+_\\w+\\(", "[a-z]_[a-z]\\(")) {
             Pattern pattern = Pattern.compile(regex, Pattern.MULTILINE);
             assertThat(run(LineMatcher.regex(pattern, List.of(), false), text.getBytes(StandardCharsets.UTF_8), 0, 1))
-                    .as("regex %s", regex).isEqualTo(naive(pattern, text, 1)).hasSize(3);
+                    .as("regex %s", regex)
+                    .isEqualTo(naive(pattern, text, 1))
+                    .hasSize(3);
         }
     }
 
@@ -203,14 +232,28 @@ class LineMatcherTest {
     void lineEndRegexesAgreeWithANaiveScan(@ForAll("texts") String text, @ForAll("lineEndRegexes") String regex) {
         Pattern pattern = Pattern.compile(regex, Pattern.MULTILINE);
         byte[] content = text.getBytes(StandardCharsets.UTF_8);
-        assertThat(run(LineMatcher.regex(pattern, List.of(), false), content, 0, 1)).as("regex %s", regex)
+        assertThat(run(LineMatcher.regex(pattern, List.of(), false), content, 0, 1))
+                .as("regex %s", regex)
                 .isEqualTo(naive(pattern, text, 1));
     }
 
     @Provide
     Arbitrary<String> lineEndRegexes() {
-        return Arbitraries.of("[ \\t]+$", "a$", "(?:a|b)\\z", "[^a]$", "ab$|b$", "é$", "x*$", "a$|b", "[ \\t]*$", "\\bK$",
-                "(?i)k$", "[^ab]+$", "a\\z|ab$", "(?:a$|ab)");
+        return Arbitraries.of(
+                "[ \\t]+$",
+                "a$",
+                "(?:a|b)\\z",
+                "[^a]$",
+                "ab$|b$",
+                "é$",
+                "x*$",
+                "a$|b",
+                "[ \\t]*$",
+                "\\bK$",
+                "(?i)k$",
+                "[^ab]+$",
+                "a\\z|ab$",
+                "(?:a$|ab)");
     }
 
     /**
@@ -220,11 +263,12 @@ class LineMatcherTest {
      * first does, so the matches are the same) goes through RE2J: both must agree.
      */
     @Property(tries = 800)
-    void fixedLengthRangesAgreeWithRe2jOnAnyBytes(@ForAll("rawBytes") byte[] content,
-                                                  @ForAll("fixedRegexes") String regex) {
+    void fixedLengthRangesAgreeWithRe2jOnAnyBytes(
+            @ForAll("rawBytes") byte[] content, @ForAll("fixedRegexes") String regex) {
         Pattern fixed = Pattern.compile(regex, Pattern.MULTILINE);
         Pattern variable = Pattern.compile("(?:" + regex + ")|(?:" + regex + ")x?", Pattern.MULTILINE);
-        assertThat(run(LineMatcher.regex(fixed, List.of(), false), content, 0, 1)).as("regex %s", regex)
+        assertThat(run(LineMatcher.regex(fixed, List.of(), false), content, 0, 1))
+                .as("regex %s", regex)
                 .isEqualTo(run(LineMatcher.regex(variable, List.of(), false), content, 0, 1));
     }
 
@@ -235,16 +279,37 @@ class LineMatcherTest {
 
     @Provide
     Arbitrary<byte[]> rawBytes() {
-        return Arbitraries.of((byte) 'a', (byte) 'k', (byte) '\n', (byte) 0x80, (byte) 0xbf, (byte) 0xc3, (byte) 0xa9, (byte) 0xe6,
-                (byte) 0x97, (byte) 0xa5, (byte) 0xf0, (byte) 0x9f, (byte) 0xff, (byte) 0xe2, (byte) 0x84, (byte) 0xaa)
-                .list().ofMaxSize(120).map(LineMatcherTest::bytes);
+        return Arbitraries.of(
+                        (byte) 'a',
+                        (byte) 'k',
+                        (byte) '\n',
+                        (byte) 0x80,
+                        (byte) 0xbf,
+                        (byte) 0xc3,
+                        (byte) 0xa9,
+                        (byte) 0xe6,
+                        (byte) 0x97,
+                        (byte) 0xa5,
+                        (byte) 0xf0,
+                        (byte) 0x9f,
+                        (byte) 0xff,
+                        (byte) 0xe2,
+                        (byte) 0x84,
+                        (byte) 0xaa)
+                .list()
+                .ofMaxSize(120)
+                .map(LineMatcherTest::bytes);
     }
 
     /** Long lines with bytes on both sides of '\n' (0x0a): 0x0b and 0x8a differ from it in one bit. */
     @Provide
     Arbitrary<byte[]> sparseLines() {
-        return Arbitraries.of((byte) 'a', (byte) 0x0b, (byte) 0x8a, (byte) 0x09, (byte) 0xff, (byte) 'a', (byte) 'b', (byte) '\n')
-                .list().ofMaxSize(400).map(LineMatcherTest::bytes);
+        return Arbitraries.of(
+                        (byte) 'a', (byte) 0x0b, (byte) 0x8a, (byte) 0x09, (byte) 0xff, (byte) 'a', (byte) 'b', (byte)
+                                '\n')
+                .list()
+                .ofMaxSize(400)
+                .map(LineMatcherTest::bytes);
     }
 
     private static byte[] bytes(List<Byte> list) {
@@ -257,14 +322,42 @@ class LineMatcherTest {
 
     @Provide
     Arbitrary<String> generatedRegexes() {
-        Arbitrary<String> atom = Arbitraries.of("a", "b", "A", "é", "日", "K", "ſ", " ", ".", "[ab]", "[^a]", "[a-zé]", "\\w", "\\W",
-                "\\s", "\\S", "\\d", "(ab|b)", "(?:a|)", "x", "[A-Z]", "[0-9a-b]", "[@-Z]", "\\x00", "[^ -~]", "0x", "a[^a]");
+        Arbitrary<String> atom = Arbitraries.of(
+                "a",
+                "b",
+                "A",
+                "é",
+                "日",
+                "K",
+                "ſ",
+                " ",
+                ".",
+                "[ab]",
+                "[^a]",
+                "[a-zé]",
+                "\\w",
+                "\\W",
+                "\\s",
+                "\\S",
+                "\\d",
+                "(ab|b)",
+                "(?:a|)",
+                "x",
+                "[A-Z]",
+                "[0-9a-b]",
+                "[@-Z]",
+                "\\x00",
+                "[^ -~]",
+                "0x",
+                "a[^a]");
         Arbitrary<String> quantifier = Arbitraries.of("", "", "", "*", "+", "?", "{2}", "{1,3}", "*?");
         Arbitrary<String> assertion = Arbitraries.of("", "", "", "", "^", "$", "\\b", "\\B", "\\A", "\\z");
-        Arbitrary<String> term = net.jqwik.api.Combinators.combine(assertion, atom, quantifier).as((x, y, z) -> x + y + z);
+        Arbitrary<String> term =
+                net.jqwik.api.Combinators.combine(assertion, atom, quantifier).as((x, y, z) -> x + y + z);
         Arbitrary<String> branch = term.list().ofMinSize(1).ofMaxSize(4).map(l -> String.join("", l));
         Arbitrary<String> alternation = branch.list().ofMinSize(1).ofMaxSize(3).map(l -> String.join("|", l));
-        return net.jqwik.api.Combinators.combine(Arbitraries.of("", "", "(?i)", "(?s)"), alternation).as((f, r) -> f + r);
+        return net.jqwik.api.Combinators.combine(Arbitraries.of("", "", "(?i)", "(?s)"), alternation)
+                .as((f, r) -> f + r);
     }
 
     @Provide

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** The needles read off a plan: the fewest strings, then those in the fewest files, at most eight. */
 class NeedlesTest {
     /** How many files hold each trigram of the test index. */
-    private static final Map<String, Integer> FILES = new TreeMap<>(Map.of(
-            "abc", 5, "def", 4, "ghi", 1, "jkl", 1, "mno", 3, "xyz", 2));
+    private static final Map<String, Integer> FILES =
+            new TreeMap<>(Map.of("abc", 5, "def", 4, "ghi", 1, "jkl", 1, "mno", 3, "xyz", 2));
+
     private static TrigramIndex index;
 
     @BeforeAll
@@ -84,15 +85,18 @@ class NeedlesTest {
     void amongAsManyNeedlesAnAndTakesThoseInFewerFiles() throws Exception {
         assertThat(needles(and(t("abc"), t("ghi")), false)).containsExactly("ghi");
         assertThat(needles(and(t("ghi"), t("abc")), false)).containsExactly("ghi");
-        assertThat(needles(and(or(t("abc"), t("def")), or(t("mno"), t("xyz"))), false)).containsExactly("mno", "xyz");
-        assertThat(needles(and(or(t("mno"), t("xyz")), or(t("abc"), t("def"))), false)).containsExactly("mno", "xyz");
+        assertThat(needles(and(or(t("abc"), t("def")), or(t("mno"), t("xyz"))), false))
+                .containsExactly("mno", "xyz");
+        assertThat(needles(and(or(t("mno"), t("xyz")), or(t("abc"), t("def"))), false))
+                .containsExactly("mno", "xyz");
         // A trigram no file holds costs nothing.
         assertThat(needles(and(t("ghi"), t("qqq")), false)).containsExactly("qqq");
         // Equal costs: the first operand stays.
         assertThat(needles(and(t("jkl"), t("ghi")), false)).containsExactly("jkl");
         assertThat(needles(and(t("ghi"), t("jkl")), false)).containsExactly("ghi");
         // Costs are per needle times needles: 2 * (1 + 1) = 4 against 2 * (2 + 3) = 10.
-        assertThat(needles(and(or(t("mno"), t("xyz")), or(t("ghi"), t("jkl"))), false)).containsExactly("ghi", "jkl");
+        assertThat(needles(and(or(t("mno"), t("xyz")), or(t("ghi"), t("jkl"))), false))
+                .containsExactly("ghi", "jkl");
     }
 
     @Test

@@ -32,16 +32,40 @@ class PrefilterTest {
 
     @Provide
     Arbitrary<List<Byte>> texts() {
-        return Arbitraries.of((byte) 0, (byte) 1, (byte) '\n', (byte) ' ', (byte) '0', (byte) '9', (byte) '@', (byte) 'A', (byte) 'Z',
-                (byte) '[', (byte) '`', (byte) 'a', (byte) 'x', (byte) 'z', (byte) '{', (byte) 0x7e, (byte) 0x7f, (byte) 0x80,
-                (byte) 0xc3, (byte) 0xff).list().ofMaxSize(40);
+        return Arbitraries.of(
+                        (byte) 0,
+                        (byte) 1,
+                        (byte) '\n',
+                        (byte) ' ',
+                        (byte) '0',
+                        (byte) '9',
+                        (byte) '@',
+                        (byte) 'A',
+                        (byte) 'Z',
+                        (byte) '[',
+                        (byte) '`',
+                        (byte) 'a',
+                        (byte) 'x',
+                        (byte) 'z',
+                        (byte) '{',
+                        (byte) 0x7e,
+                        (byte) 0x7f,
+                        (byte) 0x80,
+                        (byte) 0xc3,
+                        (byte) 0xff)
+                .list()
+                .ofMaxSize(40);
     }
 
     @Property(tries = 1500)
-    void rangeJumpsLandOnTheFirstExitByte(@ForAll("texts") List<Byte> text, @ForAll @IntRange(min = 0, max = 126) int lo1,
-                                          @ForAll @IntRange(min = 2, max = 60) int width1,
-                                          @ForAll @IntRange(min = 0, max = 126) int lo2, @ForAll @IntRange(min = 2, max = 30) int width2,
-                                          @ForAll @IntRange(min = 1, max = 3) int ranges, @ForAll @IntRange(min = 0, max = 45) int from) {
+    void rangeJumpsLandOnTheFirstExitByte(
+            @ForAll("texts") List<Byte> text,
+            @ForAll @IntRange(min = 0, max = 126) int lo1,
+            @ForAll @IntRange(min = 2, max = 60) int width1,
+            @ForAll @IntRange(min = 0, max = 126) int lo2,
+            @ForAll @IntRange(min = 2, max = 30) int width2,
+            @ForAll @IntRange(min = 1, max = 3) int ranges,
+            @ForAll @IntRange(min = 0, max = 45) int from) {
         int[] all = {lo1, Math.min(128, lo1 + width1), lo2, Math.min(128, lo2 + width2), 0x5f, 0x62};
         int[] bounds = java.util.Arrays.copyOf(all, 2 * ranges);
         byte[] content = withStops(text);
@@ -62,15 +86,18 @@ class PrefilterTest {
     }
 
     @Property(tries = 1500)
-    void pairJumpsLandOnTheFirstPair(@ForAll("texts") List<Byte> text, @ForAll("pairBytes") int first, @ForAll("pairBytes") int second,
-                                     @ForAll @IntRange(min = 0, max = 45) int from) {
+    void pairJumpsLandOnTheFirstPair(
+            @ForAll("texts") List<Byte> text,
+            @ForAll("pairBytes") int first,
+            @ForAll("pairBytes") int second,
+            @ForAll @IntRange(min = 0, max = 45) int from) {
         byte[] content = withStops(text);
         int length = text.size();
         int i = Math.min(from, length);
         int expected = length;
         for (int k = i; k < length; k++) {
-            if (content[k] < 0 || content[k] == first
-                    && (k + 1 >= length || content[k + 1] == second || content[k + 1] < 0)) {
+            if (content[k] < 0
+                    || content[k] == first && (k + 1 >= length || content[k + 1] == second || content[k + 1] < 0)) {
                 expected = k;
                 break;
             }
@@ -84,8 +111,10 @@ class PrefilterTest {
     }
 
     @Property(tries = 1000)
-    void byteJumpsLandOnTheWantedByte(@ForAll("texts") List<Byte> text, @ForAll("pairBytes") int wanted,
-                                      @ForAll @IntRange(min = 0, max = 45) int from) {
+    void byteJumpsLandOnTheWantedByte(
+            @ForAll("texts") List<Byte> text,
+            @ForAll("pairBytes") int wanted,
+            @ForAll @IntRange(min = 0, max = 45) int from) {
         byte[] content = withStops(text);
         int length = text.size();
         int i = Math.min(from, length);
@@ -96,7 +125,8 @@ class PrefilterTest {
                 break;
             }
         }
-        assertThat(Prefilter.nextByte(content, i, length, Swar.broadcast(wanted))).isEqualTo(expected);
+        assertThat(Prefilter.nextByte(content, i, length, Swar.broadcast(wanted)))
+                .isEqualTo(expected);
     }
 
     @Test
@@ -111,13 +141,18 @@ class PrefilterTest {
 
     @Test
     void badBoundsAreRefused() {
-        assertThatThrownBy(() -> Prefilter.ranges(new int[] {1, 5, 9})).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Prefilter.ranges(new int[] {1, 5, 9}))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("exit ranges must be at most 3 lo, hi pairs, got 3 bounds");
-        assertThatThrownBy(() -> Prefilter.ranges(new int[8])).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Prefilter.ranges(new int[8]))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("got 8 bounds");
-        assertThat(Prefilter.ranges(new int[] {0, 2, 10, 12, 20, 22}).next(new byte[] {5, 21, 1}, 0, 3)).isEqualTo(1);
-        assertThat(Prefilter.ranges(new int[0]).next(new byte[] {5, 21, 1}, 0, 3)).isEqualTo(3);
-        assertThatThrownBy(() -> Prefilter.pair(0, 'x')).isInstanceOf(IllegalArgumentException.class)
+        assertThat(Prefilter.ranges(new int[] {0, 2, 10, 12, 20, 22}).next(new byte[] {5, 21, 1}, 0, 3))
+                .isEqualTo(1);
+        assertThat(Prefilter.ranges(new int[0]).next(new byte[] {5, 21, 1}, 0, 3))
+                .isEqualTo(3);
+        assertThatThrownBy(() -> Prefilter.pair(0, 'x'))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a pair is of ASCII bytes, the first not NUL, got 0, 120");
         assertThatThrownBy(() -> Prefilter.pair(128, 'x')).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Prefilter.pair('x', -1)).isInstanceOf(IllegalArgumentException.class);

@@ -21,50 +21,58 @@ class ProgramFactsTest {
 
     /** The required bytes, as characters; '-' for none. Punctuation ranks by rarity, then the first letter required. */
     @ParameterizedTest
-    @CsvSource(delimiterString = " ", value = {
-            "abc a b",
-            "ba b a",
-            "a\\(b ( a",
-            "\\w+_\\w+\\( ( _",
-            "a~\\? ? ~",
-            "[?]x ? x",
-            "a?\\? ? -",
-            "x?y y -",
-            "(?:a|b)c c -",
-            "(?:ab)?c c -",
-            "x{2,4}?y x y",
-            "a|bcd - -",
-            "a* - -",
-            "ab|cd - -",
-            "é - -",
-            "a\\nb a b",
-            "\\nb b -",
-            "b\\x{80} b -",
-            "(?i)xy - -",
-    })
+    @CsvSource(
+            delimiterString = " ",
+            value = {
+                "abc a b",
+                "ba b a",
+                "a\\(b ( a",
+                "\\w+_\\w+\\( ( _",
+                "a~\\? ? ~",
+                "[?]x ? x",
+                "a?\\? ? -",
+                "x?y y -",
+                "(?:a|b)c c -",
+                "(?:ab)?c c -",
+                "x{2,4}?y x y",
+                "a|bcd - -",
+                "a* - -",
+                "ab|cd - -",
+                "é - -",
+                "a\\nb a b",
+                "\\nb b -",
+                "b\\x{80} b -",
+                "(?i)xy - -",
+            })
     void requiredBytesAreHeldByEveryMatch(String regex, char required, char also) {
         ProgramFacts facts = facts(regex);
-        assertThat(facts.required()).as("required of %s", regex).isEqualTo(required == '-' ? 0 : Swar.broadcast(required));
-        assertThat(facts.alsoRequired()).as("also required of %s", regex).isEqualTo(also == '-' ? 0 : Swar.broadcast(also));
+        assertThat(facts.required())
+                .as("required of %s", regex)
+                .isEqualTo(required == '-' ? 0 : Swar.broadcast(required));
+        assertThat(facts.alsoRequired())
+                .as("also required of %s", regex)
+                .isEqualTo(also == '-' ? 0 : Swar.broadcast(also));
         assertThat(ProgramFacts.requiredByte(program(regex))).isEqualTo(required == '-' ? -1 : required);
     }
 
     /** The line-end bytes: every match ends at a line's end after one of at most eight ASCII bytes, or none are given. */
     @ParameterizedTest
-    @CsvSource(delimiterString = ";;", value = {
-            "a$ ;; a",
-            "a\\z ;; a",
-            "[ \\t]+$ ;; \\x09\\x20 +",
-            "[a-h]$ ;; abcdefgh +",
-            "é$ ;; +",
-            "ab$|b$ ;; b",
-            "[a-i]$ ;; null",
-            "x*$ ;; null",
-            "a$|b ;; null",
-            "(?:a$|ab) ;; null",
-            "a ;; null",
-            "^$ ;; null",
-    })
+    @CsvSource(
+            delimiterString = ";;",
+            value = {
+                "a$ ;; a",
+                "a\\z ;; a",
+                "[ \\t]+$ ;; \\x09\\x20 +",
+                "[a-h]$ ;; abcdefgh +",
+                "é$ ;; +",
+                "ab$|b$ ;; b",
+                "[a-i]$ ;; null",
+                "x*$ ;; null",
+                "a$|b ;; null",
+                "(?:a$|ab) ;; null",
+                "a ;; null",
+                "^$ ;; null",
+            })
     void lastBytesAreThoseThatEndEveryMatchAtALineEnd(String regex, String expected) {
         long[] mask = ProgramFacts.lastBytesAtLineEnd(program(regex.trim()));
         if (expected.equals("null")) {
@@ -86,19 +94,19 @@ class ProgramFactsTest {
 
     @ParameterizedTest
     @CsvSource({
-            "abc, 3, 3, 3",
-            "ab|cd, 2, 2, 2",
-            "(?:a|b)c, 2, 2, 2",
-            "a|bcd, 1, 3, -1",
-            "'a{2,4}', 2, 4, -1",
-            "'x{2,4}?y', 3, 5, -1",
-            "a?, 0, 1, -1",
-            "^$, 0, 0, -1",
-            "日本, 2, 2, 2",
-            "a*, 0, -1, -1",
-            "\\w+_, 0, -1, -1",
-            "[^a], 1, 1, 1",
-            "a$|b, 1, 1, 1",
+        "abc, 3, 3, 3",
+        "ab|cd, 2, 2, 2",
+        "(?:a|b)c, 2, 2, 2",
+        "a|bcd, 1, 3, -1",
+        "'a{2,4}', 2, 4, -1",
+        "'x{2,4}?y', 3, 5, -1",
+        "a?, 0, 1, -1",
+        "^$, 0, 0, -1",
+        "日本, 2, 2, 2",
+        "a*, 0, -1, -1",
+        "\\w+_, 0, -1, -1",
+        "[^a], 1, 1, 1",
+        "a$|b, 1, 1, 1",
     })
     void matchLengthsAreInRunes(String r, int shortest, int longest, int fixed) {
         long lengths = ProgramFacts.matchLengths(program(r));

@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
 /** The open-addressing table of non-ASCII transitions holds what a map would, through growth and clears. */
 class RuneTransitionsTest {
     @Property(tries = 200)
-    void holdsWhatAMapHolds(@ForAll @Size(max = 300) List<@IntRange(min = 0, max = 40) Integer> states,
-                            @ForAll @IntRange(min = 1, max = 7) int runeStride, @ForAll @IntRange(min = 0, max = 400) int clearAt) {
+    void holdsWhatAMapHolds(
+            @ForAll @Size(max = 300) List<@IntRange(min = 0, max = 40) Integer> states,
+            @ForAll @IntRange(min = 1, max = 7) int runeStride,
+            @ForAll @IntRange(min = 0, max = 400) int clearAt) {
         RuneTransitions table = new RuneTransitions();
         Map<Long, Integer> truth = new HashMap<>();
         for (int k = 0; k < states.size(); k++) {
@@ -32,7 +34,8 @@ class RuneTransitionsTest {
         for (int state = 0; state <= 40; state++) {
             for (int rune = 0x80; rune < 0x80 + 50; rune++) {
                 Integer want = truth.get((long) state << 32 | rune);
-                assertThat(table.get(state, rune)).as("state %d rune %x", state, rune)
+                assertThat(table.get(state, rune))
+                        .as("state %d rune %x", state, rune)
                         .isEqualTo(want == null ? DfaStates.UNKNOWN : want);
             }
         }

@@ -35,14 +35,17 @@ class SearchExecutionLeakTest {
                 System.gc();
                 Thread.sleep(20);
             }
-            assertThat(finished.get()).as("the finished search, reachable from the pool's threads").isNull();
+            assertThat(finished.get())
+                    .as("the finished search, reachable from the pool's threads")
+                    .isNull();
         } finally {
             pool.shutdownNow();
         }
     }
 
     private static WeakReference<SearchExecution> run(Shard shard, ExecutorService pool) throws Exception {
-        SearchSpec spec = SearchSpec.of(QueryParser.parse("return", false), Integer.MAX_VALUE, TimeUnit.SECONDS.toNanos(30), 0);
+        SearchSpec spec =
+                SearchSpec.of(QueryParser.parse("return", false), Integer.MAX_VALUE, TimeUnit.SECONDS.toNanos(30), 0);
         CountDownLatch ended = new CountDownLatch(1);
         FrameSink sink = new FrameSink() {
             @Override
@@ -65,8 +68,8 @@ class SearchExecutionLeakTest {
                 return UnpooledByteBufAllocator.DEFAULT;
             }
         };
-        SearchExecution execution = new SearchExecution(shard, spec, sink, pool, 2, System::nanoTime, ended::countDown,
-                new LongAdder(), new Scratch());
+        SearchExecution execution = new SearchExecution(
+                shard, spec, sink, pool, 2, System::nanoTime, ended::countDown, new LongAdder(), new Scratch());
         execution.start();
         assertThat(ended.await(30, TimeUnit.SECONDS)).as("search ended").isTrue();
         return new WeakReference<>(execution);

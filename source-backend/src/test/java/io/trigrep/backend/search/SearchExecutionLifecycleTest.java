@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SearchExecutionLifecycleTest {
     @TempDir
     static Path dir;
+
     static Shard shard;
     static ExecutorService pool;
 
@@ -51,6 +52,7 @@ class SearchExecutionLifecycleTest {
         final AtomicInteger writes = new AtomicInteger();
         /** What the stream ended with, read before its frame is released; null until then. */
         volatile Response.Which end;
+
         volatile long results = -1;
         volatile Done.Truncation truncation;
 
@@ -88,8 +90,10 @@ class SearchExecutionLifecycleTest {
     }
 
     private static SearchExecution search(Sink sink, CountDownLatch ended) throws Exception {
-        SearchSpec spec = SearchSpec.of(QueryParser.parse("return", false), Integer.MAX_VALUE, TimeUnit.SECONDS.toNanos(30), 0);
-        return new SearchExecution(shard, spec, sink, pool, 2, System::nanoTime, ended::countDown, new LongAdder(), new Scratch());
+        SearchSpec spec =
+                SearchSpec.of(QueryParser.parse("return", false), Integer.MAX_VALUE, TimeUnit.SECONDS.toNanos(30), 0);
+        return new SearchExecution(
+                shard, spec, sink, pool, 2, System::nanoTime, ended::countDown, new LongAdder(), new Scratch());
     }
 
     @Test
@@ -98,7 +102,8 @@ class SearchExecutionLifecycleTest {
         SearchExecution execution = search(new Sink(), ended);
         execution.start();
         assertThat(ended.await(30, TimeUnit.SECONDS)).as("search ended").isTrue();
-        assertThatThrownBy(execution::start).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(execution::start)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("a search starts once, but this one is already ENDED");
     }
 
@@ -130,7 +135,9 @@ class SearchExecutionLifecycleTest {
         sink.writable = false;
         SearchExecution execution = search(sink, ended);
         execution.start();
-        assertThat(ended.await(300, TimeUnit.MILLISECONDS)).as("ended while the sink was full").isFalse();
+        assertThat(ended.await(300, TimeUnit.MILLISECONDS))
+                .as("ended while the sink was full")
+                .isFalse();
         assertThat(sink.writes.get()).isZero();
         sink.writable = true;
         execution.resume();

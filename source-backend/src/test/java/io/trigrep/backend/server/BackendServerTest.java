@@ -61,7 +61,8 @@ class BackendServerTest {
         Files.writeString(corpus.resolve("many_1.0/redos.txt"), "a".repeat(1500) + "b\n");
         big = TestShards.build(corpus, dir.resolve("big"), 1).get(0);
         small = TestShards.build(TestShards.CORPUS, dir.resolve("small"), 1).get(0);
-        server = new BackendServer(big, new BackendConfig(2, 2, 5_000_000, Duration.ofSeconds(30), Duration.ofMinutes(5), 10));
+        server = new BackendServer(
+                big, new BackendConfig(2, 2, 5_000_000, Duration.ofSeconds(30), Duration.ofMinutes(5), 10));
         address = server.start("127.0.0.1", 0);
     }
 
@@ -70,13 +71,18 @@ class BackendServerTest {
         server.close();
         io.trigrep.indexer.build.IndexBuilder.class.getName();
         try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            walk.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         }
     }
 
     static MessageBuilder search(String query, int maxResults, int deadlineMillis) {
         MessageBuilder request = Messages.newBuilder();
-        request.initRoot(Request.factory).initSearch().setQuery(query).setMaxResults(maxResults).setDeadlineMillis(deadlineMillis)
+        request.initRoot(Request.factory)
+                .initSearch()
+                .setQuery(query)
+                .setMaxResults(maxResults)
+                .setDeadlineMillis(deadlineMillis)
                 .setContextLines(2);
         return request;
     }
@@ -89,10 +95,17 @@ class BackendServerTest {
         BackendClient.exchange(to, request, r -> {
             switch (r.which()) {
                 case RESULT -> results[0]++;
-                case DONE -> end[0] = new Summary(results[0], Response.Which.DONE, r.getDone().getTruncation(), null, null);
-                case ERROR -> end[0] = new Summary(results[0], Response.Which.ERROR, null, r.getError().getCode(),
-                        r.getError().getMessage().toString());
-                default -> { }
+                case DONE ->
+                    end[0] = new Summary(
+                            results[0], Response.Which.DONE, r.getDone().getTruncation(), null, null);
+                case ERROR ->
+                    end[0] = new Summary(
+                            results[0],
+                            Response.Which.ERROR,
+                            null,
+                            r.getError().getCode(),
+                            r.getError().getMessage().toString());
+                default -> {}
             }
             return true;
         });
@@ -126,7 +139,8 @@ class BackendServerTest {
             long direct2 = PlatformDependent.usedDirectMemory();
             long produced2 = server.resultsProduced();
             assertThat(server.queriesInFlight()).isEqualTo(1);
-            System.out.printf("stalled: %,d of %,d results produced; heap %,d -> %,d bytes, direct %,d -> %,d bytes%n",
+            System.out.printf(
+                    "stalled: %,d of %,d results produced; heap %,d -> %,d bytes, direct %,d -> %,d bytes%n",
                     produced2, (long) FILES * LINES, heap1, heap2, direct1, direct2);
             // Paused: no result is produced while the reader stalls, and nothing piles up.
             assertThat(produced2).as("results produced while stalled").isEqualTo(produced1);
@@ -232,9 +246,13 @@ class BackendServerTest {
         assertThat(unclosed.message()).contains("missing closing )");
         // Invalid UTF-8 in the query text arrives as replacement characters: a valid (if odd) query.
         MessageBuilder invalid = Messages.newBuilder();
-        invalid.initRoot(Request.factory).initSearch().setQuery(new String(new byte[] {'m', (byte) 0xff, 'x'}, StandardCharsets.ISO_8859_1));
+        invalid.initRoot(Request.factory)
+                .initSearch()
+                .setQuery(new String(new byte[] {'m', (byte) 0xff, 'x'}, StandardCharsets.ISO_8859_1));
         assertThat(run(address, invalid).last()).isEqualTo(Response.Which.DONE);
-        for (byte[] garbage : List.of(new byte[] {1, 2, 3}, "GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII),
+        for (byte[] garbage : List.of(
+                new byte[] {1, 2, 3},
+                "GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII),
                 new byte[] {0, 0, 0, 0, 1, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9})) {
             assertThat(rawExchange(garbage)).as("answer to garbage").isEqualTo(Failure.Code.BAD_REQUEST);
         }
@@ -311,21 +329,32 @@ class BackendServerTest {
         try (BackendServer smallServer = new BackendServer(small, BackendConfig.defaults())) {
             InetSocketAddress at = smallServer.start("127.0.0.1", 0);
             MessageBuilder fetch = Messages.newBuilder();
-            fetch.initRoot(Request.factory).initFetchFile().setPackage("zlib_1.2.13.dfsg-1").setPath("adler32.c");
+            fetch.initRoot(Request.factory)
+                    .initFetchFile()
+                    .setPackage("zlib_1.2.13.dfsg-1")
+                    .setPath("adler32.c");
             byte[][] content = {null};
             BackendClient.exchange(at, fetch, r -> {
                 content[0] = bytes(r.getFile().getContent());
                 return true;
             });
-            assertThat(content[0]).isEqualTo(Files.readAllBytes(TestShards.CORPUS.resolve("zlib_1.2.13.dfsg-1/adler32.c")));
-            for (String[] bad : new String[][] {{"zlib_1.2.13.dfsg-1", "../../etc/passwd"}, {"zlib_1.2.13.dfsg-1", "/etc/passwd"},
-                    {"..", "adler32.c"}, {"zlib_1.2.13.dfsg-1", ""}}) {
+            assertThat(content[0])
+                    .isEqualTo(Files.readAllBytes(TestShards.CORPUS.resolve("zlib_1.2.13.dfsg-1/adler32.c")));
+            for (String[] bad : new String[][] {
+                {"zlib_1.2.13.dfsg-1", "../../etc/passwd"},
+                {"zlib_1.2.13.dfsg-1", "/etc/passwd"},
+                {"..", "adler32.c"},
+                {"zlib_1.2.13.dfsg-1", ""}
+            }) {
                 MessageBuilder m = Messages.newBuilder();
                 m.initRoot(Request.factory).initFetchFile().setPackage(bad[0]).setPath(bad[1]);
                 assertThat(run(at, m).code()).as("fetch %s/%s", bad[0], bad[1]).isEqualTo(Failure.Code.BAD_REQUEST);
             }
             MessageBuilder missing = Messages.newBuilder();
-            missing.initRoot(Request.factory).initFetchFile().setPackage("zlib_1.2.13.dfsg-1").setPath("nope.c");
+            missing.initRoot(Request.factory)
+                    .initFetchFile()
+                    .setPackage("zlib_1.2.13.dfsg-1")
+                    .setPath("nope.c");
             assertThat(run(at, missing).code()).isEqualTo(Failure.Code.NOT_FOUND);
             MessageBuilder ping = Messages.newBuilder();
             ping.initRoot(Request.factory).setPing();

@@ -54,9 +54,11 @@ class BackendTlsTest {
 
     @TempDir
     static Path dir;
+
     static TestCerts certs;
     /** Another CA's certificates: what a stranger would present. */
     static TestCerts other;
+
     static Shard small;
     static Shard big;
     static BackendServer plain;
@@ -83,8 +85,12 @@ class BackendTlsTest {
         PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
         tls = new BackendServer(small, BackendConfig.defaults(), ShardCheck.none(small), certs.backend(), log);
         tlsAddress = tls.start("127.0.0.1", 0);
-        bigTls = new BackendServer(big, new BackendConfig(2, 2, 5_000_000, Duration.ofSeconds(30), Duration.ofMinutes(5), 10),
-                ShardCheck.none(big), certs.backend(), log);
+        bigTls = new BackendServer(
+                big,
+                new BackendConfig(2, 2, 5_000_000, Duration.ofSeconds(30), Duration.ofMinutes(5), 10),
+                ShardCheck.none(big),
+                certs.backend(),
+                log);
         bigAddress = bigTls.start("127.0.0.1", 0);
     }
 
@@ -107,8 +113,8 @@ class BackendTlsTest {
         List<String> out = new ArrayList<>();
         BackendClient.exchange(to, with, search(query), r -> {
             if (r.which() == Response.Which.RESULT) {
-                out.add(r.getResult().getPackage() + "/" + r.getResult().getPath() + ":" + r.getResult().getLine() + ":"
-                        + r.getResult().getContext());
+                out.add(r.getResult().getPackage() + "/" + r.getResult().getPath() + ":"
+                        + r.getResult().getLine() + ":" + r.getResult().getContext());
             } else if (r.which() != Response.Which.PROGRESS) {
                 out.add("end " + r.which());
             }
@@ -135,9 +141,11 @@ class BackendTlsTest {
 
     /** A JDK TLS context trusting the test CA, with the frontend's certificate or none. */
     static SSLContext jdkContext(boolean withCertificate) throws Exception {
-        SslContextBuilder builder = SslContextBuilder.forClient().trustManager(certs.ca().toFile()).sslProvider(SslProvider.JDK);
+        SslContextBuilder builder =
+                SslContextBuilder.forClient().trustManager(certs.ca().toFile()).sslProvider(SslProvider.JDK);
         if (withCertificate) {
-            builder.keyManager(certs.frontendCert().toFile(), certs.frontendKey().toFile());
+            builder.keyManager(
+                    certs.frontendCert().toFile(), certs.frontendKey().toFile());
         }
         return ((JdkSslContext) builder.build()).context();
     }
@@ -147,13 +155,16 @@ class BackendTlsTest {
         for (String query : List.of("int", "(?i)hello", "lua_[A-Z]\\w+", "nothing-at-all")) {
             List<String> plainResults = results(plainAddress, Tls.PLAIN, query);
             assertThat(plainResults).last().isEqualTo("end DONE");
-            assertThat(results(tlsAddress, certs.frontend(), query)).as(query).containsExactlyInAnyOrderElementsOf(plainResults);
+            assertThat(results(tlsAddress, certs.frontend(), query))
+                    .as(query)
+                    .containsExactlyInAnyOrderElementsOf(plainResults);
         }
         assertThat(BackendClient.ping(certs.frontend(), tlsAddress, 5000)).isNull();
         // Kept-alive: request after request on one TLS connection, as ./trigrep search --repeat does.
         try (BackendClient.Connection connection = new BackendClient.Connection(tlsAddress, certs.frontend())) {
             for (int i = 0; i < 3; i++) {
-                assertThat(connection.count(search("int"), r -> true)).isEqualTo(results(plainAddress, Tls.PLAIN, "int").size() - 1);
+                assertThat(connection.count(search("int"), r -> true))
+                        .isEqualTo(results(plainAddress, Tls.PLAIN, "int").size() - 1);
             }
         }
     }
@@ -165,14 +176,20 @@ class BackendTlsTest {
         int before = log().size();
         assertThatThrownBy(() -> results(tlsAddress, stranger, "int"))
                 .satisfies(e -> assertThat(Tls.reason(e)).as("%s", e).startsWith("TLS handshake failed"));
-        assertThat(awaitLog(before + 1)).hasSize(before + 1).last().asString()
-                .contains("refused a connection from /127.0.0.1:").contains("TLS handshake failed");
+        assertThat(awaitLog(before + 1))
+                .hasSize(before + 1)
+                .last()
+                .asString()
+                .contains("refused a connection from /127.0.0.1:")
+                .contains("TLS handshake failed");
         String ping = BackendClient.ping(stranger, tlsAddress, 5000);
         System.out.println("stranger's ping: " + ping);
         assertThat(ping).startsWith("TLS handshake failed");
         assertThat(awaitLog(before + 2)).hasSize(before + 2);
         assertThat(tls.metrics().scrape()).containsPattern("trigrep_backend_tls_handshake_failures_total [1-9]");
-        assertThat(BackendClient.ping(certs.frontend(), tlsAddress, 5000)).as("served on").isNull();
+        assertThat(BackendClient.ping(certs.frontend(), tlsAddress, 5000))
+                .as("served on")
+                .isNull();
     }
 
     @Test
@@ -183,22 +200,26 @@ class BackendTlsTest {
         try (Socket raw = new Socket()) {
             raw.connect(tlsAddress, 5000);
             raw.setSoTimeout(5000);
-            SSLSocket socket = (SSLSocket) jdkContext(false).getSocketFactory().createSocket(raw, "127.0.0.1", tlsAddress.getPort(), true);
+            SSLSocket socket = (SSLSocket)
+                    jdkContext(false).getSocketFactory().createSocket(raw, "127.0.0.1", tlsAddress.getPort(), true);
             // Under TLS 1.3 the refusal arrives after the client's handshake: on the write or the read.
             assertThatThrownBy(() -> {
-                socket.startHandshake();
-                Framing.write(ping, Channels.newChannel(socket.getOutputStream()));
-                ByteBuffer answer = Framing.readFrame(Channels.newChannel(socket.getInputStream()), FrameLimits.DEFAULT);
-                assertThat(answer).as("no answer without a certificate").isNull();
-                throw new IOException("closed without an answer");
-            }).isInstanceOf(IOException.class);
+                        socket.startHandshake();
+                        Framing.write(ping, Channels.newChannel(socket.getOutputStream()));
+                        ByteBuffer answer =
+                                Framing.readFrame(Channels.newChannel(socket.getInputStream()), FrameLimits.DEFAULT);
+                        assertThat(answer).as("no answer without a certificate").isNull();
+                        throw new IOException("closed without an answer");
+                    })
+                    .isInstanceOf(IOException.class);
         }
         assertThat(awaitLog(before + 1)).hasSize(before + 1).last().asString().contains("TLS handshake failed");
         // The same client with a certificate is served.
         try (Socket raw = new Socket()) {
             raw.connect(tlsAddress, 5000);
             raw.setSoTimeout(5000);
-            SSLSocket socket = (SSLSocket) jdkContext(true).getSocketFactory().createSocket(raw, "127.0.0.1", tlsAddress.getPort(), true);
+            SSLSocket socket = (SSLSocket)
+                    jdkContext(true).getSocketFactory().createSocket(raw, "127.0.0.1", tlsAddress.getPort(), true);
             Framing.write(ping, Channels.newChannel(socket.getOutputStream()));
             ByteBuffer answer = Framing.readFrame(Channels.newChannel(socket.getInputStream()), FrameLimits.DEFAULT);
             assertThat(Messages.peekResponse(answer)).isEqualTo(Response.Which.STATUS);
@@ -217,16 +238,22 @@ class BackendTlsTest {
             OutputStream out = socket.getOutputStream();
             out.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            assertThat(socket.getInputStream().read()).as("closed without an answer").isEqualTo(-1);
+            assertThat(socket.getInputStream().read())
+                    .as("closed without an answer")
+                    .isEqualTo(-1);
         }
-        assertThat(awaitLog(before + 2)).hasSize(before + 2).allSatisfy(line -> assertThat(line).doesNotContain("\tat "));
+        assertThat(awaitLog(before + 2))
+                .hasSize(before + 2)
+                .allSatisfy(line -> assertThat(line).doesNotContain("\tat "));
         assertThat(results(tlsAddress, certs.frontend(), "int")).last().isEqualTo("end DONE");
     }
 
     @Test
     void aTlsClientToAPlainBackendSaysSo() {
         assertThat(BackendClient.ping(certs.frontend(), plainAddress, 5000)).startsWith("TLS handshake failed");
-        assertThat(BackendClient.ping(Tls.PLAIN, plainAddress, 5000)).as("the plain backend serves on").isNull();
+        assertThat(BackendClient.ping(Tls.PLAIN, plainAddress, 5000))
+                .as("the plain backend serves on")
+                .isNull();
     }
 
     @Test
@@ -234,7 +261,8 @@ class BackendTlsTest {
         try (Socket raw = new Socket()) {
             raw.setReceiveBufferSize(32 << 10);
             raw.connect(bigAddress, 5000);
-            SSLSocket socket = (SSLSocket) jdkContext(true).getSocketFactory().createSocket(raw, "127.0.0.1", bigAddress.getPort(), true);
+            SSLSocket socket = (SSLSocket)
+                    jdkContext(true).getSocketFactory().createSocket(raw, "127.0.0.1", bigAddress.getPort(), true);
             Framing.write(search("match"), Channels.newChannel(socket.getOutputStream()));
             ReadableByteChannel in = Channels.newChannel(new BufferedInputStream(socket.getInputStream(), 1 << 16));
             assertThat(Framing.readFrame(in, FrameLimits.DEFAULT)).isNotNull();
@@ -242,7 +270,8 @@ class BackendTlsTest {
             // slow under paranoid leak detection: wait until production stops rather than a fixed time.
             long produced1 = -1;
             long produced2 = bigTls.resultsProduced();
-            for (long until = System.nanoTime() + 20_000_000_000L; produced2 != produced1 && System.nanoTime() < until; ) {
+            for (long until = System.nanoTime() + 20_000_000_000L;
+                    produced2 != produced1 && System.nanoTime() < until; ) {
                 Thread.sleep(1000);
                 produced1 = produced2;
                 produced2 = bigTls.resultsProduced();

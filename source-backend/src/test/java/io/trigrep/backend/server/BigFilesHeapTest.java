@@ -48,13 +48,29 @@ class BigFilesHeapTest {
         big.append("needle_at_the_end\n");
         Files.writeString(pkg.resolve("table.h"), big);
         Files.writeString(pkg.resolve("small.c"), "int needle_at_the_end;\n");
-        Path shard = TestShards.build(dir.resolve("corpus"), dir.resolve("shards"), 1).get(0).folder();
+        Path shard = TestShards.build(dir.resolve("corpus"), dir.resolve("shards"), 1)
+                .get(0)
+                .folder();
 
-        Process backend = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx192m",
-                "-cp", System.getProperty("java.class.path"), BackendCommand.class.getName(),
-                "--shard", shard.toString(), "--port", "0", "--threads", "2", "--verify", "off").redirectErrorStream(true).start();
+        Process backend = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx192m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        BackendCommand.class.getName(),
+                        "--shard",
+                        shard.toString(),
+                        "--port",
+                        "0",
+                        "--threads",
+                        "2",
+                        "--verify",
+                        "off")
+                .redirectErrorStream(true)
+                .start();
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(backend.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(backend.getInputStream(), StandardCharsets.UTF_8));
             Matcher listening = null;
             while (listening == null) {
                 String l = out.readLine();
@@ -75,18 +91,20 @@ class BigFilesHeapTest {
     }
 
     private static void searchForty(InetSocketAddress address) throws Exception {
-            try (BackendClient.Connection connection = new BackendClient.Connection(address)) {
-                for (int i = 0; i < 40; i++) {
-                    MessageBuilder request = Messages.newBuilder();
-                    request.initRoot(Request.factory).initSearch().setQuery(i % 2 == 0 ? "needle_at_the_end" : "0xdeadbeef, 0x1234")
-                            .setMaxResults(100);
-                    Response.Which[] last = {null};
-                    connection.exchange(request, r -> {
-                        last[0] = r.which();
-                        return true;
-                    });
-                    assertThat(last[0]).as("search %d ended with", i).isEqualTo(Response.Which.DONE);
-                }
+        try (BackendClient.Connection connection = new BackendClient.Connection(address)) {
+            for (int i = 0; i < 40; i++) {
+                MessageBuilder request = Messages.newBuilder();
+                request.initRoot(Request.factory)
+                        .initSearch()
+                        .setQuery(i % 2 == 0 ? "needle_at_the_end" : "0xdeadbeef, 0x1234")
+                        .setMaxResults(100);
+                Response.Which[] last = {null};
+                connection.exchange(request, r -> {
+                    last[0] = r.which();
+                    return true;
+                });
+                assertThat(last[0]).as("search %d ended with", i).isEqualTo(Response.Which.DONE);
             }
+        }
     }
 }

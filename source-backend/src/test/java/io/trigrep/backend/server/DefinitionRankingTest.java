@@ -34,12 +34,15 @@ class DefinitionRankingTest {
     @Test
     void theDefinitionComesFirstOnlyWithSymbols(@TempDir Path dir) throws Exception {
         Path pkg = Files.createDirectories(dir.resolve("corpus/lib_1.0/src"));
-        Files.writeString(pkg.resolve("widget.c"), "#include \"widget.h\"\n\nint widget_open(int x)\n{\n    return x + 1;\n}\n");
+        Files.writeString(
+                pkg.resolve("widget.c"), "#include \"widget.h\"\n\nint widget_open(int x)\n{\n    return x + 1;\n}\n");
         for (String caller : List.of("a", "b", "c", "d", "e")) {
             Files.writeString(pkg.resolve(caller + ".c"), "void " + caller + "(void);\nwidget_open(1);\n");
         }
         assertThat(ranked(dir, "with", true).get(0)).isEqualTo("src/widget.c:3");
-        assertThat(ranked(dir, "without", false).get(0)).as("the calls rank first by their looks alone").isNotEqualTo("src/widget.c:3");
+        assertThat(ranked(dir, "without", false).get(0))
+                .as("the calls rank first by their looks alone")
+                .isNotEqualTo("src/widget.c:3");
     }
 
     /** The results of {@code widget_open}, best ranking first, from a shard built with or without symbols. */
@@ -48,16 +51,19 @@ class DefinitionRankingTest {
         List<String> errors = new ArrayList<>();
         IndexBuilder.Options options = IndexBuilder.Options.defaults(1);
         if (symbols) {
-            options = options.withSymbols(SymbolChoice.extract(SymbolExtractor.start(new SymbolExtractor.Config("ctags", 1,
-                    Duration.ofSeconds(30)))));
+            options = options.withSymbols(SymbolChoice.extract(
+                    SymbolExtractor.start(new SymbolExtractor.Config("ctags", 1, Duration.ofSeconds(30)))));
         }
-        new IndexBuilder(options, Clock.systemUTC()).build(Corpus.discover(List.of(dir.resolve("corpus")), out, errors::add), out,
-                errors::add);
+        new IndexBuilder(options, Clock.systemUTC())
+                .build(Corpus.discover(List.of(dir.resolve("corpus")), out, errors::add), out, errors::add);
         assertThat(errors).isEmpty();
         try (BackendServer server = new BackendServer(Shard.open(out.resolve("shard-0")), BackendConfig.defaults())) {
             InetSocketAddress address = server.start("127.0.0.1", 0);
             MessageBuilder request = Messages.newBuilder();
-            request.initRoot(Request.factory).initSearch().setQuery("widget_open").setLiteral(false);
+            request.initRoot(Request.factory)
+                    .initSearch()
+                    .setQuery("widget_open")
+                    .setLiteral(false);
             List<Object[]> results = new ArrayList<>();
             BackendClient.exchange(address, request, r -> {
                 if (r.which() == io.trigrep.proto.Response.Which.RESULT) {

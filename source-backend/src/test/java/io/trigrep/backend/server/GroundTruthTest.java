@@ -15,7 +15,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -55,7 +54,8 @@ class GroundTruthTest {
         server.close();
         io.trigrep.indexer.build.IndexBuilder.class.getName();
         try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            walk.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         } catch (Exception ignored) {
             // temporary files
         }
@@ -142,15 +142,16 @@ class GroundTruthTest {
             "ab|cd ;; false ;; true",
             "x ;; false ;; true",
             "(?i)q ;; false ;; true",
-            "[{}] ;; false ;; true"
-    );
+            "[{}] ;; false ;; true");
 
     static Stream<Arguments> cases() {
         return CASES.stream().map(c -> c.split(" ;; ")).map(c -> Arguments.of(c[0], Boolean.parseBoolean(c[1])));
     }
 
     static Stream<Arguments> ripgrepCases() {
-        return CASES.stream().map(c -> c.split(" ;; ")).filter(c -> Boolean.parseBoolean(c[2]))
+        return CASES.stream()
+                .map(c -> c.split(" ;; "))
+                .filter(c -> Boolean.parseBoolean(c[2]))
                 .map(c -> Arguments.of(c[0], Boolean.parseBoolean(c[1])));
     }
 
@@ -199,8 +200,14 @@ class GroundTruthTest {
         TreeSet<String> extra = new TreeSet<>(actual);
         extra.removeAll(expected);
         assertThat(missing.isEmpty() && extra.isEmpty())
-                .as("backend vs %s for %s: %d lines missing %s, %d extra %s", truth, query, missing.size(),
-                        missing.stream().limit(8).toList(), extra.size(), extra.stream().limit(8).toList())
+                .as(
+                        "backend vs %s for %s: %d lines missing %s, %d extra %s",
+                        truth,
+                        query,
+                        missing.size(),
+                        missing.stream().limit(8).toList(),
+                        extra.size(),
+                        extra.stream().limit(8).toList())
                 .isTrue();
     }
 
@@ -211,10 +218,12 @@ class GroundTruthTest {
         boolean[] done = {false};
         BackendClient.exchange(address, request, r -> {
             switch (r.which()) {
-                case RESULT -> results.add(r.getResult().getPackage() + "/" + r.getResult().getPath() + ":" + r.getResult().getLine());
+                case RESULT ->
+                    results.add(r.getResult().getPackage() + "/" + r.getResult().getPath() + ":"
+                            + r.getResult().getLine());
                 case DONE -> done[0] = true;
                 case ERROR -> throw new AssertionError("error: " + r.getError().getMessage());
-                default -> { }
+                default -> {}
             }
             return true;
         });

@@ -36,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 class Issue13SearchEverythingTest {
     @TempDir
     static Path dir;
+
     static BackendServer server;
     static Shard shard;
     static InetSocketAddress at;
@@ -47,7 +48,8 @@ class Issue13SearchEverythingTest {
     static void start() throws Exception {
         Path pkg = Files.createDirectories(dir.resolve("corpus/big_1.0"));
         // One line of 3 MB: the needle at 2,000,000, "ab" a million times after it, and a long context line before.
-        StringBuilder line = new StringBuilder("var x=").append("q".repeat(2_000_000 - 6)).append("NEEDLE");
+        StringBuilder line =
+                new StringBuilder("var x=").append("q".repeat(2_000_000 - 6)).append("NEEDLE");
         line.append("ab".repeat(500_000));
         minified = ("// é".repeat(300) + "\n" + line + "\nshort after\n").getBytes(StandardCharsets.UTF_8);
         Files.write(pkg.resolve("app.js"), minified);
@@ -58,7 +60,8 @@ class Issue13SearchEverythingTest {
         // Left out by the indexer, and so counted in the manifest the status reports: two files with NUL bytes.
         Files.write(pkg.resolve("blob.bin"), new byte[] {'a', 0, 'b'});
         Files.write(pkg.resolve("image.png"), new byte[1000]);
-        shard = TestShards.build(dir.resolve("corpus"), dir.resolve("shards"), 1).get(0);
+        shard = TestShards.build(dir.resolve("corpus"), dir.resolve("shards"), 1)
+                .get(0);
         server = new BackendServer(shard, BackendConfig.defaults());
         at = server.start("127.0.0.1", 0);
     }
@@ -68,8 +71,15 @@ class Issue13SearchEverythingTest {
         server.close();
     }
 
-    record Hit(int line, String context, int contextStart, int lineBytes, List<int[]> ranges, List<String> before, List<Integer> beforeBytes,
-               int frameBytes) {}
+    record Hit(
+            int line,
+            String context,
+            int contextStart,
+            int lineBytes,
+            List<int[]> ranges,
+            List<String> before,
+            List<Integer> beforeBytes,
+            int frameBytes) {}
 
     static List<Hit> search(String query) throws Exception {
         MessageBuilder request = Messages.newBuilder();
@@ -92,8 +102,15 @@ class Issue13SearchEverythingTest {
                 }
                 byte[] context = new byte[result.getContext().size()];
                 result.getContext().asByteBuffer().get(context);
-                hits.add(new Hit(result.getLine(), new String(context, StandardCharsets.ISO_8859_1), result.getContextStart(),
-                        result.getLineBytes(), ranges, before, beforeBytes, 0));
+                hits.add(new Hit(
+                        result.getLine(),
+                        new String(context, StandardCharsets.ISO_8859_1),
+                        result.getContextStart(),
+                        result.getLineBytes(),
+                        ranges,
+                        before,
+                        beforeBytes,
+                        0));
             }
             return true;
         });
@@ -105,7 +122,9 @@ class Issue13SearchEverythingTest {
         List<Hit> hits = search("NEEDLE");
         assertThat(hits).hasSize(1);
         Hit hit = hits.get(0);
-        int lineBytes = minified.length - ("// é".repeat(300) + "\n").getBytes(StandardCharsets.UTF_8).length - "\nshort after\n".length();
+        int lineBytes = minified.length
+                - ("// é".repeat(300) + "\n").getBytes(StandardCharsets.UTF_8).length
+                - "\nshort after\n".length();
         assertThat(hit.line()).isEqualTo(2);
         assertThat(hit.lineBytes()).isEqualTo(lineBytes);
         assertThat(hit.contextStart()).isEqualTo(2_000_000 - ResultWriter.MAX_LINE_BYTES / 4);
@@ -137,11 +156,25 @@ class Issue13SearchEverythingTest {
         assertThat(hits.get(0).lineBytes()).isEqualTo(8);
     }
 
-    static File.Reader fetch(String path, int firstLine, int maxLines, int maxLineBytes, long byteOffset, int byteCount,
-                             Failure.Code[] error) throws Exception {
+    static File.Reader fetch(
+            String path,
+            int firstLine,
+            int maxLines,
+            int maxLineBytes,
+            long byteOffset,
+            int byteCount,
+            Failure.Code[] error)
+            throws Exception {
         MessageBuilder request = Messages.newBuilder();
-        request.initRoot(Request.factory).initFetchFile().setPackage("big_1.0").setPath(path).setFirstLine(firstLine)
-                .setMaxLines(maxLines).setMaxLineBytes(maxLineBytes).setByteOffset(byteOffset).setByteCount(byteCount);
+        request.initRoot(Request.factory)
+                .initFetchFile()
+                .setPackage("big_1.0")
+                .setPath(path)
+                .setFirstLine(firstLine)
+                .setMaxLines(maxLines)
+                .setMaxLineBytes(maxLineBytes)
+                .setByteOffset(byteOffset)
+                .setByteCount(byteCount);
         File.Reader[] file = {null};
         BackendClient.exchange(at, request, r -> {
             if (r.which() == Response.Which.FILE) {
@@ -178,7 +211,9 @@ class Issue13SearchEverythingTest {
         assertThat(content(crlf)).isEqualTo("two\r\nthree");
         assertThat(crlf.getTotalLines()).isEqualTo(3);
         // No window asked: the whole file, as older frontends expect.
-        assertThat(BackendServerTest.bytes(fetch("latin1.txt", 0, 0, 0, 0, 0, null).getContent())).isEqualTo(latin1);
+        assertThat(BackendServerTest.bytes(
+                        fetch("latin1.txt", 0, 0, 0, 0, 0, null).getContent()))
+                .isEqualTo(latin1);
     }
 
     @Test
@@ -191,7 +226,8 @@ class Issue13SearchEverythingTest {
             whole.writeBytes(BackendServerTest.bytes(piece.getContent()));
         }
         assertThat(whole.toByteArray()).isEqualTo(minified);
-        assertThat(fetch("app.js", 0, 0, 0, 1L << 40, 10, null).getContent().size).isZero();
+        assertThat(fetch("app.js", 0, 0, 0, 1L << 40, 10, null).getContent().size)
+                .isZero();
         Failure.Code[] error = {null};
         assertThat(fetch("app.js", 0, 0, 0, 0, -1, error)).isNull();
         assertThat(error[0]).isEqualTo(Failure.Code.BAD_REQUEST);
@@ -203,8 +239,10 @@ class Issue13SearchEverythingTest {
         java.util.Arrays.fill(big, (byte) 'x');
         MessageBuilder message = Messages.newBuilder();
         File.Builder file = message.initRoot(Response.factory).initFile();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> FileWindow.lines(java.nio.ByteBuffer.wrap(big), 0, 0, 0, file))
-                .isInstanceOf(FileWindow.TooLarge.class).hasMessageContaining("ask for fewer lines");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> FileWindow.lines(java.nio.ByteBuffer.wrap(big), 0, 0, 0, file))
+                .isInstanceOf(FileWindow.TooLarge.class)
+                .hasMessageContaining("ask for fewer lines");
         FileWindow.lines(java.nio.ByteBuffer.wrap(big), 0, 0, 10_000, file);
         assertThat(file.asReader().getCuts().get(0).getBytes()).isEqualTo(big.length);
     }

@@ -69,7 +69,9 @@ class ShardVerificationTest {
             Answer early = search(address, "hello");
             assertThat(early.code()).isEqualTo(Failure.Code.OVERLOADED);
             assertThat(early.message()).contains("not ready").contains("being verified");
-            assertThat(BackendClient.ping(address, 5000)).as("readiness while verifying").contains("not ready");
+            assertThat(BackendClient.ping(address, 5000))
+                    .as("readiness while verifying")
+                    .contains("not ready");
 
             ByteArrayOutputStream log = new ByteArrayOutputStream();
             server.verify(new PrintStream(log, true, StandardCharsets.UTF_8));
@@ -85,7 +87,8 @@ class ShardVerificationTest {
     void errorsLeaveTheServerWithTheShardsNameNotItsPath() throws Exception {
         Shard shard = build();
         String name = shard.manifest().shard();
-        assertThat(shard.withoutPaths("reading " + shard.folder().toAbsolutePath().normalize() + "/docs.tgd at offset 5: bad"))
+        assertThat(shard.withoutPaths(
+                        "reading " + shard.folder().toAbsolutePath().normalize() + "/docs.tgd at offset 5: bad"))
                 .isEqualTo("reading " + name + "/docs.tgd at offset 5: bad");
         assertThat(shard.withoutPaths("no path here")).isEqualTo("no path here");
     }
@@ -112,8 +115,10 @@ class ShardVerificationTest {
         int digit = text.indexOf("\"docs\": ") + "\"docs\": ".length();
         char flipped = text.charAt(digit) == '9' ? '8' : (char) (text.charAt(digit) + 1);
         Files.writeString(manifest, text.substring(0, digit) + flipped + text.substring(digit + 1));
-        assertThatThrownBy(() -> Shard.open(copy)).isInstanceOf(io.trigrep.indexer.format.CorruptIndexException.class)
-                .hasMessageContaining("manifest.json").hasMessageContaining("crc32c");
+        assertThatThrownBy(() -> Shard.open(copy))
+                .isInstanceOf(io.trigrep.indexer.format.CorruptIndexException.class)
+                .hasMessageContaining("manifest.json")
+                .hasMessageContaining("crc32c");
     }
 
     @ParameterizedTest
@@ -133,12 +138,16 @@ class ShardVerificationTest {
             InetSocketAddress address = server.start("127.0.0.1", 0);
             ByteArrayOutputStream log = new ByteArrayOutputStream();
             server.verify(new PrintStream(log, true, StandardCharsets.UTF_8));
-            assertThat(log.toString(StandardCharsets.UTF_8)).as("the operator's log names the full path").contains(target.toString());
+            assertThat(log.toString(StandardCharsets.UTF_8))
+                    .as("the operator's log names the full path")
+                    .contains(target.toString());
 
             Answer answer = search(address, "hello");
             assertThat(answer.results()).as("no result from a corrupt shard").isZero();
             assertThat(answer.code()).isEqualTo(Failure.Code.INTERNAL);
-            assertThat(answer.message()).contains("corrupt").contains(shard.manifest().shard() + "/" + file + " at offset ")
+            assertThat(answer.message())
+                    .contains("corrupt")
+                    .contains(shard.manifest().shard() + "/" + file + " at offset ")
                     .doesNotContain(dir.toString());
             String ping = BackendClient.ping(address, 5000);
             assertThat(ping).contains(file).doesNotContain(dir.toString());

@@ -23,25 +23,36 @@ class WarmupTest {
 
     @Test
     void aWarmingBackendAnswersSearchesButIsNotReadyUntilWarmed() throws Exception {
-        Shard shard = TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
+        Shard shard =
+                TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        try (BackendServer server = new BackendServer(shard, BackendConfig.defaults(), ShardCheck.pending(shard, true), Tls.PLAIN,
+        try (BackendServer server = new BackendServer(
+                shard,
+                BackendConfig.defaults(),
+                ShardCheck.pending(shard, true),
+                Tls.PLAIN,
                 new PrintStream(log, true, StandardCharsets.UTF_8))) {
             InetSocketAddress address = server.start("127.0.0.1", 0);
             server.verify(new PrintStream(log, true, StandardCharsets.UTF_8));
-            assertThat(BackendClient.ping(address, 5000)).as("readiness while warming").contains("not ready").contains("warming up");
+            assertThat(BackendClient.ping(address, 5000))
+                    .as("readiness while warming")
+                    .contains("not ready")
+                    .contains("warming up");
             long results = count(address, search("int"), last -> true);
             assertThat(results).as("a search while warming is answered in full").isGreaterThan(0);
 
             server.warmUp(Tls.PLAIN, Duration.ofSeconds(30));
 
-            assertThat(BackendClient.ping(address, 5000)).as("readiness once warmed").isNull();
+            assertThat(BackendClient.ping(address, 5000))
+                    .as("readiness once warmed")
+                    .isNull();
             assertThat(log.toString(StandardCharsets.UTF_8)).contains("warmed up");
             assertThat(count(address, search("int"), last -> true)).isEqualTo(results);
         }
     }
 
-    private static long count(InetSocketAddress backend, org.capnproto.MessageBuilder request, BackendClient.Handler last)
+    private static long count(
+            InetSocketAddress backend, org.capnproto.MessageBuilder request, BackendClient.Handler last)
             throws java.io.IOException {
         try (BackendClient.Connection connection = new BackendClient.Connection(backend)) {
             return connection.count(request, last);
@@ -56,7 +67,8 @@ class WarmupTest {
 
     @Test
     void warmingSearchesComeFromTheShardAndFindSomething() throws Exception {
-        Shard shard = TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
+        Shard shard =
+                TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
         List<String> words = Warmup.words(shard, 12);
         assertThat(words).isNotEmpty().allSatisfy(w -> assertThat(w).matches("[A-Za-z_][A-Za-z0-9_]{5,39}"));
         try (BackendServer server = new BackendServer(shard, BackendConfig.defaults())) {
@@ -69,12 +81,17 @@ class WarmupTest {
 
     @Test
     void warmingStopsAtItsBudget() throws Exception {
-        Shard shard = TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
+        Shard shard =
+                TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
         try (BackendServer server = new BackendServer(shard, BackendConfig.defaults())) {
             InetSocketAddress address = server.start("127.0.0.1", 0);
             // A clock that jumps a second per reading: the budget of 5 s is spent within the first round.
             AtomicLong clock = new AtomicLong();
-            Warmup.Outcome done = Warmup.run(address, Tls.PLAIN, Warmup.searches(Warmup.words(shard, 12)), 5_000_000_000L,
+            Warmup.Outcome done = Warmup.run(
+                    address,
+                    Tls.PLAIN,
+                    Warmup.searches(Warmup.words(shard, 12)),
+                    5_000_000_000L,
                     () -> clock.addAndGet(1_000_000_000L));
             assertThat(done.rounds()).isZero();
             assertThat(done.searches()).isBetween(1, 5);
