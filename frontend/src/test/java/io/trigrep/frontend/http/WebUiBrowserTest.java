@@ -72,6 +72,8 @@ class WebUiBrowserTest {
     static WebDriverWait wait;
     /** Issue 13: a backend over a generated file of about 30 MB and a file with a line of 10 KB. */
     static LoopbackCluster bigCluster;
+    /** Issue 18: the test corpus indexed with its definitions (universal-ctags), for sym: queries. */
+    static LoopbackCluster symbolCluster;
 
     static String bigBase;
     static int bigLines;
@@ -100,6 +102,14 @@ class WebUiBrowserTest {
                 huge.resolve("generated.js"),
                 "before();\n" + "x".repeat(5000) + "long_line_needle" + "y".repeat(5000) + "\nafter();\n");
         bigCluster = new LoopbackCluster(dir.resolve("big-corpus"), dir.resolve("big"), 1);
+        symbolCluster = new LoopbackCluster(
+                HttpApiTest.CORPUS,
+                dir.resolve("symbols"),
+                io.trigrep.indexer.build.IndexBuilder.Options.defaults(1)
+                        .withSymbols(io.trigrep.indexer.build.SymbolChoice.extract(
+                                io.trigrep.indexer.symbols.SymbolExtractor.start(
+                                        new io.trigrep.indexer.symbols.SymbolExtractor.Config(
+                                                "ctags", 1, Duration.ofSeconds(30))))));
         bigBase = bigCluster.base;
         base = cluster.base;
         List<InetSocketAddress> addresses = cluster.addresses;
@@ -177,6 +187,9 @@ class WebUiBrowserTest {
         }
         if (bigCluster != null) {
             bigCluster.close();
+        }
+        if (symbolCluster != null) {
+            symbolCluster.close();
         }
     }
 
@@ -466,6 +479,25 @@ class WebUiBrowserTest {
         files.get(0).findElement(By.cssSelector(".loc")).click();
         wait.until(ExpectedConditions.urlContains("/show?"));
         assertThat(browser.findElements(By.cssSelector("pre.file .l"))).isNotEmpty();
+    }
+
+    /** Issue 18: a sym: query shows each definition's line with its kind, the name marked, first the function. */
+    @Test
+    void aSymbolSearchShowsDefinitionsWithTheirKind() throws Exception {
+        browser.get(symbolCluster.base + "/");
+        browser.findElement(By.id("q")).sendKeys("sym:^adler32_combine" + Keys.ENTER);
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
+        List<WebElement> results = browser.findElements(By.cssSelector(".result"));
+        assertThat(results).isNotEmpty();
+        for (WebElement result : results) {
+            assertThat(result.findElement(By.cssSelector(".loc .kind")).getText())
+                    .isNotBlank();
+            assertThat(result.findElement(By.cssSelector(".l.hit mark")).getText())
+                    .startsWith("adler32_combine");
+        }
+        assertThat(results.get(0).findElement(By.cssSelector(".loc .kind")).getText())
+                .isEqualTo("function");
+        screenshot("symbols");
     }
 
     /** Issue 18: a boolean query shows the lines of its positive operands, in files that lack the negated one. */
