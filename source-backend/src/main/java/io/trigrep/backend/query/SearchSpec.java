@@ -66,6 +66,7 @@ public record SearchSpec(
             operands = operands(query, flags);
             pattern = shownLines(query, operands, flags);
             plan = plan(query.condition(), operands);
+            literal = shownLiteral(operands);
         } else if (query.filesOnly()) {
             plan = Query.ALL;
         } else if (query.isSymbolQuery()) {
@@ -153,9 +154,15 @@ public record SearchSpec(
     private static Operands operands(ParsedQuery query, int flags) throws QueryException {
         List<Pattern> patterns = new ArrayList<>();
         List<Query> plans = new ArrayList<>();
+        List<java.util.Optional<byte[]>> literals = new ArrayList<>();
         for (ParsedQuery.Operand o : query.operands()) {
             patterns.add(checked(compile(o.regex(), flags, o.offset(), ""), false, o.offset()));
             plans.add(Planner.plan(o.regex(), false, query.caseInsensitive()));
+            boolean literal = !query.caseInsensitive() && !QueryParser.hasMetacharacters(o.regex());
+            literals.add(
+                    literal
+                            ? java.util.Optional.of(o.regex().getBytes(StandardCharsets.UTF_8))
+                            : java.util.Optional.empty());
         }
         boolean[] positive = new boolean[patterns.size()];
         query.condition().positives(positive, false);
@@ -163,7 +170,21 @@ public record SearchSpec(
         for (boolean p : positive) {
             shown.add(p);
         }
-        return new Operands(query.condition(), patterns, plans, shown);
+        return new Operands(query.condition(), patterns, plans, shown, literals);
+    }
+
+    /** The bytes of the one operand whose lines are shown, when it is a literal: those lines are found as a literal query's are. */
+    private static byte[] shownLiteral(Operands operands) {
+        byte[] only = null;
+        for (int i = 0; i < operands.size(); i++) {
+            if (operands.shown().get(i)) {
+                if (only != null || operands.literals().get(i).isEmpty()) {
+                    return null;
+                }
+                only = operands.literals().get(i).get();
+            }
+        }
+        return only;
     }
 
     /** The alternation of the operands whose lines are shown, or null when there is none. */

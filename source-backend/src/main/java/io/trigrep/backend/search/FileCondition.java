@@ -25,7 +25,10 @@ final class FileCondition {
         this.operands = operands;
         this.matchers = new LineMatcher[operands.size()];
         for (int i = 0; i < matchers.length; i++) {
-            matchers[i] = LineMatcher.regex(operands.patterns().get(i), needles.get(i), foldNeedles);
+            // A literal operand is found eight bytes at a time, as a literal query is; a regex by its needles.
+            matchers[i] = operands.literals().get(i).isPresent()
+                    ? LineMatcher.literal(operands.literals().get(i).get())
+                    : LineMatcher.regex(operands.patterns().get(i), needles.get(i), foldNeedles);
         }
         this.known = new byte[matchers.length];
     }
