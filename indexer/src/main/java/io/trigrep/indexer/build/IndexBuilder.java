@@ -378,13 +378,15 @@ public final class IndexBuilder {
         Path temporary = scratch.resolve(name);
         long started = clock.millis();
         long t0 = System.nanoTime();
+        stats.phase(name + ": trigrams and contents");
         BuiltShard result = ShardBuilder.build(
                 members,
                 temporary,
                 options.pairBuffer(),
                 options.threads(),
                 slicePool,
-                options.symbols().extractor());
+                options.symbols().extractor(),
+                step -> stats.phase(name + ": " + step));
         Manifest manifest = new Manifest(
                 name,
                 result.docs(),

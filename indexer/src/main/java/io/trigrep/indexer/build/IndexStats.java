@@ -14,6 +14,9 @@ public final class IndexStats {
     final LongAdder inputBytesDone = new LongAdder();
     final AtomicLong inputBytesTotal = new AtomicLong();
     final LongAdder failedInputs = new LongAdder();
+    /** What the build does once the input is read (a shard's trigrams, or its definitions); null before. */
+    private volatile String phase;
+
     private final Map<SkipReason, LongAdder> skippedFiles = new EnumMap<>(SkipReason.class);
     private final Map<SkipReason, LongAdder> skippedBytes = new EnumMap<>(SkipReason.class);
 
@@ -27,6 +30,15 @@ public final class IndexStats {
     void skipped(SkipReason reason, long size) {
         skippedFiles.get(reason).increment();
         skippedBytes.get(reason).add(size);
+    }
+
+    /** What the build is doing past reading its input, for the progress line: null while it reads. */
+    public String phase() {
+        return phase;
+    }
+
+    void phase(String now) {
+        phase = now;
     }
 
     public long packages() {

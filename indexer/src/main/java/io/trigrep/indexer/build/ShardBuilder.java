@@ -51,7 +51,8 @@ final class ShardBuilder {
             int pairBuffer,
             int threads,
             java.util.concurrent.ExecutorService pool,
-            SymbolExtractor symbols)
+            SymbolExtractor symbols,
+            java.util.function.Consumer<String> phase)
             throws IOException {
         List<Slice> ordered = new ArrayList<>(slices);
         ordered.sort(Comparator.comparing((Slice s) -> s.part().packageName())
@@ -143,6 +144,7 @@ final class ShardBuilder {
         List<IndexBuilder.SymbolFailure> failures = List.of();
         long symbolBytes = 0;
         if (symbols != null) {
+            phase.accept("definitions (ctags)");
             Path file = folder.resolve(ShardFiles.SYMBOLS);
             extracted = extractSymbols(symbols, docs, contentOffsets, folder.resolve(ShardFiles.CONTENTS), file);
             symbolBytes = Files.size(file);

@@ -50,9 +50,13 @@ final class ProgressBar implements AutoCloseable {
         String eta = fraction > 0.01 && fraction < 1 ? duration(seconds / fraction - seconds) : "--:--";
         int width = 24;
         int filled = (int) Math.round(fraction * width);
-        return String.format(
+        String line = String.format(
                 "[%s%s] %3.0f%%  %,d files  %,.1f MB  %,.1f MB/s  ETA %s",
                 "#".repeat(filled), " ".repeat(width - filled), fraction * 100, stats.files(), mb, mb / seconds, eta);
+        // Once the input is read, the bar stands still while the shards are built (a minute with
+        // ctags on a large corpus): say what is going on instead of a falling MB/s alone.
+        String phase = stats.phase();
+        return total > 0 && done >= total && phase != null ? line + "  " + phase : line;
     }
 
     private static String duration(double seconds) {
