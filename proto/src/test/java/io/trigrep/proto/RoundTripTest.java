@@ -97,6 +97,26 @@ class RoundTripTest {
                 new StatusValue("shard-0", 1234, 5_678_901_234L, 3, 1, List.of(), 1796068555139L),
                 new StatusValue("", 0, 0, 0, 0),
                 new Values.FileMatchValue("zlib", "Makefile.am", 1.5f, 4096, "makefile"),
+                new ResultValue(
+                                "zlib",
+                                "inflate.c",
+                                7,
+                                List.of(),
+                                "int ZEXPORT inflateInit2_(z)",
+                                List.of(),
+                                List.of(),
+                                1.5f)
+                        .withSymbol(new Values.SymbolValue("inflateInit2_", "function", "", "C")),
+                new ResultValue(
+                                "redis",
+                                "src/sds.h",
+                                40,
+                                List.of("a"),
+                                "    uint8_t len;",
+                                List.of("b"),
+                                List.of(),
+                                0.5f)
+                        .withSymbol(new Values.SymbolValue("len", "member", "sdshdr8", "C")),
                 new Values.FileMatchValue("", "", 0f, -1, ""),
                 new SearchValue(
                         "foo package:zlib -path:test",
