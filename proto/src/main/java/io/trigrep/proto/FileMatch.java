@@ -1,7 +1,6 @@
 package io.trigrep.proto;
 
 import io.netty.buffer.ByteBuf;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.capnproto.MessageBuilder;
 import org.capnproto.SegmentBuilder;
@@ -28,24 +27,26 @@ public final class FileMatch {
     /**
      * Appends one framed {@code Response{fileMatch}} to {@code out}, in a single segment sized to
      * fit: the frontend's ingest peek reads only single-segment results, and a path of a few
-     * kilobytes would overflow the default first segment.
+     * kilobytes would overflow the default first segment. Package, path and language are UTF-8,
+     * each encoded once by the caller (a file-name query writes one of these per file).
      */
-    public static void write(ByteBuf out, String pkg, String path, float ranking, long bytes, String language) {
+    public static void write(ByteBuf out, byte[] pkg, byte[] path, float ranking, long bytes, byte[] language) {
         // Root pointer, Response's data word and pointer, FileMatch's two data words and three pointers, the texts.
-        int words = 1 + 2 + 2 + 3 + textWords(pkg) + textWords(path) + textWords(language);
+        int words = 1 + 2 + 2 + 3 + textWords(pkg.length) + textWords(path.length) + textWords(language.length);
         MessageBuilder message = new MessageBuilder(words);
-        message.initRoot(Response.factory)
+        Builder file = message.initRoot(Response.factory)
                 .initFileMatch()
-                .setPackage(pkg)
-                .setPath(path)
                 .setRanking(ranking)
-                .setBytes(bytes)
-                .setLanguage(language);
+                .setBytes(bytes);
+        file.setText(PACKAGE, pkg);
+        file.setText(PATH, path);
+        file.setText(LANGUAGE, language);
         Framing.write(message, out);
     }
 
-    private static int textWords(String text) {
-        return (text.getBytes(StandardCharsets.UTF_8).length + 1 + 7) / 8;
+    /** Words a text of {@code length} bytes takes: the bytes, its NUL, padding to a word. */
+    private static int textWords(int length) {
+        return (length + 1 + 7) / 8;
     }
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {
@@ -66,6 +67,14 @@ public final class FileMatch {
         public Builder setPath(String value) {
             _setPointerField(Text.factory, PATH.index(), Blobs.text(value));
             return this;
+        }
+
+        private void setText(Layout.Slot slot, byte[] utf8) {
+            Blobs.copy(
+                    _initPointerField(Text.factory, slot.index(), utf8.length),
+                    java.nio.ByteBuffer.wrap(utf8),
+                    0,
+                    utf8.length);
         }
 
         public Builder setRanking(float value) {

@@ -20,7 +20,7 @@ class FileMatchTest {
             @ForAll @StringLength(max = 20) String language)
             throws Exception {
         ByteBuf buf = Unpooled.buffer();
-        FileMatch.write(buf, pkg, path, ranking, bytes, language);
+        FileMatch.write(buf, utf8(pkg), utf8(path), ranking, bytes, utf8(language));
         ByteBuffer frame = ResultPeekTest.frameOf(buf);
         buf.release();
         assertThat(frame.getInt(0)).as("segments - 1").isZero();
@@ -41,5 +41,9 @@ class FileMatchTest {
                 .isEqualTo(pkg);
         assertThat(ResultPeekTest.string(frame, peek.pathOffset(), peek.pathLength()))
                 .isEqualTo(path);
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 }

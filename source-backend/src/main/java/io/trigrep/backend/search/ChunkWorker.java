@@ -78,10 +78,9 @@ final class ChunkWorker implements LineSink {
 
     private final Symbols symbols;
     private final int[] nameRanges = new int[64];
-    /** While a definition's line is written: its symbol, and its ranking; -1 otherwise. */
-    private int pendingSymbol = -1;
+    /** While a sym: query's line is written: its definition; null otherwise. */
+    private Definition pending;
 
-    private float symbolRanking;
     private final ResultWriter writer;
     private final int[] chunk = new int[CHUNK_DOCS];
     private final int[] froms = new int[CHUNK_DOCS];
@@ -253,11 +252,17 @@ final class ChunkWorker implements LineSink {
                 return; // past the file's end: ctags read a line this content does not have
             }
             int end = LineMatcher.lineEnd(content, length, pos);
-            int count = occurrences(symbols.nameBytes(symbols.nameId(symbol)), pos, end);
-            pendingSymbol = symbol;
-            symbolRanking = staticRank * SymbolKinds.weight(symbols.kind(symbol));
+            byte[] name = utf8(symbols.nameBytes(symbols.nameId(symbol)));
+            int count = occurrences(name, pos, end);
+            String kind = symbols.kind(symbol);
+            pending = new Definition(
+                    name,
+                    kind.getBytes(StandardCharsets.UTF_8),
+                    symbols.scope(symbol).getBytes(StandardCharsets.UTF_8),
+                    symbols.language(symbol).getBytes(StandardCharsets.UTF_8),
+                    staticRank * SymbolKinds.weight(kind));
             boolean more = line(pos, end, target, nameRanges, count);
-            pendingSymbol = -1;
+            pending = null;
             if (!more) {
                 return;
             }
@@ -266,12 +271,12 @@ final class ChunkWorker implements LineSink {
     }
 
     /** The name's occurrences in {@code content[start, end)}, as absolute pairs in {@link #nameRanges}; how many. */
-    private int occurrences(java.nio.ByteBuffer name, int start, int end) {
-        int n = name.remaining();
+    private int occurrences(byte[] name, int start, int end) {
+        int n = name.length;
         int count = 0;
         for (int at = start; n > 0 && at + n <= end && count < nameRanges.length / 2; at++) {
             int k = 0;
-            while (k < n && content[at + k] == name.get(name.position() + k)) {
+            while (k < n && content[at + k] == name[k]) {
                 k++;
             }
             if (k == n) {
@@ -301,6 +306,12 @@ final class ChunkWorker implements LineSink {
         return out;
     }
 
+    private static final byte[] NO_LANGUAGE = new byte[0];
+
+    /** A sym: query's definition on the line being written, read once from the symbols file. */
+    @SuppressWarnings("ArrayRecordComponent") // UTF-8 carried to the writer, never compared
+    private record Definition(byte[] name, byte[] kind, byte[] scope, byte[] language, float ranking) {}
+
     /** Writes a whole file as one result, counted as a line result is. */
     private void fileMatch(int doc, byte[] packageName, String docPath, float ranking) throws Exception {
         long count = coordinator.countResult();
@@ -311,11 +322,11 @@ final class ChunkWorker implements LineSink {
         FileType type = FileType.ofId(docs.fileType(doc));
         FileMatch.write(
                 out,
-                new String(packageName, StandardCharsets.UTF_8),
-                docPath,
+                packageName,
+                docPath.getBytes(StandardCharsets.UTF_8),
                 ranking,
                 docs.contentLength(doc),
-                type == FileType.UNKNOWN ? "" : type.displayName());
+                type == FileType.UNKNOWN ? NO_LANGUAGE : type.displayName().getBytes(StandardCharsets.UTF_8));
         if (out.readableBytes() >= BATCH_BYTES) {
             sink.write(out);
             out = sink.allocator().buffer(BATCH_BYTES);
@@ -348,8 +359,8 @@ final class ChunkWorker implements LineSink {
             source = Unpooled.wrappedBuffer(content, 0, length);
         }
         float ranking;
-        if (pendingSymbol >= 0) {
-            ranking = symbolRanking;
+        if (pending != null) {
+            ranking = pending.ranking();
         } else {
             boolean defines;
             try {
@@ -361,16 +372,8 @@ final class ChunkWorker implements LineSink {
                     staticRank, content, lineStart, lineEnd, ranges[0], ranges[1], pathMatches == 1, defines);
         }
         writer.start(pkg, path, source, lineNumber, ranking);
-        if (pendingSymbol >= 0) {
-            try {
-                writer.symbol(
-                        utf8(symbols.nameBytes(symbols.nameId(pendingSymbol))),
-                        symbols.kind(pendingSymbol).getBytes(StandardCharsets.UTF_8),
-                        symbols.scope(pendingSymbol).getBytes(StandardCharsets.UTF_8),
-                        symbols.language(pendingSymbol).getBytes(StandardCharsets.UTF_8));
-            } catch (CorruptIndexException e) {
-                throw new IllegalStateException("cannot read symbol " + pendingSymbol + ": " + e.getMessage(), e);
-            }
+        if (pending != null) {
+            writer.symbol(pending.name(), pending.kind(), pending.scope(), pending.language());
         }
         int contextLines = spec.contextLines();
         int found = 0;

@@ -18,17 +18,6 @@ final class Ranking {
             int lineEnd,
             int matchStart,
             int matchEnd,
-            boolean pathMatches) {
-        return of(staticRank, content, lineStart, lineEnd, matchStart, matchEnd, pathMatches, false);
-    }
-
-    static float of(
-            float staticRank,
-            byte[] content,
-            int lineStart,
-            int lineEnd,
-            int matchStart,
-            int matchEnd,
             boolean pathMatches,
             boolean defines) {
         double word = isWordBoundary(content, lineStart, lineEnd, matchStart - 1)
