@@ -129,6 +129,22 @@ public final class FanOut implements AutoCloseable {
             throws IOException {
         Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
         QueryRun run = new QueryRun(shardNames(), new TeeFile(tee, teeIo, teeAlignment), writers, caps);
+        // Started before any backend is asked, finished before the run completes: a client that got
+        // its answer finds the query in /metrics.
+        metrics.queryStarted();
+        run.beforeCompletion(done -> {
+            metrics.queryFinished(
+                    done.elapsedNanos(), done.firstResultNanos(), done.index().size());
+            metrics.received(done.bytesReceived());
+            if (done.diskFailure() != null) {
+                metrics.diskError();
+            }
+            List<ShardStatus> statuses = done.statuses();
+            for (int i = 0; i < statuses.size(); i++) {
+                ShardStatus.Outcome outcome = statuses.get(i).outcome();
+                metrics.backend(statuses.get(i).shard(), done.shardNanos(i), outcome.label(), outcome.backendFailed());
+            }
+        });
         for (int i = 0; i < backends.size(); i++) {
             MessageBuilder request = Messages.newBuilder();
             request.initRoot(Request.factory)
@@ -146,20 +162,6 @@ public final class FanOut implements AutoCloseable {
         io.netty.util.concurrent.ScheduledFuture<?> expiry =
                 group.schedule(run::expire, deadline.toMillis(), TimeUnit.MILLISECONDS);
         run.completion().whenComplete((done, failure) -> expiry.cancel(false));
-        metrics.queryStarted();
-        run.completion().thenAccept(done -> {
-            metrics.queryFinished(
-                    done.elapsedNanos(), done.firstResultNanos(), done.index().size());
-            metrics.received(done.bytesReceived());
-            if (done.diskFailure() != null) {
-                metrics.diskError();
-            }
-            List<ShardStatus> statuses = done.statuses();
-            for (int i = 0; i < statuses.size(); i++) {
-                ShardStatus.Outcome outcome = statuses.get(i).outcome();
-                metrics.backend(statuses.get(i).shard(), done.shardNanos(i), outcome.label(), outcome.backendFailed());
-            }
-        });
         return run;
     }
 

@@ -38,6 +38,13 @@ public final class QueryRun implements AutoCloseable {
     private final ResultIndex index = new ResultIndex();
     private final Executor writer;
     private final CompletableFuture<QueryRun> completion = new CompletableFuture<>();
+    /**
+     * Runs on the writer just before {@link #completion} completes: what must be recorded by the
+     * time anyone sees the run done (the fan-out's metrics). A dependent of the future would run
+     * after the ones registered later, so a client could read /metrics before it ran.
+     */
+    private volatile java.util.function.Consumer<QueryRun> beforeCompletion = run -> {};
+
     private final long startedNanos = System.nanoTime();
     private volatile Failure.Code errorCode;
     private volatile String errorMessage;
@@ -75,6 +82,11 @@ public final class QueryRun implements AutoCloseable {
         }
         this.tee = tee;
         this.writer = new SerialExecutor(pool);
+    }
+
+    /** Sets what runs just before the run completes; set before any backend is asked. */
+    void beforeCompletion(java.util.function.Consumer<QueryRun> hook) {
+        beforeCompletion = hook;
     }
 
     public CompletableFuture<QueryRun> completion() {
@@ -413,6 +425,7 @@ public final class QueryRun implements AutoCloseable {
                 diskFailure = diskFailure != null ? diskFailure : diskMessage(e);
             }
             elapsedNanos = System.nanoTime() - startedNanos;
+            beforeCompletion.accept(this);
             completion.complete(this);
             index.sort(); // pages past the first ranks wait for it
         });
