@@ -205,7 +205,12 @@ class HttpApiTest {
                 JsonNode body = JSON.readTree(response.body());
                 assertThat(body.get("status").asText()).isEqualTo("running");
                 assertThat(body.get("shards").get("total").asInt()).isEqualTo(2);
-                assertThat(body.get("results")).isEmpty();
+                // Whatever the real backend sent by now is there, marked provisional; it may be nothing yet.
+                assertThat(body.get("provisional").asBoolean()).isTrue();
+                assertThat(body.get("results").size()).isLessThanOrEqualTo(10);
+                for (JsonNode r : body.get("results")) {
+                    assertThat(r.get("context").asText()).contains("return");
+                }
                 String port = "http://127.0.0.1:" + at.getPort();
                 // The cancel below must find the real backend done and only the silent one running.
                 long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
