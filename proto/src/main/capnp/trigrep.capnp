@@ -129,6 +129,7 @@ struct Done {
   elapsedNanos @4 :UInt64;
   truncation @5 :Truncation;
   fullScan @6 :Bool;         # no trigram could be extracted: every file was searched
+  generation @7 :UInt64;     # the generation of the shard the search ran on, as Status.generation
 
   enum Truncation {
     none @0;
@@ -174,8 +175,11 @@ struct Status {
   queriesInFlight @3 :UInt32;
   formatVersion @4 :UInt32;
   skipped @5 :List(Skipped); # what the indexer left out of this shard, by reason; empty when unknown
-  generation @6 :UInt64;     # which build of the shard this is (its manifest's builtAtMillis): answers
-                             # cached from another generation are stale; 0 when unknown
+  generation @6 :UInt64;     # which state of the shard this is: its index's generation number when the
+                             # index has generations (updates, merges), else its manifest's builtAtMillis;
+                             # answers cached from another generation are stale; 0 when unknown
+  segments @7 :UInt32;       # live segments of the shard (1 for a shard without generations)
+  deletedFiles @8 :UInt64;   # files of its segments deleted by updates and not yet merged away
 }
 
 struct Skipped {

@@ -27,12 +27,21 @@ public final class Done {
     static final Layout.Slot ELAPSED_NANOS = Layout.Slot.data(4, "elapsedNanos", "UInt64", 256, 64);
     static final Layout.Slot TRUNCATION = Layout.Slot.data(5, "truncation", "Truncation", 320, 16);
     static final Layout.Slot FULL_SCAN = Layout.Slot.data(6, "fullScan", "Bool", 336, 1);
+    static final Layout.Slot GENERATION = Layout.Slot.data(7, "generation", "UInt64", 384, 64);
     static final Layout.Struct LAYOUT = new Layout.Struct(
             "Done",
-            48,
+            56,
             0,
             null,
-            List.of(RESULTS, FILES_SEARCHED, CANDIDATE_FILES, TOTAL_FILES, ELAPSED_NANOS, TRUNCATION, FULL_SCAN));
+            List.of(
+                    RESULTS,
+                    FILES_SEARCHED,
+                    CANDIDATE_FILES,
+                    TOTAL_FILES,
+                    ELAPSED_NANOS,
+                    TRUNCATION,
+                    FULL_SCAN,
+                    GENERATION));
 
     public static final BindingFactory<Builder, Reader> factory =
             new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
@@ -81,6 +90,11 @@ public final class Done {
             _setBooleanField(FULL_SCAN.index(), value);
             return this;
         }
+
+        public Builder setGeneration(long value) {
+            _setLongField(GENERATION.index(), value);
+            return this;
+        }
     }
 
     public static final class Reader extends StructReader {
@@ -114,6 +128,10 @@ public final class Done {
 
         public boolean getFullScan() {
             return _getBooleanField(FULL_SCAN.index());
+        }
+
+        public long getGeneration() {
+            return _getLongField(GENERATION.index());
         }
     }
 }

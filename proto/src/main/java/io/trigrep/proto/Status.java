@@ -19,12 +19,23 @@ public final class Status {
     static final Layout.Slot FORMAT_VERSION = Layout.Slot.data(4, "formatVersion", "UInt32", 160, 32);
     static final Layout.Slot SKIPPED = Layout.Slot.pointer(5, "skipped", "List(Skipped)", 1);
     static final Layout.Slot GENERATION = Layout.Slot.data(6, "generation", "UInt64", 192, 64);
+    static final Layout.Slot SEGMENTS = Layout.Slot.data(7, "segments", "UInt32", 256, 32);
+    static final Layout.Slot DELETED_FILES = Layout.Slot.data(8, "deletedFiles", "UInt64", 320, 64);
     static final Layout.Struct LAYOUT = new Layout.Struct(
             "Status",
-            32,
+            48,
             2,
             null,
-            List.of(SHARD, FILES, BYTES, QUERIES_IN_FLIGHT, FORMAT_VERSION, SKIPPED, GENERATION));
+            List.of(
+                    SHARD,
+                    FILES,
+                    BYTES,
+                    QUERIES_IN_FLIGHT,
+                    FORMAT_VERSION,
+                    SKIPPED,
+                    GENERATION,
+                    SEGMENTS,
+                    DELETED_FILES));
 
     public static final BindingFactory<Builder, Reader> factory =
             new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
@@ -69,6 +80,16 @@ public final class Status {
             return this;
         }
 
+        public Builder setSegments(int value) {
+            _setIntField(SEGMENTS.index(), value);
+            return this;
+        }
+
+        public Builder setDeletedFiles(long value) {
+            _setLongField(DELETED_FILES.index(), value);
+            return this;
+        }
+
         public StructList.Builder<Skipped.Builder> initSkipped(int count) {
             return _initPointerField(Skipped.factory.listFactory(), SKIPPED.index(), count);
         }
@@ -101,6 +122,14 @@ public final class Status {
 
         public long getGeneration() {
             return _getLongField(GENERATION.index());
+        }
+
+        public int getSegments() {
+            return _getIntField(SEGMENTS.index());
+        }
+
+        public long getDeletedFiles() {
+            return _getLongField(DELETED_FILES.index());
         }
 
         public StructList.Reader<Skipped.Reader> getSkipped() {

@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /** Reads {@code contents.tgc}: every indexed file's bytes, at the offsets the doc table gives. */
-public final class ContentStore {
+public final class ContentStore implements java.io.Closeable {
     private final MappedFile file;
 
     private ContentStore(MappedFile file) {
@@ -33,5 +33,11 @@ public final class ContentStore {
 
     public void verifyChecksum() throws CorruptIndexException {
         Envelope.verifyChecksum(file);
+    }
+
+    /** Unmaps the file: only once no thread reads it (see {@link MappedFile#close}). */
+    @Override
+    public void close() {
+        file.close();
     }
 }

@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /** Reads {@code docs.tgd}: per doc its content span, path, package, static rank, file type and line count. */
-public final class DocTable {
+public final class DocTable implements java.io.Closeable {
     private final MappedFile file;
     private final int docs;
     private final int packages;
@@ -170,5 +170,11 @@ public final class DocTable {
 
     public void verifyChecksum() throws CorruptIndexException {
         Envelope.verifyChecksum(file);
+    }
+
+    /** Unmaps the file: only once no thread reads it (see {@link MappedFile#close}). */
+    @Override
+    public void close() {
+        file.close();
     }
 }

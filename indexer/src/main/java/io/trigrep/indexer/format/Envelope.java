@@ -20,6 +20,7 @@ public final class Envelope {
     static final int KIND_DOCS = kind("DOCS");
     static final int KIND_CONTENTS = kind("BLOB");
     public static final int KIND_SYMBOLS = kind("SYMS");
+    public static final int KIND_DELETES = kind("DELS");
 
     private static int kind(String ascii) {
         return ascii.charAt(0) | ascii.charAt(1) << 8 | ascii.charAt(2) << 16 | ascii.charAt(3) << 24;

@@ -25,6 +25,7 @@ public final class MappedFile implements Closeable {
     private final long chunk;
     private final int maxSpan;
     private final ByteBuffer[] maps;
+    private boolean closed;
 
     private MappedFile(Path path, long size, long chunk, int maxSpan, ByteBuffer[] maps) {
         this.path = path;
@@ -104,8 +105,22 @@ public final class MappedFile implements Closeable {
         }
     }
 
+    /**
+     * Releases the mappings now (see {@link Unmapper}): a server that swaps generations must not
+     * keep a replaced file's pages, or the file itself once deleted, until a collection happens to
+     * run. Only for a file no thread reads any more: any later access, through this object or a
+     * buffer it handed out, is a crash. Closing twice is harmless.
+     */
     @Override
-    public void close() {
-        // Mappings are released by the garbage collector; nothing holds the channel open.
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (ByteBuffer map : maps) {
+            if (map instanceof MappedByteBuffer mapped) {
+                Unmapper.unmap(mapped);
+            }
+        }
     }
 }

@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * checks headers, footers and directories (constant time, whatever the size); {@link #verify}
  * reads every byte against the checksums.
  */
-public final class Shard {
+public final class Shard implements java.io.Closeable {
     private final Path folder;
     private final Manifest manifest;
     private final TrigramIndex index;
@@ -84,5 +84,16 @@ public final class Shard {
     /** The bytes of one doc's file, as a view of the mapping. */
     public java.nio.ByteBuffer content(int doc) throws CorruptIndexException {
         return contents.content(docs.contentOffset(doc), docs.contentLength(doc));
+    }
+
+    /**
+     * Unmaps the shard's files. Only for a shard no search reads any more: a server closes a
+     * replaced generation's shards once its last query ended (any later read would crash).
+     */
+    @Override
+    public void close() {
+        index.close();
+        docs.close();
+        contents.close();
     }
 }

@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /** Reads {@code trigrams.tgi}: trigram to posting list through the prefix table and a binary search. */
-public final class TrigramIndex {
+public final class TrigramIndex implements java.io.Closeable {
     private final MappedFile file;
     private final long tableStart;
     private final int trigrams;
@@ -123,5 +123,11 @@ public final class TrigramIndex {
     /** Recomputes the file's CRC32C: reads every byte, so it costs time proportional to the file. */
     public void verifyChecksum() throws CorruptIndexException {
         Envelope.verifyChecksum(file);
+    }
+
+    /** Unmaps the file: only once no thread reads it (see {@link MappedFile#close}). */
+    @Override
+    public void close() {
+        file.close();
     }
 }

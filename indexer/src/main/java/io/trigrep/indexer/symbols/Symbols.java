@@ -23,7 +23,7 @@ import java.util.function.Predicate;
  * {@link #namesWithAll}) or by a scan of every name ({@link #scanNames}). Every read is
  * bounds-checked; bad bytes are a {@link CorruptIndexException} naming the file and offset.
  */
-public final class Symbols {
+public final class Symbols implements java.io.Closeable {
     private static final int[] NO_INTS = new int[0];
 
     private final String absentReason;
@@ -503,6 +503,14 @@ public final class Symbols {
             byte[] copy = new byte[b.remaining()];
             b.get(copy);
             return new String(copy, StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Unmaps {@code symbols.tgs} (nothing for absent symbols): only once no thread reads it. */
+    @Override
+    public void close() {
+        if (file != null) {
+            file.close();
         }
     }
 }
