@@ -95,7 +95,42 @@ public final class IndexBuilder {
             IndexStats stats,
             long readNanos,
             long nanos,
-            List<SkippedFile> skipped) {}
+            List<SkippedFile> skipped,
+            List<PackagePlaced> packages) {
+        /** A build's report without a record of where its packages went (for callers that make their own). */
+        public Report(
+                List<BuiltShard> shards,
+                List<String> errors,
+                IndexStats stats,
+                long readNanos,
+                long nanos,
+                List<SkippedFile> skipped) {
+            this(shards, errors, stats, readNanos, nanos, skipped, List.of());
+        }
+    }
+
+    /**
+     * Where one package read went: the shards holding its files (ascending) and the shard whose
+     * manifest counts its skipped files.
+     */
+    public record PackagePlaced(String name, List<Integer> shards, int skipShard) {
+        public PackagePlaced {
+            shards = List.copyOf(shards);
+        }
+    }
+
+    /**
+     * Where a build puts files and writes shards: {@code assign} maps each package's file sizes
+     * (in read order) to per-shard ranges as {@link ShardAssigner} does; {@code target} names the
+     * folder shard k is renamed to once built; shards given no file are built only when
+     * {@code buildEmpty}; {@code weight} is a package's weight by name.
+     */
+    record Plan(
+            int shards,
+            java.util.function.BiFunction<List<long[]>, Integer, List<List<ShardAssigner.Range>>> assign,
+            java.util.function.IntFunction<Path> target,
+            boolean buildEmpty,
+            java.util.function.ToDoubleFunction<String> weight) {}
 
     /** One package read: its parts in read order. */
     private record ReadPackage(String name, List<SpooledPart> parts) {}
@@ -121,9 +156,37 @@ public final class IndexBuilder {
     /** Builds {@code shard-0} … {@code shard-N-1} under {@code out}, replacing any that exist. */
     public Report build(List<PackageSource> packages, Path out, Consumer<String> errors)
             throws IOException, InterruptedException {
-        long start = System.nanoTime();
         Files.createDirectories(out);
-        removeLeftovers(out);
+        java.io.Closeable lock = io.trigrep.indexer.segments.IndexFolder.lock(out);
+        try {
+            removeLeftovers(out);
+            Report report = run(
+                    packages,
+                    out,
+                    new Plan(
+                            options.shards(),
+                            ShardAssigner::assign,
+                            shard -> out.resolve("shard-" + shard),
+                            true,
+                            name -> options.popularity().weight(name)),
+                    errors);
+            // The build is the index's next generation: a backend serving it switches, and
+            // later updates know every package and its skipped files.
+            IndexUpdater.commitBuild(out, report, options.symbols().extractor() != null);
+            return report;
+        } finally {
+            lock.close();
+        }
+    }
+
+    /**
+     * Reads {@code packages} and builds, per shard given files by {@code plan}, one shard folder at
+     * the plan's target: a segment, for an update. The scratch folder is made in {@code scratchParent}.
+     */
+    Report run(List<PackageSource> packages, Path scratchParent, Plan plan, Consumer<String> errors)
+            throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        Path out = scratchParent;
         List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
         Consumer<String> report = message -> {
             problems.add(message);
@@ -180,25 +243,35 @@ public final class IndexBuilder {
             for (PackageSource p : packages) {
                 stats.inputBytesTotal.addAndGet(p.inputBytes());
             }
-            List<ReadPackage> read = spool(packages, scratch, pool, slicePool, report);
+            List<ReadPackage> read = spool(packages, scratch, pool, slicePool, report, plan.weight());
             long readNanos = System.nanoTime() - start;
 
-            Placement placement = place(read, options.shards());
+            Placement placement = place(read, plan);
             // One shard at a time, each with every core: a build's memory (its count table, its
             // workers' buffers, its mapped spools) is then one shard's, not every shard's at once.
             List<BuiltShard> results = new ArrayList<>();
-            for (int shard = 0; shard < options.shards(); shard++) {
+            for (int shard = 0; shard < plan.shards(); shard++) {
+                if (!plan.buildEmpty() && placement.slices().get(shard).isEmpty()) {
+                    results.add(null);
+                    continue;
+                }
                 results.add(buildShard(
                         shard,
                         placement.slices().get(shard),
                         placement.skippedCounts().get(shard),
-                        out,
+                        plan.target().apply(shard),
                         scratch,
                         slicePool));
             }
             fsync(out);
             return new Report(
-                    results, List.copyOf(problems), stats, readNanos, System.nanoTime() - start, placement.skipped());
+                    java.util.Collections.unmodifiableList(results),
+                    List.copyOf(problems),
+                    stats,
+                    readNanos,
+                    System.nanoTime() - start,
+                    placement.skipped(),
+                    placement.packages());
         } finally {
             stopAndClean.run();
             try {
@@ -213,7 +286,8 @@ public final class IndexBuilder {
     private record Placement(
             List<List<ShardBuilder.Slice>> slices,
             List<Map<String, Manifest.Skipped>> skippedCounts,
-            List<SkippedFile> skipped) {}
+            List<SkippedFile> skipped,
+            List<PackagePlaced> packages) {}
 
     /**
      * Assigns the files of every package (in package order, then read order) to shards, and each
@@ -222,7 +296,8 @@ public final class IndexBuilder {
      */
     @SuppressWarnings(
             "EnumOrdinal") // counts per skip reason in an array indexed by ordinal, read back in values() order here
-    private static Placement place(List<ReadPackage> read, int shards) {
+    private static Placement place(List<ReadPackage> read, Plan plan) {
+        int shards = plan.shards();
         List<long[]> fileBytes = new ArrayList<>();
         for (ReadPackage p : read) {
             long[] sizes = new long
@@ -235,12 +310,17 @@ public final class IndexBuilder {
             }
             fileBytes.add(sizes);
         }
-        List<List<ShardAssigner.Range>> assignment = ShardAssigner.assign(fileBytes, shards);
+        List<List<ShardAssigner.Range>> assignment = plan.assign().apply(fileBytes, shards);
         int[] skipShard = new int[read.size()];
+        List<java.util.SortedSet<Integer>> held = new ArrayList<>();
+        for (int p = 0; p < read.size(); p++) {
+            held.add(new java.util.TreeSet<>());
+        }
         List<List<ShardBuilder.Slice>> slices = new ArrayList<>();
         for (int shard = 0; shard < shards; shard++) {
             List<ShardBuilder.Slice> mine = new ArrayList<>();
             for (ShardAssigner.Range range : assignment.get(shard)) {
+                held.get(range.pkg()).add(shard);
                 if (range.from() == 0) {
                     skipShard[range.pkg()] = shard;
                 }
@@ -269,7 +349,11 @@ public final class IndexBuilder {
             }
             skippedCounts.add(byReason);
         }
-        return new Placement(slices, skippedCounts, List.copyOf(skipped));
+        List<PackagePlaced> placed = new ArrayList<>();
+        for (int p = 0; p < read.size(); p++) {
+            placed.add(new PackagePlaced(read.get(p).name(), new ArrayList<>(held.get(p)), skipShard[p]));
+        }
+        return new Placement(slices, skippedCounts, List.copyOf(skipped), List.copyOf(placed));
     }
 
     /** The slices of parts that hold a package's files {@code [from, to)} (counted over all its parts). */
@@ -291,7 +375,8 @@ public final class IndexBuilder {
             Path scratch,
             ExecutorService readers,
             ExecutorService workers,
-            Consumer<String> errors)
+            Consumer<String> errors,
+            java.util.function.ToDoubleFunction<String> weight)
             throws IOException, InterruptedException {
         ThreadLocal<ContentFilter> filters = ThreadLocal.withInitial(() -> new ContentFilter(options.limits()));
         ThreadLocal<ByteBuffer> trigramBuffers = ThreadLocal.withInitial(
@@ -306,7 +391,7 @@ public final class IndexBuilder {
             futures.add(readers.submit(() -> {
                 PackageReader reader = new PackageReader(
                         source.name(),
-                        options.popularity().weight(source.name()),
+                        (float) weight.applyAsDouble(source.name()),
                         options.limits(),
                         budget,
                         batch -> workers.submit(() -> {
@@ -370,7 +455,7 @@ public final class IndexBuilder {
             int shard,
             List<ShardBuilder.Slice> members,
             Map<String, Manifest.Skipped> skipped,
-            Path out,
+            Path target,
             Path scratch,
             ExecutorService slicePool)
             throws IOException {
@@ -410,8 +495,7 @@ public final class IndexBuilder {
             }
         }
         fsync(temporary);
-        Path target = out.resolve(name);
-        Path old = out.resolve("." + name + ".old");
+        Path old = target.resolveSibling("." + target.getFileName() + ".old");
         if (Files.exists(target)) {
             deleteQuietly(old);
             Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);

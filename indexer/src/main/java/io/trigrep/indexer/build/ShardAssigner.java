@@ -26,6 +26,18 @@ final class ShardAssigner {
      * are package p's file sizes in read order.
      */
     static List<List<Range>> assign(List<long[]> fileBytes, int shards) {
+        return assign(fileBytes, shards, new long[shards]);
+    }
+
+    /**
+     * As {@link #assign(List, int)}, onto shards that already hold {@code held[s]} bytes: the quotas
+     * split the old and new bytes together evenly, so new packages go to the lightest shards and
+     * a package larger than the room there is split as a fresh build splits it.
+     */
+    static List<List<Range>> assign(List<long[]> fileBytes, int shards, long[] held) {
+        if (held.length != shards) {
+            throw new IllegalArgumentException(held.length + " loads for " + shards + " shards");
+        }
         if (shards < 1) {
             throw new IllegalArgumentException("shards must be >= 1, got " + shards);
         }
@@ -37,9 +49,12 @@ final class ShardAssigner {
             }
             total += packageBytes[p];
         }
+        for (long h : held) {
+            total += h;
+        }
         long[] room = new long[shards];
         for (int s = 0; s < shards; s++) {
-            room[s] = total * (s + 1) / shards - total * s / shards;
+            room[s] = total * (s + 1) / shards - total * s / shards - held[s];
         }
         List<Integer> order = new ArrayList<>();
         for (int p = 0; p < packageBytes.length; p++) {

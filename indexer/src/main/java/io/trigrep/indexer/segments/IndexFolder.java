@@ -172,7 +172,7 @@ public final class IndexFolder {
                 Matcher g = GENERATION.matcher(name);
                 if ((g.matches() && Long.parseLong(g.group(1)) < live.number())
                         || (name.startsWith(".gen-") && name.endsWith(".tmp"))
-                        || name.startsWith(".update-")) {
+                        || name.startsWith(".build-")) {
                     delete(p, removed);
                 }
             }
@@ -214,7 +214,7 @@ public final class IndexFolder {
      * Holds the index's update lock until closed: two updates of one index never run at once.
      * Fails at once, naming the folder, when another process holds it.
      */
-    public static AutoCloseable lock(Path root) throws IOException {
+    public static java.io.Closeable lock(Path root) throws IOException {
         Files.createDirectories(root);
         FileChannel channel = FileChannel.open(root.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock;

@@ -1,0 +1,607 @@
+package io.trigrep.indexer.build;
+
+import io.trigrep.indexer.corpus.PackageSource;
+import io.trigrep.indexer.filter.FilterLimits;
+import io.trigrep.indexer.format.DocTable;
+import io.trigrep.indexer.format.Manifest;
+import io.trigrep.indexer.format.Shard;
+import io.trigrep.indexer.segments.Deletes;
+import io.trigrep.indexer.segments.Generation;
+import io.trigrep.indexer.segments.IndexFolder;
+import io.trigrep.indexer.segments.PackageKey;
+import io.trigrep.indexer.segments.Segment;
+import io.trigrep.indexer.symbols.Symbols;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * Changes an index without rebuilding it (issue 16). An update writes a segment per shard that
+ * receives files and marks the files of replaced and removed packages deleted; a merge folds a
+ * shard's segments into one, re-indexing their live files from the contents the index holds.
+ * Every change is written beside the live generation and committed by one rename
+ * ({@link IndexFolder#commit}): a crash at any moment leaves the previous generation whole.
+ */
+public final class IndexUpdater {
+    /**
+     * What a change did.
+     *
+     * @param added    packages indexed by this change (full names)
+     * @param replaced packages whose older version's files were deleted because a new one was added
+     * @param removed  packages removed on request
+     * @param notFound {@code --remove} names the index did not hold
+     * @param errors   inputs that could not be read (a package that failed keeps its older version)
+     * @param merged   segments folded by merges, and the segments they became
+     */
+    public record Result(
+            long fromGeneration,
+            long toGeneration,
+            List<String> added,
+            List<String> replaced,
+            List<String> removed,
+            List<String> notFound,
+            List<String> errors,
+            int merged,
+            int mergedInto,
+            IndexStats stats) {}
+
+    private final IndexBuilder.Options options;
+    private final Clock clock;
+    private final MergePolicy policy;
+
+    public IndexUpdater(IndexBuilder.Options options, Clock clock) {
+        this(options, clock, MergePolicy.DEFAULT);
+    }
+
+    IndexUpdater(IndexBuilder.Options options, Clock clock, MergePolicy policy) {
+        this.options = options;
+        this.clock = clock;
+        this.policy = policy;
+    }
+
+    /** One shard's segments while a change is worked out: opened, with the deletes the change makes. */
+    private static final class WorkingShard {
+        final String name;
+        final Path folder;
+        final List<Generation.SegmentEntry> entries = new ArrayList<>();
+        final List<Segment> segments = new ArrayList<>();
+        final List<Deletes> deletes = new ArrayList<>();
+        final Map<String, long[]> skipped = new LinkedHashMap<>();
+
+        WorkingShard(String name, Path folder) {
+            this.name = name;
+            this.folder = folder;
+        }
+    }
+
+    /** The generation's shards, their segments opened; closed by the caller. */
+    private static List<WorkingShard> open(Path root, Generation g) throws IOException {
+        List<WorkingShard> shards = new ArrayList<>();
+        try {
+            for (Generation.ShardEntry entry : g.shards()) {
+                WorkingShard w = new WorkingShard(entry.name(), root.resolve(entry.name()));
+                shards.add(w);
+                for (Map.Entry<String, Manifest.Skipped> e : entry.skipped().entrySet()) {
+                    w.skipped.put(
+                            e.getKey(),
+                            new long[] {e.getValue().files(), e.getValue().bytes()});
+                }
+                for (Generation.SegmentEntry s : entry.segments()) {
+                    Path folder = IndexFolder.segmentFolder(w.folder, s.id());
+                    Shard shard = Shard.open(folder);
+                    int docs = shard.docs().docCount();
+                    Deletes d;
+                    try {
+                        d = s.deletes() == null
+                                ? Deletes.none(docs)
+                                : Deletes.read(w.folder.resolve(s.deletes()), docs);
+                    } catch (IOException | RuntimeException e) {
+                        shard.close();
+                        throw e;
+                    }
+                    w.entries.add(s);
+                    w.segments.add(new Segment(s.id(), shard, Symbols.absent("not read by updates"), d));
+                    w.deletes.add(d);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            close(shards);
+            throw e;
+        }
+        return shards;
+    }
+
+    private static void close(List<WorkingShard> shards) {
+        for (WorkingShard w : shards) {
+            for (Segment s : w.segments) {
+                s.shard().close();
+            }
+        }
+    }
+
+    /**
+     * Adds {@code add} (a package whose source name the index holds replaces it) and removes the
+     * packages named in {@code remove} (a source name or a full name), then, when
+     * {@code mergeAfter}, merges as the tiered policy says, in a second commit.
+     */
+    public Result update(
+            Path root, List<PackageSource> add, List<String> remove, boolean mergeAfter, Consumer<String> errors)
+            throws IOException, InterruptedException {
+        Map<String, String> addByKey = new LinkedHashMap<>();
+        for (PackageSource p : add) {
+            String other = addByKey.putIfAbsent(PackageKey.of(p.name()), p.name());
+            if (other != null) {
+                throw new IllegalArgumentException("two inputs for package " + PackageKey.of(p.name()) + ": " + other
+                        + " and " + p.name() + "; give one version");
+            }
+        }
+        Set<String> removeKeys = new LinkedHashSet<>();
+        for (String r : remove) {
+            removeKeys.add(PackageKey.of(r));
+        }
+        Result result;
+        java.io.Closeable lock = IndexFolder.lock(root);
+        try {
+            result = updateLocked(root, add, addByKey, removeKeys, errors);
+        } finally {
+            lock.close();
+        }
+        if (!mergeAfter) {
+            return result;
+        }
+        Result merged = merge(root, false, errors);
+        return new Result(
+                result.fromGeneration(),
+                Math.max(result.toGeneration(), merged.toGeneration()),
+                result.added(),
+                result.replaced(),
+                result.removed(),
+                result.notFound(),
+                result.errors(),
+                merged.merged(),
+                merged.mergedInto(),
+                result.stats());
+    }
+
+    private Result updateLocked(
+            Path root,
+            List<PackageSource> add,
+            Map<String, String> addByKey,
+            Set<String> removeKeys,
+            Consumer<String> errors)
+            throws IOException, InterruptedException {
+        Generation g = IndexFolder.current(root);
+        if (g.number() > 0) {
+            // What a killed update or merge left (scratch, segments never committed): under the lock, nobody's.
+            IndexFolder.removeUnreferenced(root, g);
+        }
+        List<WorkingShard> shards = open(root, g);
+        try {
+            // Which docs each affected package has, per shard and segment.
+            Map<String, List<int[]>> docsByKey = new HashMap<>();
+            Map<String, Set<String>> namesByKey = new TreeMap<>();
+            for (int k = 0; k < shards.size(); k++) {
+                WorkingShard w = shards.get(k);
+                for (int s = 0; s < w.segments.size(); s++) {
+                    Segment seg = w.segments.get(s);
+                    DocTable table = seg.shard().docs();
+                    String[] keyOf = new String[table.packageCount()];
+                    for (int p = 0; p < keyOf.length; p++) {
+                        String name = table.packageName(p);
+                        String key = PackageKey.of(name);
+                        if (addByKey.containsKey(key) || removeKeys.contains(key)) {
+                            keyOf[p] = key;
+                        }
+                    }
+                    for (int d = 0; d < table.docCount(); d++) {
+                        String key = keyOf[table.packageId(d)];
+                        if (key != null && seg.live(d)) {
+                            docsByKey
+                                    .computeIfAbsent(key, x -> new ArrayList<>())
+                                    .add(new int[] {k, s, d});
+                            namesByKey
+                                    .computeIfAbsent(key, x -> new java.util.TreeSet<>())
+                                    .add(table.packageName(table.packageId(d)));
+                        }
+                    }
+                }
+            }
+            List<Generation.PackageEntry> ledger = new ArrayList<>(g.packages());
+            for (Generation.PackageEntry p : g.packages()) {
+                String key = PackageKey.of(p.name());
+                if (addByKey.containsKey(key) || removeKeys.contains(key)) {
+                    namesByKey
+                            .computeIfAbsent(key, x -> new java.util.TreeSet<>())
+                            .add(p.name());
+                }
+            }
+            // Loads as they will be once every replaced and removed package is gone.
+            long[] loads = new long[shards.size()];
+            for (int k = 0; k < shards.size(); k++) {
+                for (Generation.SegmentEntry e : shards.get(k).entries) {
+                    loads[k] += e.liveBytes();
+                }
+            }
+            for (List<int[]> docs : docsByKey.values()) {
+                for (int[] at : docs) {
+                    loads[at[0]] -=
+                            shards.get(at[0]).segments.get(at[1]).shard().docs().contentLength(at[2]);
+                }
+            }
+            long next = g.nextSegment();
+            List<Generation.SegmentEntry> built = new ArrayList<>();
+            for (int k = 0; k < shards.size(); k++) {
+                built.add(null);
+            }
+            IndexBuilder.Report report = null;
+            List<String> added = new ArrayList<>();
+            if (!add.isEmpty()) {
+                long base = next;
+                IndexBuilder builder = new IndexBuilder(options, clock);
+                report = builder.run(
+                        add,
+                        root,
+                        new IndexBuilder.Plan(
+                                shards.size(),
+                                (fileBytes, n) -> ShardAssigner.assign(fileBytes, n, loads),
+                                k -> shards.get(k).folder.resolve("seg-" + (base + k)),
+                                false,
+                                name -> options.popularity().weight(name)),
+                        errors);
+                next += shards.size();
+                for (int k = 0; k < shards.size(); k++) {
+                    BuiltShard b = report.shards().get(k);
+                    if (b != null && b.docs() > 0) {
+                        built.set(k, new Generation.SegmentEntry(base + k, b.docs(), 0, b.contentBytes(), null));
+                    }
+                }
+                for (IndexBuilder.PackagePlaced p : report.packages()) {
+                    added.add(p.name());
+                }
+            }
+            // A package that failed to read keeps its older version: only what was read replaces.
+            Set<String> readKeys = new LinkedHashSet<>();
+            for (String name : added) {
+                readKeys.add(PackageKey.of(name));
+            }
+            List<String> replaced = new ArrayList<>();
+            List<String> removed = new ArrayList<>();
+            List<String> notFound = new ArrayList<>();
+            Set<String> goneKeys = new LinkedHashSet<>();
+            for (String key : addByKey.keySet()) {
+                if (readKeys.contains(key)) {
+                    goneKeys.add(key);
+                    replaced.addAll(namesByKey.getOrDefault(key, Set.of()));
+                }
+            }
+            for (String key : removeKeys) {
+                if (addByKey.containsKey(key)) {
+                    continue; // removed and added: a replacement, above
+                }
+                Set<String> names = namesByKey.get(key);
+                if (names == null) {
+                    notFound.add(key);
+                } else {
+                    goneKeys.add(key);
+                    removed.addAll(names);
+                }
+            }
+            // Deletes, per segment.
+            for (String key : goneKeys) {
+                for (int[] at : docsByKey.getOrDefault(key, List.of())) {
+                    WorkingShard w = shards.get(at[0]);
+                    w.deletes.set(at[1], w.deletes.get(at[1]).with(new int[] {at[2]}));
+                }
+            }
+            // The ledger: gone packages leave, with their skipped counts; added ones come in.
+            ledger.removeIf(p -> goneKeys.contains(PackageKey.of(p.name())));
+            for (Generation.PackageEntry p : g.packages()) {
+                if (goneKeys.contains(PackageKey.of(p.name())) && p.skipShard() >= 0 && p.skipShard() < shards.size()) {
+                    for (Map.Entry<String, Manifest.Skipped> e : p.skipped().entrySet()) {
+                        long[] c = shards.get(p.skipShard()).skipped.get(e.getKey());
+                        if (c != null) {
+                            c[0] = Math.max(0, c[0] - e.getValue().files());
+                            c[1] = Math.max(0, c[1] - e.getValue().bytes());
+                        }
+                    }
+                }
+            }
+            if (report != null) {
+                Map<String, Map<String, long[]>> skippedByPackage = new HashMap<>();
+                for (IndexBuilder.SkippedFile f : report.skipped()) {
+                    long[] c = skippedByPackage
+                            .computeIfAbsent(f.packageName(), x -> new LinkedHashMap<>())
+                            .computeIfAbsent(f.reason().key(), x -> new long[2]);
+                    c[0]++;
+                    c[1] += f.bytes();
+                }
+                for (IndexBuilder.PackagePlaced p : report.packages()) {
+                    Map<String, Manifest.Skipped> counts = new LinkedHashMap<>();
+                    skippedByPackage.getOrDefault(p.name(), Map.of()).forEach((reason, c) -> {
+                        counts.put(reason, new Manifest.Skipped(c[0], c[1]));
+                        long[] total = shards.get(p.skipShard()).skipped.computeIfAbsent(reason, x -> new long[2]);
+                        total[0] += c[0];
+                        total[1] += c[1];
+                    });
+                    ledger.add(new Generation.PackageEntry(p.name(), p.skipShard(), counts));
+                }
+            }
+            ledger.sort(Comparator.comparing(Generation.PackageEntry::name));
+            if (goneKeys.isEmpty() && (report == null || report.packages().isEmpty())) {
+                return new Result(
+                        g.number(),
+                        g.number(),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        notFound,
+                        report == null ? List.of() : report.errors(),
+                        0,
+                        0,
+                        report == null ? null : report.stats());
+            }
+            long number = g.number() + 1;
+            List<Generation.ShardEntry> entries = new ArrayList<>();
+            for (int k = 0; k < shards.size(); k++) {
+                WorkingShard w = shards.get(k);
+                List<Generation.SegmentEntry> segments = new ArrayList<>();
+                for (int s = 0; s < w.entries.size(); s++) {
+                    segments.add(withDeletes(w, s, number));
+                }
+                segments.removeIf(e -> e.deleted() == e.docs());
+                if (built.get(k) != null) {
+                    segments.add(built.get(k));
+                }
+                entries.add(new Generation.ShardEntry(w.name, segments, skippedMap(w.skipped)));
+            }
+            Generation after = new Generation(number, next, g.symbols(), entries, ledger);
+            IndexFolder.commit(root, after);
+            IndexFolder.removeUnreferenced(root, after);
+            return new Result(
+                    g.number(),
+                    number,
+                    added,
+                    replaced,
+                    removed,
+                    notFound,
+                    report == null ? List.of() : report.errors(),
+                    0,
+                    0,
+                    report == null ? null : report.stats());
+        } finally {
+            close(shards);
+        }
+    }
+
+    /** Segment {@code s}'s entry with the change's deletes, writing its deletes file when they grew. */
+    private static Generation.SegmentEntry withDeletes(WorkingShard w, int s, long generation) throws IOException {
+        Generation.SegmentEntry old = w.entries.get(s);
+        Deletes d = w.deletes.get(s);
+        if (d.count() == old.deleted()) {
+            return old;
+        }
+        if (d.count() == d.docCount()) {
+            return new Generation.SegmentEntry(
+                    old.id(), old.docs(), d.count(), 0, IndexFolder.deletesFile(old.id(), generation));
+        }
+        String name = IndexFolder.deletesFile(old.id(), generation);
+        java.nio.file.Files.deleteIfExists(w.folder.resolve(name)); // left by an update that never committed
+        d.write(w.folder.resolve(name));
+        DocTable table = w.segments.get(s).shard().docs();
+        long live = 0;
+        for (int doc = 0; doc < table.docCount(); doc++) {
+            if (!d.isDeleted(doc)) {
+                live += table.contentLength(doc);
+            }
+        }
+        return new Generation.SegmentEntry(old.id(), old.docs(), d.count(), live, name);
+    }
+
+    private static Map<String, Manifest.Skipped> skippedMap(Map<String, long[]> counts) {
+        Map<String, Manifest.Skipped> out = new LinkedHashMap<>();
+        counts.forEach((reason, c) -> out.put(reason, new Manifest.Skipped(c[0], c[1])));
+        return out;
+    }
+
+    /**
+     * Folds segments: with {@code full}, every shard's segments into one, dropping every deleted
+     * file; otherwise what the tiered policy picks. Commits one generation for all of it, or none
+     * when there is nothing to merge.
+     */
+    public Result merge(Path root, boolean full, Consumer<String> errors) throws IOException, InterruptedException {
+        java.io.Closeable lock = IndexFolder.lock(root);
+        try {
+            return mergeLocked(root, full, errors);
+        } finally {
+            lock.close();
+        }
+    }
+
+    private Result mergeLocked(Path root, boolean full, Consumer<String> errors)
+            throws IOException, InterruptedException {
+        Generation g = IndexFolder.current(root);
+        if (g.number() > 0) {
+            // What a killed update or merge left (scratch, segments never committed): under the lock, nobody's.
+            IndexFolder.removeUnreferenced(root, g);
+        }
+        List<WorkingShard> shards = open(root, g);
+        try {
+            long next = g.nextSegment();
+            int merged = 0;
+            int into = 0;
+            List<Generation.ShardEntry> entries = new ArrayList<>();
+            // Merges read what the index holds: no file it holds is filtered out again.
+            IndexBuilder.Options mergeOptions = new IndexBuilder.Options(
+                    options.shards(),
+                    new FilterLimits(FilterLimits.MAX_FILE_BYTES, false),
+                    options.popularity(),
+                    options.threads(),
+                    options.pairBuffer(),
+                    g.symbols() ? options.symbols() : SymbolChoice.none("built without symbols (the index has none)"));
+            for (int k = 0; k < shards.size(); k++) {
+                WorkingShard w = shards.get(k);
+                List<List<Integer>> groups = full ? MergePolicy.all(w.entries) : policy.choose(w.entries);
+                List<Generation.SegmentEntry> segments = new ArrayList<>(w.entries);
+                for (List<Integer> group : groups) {
+                    long id = next++;
+                    Generation.SegmentEntry result = mergeGroup(root, shards, k, group, id, mergeOptions, errors);
+                    merged += group.size();
+                    int first = group.get(0);
+                    for (int i : group) {
+                        segments.set(i, null);
+                    }
+                    if (result != null) {
+                        segments.set(first, result);
+                        into++;
+                    }
+                }
+                segments.removeIf(java.util.Objects::isNull);
+                entries.add(new Generation.ShardEntry(
+                        w.name, segments, g.shards().get(k).skipped()));
+            }
+            if (merged == 0) {
+                return new Result(
+                        g.number(), g.number(), List.of(), List.of(), List.of(), List.of(), List.of(), 0, 0, null);
+            }
+            Generation after = new Generation(g.number() + 1, next, g.symbols(), entries, g.packages());
+            IndexFolder.commit(root, after);
+            IndexFolder.removeUnreferenced(root, after);
+            return new Result(
+                    g.number(),
+                    after.number(),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    merged,
+                    into,
+                    null);
+        } finally {
+            close(shards);
+        }
+    }
+
+    /** Re-indexes the live files of the segments at {@code group} of shard {@code k} as segment {@code id}; null when none is live. */
+    private Generation.SegmentEntry mergeGroup(
+            Path root,
+            List<WorkingShard> shards,
+            int k,
+            List<Integer> group,
+            long id,
+            IndexBuilder.Options mergeOptions,
+            Consumer<String> errors)
+            throws IOException, InterruptedException {
+        WorkingShard w = shards.get(k);
+        Map<String, SegmentPackage> packages = new TreeMap<>();
+        int live = 0;
+        for (int i : group) {
+            Segment seg = w.segments.get(i);
+            DocTable table = seg.shard().docs();
+            for (int p = 0; p < table.packageCount(); p++) {
+                String name = table.packageName(p);
+                float weight = table.packageWeight(p);
+                SegmentPackage source = packages.computeIfAbsent(name, n -> new SegmentPackage(n, weight));
+                source.add(seg, p);
+            }
+            live += seg.liveDocs();
+        }
+        packages.values().removeIf(p -> p.docCount() == 0);
+        if (live == 0) {
+            return null;
+        }
+        List<PackageSource> sources = new ArrayList<>(packages.values());
+        Map<String, Float> weights = new HashMap<>();
+        for (SegmentPackage p : packages.values()) {
+            weights.put(p.name(), p.weight());
+        }
+        IndexBuilder builder = new IndexBuilder(mergeOptions, clock);
+        List<String> problems = new ArrayList<>();
+        IndexBuilder.Report report = builder.run(
+                sources,
+                root,
+                new IndexBuilder.Plan(
+                        shards.size(),
+                        (fileBytes, n) -> everythingTo(k, fileBytes, n),
+                        shard -> w.folder.resolve("seg-" + id),
+                        false,
+                        name -> weights.getOrDefault(name, 1f)),
+                message -> {
+                    problems.add(message);
+                    errors.accept(message);
+                });
+        BuiltShard b = report.shards().get(k);
+        int docs = b == null ? 0 : b.docs();
+        if (!problems.isEmpty() || docs != live) {
+            throw new IOException("merging " + group.size() + " segments of " + w.name + " gave " + docs
+                    + " docs, not the " + live + " live ones" + (problems.isEmpty() ? "" : ": " + problems.get(0))
+                    + "; nothing was committed");
+        }
+        return new Generation.SegmentEntry(id, b.docs(), 0, b.contentBytes(), null);
+    }
+
+    private static List<List<ShardAssigner.Range>> everythingTo(int k, List<long[]> fileBytes, int shards) {
+        List<List<ShardAssigner.Range>> out = new ArrayList<>();
+        for (int s = 0; s < shards; s++) {
+            out.add(new ArrayList<>());
+        }
+        for (int p = 0; p < fileBytes.size(); p++) {
+            if (fileBytes.get(p).length > 0) {
+                out.get(k).add(new ShardAssigner.Range(p, 0, fileBytes.get(p).length));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Records a full build's result as the index's next generation: each shard one segment (its
+     * own folder), every package with its skipped files. A backend serving the index switches to
+     * it; generation files of the index before the build are removed.
+     */
+    public static Generation commitBuild(Path root, IndexBuilder.Report report, boolean symbols) throws IOException {
+        Generation before = IndexFolder.latest(root).orElse(null);
+        long previous = before == null ? 0 : before.number();
+        // Segment ids never repeat within an index, across rebuilds too.
+        long nextSegment = before == null ? 1 : before.nextSegment();
+        Map<String, Map<String, long[]>> skippedByPackage = new HashMap<>();
+        for (IndexBuilder.SkippedFile f : report.skipped()) {
+            long[] c = skippedByPackage
+                    .computeIfAbsent(f.packageName(), x -> new LinkedHashMap<>())
+                    .computeIfAbsent(f.reason().key(), x -> new long[2]);
+            c[0]++;
+            c[1] += f.bytes();
+        }
+        List<Generation.PackageEntry> ledger = new ArrayList<>();
+        for (IndexBuilder.PackagePlaced p : report.packages()) {
+            Map<String, Manifest.Skipped> counts = new LinkedHashMap<>();
+            skippedByPackage
+                    .getOrDefault(p.name(), Map.of())
+                    .forEach((reason, c) -> counts.put(reason, new Manifest.Skipped(c[0], c[1])));
+            ledger.add(new Generation.PackageEntry(p.name(), p.skipShard(), counts));
+        }
+        ledger.sort(Comparator.comparing(Generation.PackageEntry::name));
+        List<Generation.ShardEntry> shards = new ArrayList<>();
+        for (int k = 0; k < report.shards().size(); k++) {
+            Path folder = root.resolve("shard-" + k);
+            Manifest m = Manifest.read(folder.resolve(io.trigrep.indexer.format.ShardFiles.MANIFEST));
+            shards.add(new Generation.ShardEntry(
+                    "shard-" + k,
+                    List.of(new Generation.SegmentEntry(0, m.docs(), 0, m.contentBytes(), null)),
+                    m.skipped()));
+        }
+        Generation g = new Generation(previous + 1, nextSegment, symbols, shards, ledger);
+        IndexFolder.commit(root, g);
+        IndexFolder.removeUnreferenced(root, g);
+        return g;
+    }
+}

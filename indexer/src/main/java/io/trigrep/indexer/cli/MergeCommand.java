@@ -1,0 +1,62 @@
+package io.trigrep.indexer.cli;
+
+import io.trigrep.indexer.build.IndexBuilder;
+import io.trigrep.indexer.build.IndexUpdater;
+import io.trigrep.indexer.segments.IndexFolder;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code ./trigrep merge}: folds each shard's segments into one, dropping deleted files. */
+@Command(
+        name = "merge",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Fold each shard's segments into one, dropping the files updates deleted (with --tiered, only what the"
+                    + " tiered policy picks, as update does after each change). Committed as the index's next"
+                    + " generation; backends switch to it while serving."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:merged, or nothing to merge", "2:bad usage or the merge failed (nothing was changed)"})
+public final class MergeCommand implements Callable<Integer> {
+    @Option(
+            names = "--index",
+            required = true,
+            defaultValue = "${env:TRIGREP_INDEX_DIR}",
+            description = "the index folder (env TRIGREP_INDEX_DIR)")
+    Path index;
+
+    @Option(names = "--tiered", description = "merge only what the tiered policy picks, not everything")
+    boolean tiered;
+
+    @Mixin
+    BuildOptions build;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream err = System.err;
+        IndexBuilder.Options options =
+                build.options(IndexFolder.current(index).shards().size(), err);
+        if (options == null) {
+            return 2;
+        }
+        IndexUpdater.Result r = new IndexUpdater(options, Clock.systemUTC())
+                .merge(index, !tiered, message -> err.println("error: " + message));
+        if (r.merged() == 0) {
+            System.out.println("nothing to merge: generation " + r.fromGeneration() + " stays");
+        } else {
+            System.out.println("generation " + r.fromGeneration() + " -> " + r.toGeneration() + ": merged " + r.merged()
+                    + " segments into " + r.mergedInto());
+        }
+        return 0;
+    }
+
+    public static void main(String[] args) {
+        System.exit(Cli.run(new MergeCommand(), args));
+    }
+}

@@ -1,0 +1,116 @@
+package io.trigrep.indexer.cli;
+
+import io.trigrep.indexer.build.IndexBuilder;
+import io.trigrep.indexer.build.IndexUpdater;
+import io.trigrep.indexer.corpus.Corpus;
+import io.trigrep.indexer.corpus.PackageSource;
+import io.trigrep.indexer.segments.Generation;
+import io.trigrep.indexer.segments.IndexFolder;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code ./trigrep update}: adds, replaces and removes packages of an index, as one new generation. */
+@Command(
+        name = "update",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Add, replace or remove packages of an index without rebuilding it. New packages go to the lightest"
+                    + " shards, as a new segment each; a package whose source name the index holds (zlib for"
+                    + " zlib_1.3-1) replaces it. The change is committed at once, as the index's next generation:"
+                    + " backends serving it switch to it while serving. Then small segments are merged as the"
+                    + " tiered policy says (unless --no-merge)."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:done",
+            "1:done, but some input could not be read (its older version, if any, stays)",
+            "2:bad usage or nothing could be changed"
+        })
+public final class UpdateCommand implements Callable<Integer> {
+    @Option(
+            names = "--index",
+            required = true,
+            defaultValue = "${env:TRIGREP_INDEX_DIR}",
+            description = "the index folder (holding shard-0 …; env TRIGREP_INDEX_DIR)")
+    Path index;
+
+    @Option(
+            names = "--add",
+            arity = "1..*",
+            paramLabel = "INPUT",
+            description = "folders of packages, .dsc files or archives, as index takes them")
+    List<Path> add = new ArrayList<>();
+
+    @Option(
+            names = "--remove",
+            arity = "1..*",
+            paramLabel = "PACKAGE",
+            description = "packages to remove: a source name (zlib) or a full name (zlib_1.2.13.dfsg-1)")
+    List<String> remove = new ArrayList<>();
+
+    @Option(names = "--no-merge", description = "do not merge segments after the update")
+    boolean noMerge;
+
+    @Mixin
+    BuildOptions build;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream err = System.err;
+        if (add.isEmpty() && remove.isEmpty()) {
+            err.println("error: nothing to do: give --add INPUT... or --remove PACKAGE...");
+            return 2;
+        }
+        Generation before = IndexFolder.current(index);
+        IndexBuilder.Options options = build.options(before.shards().size(), err);
+        if (options == null) {
+            return 2;
+        }
+        int[] inputErrors = {0};
+        List<PackageSource> packages = add.isEmpty()
+                ? List.of()
+                : Corpus.discover(add, index, message -> {
+                    inputErrors[0]++;
+                    err.println("error: " + message);
+                });
+        if (!add.isEmpty() && packages.isEmpty()) {
+            err.println("error: no packages found in " + add);
+            return 2;
+        }
+        IndexUpdater.Result r;
+        try {
+            r = new IndexUpdater(options, Clock.systemUTC())
+                    .update(index, packages, remove, !noMerge, message -> err.println("error: " + message));
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return 2;
+        }
+        for (String name : r.notFound()) {
+            // A warning, not a failure: removing what is gone already is what a retried update does.
+            err.println("warning: --remove " + name + ": the index holds no such package");
+        }
+        PrintStream out = System.out;
+        out.println("generation " + r.fromGeneration() + " -> " + r.toGeneration());
+        out.println("added      " + r.added().size() + (r.added().isEmpty() ? "" : "  " + String.join(" ", r.added())));
+        out.println("replaced   " + r.replaced().size()
+                + (r.replaced().isEmpty() ? "" : "  " + String.join(" ", r.replaced())));
+        out.println("removed    " + r.removed().size()
+                + (r.removed().isEmpty() ? "" : "  " + String.join(" ", r.removed())));
+        if (r.merged() > 0) {
+            out.println("merged     " + r.merged() + " segments into " + r.mergedInto());
+        }
+        return inputErrors[0] + r.errors().size() > 0 ? 1 : 0;
+    }
+
+    public static void main(String[] args) {
+        System.exit(Cli.run(new UpdateCommand(), args));
+    }
+}
