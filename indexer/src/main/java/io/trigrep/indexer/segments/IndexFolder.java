@@ -220,6 +220,9 @@ public final class IndexFolder {
         FileLock lock;
         try {
             lock = channel.tryLock();
+        } catch (java.nio.channels.OverlappingFileLockException e) {
+            channel.close();
+            lock = null; // held by this very process
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
