@@ -216,26 +216,38 @@ public final class IndexFolder {
      */
     public static java.io.Closeable lock(Path root) throws IOException {
         Files.createDirectories(root);
-        FileChannel channel = FileChannel.open(root.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock lock;
+        Path key = root.toAbsolutePath().normalize();
+        // Within one JVM the kernel's lock cannot tell two holders apart, and a second channel
+        // closed on the lock file would drop the first one's lock: this set answers for the JVM.
+        if (!HELD.add(key)) {
+            throw new IOException("another update or merge holds " + root.resolve(LOCK) + " (in this process)");
+        }
+        FileChannel channel = null;
         try {
-            lock = channel.tryLock();
-        } catch (java.nio.channels.OverlappingFileLockException e) {
-            channel.close();
-            lock = null; // held by this very process
+            channel = FileChannel.open(root.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                throw new IOException("another update or merge holds " + root.resolve(LOCK));
+            }
+            FileChannel held = channel;
+            return () -> {
+                try {
+                    lock.release();
+                    held.close();
+                } finally {
+                    HELD.remove(key);
+                }
+            };
         } catch (IOException | RuntimeException e) {
-            channel.close();
+            if (channel != null) {
+                channel.close();
+            }
+            HELD.remove(key);
             throw e;
         }
-        if (lock == null) {
-            channel.close();
-            throw new IOException("another update or merge holds " + root.resolve(LOCK));
-        }
-        return () -> {
-            lock.release();
-            channel.close();
-        };
     }
+
+    private static final Set<Path> HELD = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     static void fsyncFolder(Path folder) throws IOException {
         try (FileChannel channel = FileChannel.open(folder, StandardOpenOption.READ)) {
