@@ -247,13 +247,13 @@ public final class IndexUpdater {
             List<String> added = new ArrayList<>();
             if (!add.isEmpty()) {
                 long base = next;
-                IndexBuilder builder = new IndexBuilder(options, clock);
+                IndexBuilder builder = new IndexBuilder(segmentOptions(g, options), clock);
                 report = builder.run(
                         add,
                         root,
                         new IndexBuilder.Plan(
                                 shards.size(),
-                                (fileBytes, n) -> ShardAssigner.assign(fileBytes, n, loads),
+                                (fileBytes, n) -> ShardAssigner.assign(fileBytes, n, loads, slack(fileBytes, loads)),
                                 k -> shards.get(k).folder.resolve("seg-" + (base + k)),
                                 false,
                                 name -> options.popularity().weight(name)),
@@ -383,6 +383,39 @@ public final class IndexUpdater {
         }
     }
 
+    /**
+     * {@code options} with the index's choice of symbols: segments of an index with definitions
+     * get them too (refused when ctags cannot run here: sym: would silently miss the new files),
+     * and those of an index without get none.
+     */
+    private static IndexBuilder.Options segmentOptions(Generation g, IndexBuilder.Options options) {
+        if (!g.symbols()) {
+            return options.withSymbols(SymbolChoice.none("built without symbols (the index has none)"));
+        }
+        if (options.symbols().extractor() == null) {
+            throw new IllegalArgumentException("the index has definitions (sym: search), so its new segments need them"
+                    + " too, but this run has none: " + options.symbols().absentReason());
+        }
+        return options;
+    }
+
+    /**
+     * How far past its quota a shard may take a whole new package: 2 % of the mean shard, the
+     * balance a fresh build keeps (issue 13 asks for ±5 %).
+     */
+    private static long slack(List<long[]> fileBytes, long[] loads) {
+        long total = 0;
+        for (long[] files : fileBytes) {
+            for (long b : files) {
+                total += b;
+            }
+        }
+        for (long l : loads) {
+            total += l;
+        }
+        return total / loads.length / 50;
+    }
+
     /** Segment {@code s}'s entry with the change's deletes, writing its deletes file when they grew. */
     private static Generation.SegmentEntry withDeletes(WorkingShard w, int s, long generation) throws IOException {
         Generation.SegmentEntry old = w.entries.get(s);
@@ -441,13 +474,14 @@ public final class IndexUpdater {
             int into = 0;
             List<Generation.ShardEntry> entries = new ArrayList<>();
             // Merges read what the index holds: no file it holds is filtered out again.
+            IndexBuilder.Options built = segmentOptions(g, options);
             IndexBuilder.Options mergeOptions = new IndexBuilder.Options(
-                    options.shards(),
+                    built.shards(),
                     new FilterLimits(FilterLimits.MAX_FILE_BYTES, false),
-                    options.popularity(),
-                    options.threads(),
-                    options.pairBuffer(),
-                    g.symbols() ? options.symbols() : SymbolChoice.none("built without symbols (the index has none)"));
+                    built.popularity(),
+                    built.threads(),
+                    built.pairBuffer(),
+                    built.symbols());
             for (int k = 0; k < shards.size(); k++) {
                 WorkingShard w = shards.get(k);
                 List<List<Integer>> groups = full ? MergePolicy.all(w.entries) : policy.choose(w.entries);

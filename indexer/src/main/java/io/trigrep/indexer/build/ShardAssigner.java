@@ -29,12 +29,19 @@ final class ShardAssigner {
         return assign(fileBytes, shards, new long[shards]);
     }
 
+    static List<List<Range>> assign(List<long[]> fileBytes, int shards, long[] held) {
+        return assign(fileBytes, shards, held, 0);
+    }
+
     /**
      * As {@link #assign(List, int)}, onto shards that already hold {@code held[s]} bytes: the quotas
      * split the old and new bytes together evenly, so new packages go to the lightest shards and
-     * a package larger than the room there is split as a fresh build splits it.
+     * a package larger than the room there (plus {@code slack} bytes) is split as a fresh build
+     * splits it. An update uses the slack so that a new version a little larger than the room its
+     * old one left stays whole, one segment instead of two; the next update goes to the lightest
+     * shard again, so the imbalance stays within the slack and a package.
      */
-    static List<List<Range>> assign(List<long[]> fileBytes, int shards, long[] held) {
+    static List<List<Range>> assign(List<long[]> fileBytes, int shards, long[] held, long slack) {
         if (held.length != shards) {
             throw new IllegalArgumentException(held.length + " loads for " + shards + " shards");
         }
@@ -71,7 +78,7 @@ final class ShardAssigner {
                 continue;
             }
             int shard = roomiest(room);
-            if (packageBytes[p] <= room[shard]) {
+            if (packageBytes[p] <= room[shard] + slack) {
                 room[shard] -= packageBytes[p];
                 result.get(shard).add(new Range(p, 0, files.length));
                 continue;
