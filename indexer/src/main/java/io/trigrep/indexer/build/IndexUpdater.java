@@ -1,16 +1,13 @@
 package io.trigrep.indexer.build;
 
 import io.trigrep.indexer.corpus.PackageSource;
-import io.trigrep.indexer.filter.FilterLimits;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.Manifest;
-import io.trigrep.indexer.format.Shard;
 import io.trigrep.indexer.segments.Deletes;
 import io.trigrep.indexer.segments.Generation;
 import io.trigrep.indexer.segments.IndexFolder;
 import io.trigrep.indexer.segments.PackageKey;
 import io.trigrep.indexer.segments.Segment;
-import io.trigrep.indexer.symbols.Symbols;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -69,66 +66,6 @@ public final class IndexUpdater {
         this.policy = policy;
     }
 
-    /** One shard's segments while a change is worked out: opened, with the deletes the change makes. */
-    private static final class WorkingShard {
-        final String name;
-        final Path folder;
-        final List<Generation.SegmentEntry> entries = new ArrayList<>();
-        final List<Segment> segments = new ArrayList<>();
-        final List<Deletes> deletes = new ArrayList<>();
-        final Map<String, long[]> skipped = new LinkedHashMap<>();
-
-        WorkingShard(String name, Path folder) {
-            this.name = name;
-            this.folder = folder;
-        }
-    }
-
-    /** The generation's shards, their segments opened; closed by the caller. */
-    private static List<WorkingShard> open(Path root, Generation g) throws IOException {
-        List<WorkingShard> shards = new ArrayList<>();
-        try {
-            for (Generation.ShardEntry entry : g.shards()) {
-                WorkingShard w = new WorkingShard(entry.name(), root.resolve(entry.name()));
-                shards.add(w);
-                for (Map.Entry<String, Manifest.Skipped> e : entry.skipped().entrySet()) {
-                    w.skipped.put(
-                            e.getKey(),
-                            new long[] {e.getValue().files(), e.getValue().bytes()});
-                }
-                for (Generation.SegmentEntry s : entry.segments()) {
-                    Path folder = IndexFolder.segmentFolder(w.folder, s.id());
-                    Shard shard = Shard.open(folder);
-                    int docs = shard.docs().docCount();
-                    Deletes d;
-                    try {
-                        d = s.deletes() == null
-                                ? Deletes.none(docs)
-                                : Deletes.read(w.folder.resolve(s.deletes()), docs);
-                    } catch (IOException | RuntimeException e) {
-                        shard.close();
-                        throw e;
-                    }
-                    w.entries.add(s);
-                    w.segments.add(new Segment(s.id(), shard, Symbols.absent("not read by updates"), d));
-                    w.deletes.add(d);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            close(shards);
-            throw e;
-        }
-        return shards;
-    }
-
-    private static void close(List<WorkingShard> shards) {
-        for (WorkingShard w : shards) {
-            for (Segment s : w.segments) {
-                s.shard().close();
-            }
-        }
-    }
-
     /**
      * Adds {@code add} (a package whose source name the index holds replaces it) and removes the
      * packages named in {@code remove} (a source name or a full name), then, when
@@ -180,12 +117,8 @@ public final class IndexUpdater {
             Set<String> removeKeys,
             Consumer<String> errors)
             throws IOException, InterruptedException {
-        Generation g = IndexFolder.current(root);
-        if (g.number() > 0) {
-            // What a killed update or merge left (scratch, segments never committed): under the lock, nobody's.
-            IndexFolder.removeUnreferenced(root, g);
-        }
-        List<WorkingShard> shards = open(root, g);
+        Generation g = IndexFolder.settle(root);
+        List<WorkingShard> shards = WorkingShard.open(root, g);
         try {
             // Which docs each affected package has, per shard and segment.
             Map<String, List<int[]>> docsByKey = new HashMap<>();
@@ -317,14 +250,7 @@ public final class IndexUpdater {
                 }
             }
             if (report != null) {
-                Map<String, Map<String, long[]>> skippedByPackage = new HashMap<>();
-                for (IndexBuilder.SkippedFile f : report.skipped()) {
-                    long[] c = skippedByPackage
-                            .computeIfAbsent(f.packageName(), x -> new LinkedHashMap<>())
-                            .computeIfAbsent(f.reason().key(), x -> new long[2]);
-                    c[0]++;
-                    c[1] += f.bytes();
-                }
+                Map<String, Map<String, long[]>> skippedByPackage = skippedByPackage(report);
                 for (IndexBuilder.PackagePlaced p : report.packages()) {
                     Map<String, Manifest.Skipped> counts = new LinkedHashMap<>();
                     skippedByPackage.getOrDefault(p.name(), Map.of()).forEach((reason, c) -> {
@@ -379,7 +305,7 @@ public final class IndexUpdater {
                     0,
                     report == null ? null : report.stats());
         } finally {
-            close(shards);
+            WorkingShard.close(shards);
         }
     }
 
@@ -388,7 +314,7 @@ public final class IndexUpdater {
      * get them too (refused when ctags cannot run here: sym: would silently miss the new files),
      * and those of an index without get none.
      */
-    private static IndexBuilder.Options segmentOptions(Generation g, IndexBuilder.Options options) {
+    static IndexBuilder.Options segmentOptions(Generation g, IndexBuilder.Options options) {
         if (!g.symbols()) {
             return options.withSymbols(SymbolChoice.none("built without symbols (the index has none)"));
         }
@@ -452,149 +378,8 @@ public final class IndexUpdater {
      * when there is nothing to merge.
      */
     public Result merge(Path root, boolean full, Consumer<String> errors) throws IOException, InterruptedException {
-        java.io.Closeable lock = IndexFolder.lock(root);
-        try {
-            return mergeLocked(root, full, errors);
-        } finally {
-            lock.close();
-        }
-    }
-
-    private Result mergeLocked(Path root, boolean full, Consumer<String> errors)
-            throws IOException, InterruptedException {
-        Generation g = IndexFolder.current(root);
-        if (g.number() > 0) {
-            // What a killed update or merge left (scratch, segments never committed): under the lock, nobody's.
-            IndexFolder.removeUnreferenced(root, g);
-        }
-        List<WorkingShard> shards = open(root, g);
-        try {
-            long next = g.nextSegment();
-            int merged = 0;
-            int into = 0;
-            List<Generation.ShardEntry> entries = new ArrayList<>();
-            // Merges read what the index holds: no file it holds is filtered out again.
-            IndexBuilder.Options built = segmentOptions(g, options);
-            IndexBuilder.Options mergeOptions = new IndexBuilder.Options(
-                    built.shards(),
-                    new FilterLimits(FilterLimits.MAX_FILE_BYTES, false),
-                    built.popularity(),
-                    built.threads(),
-                    built.pairBuffer(),
-                    built.symbols());
-            for (int k = 0; k < shards.size(); k++) {
-                WorkingShard w = shards.get(k);
-                List<List<Integer>> groups = full ? MergePolicy.all(w.entries) : policy.choose(w.entries);
-                List<Generation.SegmentEntry> segments = new ArrayList<>(w.entries);
-                for (List<Integer> group : groups) {
-                    long id = next++;
-                    Generation.SegmentEntry result = mergeGroup(root, shards, k, group, id, mergeOptions, errors);
-                    merged += group.size();
-                    int first = group.get(0);
-                    for (int i : group) {
-                        segments.set(i, null);
-                    }
-                    if (result != null) {
-                        segments.set(first, result);
-                        into++;
-                    }
-                }
-                segments.removeIf(java.util.Objects::isNull);
-                entries.add(new Generation.ShardEntry(
-                        w.name, segments, g.shards().get(k).skipped()));
-            }
-            if (merged == 0) {
-                return new Result(
-                        g.number(), g.number(), List.of(), List.of(), List.of(), List.of(), List.of(), 0, 0, null);
-            }
-            Generation after = new Generation(g.number() + 1, next, g.symbols(), entries, g.packages());
-            IndexFolder.commit(root, after);
-            IndexFolder.removeUnreferenced(root, after);
-            return new Result(
-                    g.number(),
-                    after.number(),
-                    List.of(),
-                    List.of(),
-                    List.of(),
-                    List.of(),
-                    List.of(),
-                    merged,
-                    into,
-                    null);
-        } finally {
-            close(shards);
-        }
-    }
-
-    /** Re-indexes the live files of the segments at {@code group} of shard {@code k} as segment {@code id}; null when none is live. */
-    private Generation.SegmentEntry mergeGroup(
-            Path root,
-            List<WorkingShard> shards,
-            int k,
-            List<Integer> group,
-            long id,
-            IndexBuilder.Options mergeOptions,
-            Consumer<String> errors)
-            throws IOException, InterruptedException {
-        WorkingShard w = shards.get(k);
-        Map<String, SegmentPackage> packages = new TreeMap<>();
-        int live = 0;
-        for (int i : group) {
-            Segment seg = w.segments.get(i);
-            DocTable table = seg.shard().docs();
-            for (int p = 0; p < table.packageCount(); p++) {
-                String name = table.packageName(p);
-                float weight = table.packageWeight(p);
-                SegmentPackage source = packages.computeIfAbsent(name, n -> new SegmentPackage(n, weight));
-                source.add(seg, p);
-            }
-            live += seg.liveDocs();
-        }
-        packages.values().removeIf(p -> p.docCount() == 0);
-        if (live == 0) {
-            return null;
-        }
-        List<PackageSource> sources = new ArrayList<>(packages.values());
-        Map<String, Float> weights = new HashMap<>();
-        for (SegmentPackage p : packages.values()) {
-            weights.put(p.name(), p.weight());
-        }
-        IndexBuilder builder = new IndexBuilder(mergeOptions, clock);
-        List<String> problems = new ArrayList<>();
-        IndexBuilder.Report report = builder.run(
-                sources,
-                root,
-                new IndexBuilder.Plan(
-                        shards.size(),
-                        (fileBytes, n) -> everythingTo(k, fileBytes, n),
-                        shard -> w.folder.resolve("seg-" + id),
-                        false,
-                        name -> weights.getOrDefault(name, 1f)),
-                message -> {
-                    problems.add(message);
-                    errors.accept(message);
-                });
-        BuiltShard b = report.shards().get(k);
-        int docs = b == null ? 0 : b.docs();
-        if (!problems.isEmpty() || docs != live) {
-            throw new IOException("merging " + group.size() + " segments of " + w.name + " gave " + docs
-                    + " docs, not the " + live + " live ones" + (problems.isEmpty() ? "" : ": " + problems.get(0))
-                    + "; nothing was committed");
-        }
-        return new Generation.SegmentEntry(id, b.docs(), 0, b.contentBytes(), null);
-    }
-
-    private static List<List<ShardAssigner.Range>> everythingTo(int k, List<long[]> fileBytes, int shards) {
-        List<List<ShardAssigner.Range>> out = new ArrayList<>();
-        for (int s = 0; s < shards; s++) {
-            out.add(new ArrayList<>());
-        }
-        for (int p = 0; p < fileBytes.size(); p++) {
-            if (fileBytes.get(p).length > 0) {
-                out.get(k).add(new ShardAssigner.Range(p, 0, fileBytes.get(p).length));
-            }
-        }
-        return out;
+        return new SegmentMerger(segmentOptions(IndexFolder.current(root), options), clock, policy)
+                .merge(root, full, errors);
     }
 
     /**
@@ -607,14 +392,7 @@ public final class IndexUpdater {
         long previous = before == null ? 0 : before.number();
         // Segment ids never repeat within an index, across rebuilds too.
         long nextSegment = before == null ? 1 : before.nextSegment();
-        Map<String, Map<String, long[]>> skippedByPackage = new HashMap<>();
-        for (IndexBuilder.SkippedFile f : report.skipped()) {
-            long[] c = skippedByPackage
-                    .computeIfAbsent(f.packageName(), x -> new LinkedHashMap<>())
-                    .computeIfAbsent(f.reason().key(), x -> new long[2]);
-            c[0]++;
-            c[1] += f.bytes();
-        }
+        Map<String, Map<String, long[]>> skippedByPackage = skippedByPackage(report);
         List<Generation.PackageEntry> ledger = new ArrayList<>();
         for (IndexBuilder.PackagePlaced p : report.packages()) {
             Map<String, Manifest.Skipped> counts = new LinkedHashMap<>();
@@ -637,5 +415,17 @@ public final class IndexUpdater {
         IndexFolder.commit(root, g);
         IndexFolder.removeUnreferenced(root, g);
         return g;
+    }
+
+    /** A build's skipped files counted per package, then per reason: {files, bytes}. */
+    private static Map<String, Map<String, long[]>> skippedByPackage(IndexBuilder.Report report) {
+        Map<String, Map<String, long[]>> counts = new HashMap<>();
+        for (IndexBuilder.SkippedFile f : report.skipped()) {
+            long[] c = counts.computeIfAbsent(f.packageName(), x -> new LinkedHashMap<>())
+                    .computeIfAbsent(f.reason().key(), x -> new long[2]);
+            c[0]++;
+            c[1] += f.bytes();
+        }
+        return counts;
     }
 }

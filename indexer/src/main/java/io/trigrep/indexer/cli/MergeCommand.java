@@ -4,7 +4,6 @@ import io.trigrep.indexer.build.IndexBuilder;
 import io.trigrep.indexer.build.IndexUpdater;
 import io.trigrep.indexer.segments.IndexFolder;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,12 +23,8 @@ import picocli.CommandLine.Option;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:merged, or nothing to merge", "2:bad usage or the merge failed (nothing was changed)"})
 public final class MergeCommand implements Callable<Integer> {
-    @Option(
-            names = "--index",
-            required = true,
-            defaultValue = "${env:TRIGREP_INDEX_DIR}",
-            description = "the index folder (env TRIGREP_INDEX_DIR)")
-    Path index;
+    @Mixin
+    IndexOption folder;
 
     @Option(names = "--tiered", description = "merge only what the tiered policy picks, not everything")
     boolean tiered;
@@ -41,12 +36,12 @@ public final class MergeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintStream err = System.err;
         IndexBuilder.Options options =
-                build.options(IndexFolder.current(index).shards().size(), err);
+                build.options(IndexFolder.current(folder.index).shards().size(), err);
         if (options == null) {
             return 2;
         }
         IndexUpdater.Result r = new IndexUpdater(options, Clock.systemUTC())
-                .merge(index, !tiered, message -> err.println("error: " + message));
+                .merge(folder.index, !tiered, message -> err.println("error: " + message));
         if (r.merged() == 0) {
             System.out.println("nothing to merge: generation " + r.fromGeneration() + " stays");
         } else {

@@ -3,9 +3,9 @@ package io.trigrep.indexer.cli;
 import io.trigrep.indexer.segments.Generation;
 import io.trigrep.indexer.segments.IndexFolder;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ./trigrep segments}: what an index's current generation holds, shard by shard. */
@@ -16,19 +16,15 @@ import picocli.CommandLine.Option;
         description =
                 "Show an index's generation and, per shard, its segments and deleted files (or, with --packages, the packages it holds).")
 public final class SegmentsCommand implements Callable<Integer> {
-    @Option(
-            names = "--index",
-            required = true,
-            defaultValue = "${env:TRIGREP_INDEX_DIR}",
-            description = "the index folder (env TRIGREP_INDEX_DIR)")
-    Path index;
+    @Mixin
+    IndexOption folder;
 
     @Option(names = "--packages", description = "print the packages the index holds, one full name per line, sorted")
     boolean packages;
 
     @Override
     public Integer call() throws Exception {
-        Generation g = IndexFolder.current(index);
+        Generation g = IndexFolder.current(folder.index);
         PrintStream out = System.out;
         if (packages) {
             for (Generation.PackageEntry p : g.packages()) {

@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code ./trigrep update}: adds, replaces and removes packages of an index, as one new generation. */
+/** {@code ./trigrep update}: adds, replaces and removes packages of an folder.index, as one new generation. */
 @Command(
         name = "update",
         mixinStandardHelpOptions = true,
@@ -35,12 +35,8 @@ import picocli.CommandLine.Option;
             "2:bad usage or nothing could be changed"
         })
 public final class UpdateCommand implements Callable<Integer> {
-    @Option(
-            names = "--index",
-            required = true,
-            defaultValue = "${env:TRIGREP_INDEX_DIR}",
-            description = "the index folder (holding shard-0 …; env TRIGREP_INDEX_DIR)")
-    Path index;
+    @Mixin
+    IndexOption folder;
 
     @Option(
             names = "--add",
@@ -69,7 +65,7 @@ public final class UpdateCommand implements Callable<Integer> {
             err.println("error: nothing to do: give --add INPUT... or --remove PACKAGE...");
             return 2;
         }
-        Generation before = IndexFolder.current(index);
+        Generation before = IndexFolder.current(folder.index);
         IndexBuilder.Options options = build.options(before.shards().size(), err);
         if (options == null) {
             return 2;
@@ -77,7 +73,7 @@ public final class UpdateCommand implements Callable<Integer> {
         int[] inputErrors = {0};
         List<PackageSource> packages = add.isEmpty()
                 ? List.of()
-                : Corpus.discover(add, index, message -> {
+                : Corpus.discover(add, folder.index, message -> {
                     inputErrors[0]++;
                     err.println("error: " + message);
                 });
@@ -88,7 +84,7 @@ public final class UpdateCommand implements Callable<Integer> {
         IndexUpdater.Result r;
         try {
             r = new IndexUpdater(options, Clock.systemUTC())
-                    .update(index, packages, remove, !noMerge, message -> err.println("error: " + message));
+                    .update(folder.index, packages, remove, !noMerge, message -> err.println("error: " + message));
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return 2;

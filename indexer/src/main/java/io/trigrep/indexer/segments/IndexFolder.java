@@ -134,6 +134,19 @@ public final class IndexFolder {
     }
 
     /**
+     * The index's generation, after deleting what a killed update, merge or build left beside it
+     * (scratch folders, segments never committed): only under the update lock, when nobody else's
+     * files can be among them.
+     */
+    public static Generation settle(Path root) throws IOException {
+        Generation g = current(root);
+        if (g.number() > 0) {
+            removeUnreferenced(root, g);
+        }
+        return g;
+    }
+
+    /**
      * Makes {@code next} the index's generation: its file is written under a temporary name,
      * fsynced and renamed into place (the one step that commits), then the folder is fsynced.
      * Before the rename the index is at its previous generation; after it, at {@code next}.

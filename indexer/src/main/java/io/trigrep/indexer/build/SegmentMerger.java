@@ -1,0 +1,183 @@
+package io.trigrep.indexer.build;
+
+import io.trigrep.indexer.corpus.PackageSource;
+import io.trigrep.indexer.filter.FilterLimits;
+import io.trigrep.indexer.format.DocTable;
+import io.trigrep.indexer.segments.Generation;
+import io.trigrep.indexer.segments.IndexFolder;
+import io.trigrep.indexer.segments.Segment;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * Folds segments of a shard into one: their live files re-indexed, package by package in their
+ * original read order with their stored weight, from the contents the index holds (nothing is
+ * filtered out again), so deleted files are gone and the merged segment holds what they held.
+ * One commit for all the shards' merges ({@link IndexFolder#commit}).
+ */
+final class SegmentMerger {
+    private final IndexBuilder.Options options;
+    private final Clock clock;
+    private final MergePolicy policy;
+
+    /** {@code options} as segments of the index are built (its choice of symbols). */
+    SegmentMerger(IndexBuilder.Options options, Clock clock, MergePolicy policy) {
+        this.options = options;
+        this.clock = clock;
+        this.policy = policy;
+    }
+
+    /**
+     * Folds segments: with {@code full}, every shard's segments into one, dropping every deleted
+     * file; otherwise what the tiered policy picks. Commits one generation for all of it, or none
+     * when there is nothing to merge.
+     */
+    IndexUpdater.Result merge(Path root, boolean full, Consumer<String> errors)
+            throws IOException, InterruptedException {
+        java.io.Closeable lock = IndexFolder.lock(root);
+        try {
+            return mergeLocked(root, full, errors);
+        } finally {
+            lock.close();
+        }
+    }
+
+    private IndexUpdater.Result mergeLocked(Path root, boolean full, Consumer<String> errors)
+            throws IOException, InterruptedException {
+        Generation g = IndexFolder.settle(root);
+        List<WorkingShard> shards = WorkingShard.open(root, g);
+        try {
+            long next = g.nextSegment();
+            int merged = 0;
+            int into = 0;
+            List<Generation.ShardEntry> entries = new ArrayList<>();
+            // Merges read what the index holds: no file it holds is filtered out again.
+            IndexBuilder.Options mergeOptions = new IndexBuilder.Options(
+                    options.shards(),
+                    new FilterLimits(FilterLimits.MAX_FILE_BYTES, false),
+                    options.popularity(),
+                    options.threads(),
+                    options.pairBuffer(),
+                    options.symbols());
+            for (int k = 0; k < shards.size(); k++) {
+                WorkingShard w = shards.get(k);
+                List<List<Integer>> groups = full ? MergePolicy.all(w.entries) : policy.choose(w.entries);
+                List<Generation.SegmentEntry> segments = new ArrayList<>(w.entries);
+                for (List<Integer> group : groups) {
+                    long id = next++;
+                    Generation.SegmentEntry result = mergeGroup(root, shards, k, group, id, mergeOptions, errors);
+                    merged += group.size();
+                    int first = group.get(0);
+                    for (int i : group) {
+                        segments.set(i, null);
+                    }
+                    if (result != null) {
+                        segments.set(first, result);
+                        into++;
+                    }
+                }
+                segments.removeIf(java.util.Objects::isNull);
+                entries.add(new Generation.ShardEntry(
+                        w.name, segments, g.shards().get(k).skipped()));
+            }
+            if (merged == 0) {
+                return new IndexUpdater.Result(
+                        g.number(), g.number(), List.of(), List.of(), List.of(), List.of(), List.of(), 0, 0, null);
+            }
+            Generation after = new Generation(g.number() + 1, next, g.symbols(), entries, g.packages());
+            IndexFolder.commit(root, after);
+            IndexFolder.removeUnreferenced(root, after);
+            return new IndexUpdater.Result(
+                    g.number(),
+                    after.number(),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    merged,
+                    into,
+                    null);
+        } finally {
+            WorkingShard.close(shards);
+        }
+    }
+
+    /** Re-indexes the live files of the segments at {@code group} of shard {@code k} as segment {@code id}; null when none is live. */
+    private Generation.SegmentEntry mergeGroup(
+            Path root,
+            List<WorkingShard> shards,
+            int k,
+            List<Integer> group,
+            long id,
+            IndexBuilder.Options mergeOptions,
+            Consumer<String> errors)
+            throws IOException, InterruptedException {
+        WorkingShard w = shards.get(k);
+        Map<String, SegmentPackage> packages = new TreeMap<>();
+        int live = 0;
+        for (int i : group) {
+            Segment seg = w.segments.get(i);
+            DocTable table = seg.shard().docs();
+            for (int p = 0; p < table.packageCount(); p++) {
+                String name = table.packageName(p);
+                float weight = table.packageWeight(p);
+                SegmentPackage source = packages.computeIfAbsent(name, n -> new SegmentPackage(n, weight));
+                source.add(seg, p);
+            }
+            live += seg.liveDocs();
+        }
+        packages.values().removeIf(p -> p.docCount() == 0);
+        if (live == 0) {
+            return null;
+        }
+        List<PackageSource> sources = new ArrayList<>(packages.values());
+        Map<String, Float> weights = new HashMap<>();
+        for (SegmentPackage p : packages.values()) {
+            weights.put(p.name(), p.weight());
+        }
+        IndexBuilder builder = new IndexBuilder(mergeOptions, clock);
+        List<String> problems = new ArrayList<>();
+        IndexBuilder.Report report = builder.run(
+                sources,
+                root,
+                new IndexBuilder.Plan(
+                        shards.size(),
+                        (fileBytes, n) -> everythingTo(k, fileBytes, n),
+                        shard -> w.folder.resolve("seg-" + id),
+                        false,
+                        name -> weights.getOrDefault(name, 1f)),
+                message -> {
+                    problems.add(message);
+                    errors.accept(message);
+                });
+        BuiltShard b = report.shards().get(k);
+        int docs = b == null ? 0 : b.docs();
+        if (!problems.isEmpty() || docs != live) {
+            throw new IOException("merging " + group.size() + " segments of " + w.name + " gave " + docs
+                    + " docs, not the " + live + " live ones" + (problems.isEmpty() ? "" : ": " + problems.get(0))
+                    + "; nothing was committed");
+        }
+        return new Generation.SegmentEntry(id, b.docs(), 0, b.contentBytes(), null);
+    }
+
+    private static List<List<ShardAssigner.Range>> everythingTo(int k, List<long[]> fileBytes, int shards) {
+        List<List<ShardAssigner.Range>> out = new ArrayList<>();
+        for (int s = 0; s < shards; s++) {
+            out.add(new ArrayList<>());
+        }
+        for (int p = 0; p < fileBytes.size(); p++) {
+            if (fileBytes.get(p).length > 0) {
+                out.get(k).add(new ShardAssigner.Range(p, 0, fileBytes.get(p).length));
+            }
+        }
+        return out;
+    }
+}
