@@ -125,9 +125,14 @@ public final class IndexBuilder {
      * folder shard k is renamed to once built; shards given no file are built only when
      * {@code buildEmpty}; {@code weight} is a package's weight by name.
      */
+    /** Places packages' files on shards: {@code names.get(p)} is package p's name, {@code fileBytes.get(p)} its files' sizes in read order. */
+    interface Assign {
+        List<List<ShardAssigner.Range>> assign(List<String> names, List<long[]> fileBytes, int shards);
+    }
+
     record Plan(
             int shards,
-            java.util.function.BiFunction<List<long[]>, Integer, List<List<ShardAssigner.Range>>> assign,
+            Assign assign,
             java.util.function.IntFunction<Path> target,
             boolean buildEmpty,
             java.util.function.ToDoubleFunction<String> weight) {}
@@ -165,7 +170,7 @@ public final class IndexBuilder {
                     out,
                     new Plan(
                             options.shards(),
-                            ShardAssigner::assign,
+                            (names, fileBytes, n) -> ShardAssigner.assign(fileBytes, n),
                             shard -> out.resolve("shard-" + shard),
                             true,
                             name -> options.popularity().weight(name)),
@@ -310,7 +315,11 @@ public final class IndexBuilder {
             }
             fileBytes.add(sizes);
         }
-        List<List<ShardAssigner.Range>> assignment = plan.assign().apply(fileBytes, shards);
+        List<String> names = new ArrayList<>();
+        for (ReadPackage p : read) {
+            names.add(p.name());
+        }
+        List<List<ShardAssigner.Range>> assignment = plan.assign().assign(names, fileBytes, shards);
         int[] skipShard = new int[read.size()];
         List<java.util.SortedSet<Integer>> held = new ArrayList<>();
         for (int p = 0; p < read.size(); p++) {

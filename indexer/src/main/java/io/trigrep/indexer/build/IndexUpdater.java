@@ -186,7 +186,8 @@ public final class IndexUpdater {
                         root,
                         new IndexBuilder.Plan(
                                 shards.size(),
-                                (fileBytes, n) -> ShardAssigner.assign(fileBytes, n, loads, slack(fileBytes, loads)),
+                                (names, fileBytes, n) -> ShardAssigner.assign(
+                                        fileBytes, n, loads, slack(fileBytes, loads), preferred(names, docsByKey)),
                                 k -> shards.get(k).folder.resolve("seg-" + (base + k)),
                                 false,
                                 name -> options.popularity().weight(name)),
@@ -323,6 +324,23 @@ public final class IndexUpdater {
                     + " too, but this run has none: " + options.symbols().absentReason());
         }
         return options;
+    }
+
+    /**
+     * Per package read, the shard that held every live file of its older version; -1 for a new
+     * package, or an old one spread over several shards.
+     */
+    private static int[] preferred(List<String> names, Map<String, List<int[]>> docsByKey) {
+        int[] shard = new int[names.size()];
+        for (int p = 0; p < shard.length; p++) {
+            shard[p] = -1;
+            List<int[]> old = docsByKey.get(PackageKey.of(names.get(p)));
+            if (old != null && !old.isEmpty()) {
+                int k = old.get(0)[0];
+                shard[p] = old.stream().allMatch(at -> at[0] == k) ? k : -1;
+            }
+        }
+        return shard;
     }
 
     /**

@@ -150,7 +150,7 @@ final class SegmentMerger {
                 root,
                 new IndexBuilder.Plan(
                         shards.size(),
-                        (fileBytes, n) -> everythingTo(k, fileBytes, n),
+                        (names, fileBytes, n) -> everythingTo(k, fileBytes, n),
                         shard -> w.folder.resolve("seg-" + id),
                         false,
                         name -> weights.getOrDefault(name, 1f)),

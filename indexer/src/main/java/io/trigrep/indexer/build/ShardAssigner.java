@@ -26,11 +26,15 @@ final class ShardAssigner {
      * are package p's file sizes in read order.
      */
     static List<List<Range>> assign(List<long[]> fileBytes, int shards) {
-        return assign(fileBytes, shards, new long[shards]);
+        int[] none = new int[fileBytes.size()];
+        java.util.Arrays.fill(none, -1);
+        return assign(fileBytes, shards, new long[shards], 0, none);
     }
 
     static List<List<Range>> assign(List<long[]> fileBytes, int shards, long[] held) {
-        return assign(fileBytes, shards, held, 0);
+        int[] none = new int[fileBytes.size()];
+        java.util.Arrays.fill(none, -1);
+        return assign(fileBytes, shards, held, 0, none);
     }
 
     /**
@@ -39,9 +43,12 @@ final class ShardAssigner {
      * a package larger than the room there (plus {@code slack} bytes) is split as a fresh build
      * splits it. An update uses the slack so that a new version a little larger than the room its
      * old one left stays whole, one segment instead of two; the next update goes to the lightest
-     * shard again, so the imbalance stays within the slack and a package.
+     * shard again, so the imbalance stays within the slack and a package. A package whose
+     * {@code preferred} shard ({@code preferred[p]}, -1 for none) has that room goes there whole
+     * instead: an update puts a new version where its old one was, so one backend's switch to
+     * the new generation swaps the two at once.
      */
-    static List<List<Range>> assign(List<long[]> fileBytes, int shards, long[] held, long slack) {
+    static List<List<Range>> assign(List<long[]> fileBytes, int shards, long[] held, long slack, int[] preferred) {
         if (held.length != shards) {
             throw new IllegalArgumentException(held.length + " loads for " + shards + " shards");
         }
@@ -77,7 +84,8 @@ final class ShardAssigner {
             if (files.length == 0) {
                 continue;
             }
-            int shard = roomiest(room);
+            int want = preferred[p];
+            int shard = want >= 0 && want < shards && packageBytes[p] <= room[want] + slack ? want : roomiest(room);
             if (packageBytes[p] <= room[shard] + slack) {
                 room[shard] -= packageBytes[p];
                 result.get(shard).add(new Range(p, 0, files.length));

@@ -81,4 +81,17 @@ class MergePolicyTest {
         assertThat(large.get(1)).containsExactly(new ShardAssigner.Range(0, 0, 4));
         assertThat(large.get(0)).containsExactly(new ShardAssigner.Range(0, 4, 6));
     }
+
+    @Test
+    void aNewVersionGoesWhereItsOldOneWasWhenItFits() {
+        // Shard 0 lost the old version (room 40 of 100 + 0 + 40 new = 70 each), shard 1 is lighter still.
+        List<List<ShardAssigner.Range>> placed =
+                ShardAssigner.assign(List.of(new long[] {20, 20}), 2, new long[] {60, 40}, 0, new int[] {0});
+        assertThat(placed.get(0)).containsExactly(new ShardAssigner.Range(0, 0, 2));
+        assertThat(placed.get(1)).isEmpty();
+        // Too large for the old shard's room (plus slack): the lightest shard takes it, as for a new package.
+        List<List<ShardAssigner.Range>> moved =
+                ShardAssigner.assign(List.of(new long[] {30, 30}), 2, new long[] {90, 10}, 5, new int[] {0});
+        assertThat(moved.get(1)).containsExactly(new ShardAssigner.Range(0, 0, 2));
+    }
 }
