@@ -47,10 +47,10 @@ class InteropTest {
                         List.of(new RangeValue(6, 7), new RangeValue(20, 22)),
                         0.8125f),
                 new ProgressValue(10, 20, 30, 40),
-                new DoneValue(5, 6, 7, 8, 9_000_000_000L, Done.Truncation.MAX_RESULTS, true),
+                new DoneValue(5, 6, 7, 8, 9_000_000_000L, Done.Truncation.MAX_RESULTS, true, 17),
                 new FailureValue(Failure.Code.BAD_QUERY, "missing closing )", 5),
                 new FileValue("p", "dir/f.bin", new byte[] {'a', 0, (byte) 0xff}),
-                new StatusValue("shard-2", 100, 4096, 1, 1, List.of(), 1796068555139L),
+                new StatusValue("shard-2", 100, 4096, 1, 1, List.of(), 1796068555139L, 3, 4_000_000_000L),
                 new FileValue(
                         "p",
                         "big.js",
@@ -74,14 +74,14 @@ class InteropTest {
                                 + "ranges = [(start = 6, end = 7), (start = 20, end = 22)], ranking = 0.8125, contextStart = 0, lineBytes = 0))",
                         "(progress = (filesSearched = 10, candidateFiles = 20, totalFiles = 30, results = 40))",
                         "(done = (results = 5, filesSearched = 6, candidateFiles = 7, totalFiles = 8, elapsedNanos = 9000000000, "
-                                + "truncation = maxResults, fullScan = true))",
+                                + "truncation = maxResults, fullScan = true, generation = 17))",
                         "(error = (code = badQuery, message = \"missing closing )\", position = 5))",
                         "(file = (package = \"p\", path = \"dir/f.bin\", content = \"a\\000\\377\", firstLine = 0, totalLines = 0, totalBytes = 0))",
-                        "(status = (shard = \"shard-2\", files = 100, bytes = 4096, queriesInFlight = 1, formatVersion = 1, generation = 1796068555139))",
+                        "(status = (shard = \"shard-2\", files = 100, bytes = 4096, queriesInFlight = 1, formatVersion = 1, generation = 1796068555139, segments = 3, deletedFiles = 4000000000))",
                         "(file = (package = \"p\", path = \"big.js\", content = \"ab\\n\", firstLine = 7, totalLines = 9, totalBytes = 123456789012, "
                                 + "cuts = [(line = 8, bytes = 70000)]))",
                         "(status = (shard = \"shard-3\", files = 5, bytes = 6, queriesInFlight = 0, formatVersion = 1, "
-                                + "skipped = [(reason = \"binary\", files = 2, bytes = 300), (reason = \"too_large\", files = 1, bytes = 70000000)], generation = 0))",
+                                + "skipped = [(reason = \"binary\", files = 2, bytes = 300), (reason = \"too_large\", files = 1, bytes = 70000000)], generation = 0, segments = 0, deletedFiles = 0))",
                         "(fileMatch = (package = \"zlib\", path = \"contrib/minizip/Makefile.am\", ranking = 0.75, bytes = 6000000000, "
                                 + "language = \"makefile\"))");
 

@@ -120,7 +120,19 @@ final class Values {
             long totalFiles,
             long elapsedNanos,
             Done.Truncation truncation,
-            boolean fullScan) {}
+            boolean fullScan,
+            long generation) {
+        DoneValue(
+                long results,
+                long filesSearched,
+                long candidateFiles,
+                long totalFiles,
+                long elapsedNanos,
+                Done.Truncation truncation,
+                boolean fullScan) {
+            this(results, filesSearched, candidateFiles, totalFiles, elapsedNanos, truncation, fullScan, 0);
+        }
+    }
 
     record FailureValue(Failure.Code code, String message, int position) {}
 
@@ -163,9 +175,22 @@ final class Values {
             int queriesInFlight,
             int formatVersion,
             List<SkippedValue> skipped,
-            long generation) {
+            long generation,
+            int segments,
+            long deletedFiles) {
         StatusValue(String shard, long files, long bytes, int queriesInFlight, int formatVersion) {
             this(shard, files, bytes, queriesInFlight, formatVersion, List.of(), 0);
+        }
+
+        StatusValue(
+                String shard,
+                long files,
+                long bytes,
+                int queriesInFlight,
+                int formatVersion,
+                List<SkippedValue> skipped,
+                long generation) {
+            this(shard, files, bytes, queriesInFlight, formatVersion, skipped, generation, 0, 0);
         }
 
         StatusValue(
@@ -282,7 +307,8 @@ final class Values {
                     .setTotalFiles(d.totalFiles)
                     .setElapsedNanos(d.elapsedNanos)
                     .setTruncation(d.truncation)
-                    .setFullScan(d.fullScan);
+                    .setFullScan(d.fullScan)
+                    .setGeneration(d.generation);
         } else if (value instanceof FailureValue f) {
             response.initError().setCode(f.code).setMessage(f.message).setPosition(f.position);
         } else if (value instanceof FileValue f) {
@@ -308,7 +334,9 @@ final class Values {
                     .setBytes(s.bytes)
                     .setQueriesInFlight(s.queriesInFlight)
                     .setFormatVersion(s.formatVersion)
-                    .setGeneration(s.generation);
+                    .setGeneration(s.generation)
+                    .setSegments(s.segments)
+                    .setDeletedFiles(s.deletedFiles);
             if (!s.skipped.isEmpty()) {
                 StructList.Builder<Skipped.Builder> skipped = status.initSkipped(s.skipped.size());
                 for (int i = 0; i < s.skipped.size(); i++) {
@@ -428,7 +456,8 @@ final class Values {
                         d.getTotalFiles(),
                         d.getElapsedNanos(),
                         d.getTruncation(),
-                        d.getFullScan());
+                        d.getFullScan(),
+                        d.getGeneration());
             }
             case ERROR ->
                 new FailureValue(
@@ -463,7 +492,9 @@ final class Values {
                         s.getQueriesInFlight(),
                         s.getFormatVersion(),
                         skipped,
-                        s.getGeneration());
+                        s.getGeneration(),
+                        s.getSegments(),
+                        s.getDeletedFiles());
             }
             case FILE_MATCH -> {
                 FileMatch.Reader f = response.getFileMatch();
