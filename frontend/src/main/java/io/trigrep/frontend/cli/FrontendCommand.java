@@ -164,6 +164,14 @@ public final class FrontendCommand implements Callable<Integer> {
     long warmupMs;
 
     @Option(
+            names = "--status-poll-ms",
+            defaultValue = "${env:TRIGREP_STATUS_POLL_MS:-5000}",
+            description =
+                    "ask every backend for its status (counts, and its shard's generation: cached answers of an older one are "
+                            + "not served) this often (env TRIGREP_STATUS_POLL_MS; default ${DEFAULT-VALUE})")
+    long statusPollMs;
+
+    @Option(
             names = "--tls-ca",
             defaultValue = "${env:TRIGREP_TLS_CA}",
             description =
@@ -198,6 +206,7 @@ public final class FrontendCommand implements Callable<Integer> {
         SearchLimits search = new SearchLimits(maxQueries, maxExpensive, maxPerClient, trustedProxies, caps);
         FrontendServer server =
                 new FrontendServer(fanOut, search, new QueryCache(data, cacheBytes, minFreeBytes), limits);
+        server.pollStatusEvery(Duration.ofMillis(statusPollMs));
         if (warmupMs > 0) {
             server.holdReadinessForWarmUp();
         }

@@ -30,7 +30,11 @@ import org.capnproto.MessageBuilder;
 public final class CorpusStatus implements AutoCloseable {
     public record Skip(String reason, long files, long bytes) {}
 
-    /** {@code generation}: which build of the shard the backend serves (0 unknown); see {@link Snapshot#generations}. */
+    /**
+     * {@code generation}: which state of the shard the backend serves, as its status says (its
+     * index's generation number, or the build time in milliseconds of a shard without
+     * generations; 0 unknown); {@code segments} and {@code deletedFiles} of that state.
+     */
     public record Shard(
             String backend,
             String name,
@@ -38,29 +42,22 @@ public final class CorpusStatus implements AutoCloseable {
             long bytes,
             int formatVersion,
             long generation,
+            int segments,
+            long deletedFiles,
             boolean reachable,
             String problem,
             List<Skip> skipped) {}
 
     /** Every shard, the searchable totals of those that ever answered, and the skipped totals by reason. */
-    public record Snapshot(List<Shard> shards, long files, long bytes, List<Skip> skipped, long takenMillis) {
-        /**
-         * The generation of every shard, in backend order: cached answers are keyed by it, so an
-         * answer from an index that has since been rebuilt or replaced is never served again.
-         */
-        public String generations() {
-            StringBuilder out = new StringBuilder();
-            for (Shard s : shards) {
-                out.append(s.generation()).append(',');
-            }
-            return out.toString();
-        }
-    }
+    public record Snapshot(List<Shard> shards, long files, long bytes, List<Skip> skipped, long takenMillis) {}
 
     private final List<InetSocketAddress> backends;
     private final Tls tls;
     private final int timeoutMillis;
     private final LongSupplier clock;
+    /** Told each status's generation: cached answers of another are stale. */
+    private final ShardGenerations generations;
+
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "trigrep-corpus-status");
         t.setDaemon(true);
@@ -68,7 +65,17 @@ public final class CorpusStatus implements AutoCloseable {
     });
     private volatile Snapshot latest;
 
-    public CorpusStatus(List<InetSocketAddress> backends, Tls tls, int timeoutMillis, LongSupplier clock) {
+    public CorpusStatus(
+            List<InetSocketAddress> backends,
+            Tls tls,
+            int timeoutMillis,
+            LongSupplier clock,
+            ShardGenerations generations) {
+        if (generations.shards() != backends.size()) {
+            throw new IllegalArgumentException(
+                    "generations of " + generations.shards() + " shards for " + backends.size() + " backends");
+        }
+        this.generations = generations;
         this.backends = List.copyOf(backends);
         this.tls = tls;
         this.timeoutMillis = timeoutMillis;
@@ -98,6 +105,7 @@ public final class CorpusStatus implements AutoCloseable {
             try {
                 MessageBuilder ping = Messages.newBuilder();
                 ping.initRoot(Request.factory).setPing();
+                long askedAt = generations.tick();
                 ByteBuffer frame = BackendClient.ask(tls, backend, ping, timeoutMillis, timeoutMillis);
                 Response.Reader response =
                         frame == null ? null : Messages.response(Framing.read(frame, FrameLimits.DEFAULT));
@@ -106,6 +114,7 @@ public final class CorpusStatus implements AutoCloseable {
                     continue;
                 }
                 Status.Reader s = response.getStatus();
+                generations.learn(i, s.getGeneration(), askedAt);
                 List<Skip> skipped = new ArrayList<>();
                 for (Skipped.Reader k : s.getSkipped()) {
                     skipped.add(new Skip(k.getReason().toString(), k.getFiles(), k.getBytes()));
@@ -117,6 +126,8 @@ public final class CorpusStatus implements AutoCloseable {
                         s.getBytes(),
                         s.getFormatVersion(),
                         s.getGeneration(),
+                        s.getSegments(),
+                        s.getDeletedFiles(),
                         true,
                         null,
                         List.copyOf(skipped)));
@@ -148,7 +159,7 @@ public final class CorpusStatus implements AutoCloseable {
 
     private static Shard unreachable(String address, Shard known, String problem) {
         return known == null
-                ? new Shard(address, "", 0, 0, 0, 0, false, problem, List.of())
+                ? new Shard(address, "", 0, 0, 0, 0, 0, 0, false, problem, List.of())
                 : new Shard(
                         address,
                         known.name(),
@@ -156,6 +167,8 @@ public final class CorpusStatus implements AutoCloseable {
                         known.bytes(),
                         known.formatVersion(),
                         known.generation(),
+                        known.segments(),
+                        known.deletedFiles(),
                         false,
                         problem,
                         known.skipped());

@@ -47,6 +47,8 @@ public final class FanOut implements AutoCloseable {
     private final Tls tls;
     /** Per backend, its connections kept across queries. */
     private final List<BackendConnections> connections;
+    /** The newest generation known of each backend's shard, told by every run's answers and the status polls. */
+    private final ShardGenerations generations;
 
     static final int CONNECT_MILLIS = 5000;
 
@@ -85,9 +87,12 @@ public final class FanOut implements AutoCloseable {
             pools.add(new BackendConnections(backend, group, tls, CONNECT_MILLIS));
         }
         this.connections = List.copyOf(pools);
+        this.generations = new ShardGenerations(this.backends.size());
         List<String> names = shardNames();
         for (int i = 0; i < names.size(); i++) {
+            int shard = i;
             metrics.backendConnections(names.get(i), connections.get(i)::opened);
+            metrics.shardGeneration(names.get(i), () -> generations.newest(shard));
         }
     }
 
@@ -101,6 +106,11 @@ public final class FanOut implements AutoCloseable {
 
     public List<InetSocketAddress> backends() {
         return backends;
+    }
+
+    /** The newest generation known of each backend's shard, in backend order. */
+    public ShardGenerations generations() {
+        return generations;
     }
 
     /** How every connection to the backends is made: searches here, and the blocking fetches and pings elsewhere. */
@@ -128,7 +138,7 @@ public final class FanOut implements AutoCloseable {
     public QueryRun search(String query, boolean literal, int contextLines, Duration deadline, QueryCaps caps)
             throws IOException {
         Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
-        QueryRun run = new QueryRun(shardNames(), new TeeFile(tee, teeIo, teeAlignment), writers, caps);
+        QueryRun run = new QueryRun(shardNames(), new TeeFile(tee, teeIo, teeAlignment), writers, caps, generations);
         // Started before any backend is asked, finished before the run completes: a client that got
         // its answer finds the query in /metrics.
         metrics.queryStarted();

@@ -12,7 +12,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 
 /**
  * Queries by key (the normalised query and its options): a request for a query that is running
@@ -37,19 +36,13 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
     /** A query run and who is using it. */
     public static final class Entry {
         private final QueryRun run;
-        /**
-         * The shards' generations when it started ({@link #generationFrom}); empty when they were
-         * not known yet (the frontend had just started), then the first ones known.
-         */
-        private String generation;
 
         private int users;
         /** When the run finished, by the cache's clock; Long.MIN_VALUE while it runs. */
         private volatile long finishedNanos = Long.MIN_VALUE;
 
-        Entry(QueryRun run, String generation) {
+        Entry(QueryRun run) {
             this.run = run;
-            this.generation = generation;
         }
 
         public QueryRun run() {
@@ -69,10 +62,10 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
     private final Executor remover;
     private final LongSupplier nanoTime;
     private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
-    private volatile Supplier<String> generation = () -> "";
     private long hits;
     private long misses;
     private long evictions;
+    private long stale;
 
     public QueryCache(Path folder, long maxBytes, long minFreeBytes) {
         this(
@@ -135,8 +128,9 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
      * entry (whose readers keep it until they release it). A finished run that is not
      * {@link QueryRun#reusable() reusable} (a shard failed or ran out of time) is served for
      * {@link #UNREUSABLE_NANOS} after it ended, then a request starts afresh: a cause that is
-     * gone leaves no trace in later answers. The caller must {@link #release} the entry when done
-     * reading.
+     * gone leaves no trace in later answers. An entry that is not {@link QueryRun#current()
+     * current} (a shard's generation moved on since it was searched or asked) is never served or
+     * joined: it is replaced. The caller must {@link #release} the entry when done reading.
      */
     @SuppressWarnings(
             "FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it
@@ -144,8 +138,11 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
     public synchronized <E extends Exception> Entry acquire(String key, boolean fresh, Starter<E> starter)
             throws IOException, E {
         Entry entry = entries.get(key);
-        String now = generation.get();
-        if (entry != null && (fresh || expired(entry) || !sameGeneration(entry, now))) {
+        boolean outdated = entry != null && !fresh && !expired(entry) && !entry.run.current();
+        if (outdated) {
+            stale++;
+        }
+        if (entry != null && (fresh || outdated || expired(entry))) {
             entries.remove(key);
             retire(entry);
             entry = null;
@@ -154,7 +151,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
             hits++;
         } else {
             misses++;
-            Entry started = new Entry(starter.start(), now);
+            Entry started = new Entry(starter.start());
             started.run.completion().whenComplete((run, failure) -> started.finishedNanos = nanoTime.getAsLong());
             entry = started;
             entries.put(key, entry);
@@ -276,36 +273,19 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
         return evictions;
     }
 
+    @Override
+    public synchronized long stale() {
+        return stale;
+    }
+
     public synchronized int size() {
         return entries.size();
     }
 
-    /** The running query with this key (of the shards' current generations), or null. */
+    /** The running query with this key, if it is {@link QueryRun#current() current}, or null. */
     public synchronized QueryRun runningQuery(String key) {
         Entry e = entries.get(key);
-        return e != null && !e.run.completion().isDone() && sameGeneration(e, generation.get()) ? e.run : null;
-    }
-
-    /**
-     * Whether the entry was searched on the generations {@code now}. One started before the first
-     * status round (within a second of start-up) takes the first generations known as its own:
-     * dropping every answer the frontend gave before it knew would throw away good answers for
-     * nothing, and a shard cannot be rebuilt and restarted in that second unnoticed by the next round.
-     */
-    private static boolean sameGeneration(Entry entry, String now) {
-        if (entry.generation.isEmpty()) {
-            entry.generation = now;
-        }
-        return entry.generation.equals(now);
-    }
-
-    /**
-     * Where the shards' generations come from (the backends' status, {@code CorpusStatus}): an
-     * entry started under other generations is never served or joined again, it is replaced, so
-     * an index rebuilt or swapped under a running frontend is never answered from the old one.
-     */
-    public void generationFrom(Supplier<String> generations) {
-        this.generation = generations;
+        return e != null && !e.run.completion().isDone() && e.run.current() ? e.run : null;
     }
 
     /** Queries still running, by key. */

@@ -65,11 +65,32 @@ public final class QueryRun implements AutoCloseable {
     /** Why the frontend's own disk could not take the results; null while it could. */
     private volatile String diskFailure;
 
+    /** What the frontend knows of the shards' generations, shared by every run; told each {@code Done}'s. */
+    private final ShardGenerations known;
+    /** The tick of {@link #known} taken before any backend was asked. */
+    private final long askedAt;
+    /** Per shard, the newest generation known when the run began (0: none was). */
+    private final long[] begunOn;
+    /**
+     * Per shard, the generation its answer was searched on: its {@code Done}'s, else (a backend
+     * that does not say, or no {@code Done}) {@link #begunOn}, else (none was known yet) the
+     * {@link ShardGenerations#first first} one known.
+     */
+    private final long[] searchedOn;
+
     QueryRun(List<String> shards, TeeFile tee, Executor pool) {
-        this(shards, tee, pool, QueryCaps.forCache(1L << 30));
+        this(shards, tee, pool, QueryCaps.forCache(1L << 30), new ShardGenerations(shards.size()));
     }
 
-    QueryRun(List<String> shards, TeeFile tee, Executor pool, QueryCaps caps) {
+    QueryRun(List<String> shards, TeeFile tee, Executor pool, QueryCaps caps, ShardGenerations known) {
+        if (known.shards() != shards.size()) {
+            throw new IllegalArgumentException(
+                    "generations of " + known.shards() + " shards for a run of " + shards.size());
+        }
+        this.known = known;
+        this.askedAt = known.tick();
+        this.begunOn = known.newest();
+        this.searchedOn = begunOn.clone();
         this.caps = caps;
         this.resultBytes = new long[shards.size()];
         this.capped = new Capped[shards.size()];
@@ -313,6 +334,10 @@ public final class QueryRun implements AutoCloseable {
                 if (d.getTruncation() == Done.Truncation.MAX_RESULTS) {
                     capped[shard] = new Capped("results", caps.maxResults());
                 }
+                if (d.getGeneration() != 0) {
+                    searchedOn[shard] = d.getGeneration();
+                    known.learn(shard, d.getGeneration(), askedAt);
+                }
                 statuses[shard] = new ShardStatus(
                         shards.get(shard),
                         ShardStatus.State.DONE,
@@ -458,6 +483,29 @@ public final class QueryRun implements AutoCloseable {
             }
         }
         return !cutByDeadline && diskFailure == null;
+    }
+
+    /**
+     * Whether this run may be served or joined: every shard that answered did so on the newest
+     * generation known of it ({@link ShardGenerations#isNewest}), and every shard still streaming
+     * was asked after its newest was learnt. A run whose shards answered on different generations
+     * is current as long as each is its shard's newest.
+     */
+    public synchronized boolean current() {
+        for (int shard = 0; shard < statuses.length; shard++) {
+            if (statuses[shard].state() == ShardStatus.State.RUNNING) {
+                boolean onFirst = begunOn[shard] == 0 && known.onFirst(shard);
+                if (!onFirst && !known.askedSince(shard, askedAt)) {
+                    return false;
+                }
+                continue;
+            }
+            long on = searchedOn[shard] != 0 ? searchedOn[shard] : known.first(shard);
+            if (!known.isNewest(shard, on, askedAt)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Shards that failed, with reasons. */

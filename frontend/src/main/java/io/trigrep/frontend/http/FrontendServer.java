@@ -49,7 +49,15 @@ public final class FrontendServer implements AutoCloseable {
     /** What is searchable and what was left out: refreshed on its own timer, read by pages and /api/v1/status. */
     private final CorpusStatus corpus;
 
-    static final long CORPUS_STATUS_MILLIS = 15_000;
+    /**
+     * How often the backends' status is asked for by default. A poll is a ping per backend
+     * answered from memory; besides the counts it tells a shard's generation to a frontend that
+     * runs no search (the searches' answers tell it too), which bounds how long a cached answer can
+     * outlive its generation (API.md).
+     */
+    static final Duration STATUS_POLL = Duration.ofSeconds(5);
+
+    private Duration statusPoll = STATUS_POLL;
     private final QueryService queries;
     private Channel channel;
 
@@ -77,11 +85,8 @@ public final class FrontendServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.corpus = new CorpusStatus(fanOut.backends(), fanOut.tls(), 1000, System::currentTimeMillis);
-        cache.generationFrom(() -> {
-            CorpusStatus.Snapshot known = corpus.latest();
-            return known == null ? "" : known.generations();
-        });
+        this.corpus = new CorpusStatus(
+                fanOut.backends(), fanOut.tls(), 1000, System::currentTimeMillis, fanOut.generations());
         this.queries = new QueryService(
                 fanOut,
                 cache,
@@ -113,8 +118,19 @@ public final class FrontendServer implements AutoCloseable {
                     }
                 });
         channel = bootstrap.bind(host, port).sync().channel();
-        corpus.start(CORPUS_STATUS_MILLIS);
+        corpus.start(statusPoll.toMillis());
         return (InetSocketAddress) channel.localAddress();
+    }
+
+    /** Polls the backends' status every {@code period} instead of {@link #STATUS_POLL}; call before {@link #start}. */
+    public void pollStatusEvery(Duration period) {
+        if (channel != null) {
+            throw new IllegalStateException("the status poll is set before the server starts");
+        }
+        if (period.toMillis() < 1) {
+            throw new IllegalArgumentException("the status poll period must be >= 1 ms, got " + period);
+        }
+        statusPoll = period;
     }
 
     /** Not ready from now until {@link #warmUp} ends; call before {@link #start}, so that no probe sees a cold frontend ready. */

@@ -321,9 +321,14 @@ final class HtmlPages {
         h.raw(
                         "<footer><a href=\"/\">trigrep</a> · regex code search · <a href=\"/api/v1/search?q=inflate&amp;per_page=1\">JSON API</a>")
                 .raw(" · press <kbd>/</kbd> to search");
-        String line = corpusLine(corpus.get());
+        CorpusStatus.Snapshot now = corpus.get();
+        String line = corpusLine(now);
         if (line != null) {
             h.raw("<p id=\"corpus\"><a href=\"/api/v1/status\">").text(line).raw("</a></p>");
+        }
+        String generations = generationLine(now);
+        if (generations != null) {
+            h.raw("<p id=\"generations\">").text(generations).raw("</p>");
         }
         h.raw("</footer></body></html>\n");
         return h.bytes();
@@ -359,6 +364,26 @@ final class HtmlPages {
                                 Html.bytes(k.bytes())));
                 separator = ", ";
             }
+        }
+        return line.toString();
+    }
+
+    /**
+     * The footer's second line: which generation of its index each shard serves, as its status
+     * said (a cached answer is never one of an older generation); null before any shard said.
+     */
+    static String generationLine(CorpusStatus.Snapshot now) {
+        if (now == null || now.shards().stream().allMatch(s -> s.generation() == 0)) {
+            return null;
+        }
+        StringBuilder line = new StringBuilder("index generation:");
+        String separator = " ";
+        for (CorpusStatus.Shard s : now.shards()) {
+            line.append(separator)
+                    .append(s.name().isEmpty() ? s.backend() : s.name())
+                    .append(' ')
+                    .append(s.generation() == 0 ? "unknown" : Long.toString(s.generation()));
+            separator = ", ";
         }
         return line.toString();
     }

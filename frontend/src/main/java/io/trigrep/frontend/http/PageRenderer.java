@@ -310,6 +310,8 @@ final class PageRenderer {
                 json.writeNumberField("bytes", s.bytes());
                 json.writeNumberField("format_version", s.formatVersion());
                 json.writeNumberField("generation", s.generation());
+                json.writeNumberField("segments", s.segments());
+                json.writeNumberField("deleted_files", s.deletedFiles());
                 skipped(json, s.skipped());
                 json.writeEndObject();
             }

@@ -13,6 +13,9 @@ public interface CacheCounts {
     /** Finished queries removed from the store. */
     long evictions();
 
+    /** Cached queries dropped because a shard's generation moved on since they were searched. */
+    long stale();
+
     /** Disk the store's query files take. */
     long bytes();
 

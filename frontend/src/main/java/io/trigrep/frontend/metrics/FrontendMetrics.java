@@ -29,6 +29,11 @@ public final class FrontendMetrics {
     private final DistributionSummary resultsPerQuery;
     private final Counter bytesReceived;
     private final AtomicInteger inFlight = new AtomicInteger();
+    /**
+     * What function counters read through, held here: the registry holds it weakly, and a
+     * supplier nothing else holds was collected, its counter frozen at 0.
+     */
+    private final java.util.List<Object> held = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public FrontendMetrics() {
         queryDuration = Timer.builder("trigrep.query.duration")
@@ -74,6 +79,9 @@ public final class FrontendMetrics {
         io.micrometer.core.instrument.FunctionCounter.builder("trigrep.cache.evictions", cache, c -> c.evictions())
                 .description("Finished queries removed from the store")
                 .register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("trigrep.cache.stale", cache, c -> c.stale())
+                .description("Cached queries dropped because a shard's generation moved on since they were searched")
+                .register(registry);
         Gauge.builder("trigrep.store.used", cache, c -> c.bytes())
                 .baseUnit("bytes")
                 .description("Disk used by the query files of the result store")
@@ -90,6 +98,19 @@ public final class FrontendMetrics {
                         "trigrep.backend.connections.opened", opened, o -> o.getAsLong())
                 .description("Connections opened to a backend (each kept open for later queries)")
                 .tag("shard", shard)
+                .register(registry);
+        held.add(opened);
+    }
+
+    /**
+     * The newest generation the frontend knows of a backend's shard (its index's generation
+     * number, or the build time in milliseconds of a shard without generations; 0 unknown).
+     */
+    public void shardGeneration(String shard, java.util.function.LongSupplier generation) {
+        Gauge.builder("trigrep.shard.generation", generation, g -> (double) g.getAsLong())
+                .description("Newest generation known of each backend's shard, from status polls and search answers")
+                .tag("shard", shard)
+                .strongReference(true) // the supplier is held by nothing else: weakly held, it read NaN
                 .register(registry);
     }
 

@@ -82,6 +82,13 @@ class BackendConnectionsTest {
                     .isEqualTo(before);
             assertThat(fanOut.connectionsOpened(1)).isEqualTo(2);
             assertThat(fanOut.connectionsOpened(0)).isEqualTo(1);
+            // The metric reads the count through a reference nothing else holds: a collection
+            // must not freeze it at its last value (it read 0 here before).
+            System.gc();
+            String series = "trigrep_backend_connections_opened_total{shard=\"127.0.0.1:"
+                    + addresses.get(1).getPort() + "\"} ";
+            assertThat(fanOut.metrics().scrape().lines().filter(l -> l.startsWith(series)))
+                    .containsExactly(series + "2.0");
         }
     }
 

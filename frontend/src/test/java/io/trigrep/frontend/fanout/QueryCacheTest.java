@@ -38,6 +38,27 @@ class QueryCacheTest {
         return new QueryRun(List.of("shard"), tee, Runnable::run);
     }
 
+    /** A run of {@code shards} shards whose generations are {@code known}'s. */
+    QueryRun run(ShardGenerations known) throws java.io.IOException {
+        started.incrementAndGet();
+        TeeFile tee = new TeeFile(dir.resolve("run-" + started.get()));
+        tee.append(ByteBuffer.allocate(100));
+        List<String> shards = new java.util.ArrayList<>();
+        for (int i = 0; i < known.shards(); i++) {
+            shards.add("shard-" + i);
+        }
+        return new QueryRun(shards, tee, Runnable::run, QueryCaps.forCache(1L << 30), known);
+    }
+
+    /** Ends shard {@code shard}'s answer with a real "done" frame that says it searched {@code generation}. */
+    static void finish(QueryRun run, int shard, long generation) {
+        MessageBuilder message = Messages.newBuilder();
+        message.initRoot(Response.factory).initDone().setGeneration(generation);
+        ByteBuf frame = Unpooled.buffer(Framing.frameBytes(message));
+        Framing.write(message, frame);
+        run.ingest(shard, frame, frame.readableBytes(), teed -> {});
+    }
+
     /** Ends the run as its backend would: a real "done" frame, teed and recorded. */
     static void finish(QueryRun run) {
         finish(run, Done.Truncation.NONE);
@@ -95,22 +116,105 @@ class QueryCacheTest {
         QueryCache cache = new QueryCache(dir, 1 << 20, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
         // Before the first status round the generations are not known: an answer given then is
         // kept once they are.
-        java.util.concurrent.atomic.AtomicReference<String> generations =
-                new java.util.concurrent.atomic.AtomicReference<>("");
-        cache.generationFrom(generations::get);
-        QueryCache.Entry running = cache.acquire("q", false, () -> run(100));
-        generations.set("1,1,");
+        ShardGenerations known = new ShardGenerations(2);
+        QueryCache.Entry running = cache.acquire("q", false, () -> run(known));
+        known.learn(0, 1, known.tick());
+        known.learn(1, 1, known.tick());
         assertThat(cache.runningQuery("q")).isSameAs(running.run());
-        generations.set("1,2,"); // shard 1 was rebuilt and its backend restarted on it
+        known.learn(1, 2, known.tick()); // shard 1 was rebuilt and its backend restarted on it
         assertThat(cache.runningQuery("q")).isNull();
-        QueryCache.Entry next = cache.acquire("q", false, () -> run(100));
+        QueryCache.Entry next = cache.acquire("q", false, () -> run(known));
         assertThat(next).isNotSameAs(running);
-        finish(running.run());
-        finish(next.run());
+        assertThat(cache.stale()).isEqualTo(1);
+        for (int shard = 0; shard < 2; shard++) {
+            finish(running.run(), shard, 0);
+            finish(next.run(), shard, 0);
+        }
         cache.release(running);
         cache.release(next);
-        QueryCache.Entry again = cache.acquire("q", false, () -> run(100));
+        QueryCache.Entry again = cache.acquire("q", false, () -> run(known));
         assertThat(again).isSameAs(next);
+        cache.release(again);
+        assertThat(started.get()).isEqualTo(2);
+        assertThat(cache.stale()).isEqualTo(1);
+    }
+
+    @Test
+    void anAnswerFinishedBeforeTheGenerationsWereKnownTakesTheFirstOnesKnown() throws Exception {
+        QueryCache cache = new QueryCache(dir, 1 << 20, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
+        ShardGenerations known = new ShardGenerations(1);
+        QueryCache.Entry early = cache.acquire("early", false, () -> run(known));
+        finish(early.run(), 0, 0);
+        cache.release(early);
+        QueryCache.Entry late = cache.acquire("late", false, () -> run(known));
+        finish(late.run(), 0, 0);
+        cache.release(late);
+        known.learn(0, 1, known.tick());
+        QueryCache.Entry kept = cache.acquire("early", false, () -> run(known));
+        assertThat(kept).isSameAs(early);
+        cache.release(kept);
+        known.learn(0, 2, known.tick());
+        QueryCache.Entry after = cache.acquire("late", false, () -> run(known));
+        assertThat(after)
+                .as("searched before any generation was known: taken as on the first one, 1, which 2 replaced")
+                .isNotSameAs(late);
+        finish(after.run(), 0, 0);
+        cache.release(after);
+        assertThat(cache.stale()).isEqualTo(1);
+    }
+
+    @Test
+    void theFirstAnswerFromANewGenerationMakesEveryCachedAnswerOfTheOldOneStale() throws Exception {
+        QueryCache cache = new QueryCache(dir, 1 << 20, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
+        ShardGenerations known = new ShardGenerations(2);
+        QueryCache.Entry old = cache.acquire("old", false, () -> run(known));
+        finish(old.run(), 0, 7);
+        finish(old.run(), 1, 3);
+        cache.release(old);
+        QueryCache.Entry served = cache.acquire("old", false, () -> run(known));
+        assertThat(served).isSameAs(old);
+        cache.release(served);
+        // Another query's answer from shard 1 says it switched: no status poll needed.
+        QueryCache.Entry other = cache.acquire("other", false, () -> run(known));
+        finish(other.run(), 1, 4);
+        assertThat(known.newest(1)).isEqualTo(4);
+        QueryCache.Entry after = cache.acquire("old", false, () -> run(known));
+        assertThat(after).isNotSameAs(old);
+        assertThat(cache.stale()).isEqualTo(1);
+        // Straddling: shard 0 still on 7, shard 1 on 4, each its newest: served.
+        finish(after.run(), 0, 7);
+        finish(after.run(), 1, 4);
+        finish(other.run(), 0, 7);
+        cache.release(after);
+        cache.release(other);
+        QueryCache.Entry again = cache.acquire("old", false, () -> run(known));
+        assertThat(again).isSameAs(after);
+        cache.release(again);
+        assertThat(cache.stale()).isEqualTo(1);
+    }
+
+    @Test
+    void anAnswerStillRunningOnTheOldGenerationIsNotJoinedAndDoesNotTurnTheNewestBack() throws Exception {
+        QueryCache cache = new QueryCache(dir, 1 << 20, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
+        ShardGenerations known = new ShardGenerations(1);
+        known.learn(0, 5, known.tick());
+        QueryCache.Entry slow = cache.acquire("q", false, () -> run(known));
+        assertThat(cache.runningQuery("q")).isSameAs(slow.run());
+        known.learn(0, 6, known.tick()); // a status poll: the backend switched while slow ran
+        assertThat(cache.runningQuery("q"))
+                .as("begun before the switch was known")
+                .isNull();
+        QueryCache.Entry fresh = cache.acquire("q", false, () -> run(known));
+        assertThat(fresh).isNotSameAs(slow);
+        assertThat(cache.runningQuery("q")).isSameAs(fresh.run());
+        finish(slow.run(), 0, 5); // began on 5 and finished there, after the switch
+        assertThat(known.newest(0)).isEqualTo(6);
+        assertThat(slow.run().current()).isFalse();
+        finish(fresh.run(), 0, 6);
+        cache.release(slow);
+        cache.release(fresh);
+        QueryCache.Entry again = cache.acquire("q", false, () -> run(known));
+        assertThat(again).isSameAs(fresh);
         cache.release(again);
         assertThat(started.get()).isEqualTo(2);
     }
