@@ -18,7 +18,8 @@
 #   --dsc-list FILE    .dsc paths, one a line ('-': standard input)
 #   --dsc-dir DIR      every .dsc file in DIR
 #   --packages FILE    only these source packages (one a line, '#' comments)
-# --download DIR       where --sources/--apt-sources packages are downloaded (apt-get source)
+# --download DIR       where --sources/--apt-sources packages are downloaded (apt-get source);
+#                      the versions an update replaced or removed are deleted from it
 # --max-changes N      refuse (exit 3) a plan of more than N adds, replaces and removes (100)
 # --force              apply a plan larger than --max-changes, or one that empties the index
 # --dry-run            print the plan, change nothing
@@ -214,6 +215,33 @@ plan() {
     }' "$1" "$2" | LC_ALL=C sort -t $'\t' -k1,1 -k2,2 | cut -f2
 }
 
+# The files a .dsc names (its Files and Checksums-* sections), one a line.
+dsc_files() {
+  awk '/^[^ \t]/ { section = $1 } /^[ \t]/ && section ~ /^(Files|Checksums-[A-Za-z0-9]+):$/ && NF == 3 { print $3 }' "$1" |
+    LC_ALL=C sort -u
+}
+
+# Deletes from the download folder $1 the packages the index no longer holds (names $2...): each
+# .dsc and the files it names that no other .dsc there names (revisions share an orig tarball).
+# The folder then holds what the index holds, so that indexing it from scratch gives the same.
+prune_downloads() {
+  local dir="$1" full other file
+  shift
+  for full in "$@"; do
+    [ -f "$dir/$full.dsc" ] || continue
+    dsc_files "$dir/$full.dsc" >"$tmp/gone-files"
+    for other in "$dir"/*.dsc; do
+      [ "$other" = "$dir/$full.dsc" ] || dsc_files "$other"
+    done | LC_ALL=C sort -u >"$tmp/kept-files"
+    while read -r file; do
+      case "$file" in */*|.*|"") continue ;; esac
+      rm -f -- "${dir:?}/$file"
+    done < <(LC_ALL=C comm -23 "$tmp/gone-files" "$tmp/kept-files")
+    rm -f -- "$dir/$full.dsc"
+    echo "sync: deleted the download of $full" >&2
+  done
+}
+
 # Writes file $1 to standard output; '-' is standard input.
 read_input() {
   if [ "$1" = - ]; then cat; else cat -- "$1"; fi
@@ -374,7 +402,7 @@ sync_main() {
   fi
 
   # Fetch and verify what is added, then one update.
-  local args=() applied=() failed=0 kind old new source full version origin message
+  local args=() applied=() gone=() olds=() failed=0 kind old new source full version origin message
   if [ -n "$download" ]; then
     mkdir -p "$download"
     download="$(cd "$download" && pwd)"
@@ -387,7 +415,7 @@ sync_main() {
   done <"$tmp/wanted"
   while read -r kind old new; do
     case "$kind" in
-      remove) args+=(--remove "$old"); applied+=("removed $old"); continue ;;
+      remove) args+=(--remove "$old"); applied+=("removed $old"); gone+=("$old"); continue ;;
       add) new="$old"; message="added $new" ;;
       replace) message="replaced $old with $new" ;;
     esac
@@ -413,6 +441,10 @@ sync_main() {
     fi
     args+=(--add "$download/$new.dsc")
     applied+=("$message")
+    if [ "$kind" = replace ]; then
+      IFS=, read -r -a olds <<<"$old"
+      gone+=("${olds[@]}")
+    fi
   done <"$tmp/plan"
   if [ ${#args[@]} -eq 0 ]; then
     echo "sync: nothing could be fetched; nothing changed" >&2
@@ -427,6 +459,10 @@ sync_main() {
       for line in "${applied[@]}"; do
         echo "sync: $line" >&2
       done
+      # After a partial update (1) an old version may still be indexed: its files stay.
+      if [ -n "$download" ] && [ $status -eq 0 ]; then
+        prune_downloads "$download" "${gone[@]}"
+      fi
       echo "sync: done: ${#applied[@]} changes applied, $failed packages could not be fetched" >&2
       [ $status -eq 0 ] && [ $failed -eq 0 ] || exit 1
       ;;

@@ -298,10 +298,15 @@ class DebianSyncScriptTest {
     void aSyncAppliesItsPlanThroughOneUpdateAndThenIsUpToDate() throws Exception {
         Path pool = Files.createDirectories(dir.resolve("pool"));
         Path index = Files.createDirectories(dir.resolve("index"));
-        Path download = dir.resolve("download");
+        Path download = Files.createDirectories(dir.resolve("download"));
         Files.writeString(index.resolve("held"), lines(List.of("hello_1.0-1", "old_2.0-1")));
+        // What an earlier sync downloaded: the held versions.
+        stanza(download, "hello", "1.0-1", "hello_1.0-1.dsc", "hello_1.0.orig.tar.gz", "hello_1.0-1.debian.tar.xz");
+        stanza(download, "old", "2.0-1", "old_2.0-1.dsc", "old_2.0.orig.tar.gz");
         StringBuilder sources = new StringBuilder();
-        sources.append(stanza(pool, "hello", "1:1.1-1", "hello_1.1-1.dsc", "hello_1.1.orig.tar.gz"));
+        // The next revision of hello shares its orig tarball with the held one.
+        sources.append(stanza(
+                pool, "hello", "1:1.0-2", "hello_1.0-2.dsc", "hello_1.0.orig.tar.gz", "hello_1.0-2.debian.tar.xz"));
         sources.append(stanza(pool, "fresh", "0.9-2", "fresh_0.9-2.dsc", "fresh_0.9.orig.tar.xz"));
         sources.append(stanza(pool, "broken", "3-1", "broken_3-1.dsc"));
         byte[] good = Files.readAllBytes(pool.resolve("broken_3-1.dsc"));
@@ -349,19 +354,31 @@ class DebianSyncScriptTest {
         assertThat(first.exit()).as(first.err()).isEqualTo(1);
         assertThat(first.out())
                 .containsExactly(
-                        "add broken_3-1", "add fresh_0.9-2", "replace hello_1.0-1 hello_1.1-1", "remove old_2.0-1");
+                        "add broken_3-1", "add fresh_0.9-2", "replace hello_1.0-1 hello_1.0-2", "remove old_2.0-1");
         assertThat(first.err())
                 .contains("could not download broken_3-1, or its files do not match the Sources index")
                 .contains("sync: added fresh_0.9-2")
-                .contains("sync: replaced hello_1.0-1 with hello_1.1-1")
+                .contains("sync: replaced hello_1.0-1 with hello_1.0-2")
                 .contains("sync: removed old_2.0-1")
                 .contains("3 changes applied, 1 packages could not be fetched");
         assertThat(Files.readAllLines(pool.resolve("fetched")))
-                .containsExactly("broken=3-1", "fresh=0.9-2", "hello=1:1.1-1");
+                .containsExactly("broken=3-1", "fresh=0.9-2", "hello=1:1.0-2");
         assertThat(Files.readAllLines(index.resolve("updates")))
                 .containsExactly("--add " + download.resolve("fresh_0.9-2.dsc") + " --add "
-                        + download.resolve("hello_1.1-1.dsc") + " --remove old_2.0-1");
-        assertThat(Files.readAllLines(index.resolve("held"))).containsExactlyInAnyOrder("fresh_0.9-2", "hello_1.1-1");
+                        + download.resolve("hello_1.0-2.dsc") + " --remove old_2.0-1");
+        assertThat(Files.readAllLines(index.resolve("held"))).containsExactlyInAnyOrder("fresh_0.9-2", "hello_1.0-2");
+        // The download folder holds what the index holds: the replaced and removed versions went,
+        // but not the tarball the new revision shares; the broken download stays for the next try.
+        try (var left = Files.list(download)) {
+            assertThat(left.map(f -> f.getFileName().toString()))
+                    .containsExactlyInAnyOrder(
+                            "broken_3-1.dsc",
+                            "fresh_0.9-2.dsc",
+                            "fresh_0.9.orig.tar.xz",
+                            "hello_1.0-2.debian.tar.xz",
+                            "hello_1.0-2.dsc",
+                            "hello_1.0.orig.tar.gz");
+        }
 
         // Fixed in the pool: the next run downloads it again and adds only it.
         Files.write(pool.resolve("broken_3-1.dsc"), good);
@@ -396,11 +413,23 @@ class DebianSyncScriptTest {
         }
     }
 
-    /** Writes FILES (the .dsc first) into the pool with made-up contents; returns the stanza naming them. */
+    /**
+     * Writes a package into the pool: FILES, the .dsc first, naming the others as a .dsc does, each
+     * other file's contents made up from its name. Returns the Sources stanza of the package.
+     */
     static String stanza(Path pool, String name, String version, String... files) throws Exception {
         StringBuilder text = new StringBuilder("Package: " + name + "\nVersion: " + version + "\nChecksums-Sha256:\n");
+        StringBuilder dsc = new StringBuilder("Source: " + name + "\nVersion: " + version + "\nFiles:\n");
+        for (int i = 1; i < files.length; i++) {
+            dsc.append(" d41d8cd98f00b204e9800998ecf8427e ")
+                    .append(name.length() + files[i].length() + 2)
+                    .append(' ')
+                    .append(files[i])
+                    .append('\n');
+        }
         for (String file : files) {
-            byte[] bytes = (name + " " + file + "\n").getBytes(StandardCharsets.UTF_8);
+            byte[] bytes = (file.endsWith(".dsc") ? dsc.toString() : name + " " + file + "\n")
+                    .getBytes(StandardCharsets.UTF_8);
             Files.write(pool.resolve(file), bytes);
             String sha = HexFormat.of()
                     .formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
