@@ -50,7 +50,11 @@ class DeployConfigTest {
         }
     }
 
-    /** The launcher's roles that run Java, read from the launcher itself: {@code role) ... run_java MODULE CLASS}. */
+    /**
+     * The launcher's roles that run Java, read from the launcher itself: {@code role) ... run_java
+     * MODULE CLASS}; and those that run a script's mode, {@code exec "$root/SCRIPT" --MODE}, whose
+     * flags are the case labels of the script's {@code MODE_main} function.
+     */
     static Map<String, Role> roles() throws Exception {
         Map<String, Role> roles = new LinkedHashMap<>();
         String label = null;
@@ -78,8 +82,51 @@ class DeployConfigTest {
                 }
                 roles.put(label, new Role(label, flags));
             }
+            Matcher script = SCRIPT_ROLE.matcher(line);
+            if (script.find() && label != null && !line.trim().startsWith("#")) {
+                roles.put(label, new Role(label, scriptFlags(ROOT.resolve(script.group(1)), script.group(2))));
+            }
         }
         return roles;
+    }
+
+    /** A launcher line running a script's mode: the script's path in the repository and the mode. */
+    static final Pattern SCRIPT_ROLE = Pattern.compile("exec \"\\$root/(\\S+\\.sh)\" --([a-z]+)");
+
+    /** The flags the function {@code MODE_main} of a shell script takes: its case labels ({@code --index)}). */
+    static Map<String, String> scriptFlags(Path script, String mode) throws IOException {
+        String text = Files.readString(script);
+        Matcher body =
+                Pattern.compile("(?ms)^" + mode + "_main\\(\\) \\{$(.*?)^\\}$").matcher(text);
+        assertThat(body.find()).as("%s has a function %s_main", script, mode).isTrue();
+        Map<String, String> flags = new LinkedHashMap<>();
+        Matcher label = Pattern.compile("(?m)^\\s+([-a-z|]+)\\)").matcher(body.group(1));
+        while (label.find()) {
+            for (String name : label.group(1).split("\\|")) {
+                if (name.startsWith("-")) {
+                    flags.put(name, null);
+                }
+            }
+        }
+        assertThat(flags).as("flags of %s --%s", script, mode).containsKey("--help");
+        return flags;
+    }
+
+    /** The launcher's script roles and the script each runs, as a path in the repository. */
+    static Map<String, String> scriptRoles() throws IOException {
+        Map<String, String> scripts = new LinkedHashMap<>();
+        String label = null;
+        for (String line : Files.readAllLines(ROOT.resolve("trigrep"))) {
+            Matcher arm = Pattern.compile("^  ([a-z]+)\\)$").matcher(line);
+            if (arm.matches()) {
+                label = arm.group(1);
+            }
+            Matcher script = SCRIPT_ROLE.matcher(line);
+            if (script.find() && label != null) {
+                scripts.put(label, script.group(1));
+            }
+        }
+        return scripts;
     }
 
     /** Environment variables the launcher itself reads (not a command's options). */
@@ -439,6 +486,31 @@ class DeployConfigTest {
                 .isEqualTo(frontendFlags.get("--port"));
         checkServicePorts(byKindAndName.get("Service/trigrep-frontend"), frontendPorts);
 
+        // The sync updates the index the Job built and the backends serve, never two at once.
+        JsonNode cron = byKindAndName.get("CronJob/trigrep-sync");
+        assertThat(cron).as("CronJob/trigrep-sync").isNotNull();
+        assertThat(cron.path("spec").path("concurrencyPolicy").asText()).isEqualTo("Forbid");
+        JsonNode syncPod = cron.path("spec")
+                .path("jobTemplate")
+                .path("spec")
+                .path("template")
+                .path("spec");
+        JsonNode syncer = syncPod.path("containers").get(0);
+        Map<String, String> syncFlags = checkCommand(roles, words(syncer.get("args")), "CronJob/trigrep-sync");
+        checkK8sEnv(roles, "sync", syncer, "CronJob/trigrep-sync");
+        assertThat(syncFlags.get("--index")).isEqualTo(indexFlags.get("--out"));
+        JsonNode indexPod = job.path("spec").path("template").path("spec");
+        assertThat(claimAt(syncPod, syncFlags.get("--index"), false))
+                .as("the sync writes the claim the index Job writes")
+                .isEqualTo(claimAt(indexPod, indexFlags.get("--out"), false))
+                .isEqualTo("trigrep-shards");
+        assertThat(claimAt(syncPod, syncFlags.get("--dsc-dir"), true))
+                .as("the sync reads the corpus claim")
+                .isEqualTo("trigrep-corpus");
+        JsonNode syncResources = syncer.path("resources");
+        assertThat(syncResources.path("requests").path("memory").asText()).isNotEmpty();
+        assertThat(syncResources.path("limits").path("memory").asText()).isNotEmpty();
+
         for (String workload : List.of("StatefulSet/trigrep-backend", "Deployment/trigrep-frontend")) {
             JsonNode w = byKindAndName.get(workload);
             JsonNode labels = w.path("spec").path("template").path("metadata").path("labels");
@@ -455,6 +527,43 @@ class DeployConfigTest {
                     .path("resources");
             assertThat(resources.path("requests").path("memory").asText()).isNotEmpty();
             assertThat(resources.path("limits").path("memory").asText()).isNotEmpty();
+        }
+    }
+
+    /**
+     * The claim of the volume the pod's first container mounts at {@code path} (or a folder of it),
+     * checking the mount is read-only exactly when {@code readOnly}.
+     */
+    private static String claimAt(JsonNode pod, String path, boolean readOnly) {
+        String volume = null;
+        for (JsonNode mount : pod.path("containers").get(0).path("volumeMounts")) {
+            String at = mount.get("mountPath").asText();
+            if (path.equals(at) || path.startsWith(at + "/")) {
+                volume = mount.get("name").asText();
+                assertThat(mount.path("readOnly").asBoolean(false))
+                        .as("%s is mounted read-only", path)
+                        .isEqualTo(readOnly);
+            }
+        }
+        assertThat(volume).as("a volume is mounted at %s", path).isNotNull();
+        for (JsonNode v : pod.path("volumes")) {
+            if (v.get("name").asText().equals(volume)) {
+                return v.path("persistentVolumeClaim").path("claimName").asText(null);
+            }
+        }
+        throw new AssertionError("no volume " + volume + " in the pod");
+    }
+
+    /** Every script a launcher role runs is in the image, where the launcher there looks for it. */
+    @Test
+    void theImageHoldsTheScriptsOfTheLaunchersRoles() throws Exception {
+        Map<String, String> scripts = scriptRoles();
+        assertThat(scripts).containsEntry("sync", "indexer/fetch-debian-sources.sh");
+        String dockerfile = Files.readString(ROOT.resolve("deploy/Dockerfile"));
+        assertThat(dockerfile).contains("COPY trigrep /opt/trigrep/trigrep");
+        for (String script : scripts.values()) {
+            assertThat(dockerfile).contains("COPY " + script + " /opt/trigrep/" + script);
+            assertThat(Files.isExecutable(ROOT.resolve(script))).as(script).isTrue();
         }
     }
 
@@ -535,11 +644,38 @@ class DeployConfigTest {
                     .contains("trigrep-backend@" + i + ".service");
         }
 
+        // The sync follows the index the backends serve and writes only where its unit lets it.
+        Map<String, String> sync = flagsByUnit.get("trigrep-sync.service");
+        assertThat(sync).as("deploy/systemd/trigrep-sync.service").isNotNull();
+        assertThat(sync.get("--index")).isEqualTo(backend.get("--shard").replace("/shard-%i", ""));
+        String syncUnit = Files.readString(systemd.resolve("trigrep-sync.service"));
+        assertThat(syncUnit).contains("Type=oneshot");
+        Matcher writable = Pattern.compile("(?m)^ReadWritePaths=(.+)$").matcher(syncUnit);
+        assertThat(writable.find()).isTrue();
+        assertThat(writable.group(1).split(" ")).contains(sync.get("--index"), sync.get("--download"));
+        // Each timer starts a unit that exists (its own name's .service unless it names one).
+        try (var timers = Files.list(systemd)) {
+            for (Path timer :
+                    timers.filter(t -> t.toString().endsWith(".timer")).toList()) {
+                String text = Files.readString(timer);
+                Matcher named = Pattern.compile("(?m)^Unit=(.+)$").matcher(text);
+                String unit = named.find()
+                        ? named.group(1)
+                        : timer.getFileName().toString().replaceFirst("\\.timer$", ".service");
+                assertThat(systemd.resolve(unit))
+                        .as("%s starts %s", timer, unit)
+                        .exists();
+                assertThat(text).containsPattern("(?m)^RandomizedDelaySec=");
+            }
+        }
+        assertThat(systemd.resolve("trigrep-sync.timer")).exists();
+
         // systemd's own check, on copies that run this checkout's launcher instead of /opt's.
         List<String> command = new ArrayList<>(List.of("systemd-analyze", "verify", "--man=no"));
         try (var units = Files.list(systemd)) {
-            for (Path unit : units.filter(u ->
-                            u.toString().endsWith(".service") || u.toString().endsWith(".target"))
+            for (Path unit : units.filter(u -> u.toString().endsWith(".service")
+                            || u.toString().endsWith(".target")
+                            || u.toString().endsWith(".timer"))
                     .toList()) {
                 Path copy = dir.resolve(unit.getFileName());
                 Files.writeString(
