@@ -344,7 +344,7 @@ sync_main() {
     LC_ALL=C sort -t $'\t' -k1,1 "$tmp/stanzas" | highest_versions >"$tmp/wanted"
   elif [ -n "$dsc_dir" ]; then
     [ -d "$dsc_dir" ] || { echo "sync: --dsc-dir $dsc_dir is not a folder" >&2; exit 5; }
-    find "$(cd "$dsc_dir" && pwd)" -maxdepth 1 -name '*.dsc' -type f | dscs_to_wanted >"$tmp/wanted"
+    find "$(cd "$dsc_dir" && pwd)" -maxdepth 1 -name '*.dsc' -xtype f | dscs_to_wanted >"$tmp/wanted"
   else
     if ! read_input "$dsc_list" | dscs_to_wanted >"$tmp/wanted"; then
       echo "sync: cannot read the .dsc list $dsc_list" >&2
