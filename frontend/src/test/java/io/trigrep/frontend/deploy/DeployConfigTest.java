@@ -67,19 +67,7 @@ class DeployConfigTest {
                     Pattern.compile("run_java \\S+ (io\\.trigrep\\.[\\w.]+)").matcher(line);
             if (run.find() && label != null && !line.trim().startsWith("#")) {
                 Map<String, String> flags = new LinkedHashMap<>();
-                for (Class<?> c = Class.forName(run.group(1)); c != null; c = c.getSuperclass()) {
-                    for (Field f : c.getDeclaredFields()) {
-                        Option option = f.getAnnotation(Option.class);
-                        // Hidden options are retired ones kept for old scripts: not documented, not configured.
-                        if (option != null && !option.hidden()) {
-                            Matcher env =
-                                    Pattern.compile("\\$\\{env:([A-Z0-9_]+)").matcher(option.defaultValue());
-                            for (String name : option.names()) {
-                                flags.put(name, env.find(0) ? env.group(1) : null);
-                            }
-                        }
-                    }
-                }
+                optionsOf(Class.forName(run.group(1)), flags);
                 roles.put(label, new Role(label, flags));
             }
             Matcher script = SCRIPT_ROLE.matcher(line);
@@ -88,6 +76,25 @@ class DeployConfigTest {
             }
         }
         return roles;
+    }
+
+    /** The options of a command class, its superclasses' and those of its mixins (options several roles share). */
+    private static void optionsOf(Class<?> command, Map<String, String> flags) {
+        for (Class<?> c = command; c != null; c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                if (f.isAnnotationPresent(picocli.CommandLine.Mixin.class)) {
+                    optionsOf(f.getType(), flags);
+                }
+                Option option = f.getAnnotation(Option.class);
+                // Hidden options are retired ones kept for old scripts: not documented, not configured.
+                if (option != null && !option.hidden()) {
+                    Matcher env = Pattern.compile("\\$\\{env:([A-Z0-9_]+)").matcher(option.defaultValue());
+                    for (String name : option.names()) {
+                        flags.put(name, env.find(0) ? env.group(1) : null);
+                    }
+                }
+            }
+        }
     }
 
     /** A launcher line running a script's mode: the script's path in the repository and the mode. */

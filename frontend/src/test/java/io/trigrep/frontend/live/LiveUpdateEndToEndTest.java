@@ -90,7 +90,8 @@ class LiveUpdateEndToEndTest {
         try {
             for (int k = 0; k < 2; k++) {
                 Process p = new ProcessBuilder(
-                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                Path.of(System.getProperty("java.home"), "bin", "java")
+                                        .toString(),
                                 "-Xmx128m",
                                 "-cp",
                                 System.getProperty("java.class.path"),
@@ -213,7 +214,10 @@ class LiveUpdateEndToEndTest {
                 try (var files = Files.list(folder)) {
                     for (Path f : files.toList()) {
                         String name = f.getFileName().toString();
-                        if (name.endsWith(".tgi") || name.endsWith(".tgd") || name.endsWith(".tgc") || name.endsWith(".tgs")) {
+                        if (name.endsWith(".tgi")
+                                || name.endsWith(".tgd")
+                                || name.endsWith(".tgc")
+                                || name.endsWith(".tgs")) {
                             expected.add(f.toString());
                         }
                     }
@@ -228,7 +232,8 @@ class LiveUpdateEndToEndTest {
                 }
                 Thread.sleep(100);
             } while (System.nanoTime() < deadline);
-            assertThat(mapped).as("shard-%d's backend maps the last generation's files and nothing else", k)
+            assertThat(mapped)
+                    .as("shard-%d's backend maps the last generation's files and nothing else", k)
                     .isEqualTo(expected);
             long heap = heapAfterGc(pid);
             assertThat(heap)
