@@ -105,6 +105,7 @@ public final class BackendMetrics {
         this.generation = generation;
         Gauge.builder("trigrep.backend.generation", generation, LongSupplier::getAsLong)
                 .description("Index generation of the shard served to new queries (0: a plain shard folder)")
+                .tag("shard", shard)
                 .register(registry);
     }
 

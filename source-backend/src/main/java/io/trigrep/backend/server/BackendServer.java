@@ -64,7 +64,7 @@ public final class BackendServer implements AutoCloseable {
         this(shard.folder(), config, check, tls, log);
     }
 
-    private BackendServer(Path folder, BackendConfig config, ShardCheck check, Tls tls, PrintStream log) {
+    BackendServer(Path folder, BackendConfig config, ShardCheck check, Tls tls, PrintStream log) {
         this.check = check;
         this.tls = tls;
         this.log = log;

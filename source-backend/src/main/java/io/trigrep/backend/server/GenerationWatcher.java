@@ -74,14 +74,13 @@ final class GenerationWatcher implements AutoCloseable {
 
     private void run() {
         while (!stopped) {
-            boolean changed;
             try {
-                changed = waitForChange();
+                waitForChange();
             } catch (InterruptedException | ClosedWatchServiceException e) {
                 return;
             }
             try {
-                generations.reload(changed);
+                generations.reload();
             } catch (RuntimeException e) {
                 // reload logs what it refuses; anything else must not end the watching
                 log.println("backend: reloading " + root + " failed: " + e);
@@ -89,19 +88,17 @@ final class GenerationWatcher implements AutoCloseable {
         }
     }
 
-    /** Waits for an event or the next poll; true when an event came. */
-    private boolean waitForChange() throws InterruptedException {
+    /** Waits for an event in the folder or the next poll, whichever comes first. */
+    private void waitForChange() throws InterruptedException {
         if (watch == null) {
             TimeUnit.NANOSECONDS.sleep(intervalNanos);
-            return false;
+            return;
         }
         WatchKey key = intervalNanos == 0 ? watch.take() : watch.poll(intervalNanos, TimeUnit.NANOSECONDS);
-        if (key == null) {
-            return false;
+        if (key != null) {
+            key.pollEvents();
+            key.reset();
         }
-        key.pollEvents();
-        key.reset();
-        return true;
     }
 
     @Override

@@ -26,7 +26,10 @@ final class Generations implements AutoCloseable {
     private final PrintStream log;
     private final BackendMetrics metrics;
     private final AtomicReference<Served> current = new AtomicReference<>();
-    /** The newest generation number that failed to open; retried only once something changed. */
+    /**
+     * The newest generation number that failed to open or verify: not tried again (generations
+     * are immutable once committed), the next one is.
+     */
     private long failed = -1;
 
     private boolean closed;
@@ -67,11 +70,11 @@ final class Generations implements AutoCloseable {
     }
 
     /**
-     * Serves the index's newest generation if it is newer than the one served; returns whether it
-     * switched. {@code changed}: the folder was seen to change, so a generation that failed
-     * before is tried again. Not on an event loop: it maps files and reads checksums.
+     * Serves the index's newest generation if it is newer than the one served (and not one
+     * refused already); returns whether it switched. Not on an event loop: it maps files and
+     * reads checksums.
      */
-    synchronized boolean reload(boolean changed) {
+    synchronized boolean reload() {
         if (closed) {
             return false;
         }
@@ -84,7 +87,7 @@ final class Generations implements AutoCloseable {
             log.println("backend " + current.get().live().name() + ": cannot list " + folder.getParent() + ": " + e);
             return false;
         }
-        if (newest <= served || (newest == failed && !changed)) {
+        if (newest <= served || newest == failed) {
             return false;
         }
         LiveShard opened;
