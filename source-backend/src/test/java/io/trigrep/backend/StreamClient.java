@@ -13,16 +13,24 @@ import org.capnproto.MessageBuilder;
 
 /**
  * A test's connection to a backend that reads an answer frame by frame, as slowly as the test
- * likes (its receive buffer is small, so a backend whose answer it does not read is held by
+ * likes (with a small receive buffer, a backend whose answer it does not read is soon held by
  * backpressure), until the done or error message: file matches included, which
  * {@code BackendClient} takes for an answer's last message.
  */
 public final class StreamClient implements AutoCloseable {
     private final SocketChannel channel;
 
+    /** A connection with the system's receive buffer. */
     public StreamClient(InetSocketAddress backend) throws IOException {
+        this(backend, 0);
+    }
+
+    /** A connection with a receive buffer of {@code receiveBuffer} bytes (0: the system's). */
+    public StreamClient(InetSocketAddress backend, int receiveBuffer) throws IOException {
         channel = SocketChannel.open();
-        channel.setOption(StandardSocketOptions.SO_RCVBUF, 16 << 10);
+        if (receiveBuffer > 0) {
+            channel.setOption(StandardSocketOptions.SO_RCVBUF, receiveBuffer);
+        }
         channel.connect(backend);
     }
 

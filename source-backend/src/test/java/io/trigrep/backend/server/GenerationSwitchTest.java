@@ -90,6 +90,7 @@ class GenerationSwitchTest {
                             problems.add("generation " + a.generation + ": " + a.lines);
                         }
                         seen.add(a.generation);
+                        Thread.sleep(5);
                     } catch (Exception | AssertionError e) {
                         problems.add(e.toString());
                     }
@@ -97,7 +98,7 @@ class GenerationSwitchTest {
             });
             steady.start();
 
-            try (StreamClient slow = new StreamClient(at)) {
+            try (StreamClient slow = new StreamClient(at, 16 << 10)) {
                 slow.send(search(EVERY_LINE, 10));
                 List<String> lines = new ArrayList<>();
                 take(slow.next(), lines);
