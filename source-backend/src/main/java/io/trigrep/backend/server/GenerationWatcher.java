@@ -29,6 +29,11 @@ final class GenerationWatcher implements AutoCloseable {
 
     /** {@code interval} zero: no polling, the watch service alone. */
     GenerationWatcher(Generations generations, Path shardFolder, Duration interval, PrintStream log) {
+        this(generations, shardFolder, interval, log, true);
+    }
+
+    /** {@code watch} false: polling alone, as on a file system without change events. */
+    GenerationWatcher(Generations generations, Path shardFolder, Duration interval, PrintStream log, boolean watch) {
         if (interval.isNegative()) {
             throw new IllegalArgumentException("the reload interval must be >= 0, got " + interval);
         }
@@ -36,7 +41,7 @@ final class GenerationWatcher implements AutoCloseable {
         this.root = shardFolder.toAbsolutePath().normalize().getParent();
         this.intervalNanos = interval.toNanos();
         this.log = log;
-        this.watch = register(root, log);
+        this.watch = watch ? register(root, log) : null;
         this.thread = new Thread(this::run, "trigrep-generations");
         thread.setDaemon(true);
     }
