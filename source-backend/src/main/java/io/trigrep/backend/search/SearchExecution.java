@@ -88,6 +88,8 @@ public final class SearchExecution {
 
     private final LiveShard live;
     private final List<Segment> segments;
+    /** Each segment's doc table, by segment index: read per candidate. */
+    private final DocTable[] tables;
     /** Live docs of the shard: the total a search reports, however many segments hold them. */
     private final int totalFiles;
 
@@ -181,6 +183,10 @@ public final class SearchExecution {
             Scratch scratch) {
         this.live = live;
         this.segments = live.segments();
+        this.tables = new DocTable[segments.size()];
+        for (int i = 0; i < tables.length; i++) {
+            tables[i] = segments.get(i).shard().docs();
+        }
         this.totalFiles = live.liveDocs();
         this.produced = produced;
         this.spec = spec;
@@ -214,7 +220,6 @@ public final class SearchExecution {
         SymbolHits[] found = null;
         try {
             List<DocIterator> perSegment = new java.util.ArrayList<>(segments.size());
-            List<DocTable> tables = new java.util.ArrayList<>(segments.size());
             if (spec.query().isSymbolQuery()) {
                 found = new SymbolHits[segments.size()];
             }
@@ -228,9 +233,8 @@ public final class SearchExecution {
                     docs = Candidates.of(spec.plan(), s.shard().index());
                 }
                 perSegment.add(s.deletes().count() == 0 ? docs : new LiveDocs(docs, s.deletes()));
-                tables.add(s.shard().docs());
             }
-            iterator = new RankedMerge(perSegment, tables);
+            iterator = new RankedMerge(perSegment, List.of(tables));
             // Needles only prefilter lines, so any segment's serve all; the largest's counts choose best.
             Segment largest = largest();
             Shard shard = largest == null ? null : largest.shard();
@@ -495,8 +499,7 @@ public final class SearchExecution {
                     }
                     // A file-name query reads no content: its chunks are bounded by docs alone.
                     int segment = candidates.segment();
-                    bytes +=
-                            filesOnly ? 0 : segments.get(segment).shard().docs().contentLength(doc);
+                    bytes += filesOnly ? 0 : tables[segment].contentLength(doc);
                     segs[n] = segment;
                     docs[n] = doc;
                     froms[n] = 0;
