@@ -49,14 +49,15 @@ class SegmentedSearchTest {
         dir = Files.createTempDirectory("segmented-search");
         Path index = dir.resolve("index");
         Files.createDirectories(index);
-        // Segment 0: lua, tcl and zlib; segment 5: redis and synthetic; segment 7: zlib again, replacing segment 0's.
+        // Segment 0: redis, tcl and zlib; segment 5: lua (whose files rank best) and synthetic; segment 7:
+        // zlib again, replacing segment 0's.
         SegmentedIndex.buildSegment(
-                SegmentedIndex.copy(TestShards.CORPUS, dir.resolve("c0"), n -> n.matches("(lua|tcl|zlib).*")),
+                SegmentedIndex.copy(TestShards.CORPUS, dir.resolve("c0"), n -> n.matches("(redis|tcl|zlib).*")),
                 index,
                 0,
                 options());
         SegmentedIndex.buildSegment(
-                SegmentedIndex.copy(TestShards.CORPUS, dir.resolve("c5"), n -> n.matches("(redis|synthetic).*")),
+                SegmentedIndex.copy(TestShards.CORPUS, dir.resolve("c5"), n -> n.matches("(lua|synthetic).*")),
                 index,
                 5,
                 options());
@@ -152,13 +153,17 @@ class SegmentedSearchTest {
                 .isEqualTo(search(plainAddress, query, true, 0).results);
     }
 
-    /** A capped search sees the best files first across segments, as in a plain shard: the same first results. */
+    /**
+     * A capped search sees the best files first across segments, as in a plain shard: the same
+     * first results, though the best files are in a later segment than others that match.
+     */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"int", "return", "the", "(?i)z"})
+    @ValueSource(strings = {"int", "return", "static", "the", "(?i)z", "path:\\.h$"})
     void aCappedSearchKeepsTheSameBestResults(String query) throws Exception {
         Answer expected = search(plainAddress, query, false, 7);
         Answer actual = search(segmentedAddress, query, false, 7);
-        assertThat(actual.results).hasSize(7).isEqualTo(expected.results);
+        assertThat(expected.results).hasSizeBetween(1, 7);
+        assertThat(actual.results).isEqualTo(expected.results);
     }
 
     @Test
