@@ -51,7 +51,7 @@ public final class IndexFolder {
     }
 
     /** The generation numbers with a file in {@code root}, highest first. */
-    static List<Long> generations(Path root) throws IOException {
+    public static List<Long> generations(Path root) throws IOException {
         List<Long> found = new ArrayList<>();
         if (!Files.isDirectory(root)) {
             return found;

@@ -68,6 +68,21 @@ public final class LiveShard implements Closeable {
         throw last;
     }
 
+    /**
+     * A plain shard whose files are already open, as generation 0 of one segment: for a server
+     * given an opened shard. Closing it closes {@code shard} and {@code symbols}.
+     */
+    public static LiveShard of(Shard shard, Symbols symbols) {
+        Path folder = shard.folder().toAbsolutePath().normalize();
+        Segment only = new Segment(0, shard, symbols, Deletes.none(shard.docs().docCount()));
+        return new LiveShard(
+                folder,
+                folder.getFileName().toString(),
+                0,
+                List.of(only),
+                shard.manifest().skipped());
+    }
+
     private static LiveShard open(Path folder, String name, long generation, Generation.ShardEntry entry)
             throws IOException {
         List<Segment> opened = new ArrayList<>();

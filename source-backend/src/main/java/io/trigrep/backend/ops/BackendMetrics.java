@@ -25,11 +25,31 @@ import java.util.function.LongSupplier;
 public final class BackendMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Timer searchDuration;
-    // Micrometer holds a function counter's object weakly: this field keeps it alive, unread.
+    // Micrometer holds a gauge's or function counter's object weakly: these fields keep them alive, unread.
     @SuppressWarnings("UnusedVariable")
     private LongSupplier produced;
 
+    @SuppressWarnings("UnusedVariable")
+    private LongSupplier generation;
+
+    @SuppressWarnings("UnusedVariable")
+    private LongSupplier files;
+
+    @SuppressWarnings("UnusedVariable")
+    private LongSupplier contentBytes;
+
+    private final String shard;
+    private final Counter reloads;
+    private final Counter failedReloads;
+
     public BackendMetrics(String shard, long files, long contentBytes) {
+        this(shard);
+        bindSize(() -> files, () -> contentBytes);
+    }
+
+    /** Metrics of a shard whose size {@link #bindSize} gives later. */
+    public BackendMetrics(String shard) {
+        this.shard = shard;
         searchDuration = Timer.builder("trigrep.backend.search.duration")
                 .description("Time from a search's start until its stream ended")
                 .tag("shard", shard)
@@ -37,13 +57,12 @@ public final class BackendMetrics {
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofMinutes(5))
                 .register(registry);
-        Gauge.builder("trigrep.backend.shard.files", () -> files)
-                .description("Files in the shard served")
+        reloads = Counter.builder("trigrep.backend.generation.reloads")
+                .description("Newer generations of the shard opened and served")
                 .tag("shard", shard)
                 .register(registry);
-        Gauge.builder("trigrep.backend.shard.content", () -> contentBytes)
-                .baseUnit("bytes")
-                .description("Bytes of file contents in the shard")
+        failedReloads = Counter.builder("trigrep.backend.generation.reload.failures")
+                .description("Newer generations of the shard refused: they did not open or verify")
                 .tag("shard", shard)
                 .register(registry);
         new JvmMemoryMetrics().bindTo(registry);
@@ -64,6 +83,38 @@ public final class BackendMetrics {
                 .baseUnit("results")
                 .description("Results produced by all searches")
                 .register(registry);
+    }
+
+    /** The shard's size, read at scrape time: it changes with each generation served. */
+    public void bindSize(LongSupplier files, LongSupplier contentBytes) {
+        this.files = files;
+        this.contentBytes = contentBytes;
+        Gauge.builder("trigrep.backend.shard.files", files, LongSupplier::getAsLong)
+                .description("Files in the shard served")
+                .tag("shard", shard)
+                .register(registry);
+        Gauge.builder("trigrep.backend.shard.content", contentBytes, LongSupplier::getAsLong)
+                .baseUnit("bytes")
+                .description("Bytes of file contents in the shard")
+                .tag("shard", shard)
+                .register(registry);
+    }
+
+    /** The generation served, read at scrape time. */
+    public void bindGeneration(LongSupplier generation) {
+        this.generation = generation;
+        Gauge.builder("trigrep.backend.generation", generation, LongSupplier::getAsLong)
+                .description("Index generation of the shard served to new queries (0: a plain shard folder)")
+                .tag("shard", shard)
+                .register(registry);
+    }
+
+    public void reloaded() {
+        reloads.increment();
+    }
+
+    public void reloadFailed() {
+        failedReloads.increment();
     }
 
     public void searchFinished(long nanos) {

@@ -7,6 +7,7 @@ import io.trigrep.indexer.filetype.FileType;
 import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.indexer.segments.Segment;
 import io.trigrep.indexer.symbols.Symbols;
 import io.trigrep.proto.FileMatch;
 import io.trigrep.proto.ResultWriter;
@@ -17,8 +18,10 @@ import java.util.List;
 
 /**
  * Searches the chunks of one search, one at a time, on whichever pool thread runs it: its line
- * matcher, result writer and buffers are made once and reused for every chunk it takes. It sees
- * its search only through {@link Coordinator}.
+ * matcher, result writer and buffers are made once and reused for every chunk it takes. A chunk's
+ * docs may come from several segments of the shard: the worker binds to each doc's segment (its
+ * files, symbols and definitions) as it comes to it. It sees its search only through
+ * {@link Coordinator}.
  */
 final class ChunkWorker implements LineSink {
     static final int CHUNK_DOCS = 64;
@@ -33,14 +36,15 @@ final class ChunkWorker implements LineSink {
     /** What a worker asks of the search it works for; every method may be called from any pool thread. */
     interface Coordinator {
         /**
-         * Fills up to {@code docs.length} next pieces of work: a doc, the byte it starts at and
-         * that byte's line number (0 and 1 unless a paused chunk handed the rest of a doc back).
-         * Returns how many; 0 when there is nothing left or the search must stop.
+         * Fills up to {@code docs.length} next pieces of work: a segment (its index among the
+         * shard's live segments), a doc of it, the byte it starts at and that byte's line number (0
+         * and 1 unless a paused chunk handed the rest of a doc back). Returns how many; 0 when
+         * there is nothing left or the search must stop.
          */
-        int nextChunk(int[] docs, int[] froms, int[] lines) throws Exception;
+        int nextChunk(int[] segments, int[] docs, int[] froms, int[] lines) throws Exception;
 
         /** Work a chunk did not do because the sink was full: handed out first when the search resumes. */
-        void handBack(int doc, int from, int line);
+        void handBack(int segment, int doc, int from, int line);
 
         /** The peer went away: nothing more is worth searching. */
         boolean cancelled();
@@ -57,13 +61,26 @@ final class ChunkWorker implements LineSink {
         /** Counts a file as searched and appends a progress message to {@code out} when one is due. */
         void fileSearched(ByteBuf out);
 
-        /** The package's name in UTF-8. */
-        byte[] packageName(int packageId) throws Exception;
+        /** The name, in UTF-8, of package {@code packageId} of segment {@code segment}. */
+        byte[] packageName(int segment, int packageId) throws Exception;
     }
 
     private final SearchSpec spec;
-    private final Shard shard;
-    private final DocTable docs;
+    private final List<Segment> segments;
+    /** A sym: query's definitions per segment; null for other queries. */
+    private final SymbolHits[] segmentHits;
+    /** Per segment, made when the worker first meets one of its docs. */
+    private final Definitions[] segmentDefinitions;
+
+    // The segment of the doc being searched (see bind):
+    private int bound = -1;
+    private Shard shard;
+    private DocTable docs;
+    private Symbols symbols;
+    private Definitions definitions;
+    /** A sym: query's definitions in the bound segment; null for other queries. */
+    private SymbolHits hits;
+
     private final FrameSink sink;
     private final Coordinator coordinator;
     private final Scratch scratch;
@@ -72,16 +89,12 @@ final class ChunkWorker implements LineSink {
     /** A boolean query's condition, which a file meets before its lines are searched; null otherwise. */
     private final FileCondition condition;
 
-    private final Definitions definitions;
-    /** A sym: query's definitions in this shard; null for other queries. */
-    private final SymbolHits hits;
-
-    private final Symbols symbols;
     private final int[] nameRanges = new int[64];
     /** While a sym: query's line is written: its definition; null otherwise. */
     private Definition pending;
 
     private final ResultWriter writer;
+    private final int[] chunkSegments = new int[CHUNK_DOCS];
     private final int[] chunk = new int[CHUNK_DOCS];
     private final int[] froms = new int[CHUNK_DOCS];
     private final int[] lines = new int[CHUNK_DOCS];
@@ -112,17 +125,15 @@ final class ChunkWorker implements LineSink {
             SearchSpec spec,
             List<String> needles,
             List<List<String>> operandNeedles,
-            Shard shard,
-            Symbols symbols,
-            SymbolHits hits,
+            List<Segment> segments,
+            SymbolHits[] hits,
             FrameSink sink,
             Coordinator coordinator,
             Scratch scratch) {
-        this.symbols = symbols;
-        this.hits = hits;
+        this.segments = segments;
+        this.segmentHits = hits;
+        this.segmentDefinitions = new Definitions[segments.size()];
         this.spec = spec;
-        this.shard = shard;
-        this.docs = shard.docs();
         this.sink = sink;
         this.coordinator = coordinator;
         this.scratch = scratch;
@@ -138,14 +149,13 @@ final class ChunkWorker implements LineSink {
                 ? null
                 : new FileCondition(
                         spec.operands(), operandNeedles, spec.query().caseInsensitive());
-        this.definitions = new Definitions(symbols, spec.pattern());
         this.writer = new ResultWriter(spec.contextLines());
     }
 
     /** Searches one chunk; returns whether more chunks may follow. What is left to write is in {@link #takeOutput}. */
     boolean search() throws Exception {
         out = sink.allocator().buffer(BATCH_BYTES);
-        int n = coordinator.nextChunk(chunk, froms, lines);
+        int n = coordinator.nextChunk(chunkSegments, chunk, froms, lines);
         for (int i = 0; i < n; i++) {
             if (coordinator.cancelled() || full || coordinator.pastDeadline()) {
                 break;
@@ -153,16 +163,17 @@ final class ChunkWorker implements LineSink {
             if (!sink.isWritable()) {
                 // The peer is behind: give the rest of the chunk back and pause.
                 for (int k = i; k < n; k++) {
-                    coordinator.handBack(chunk[k], froms[k], lines[k]);
+                    coordinator.handBack(chunkSegments[k], chunk[k], froms[k], lines[k]);
                 }
                 break;
             }
             pauseAt = -1;
+            bind(chunkSegments[i]);
             searchDoc(chunk[i], froms[i], lines[i]);
             if (pauseAt >= 0) {
-                coordinator.handBack(chunk[i], pauseAt, pauseLine);
+                coordinator.handBack(chunkSegments[i], chunk[i], pauseAt, pauseLine);
                 for (int k = i + 1; k < n; k++) {
-                    coordinator.handBack(chunk[k], froms[k], lines[k]);
+                    coordinator.handBack(chunkSegments[k], chunk[k], froms[k], lines[k]);
                 }
                 break;
             }
@@ -176,6 +187,23 @@ final class ChunkWorker implements LineSink {
         return n > 0;
     }
 
+    /** Makes segment {@code segment} the one whose docs are searched next. */
+    private void bind(int segment) {
+        if (segment == bound) {
+            return;
+        }
+        Segment s = segments.get(segment);
+        bound = segment;
+        shard = s.shard();
+        docs = shard.docs();
+        symbols = s.symbols();
+        hits = segmentHits == null ? null : segmentHits[segment];
+        if (segmentDefinitions[segment] == null) {
+            segmentDefinitions[segment] = new Definitions(symbols, spec.pattern());
+        }
+        definitions = segmentDefinitions[segment];
+    }
+
     /** The buffer with the chunk's last results, null if the chunk got none; the caller owns it now. */
     ByteBuf takeOutput() {
         ByteBuf taken = out;
@@ -184,7 +212,7 @@ final class ChunkWorker implements LineSink {
     }
 
     private void searchDoc(int doc, int from, int line) throws Exception {
-        byte[] packageName = coordinator.packageName(docs.packageId(doc));
+        byte[] packageName = coordinator.packageName(bound, docs.packageId(doc));
         String docPath = null;
         if (spec.hasFilters()) {
             docPath = docs.path(doc);

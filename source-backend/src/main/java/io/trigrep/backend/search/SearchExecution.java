@@ -6,6 +6,8 @@ import io.trigrep.backend.query.Operands;
 import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.indexer.segments.LiveShard;
+import io.trigrep.indexer.segments.Segment;
 import io.trigrep.indexer.symbols.Symbols;
 import io.trigrep.proto.Done;
 import io.trigrep.proto.Failure;
@@ -24,8 +26,8 @@ import java.util.function.LongSupplier;
 import org.capnproto.MessageBuilder;
 
 /**
- * One running search over one shard. Candidate docs (in doc-id order, which is static-rank
- * order) are handed out in chunks to up to {@code parallelism} tasks on a shared pool; each task
+ * One running search over one shard's live segments. Candidate docs (in static-rank order across
+ * segments, {@link RankedMerge}; deleted docs left out, {@link LiveDocs}) are handed out in chunks to up to {@code parallelism} tasks on a shared pool; each task
  * searches one chunk, writes its results and, while the sink is writable, queues the next chunk
  * behind other queries' tasks, so queries share the pool fairly. While the sink is not writable
  * no task is queued at all: the search is paused, holding no thread, until {@link #resume}.
@@ -84,8 +86,13 @@ public final class SearchExecution {
         }
     }
 
-    private final Shard shard;
-    private final Symbols symbols;
+    private final LiveShard live;
+    private final List<Segment> segments;
+    /** Each segment's doc table, by segment index: read per candidate. */
+    private final DocTable[] tables;
+    /** Live docs of the shard: the total a search reports, however many segments hold them. */
+    private final int totalFiles;
+
     private final SearchSpec spec;
     private final FrameSink sink;
     private final Executor pool;
@@ -95,7 +102,8 @@ public final class SearchExecution {
     private final Runnable onEnd;
     private final boolean fullScan;
     private final boolean filesOnly;
-    private final AtomicReferenceArray<byte[]> packageNames;
+    /** Per segment: its packages' names in UTF-8, read once each. */
+    private final List<AtomicReferenceArray<byte[]>> packageNames;
     /**
      * Workers between chunks: a chunk takes one (or makes one, at most one per task running at
      * once) and gives it back, so a search's matchers and DFA caches are made once per task, not
@@ -117,16 +125,17 @@ public final class SearchExecution {
     /** Tasks queued or running. */
     private int active;
     /** Set by start; read by tasks, which start runs after it. */
-    private DocIterator candidates;
+    private RankedMerge candidates;
 
     private List<String> needles;
-    /** A sym: query's definitions in this shard; null otherwise. */
-    private SymbolHits hits;
+    /** A sym: query's definitions, per segment; null otherwise. */
+    private SymbolHits[] hits;
     /** A boolean query's needles per operand; empty otherwise. */
     private List<List<String>> operandNeedles;
     /** No candidate is left to hand out (work handed back may be). */
     private boolean exhausted;
 
+    /** Work handed back: {segment, doc, from, line}. */
     private final ArrayDeque<int[]> resumable = new ArrayDeque<>();
 
     private final AtomicLong filesSearched = new AtomicLong();
@@ -147,8 +156,7 @@ public final class SearchExecution {
             LongAdder produced,
             Scratch scratch) {
         this(
-                shard,
-                Symbols.absent("not given to this search"),
+                LiveShard.of(shard, Symbols.absent("not given to this search")),
                 spec,
                 sink,
                 pool,
@@ -159,10 +167,12 @@ public final class SearchExecution {
                 scratch);
     }
 
-    /** A search of {@code shard}, whose {@code symbols} rank definition lines above uses. */
+    /**
+     * A search of {@code live}'s segments, whose symbols rank definition lines above uses. The
+     * caller keeps {@code live} open until {@code onEnd} has run.
+     */
     public SearchExecution(
-            Shard shard,
-            Symbols symbols,
+            LiveShard live,
             SearchSpec spec,
             FrameSink sink,
             Executor pool,
@@ -171,9 +181,14 @@ public final class SearchExecution {
             Runnable onEnd,
             LongAdder produced,
             Scratch scratch) {
-        this.symbols = symbols;
+        this.live = live;
+        this.segments = live.segments();
+        this.tables = new DocTable[segments.size()];
+        for (int i = 0; i < tables.length; i++) {
+            tables[i] = segments.get(i).shard().docs();
+        }
+        this.totalFiles = live.liveDocs();
         this.produced = produced;
-        this.shard = shard;
         this.spec = spec;
         this.sink = sink;
         this.pool = pool;
@@ -184,7 +199,11 @@ public final class SearchExecution {
         this.onEnd = onEnd;
         this.fullScan = spec.fullScan();
         this.filesOnly = spec.query().filesOnly();
-        this.packageNames = new AtomicReferenceArray<>(shard.docs().packageCount());
+        List<AtomicReferenceArray<byte[]>> names = new java.util.ArrayList<>(segments.size());
+        for (Segment s : segments) {
+            names.add(new AtomicReferenceArray<>(s.shard().docs().packageCount()));
+        }
+        this.packageNames = names;
         this.scratch = scratch;
     }
 
@@ -195,20 +214,35 @@ public final class SearchExecution {
 
     /** Reads the candidates off the index and starts the tasks; an unreadable index ends the search with an error. */
     public void start() {
-        DocIterator iterator;
+        RankedMerge iterator;
         List<String> needlesFound;
         List<List<String>> perOperand = new java.util.ArrayList<>();
-        SymbolHits found = null;
+        SymbolHits[] found = null;
         try {
+            List<DocIterator> perSegment = new java.util.ArrayList<>(segments.size());
             if (spec.query().isSymbolQuery()) {
-                found = SymbolHits.find(symbols, spec.plan(), spec.symbolNames());
-                iterator = found.docIterator();
-            } else {
-                iterator = Candidates.of(spec.plan(), shard.index());
+                found = new SymbolHits[segments.size()];
             }
+            for (int i = 0; i < segments.size(); i++) {
+                Segment s = segments.get(i);
+                DocIterator docs;
+                if (found != null) {
+                    found[i] = SymbolHits.find(s.symbols(), spec.plan(), spec.symbolNames());
+                    docs = found[i].docIterator();
+                } else {
+                    docs = Candidates.of(spec.plan(), s.shard().index());
+                }
+                perSegment.add(s.deletes().count() == 0 ? docs : new LiveDocs(docs, s.deletes()));
+            }
+            iterator = new RankedMerge(perSegment, List.of(tables));
+            // Needles only prefilter lines, so any segment's serve all; the largest's counts choose best.
+            Segment largest = largest();
+            Shard shard = largest == null ? null : largest.shard();
             boolean fold = spec.query().caseInsensitive();
             Operands operands = spec.operands();
-            if (operands == null) {
+            if (shard == null) {
+                needlesFound = List.of(); // a shard without segments has no candidate to search
+            } else if (operands == null) {
                 needlesFound = spec.literal() == null && spec.pattern() != null
                         ? Needles.of(spec.plan(), shard.index(), fold)
                         : List.of();
@@ -254,6 +288,17 @@ public final class SearchExecution {
             moveTo(Phase.RUNNING);
         }
         schedule();
+    }
+
+    /** The segment with the most docs; null when there is none. */
+    private Segment largest() {
+        Segment best = null;
+        for (Segment s : segments) {
+            if (best == null || s.deletes().docCount() > best.deletes().docCount()) {
+                best = s;
+            }
+        }
+        return best;
     }
 
     /** The sink became writable again: continue a paused search. */
@@ -327,7 +372,7 @@ public final class SearchExecution {
         ChunkWorker idle = idleWorkers.poll();
         ChunkWorker worker = idle != null
                 ? idle
-                : new ChunkWorker(spec, needles, operandNeedles, shard, symbols, hits, sink, coordinator, scratch);
+                : new ChunkWorker(spec, needles, operandNeedles, segments, hits, sink, coordinator, scratch);
         boolean more;
         try {
             more = worker.search();
@@ -399,17 +444,18 @@ public final class SearchExecution {
             message.initRoot(Response.factory)
                     .initError()
                     .setCode(Failure.Code.INTERNAL)
-                    .setMessage(shard.withoutPaths(failure));
+                    .setMessage(ShardPaths.without(live, failure));
         } else {
             message.initRoot(Response.factory)
                     .initDone()
                     .setResults(Math.min(results.get(), spec.maxResults()))
                     .setFilesSearched(filesSearched.get())
                     .setCandidateFiles(candidateFiles.get())
-                    .setTotalFiles(shard.docs().docCount())
+                    .setTotalFiles(totalFiles)
                     .setElapsedNanos(nanoTime.getAsLong() - started)
                     .setTruncation(reason.truncation)
-                    .setFullScan(fullScan);
+                    .setFullScan(fullScan)
+                    .setGeneration(live.generation());
         }
         Framing.write(message, out);
         sink.finish(out);
@@ -430,7 +476,7 @@ public final class SearchExecution {
     /** The search as its workers see it. */
     private final class Coordination implements ChunkWorker.Coordinator {
         @Override
-        public int nextChunk(int[] docs, int[] froms, int[] lines) throws Exception {
+        public int nextChunk(int[] segs, int[] docs, int[] froms, int[] lines) throws Exception {
             synchronized (lock) {
                 if (stop != Stop.NONE || (exhausted && resumable.isEmpty()) || pastDeadline()) {
                     return 0;
@@ -438,13 +484,13 @@ public final class SearchExecution {
                 int n = 0;
                 while (n < docs.length && !resumable.isEmpty()) {
                     int[] item = resumable.poll();
-                    docs[n] = item[0];
-                    froms[n] = item[1];
-                    lines[n++] = item[2];
+                    segs[n] = item[0];
+                    docs[n] = item[1];
+                    froms[n] = item[2];
+                    lines[n++] = item[3];
                 }
                 int fresh = n;
                 long bytes = 0;
-                DocTable table = shard.docs();
                 while (n < docs.length && !exhausted && bytes < CHUNK_BYTES) {
                     int doc = candidates.next();
                     if (doc == DocIterator.NO_MORE_DOCS) {
@@ -452,7 +498,9 @@ public final class SearchExecution {
                         break;
                     }
                     // A file-name query reads no content: its chunks are bounded by docs alone.
-                    bytes += filesOnly ? 0 : table.contentLength(doc);
+                    int segment = candidates.segment();
+                    bytes += filesOnly ? 0 : tables[segment].contentLength(doc);
+                    segs[n] = segment;
                     docs[n] = doc;
                     froms[n] = 0;
                     lines[n++] = 1;
@@ -463,9 +511,9 @@ public final class SearchExecution {
         }
 
         @Override
-        public void handBack(int doc, int from, int line) {
+        public void handBack(int segment, int doc, int from, int line) {
             synchronized (lock) {
-                resumable.add(new int[] {doc, from, line});
+                resumable.add(new int[] {segment, doc, from, line});
             }
         }
 
@@ -508,17 +556,22 @@ public final class SearchExecution {
                     .initProgress()
                     .setFilesSearched(filesSearched.get())
                     .setCandidateFiles(candidateFiles.get())
-                    .setTotalFiles(shard.docs().docCount())
+                    .setTotalFiles(totalFiles)
                     .setResults(Math.min(results.get(), spec.maxResults()));
             Framing.write(message, out);
         }
 
         @Override
-        public byte[] packageName(int packageId) throws Exception {
-            byte[] name = packageNames.get(packageId);
+        public byte[] packageName(int segment, int packageId) throws Exception {
+            AtomicReferenceArray<byte[]> names = packageNames.get(segment);
+            byte[] name = names.get(packageId);
             if (name == null) {
-                name = shard.docs().packageName(packageId).getBytes(StandardCharsets.UTF_8);
-                packageNames.set(packageId, name);
+                name = segments.get(segment)
+                        .shard()
+                        .docs()
+                        .packageName(packageId)
+                        .getBytes(StandardCharsets.UTF_8);
+                names.set(packageId, name);
             }
             return name;
         }

@@ -1,7 +1,8 @@
 package io.trigrep.backend.server;
 
 import io.trigrep.backend.ops.OpsServer;
-import io.trigrep.indexer.format.Shard;
+import io.trigrep.indexer.segments.LiveShard;
+import io.trigrep.indexer.segments.Segment;
 import io.trigrep.proto.Tls;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -12,7 +13,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ./trigrep backend}: serves one shard until stopped (SIGTERM or Ctrl-C). */
+/**
+ * {@code ./trigrep backend}: serves one shard until stopped (SIGTERM or Ctrl-C), switching to
+ * each newer generation of its index as updates commit them.
+ */
 @Command(
         name = "backend",
         mixinStandardHelpOptions = true,
@@ -95,6 +99,15 @@ public final class BackendCommand implements Callable<Integer> {
     long warmupMs;
 
     @Option(
+            names = "--reload-interval-ms",
+            defaultValue = "${env:TRIGREP_RELOAD_INTERVAL_MS:-2000}",
+            description =
+                    "besides watching the index folder for new generations (inotify), look for one this often, for file "
+                            + "systems that report no changes (NFS, some container mounts); 0 turns polling off "
+                            + "(env TRIGREP_RELOAD_INTERVAL_MS; default ${DEFAULT-VALUE})")
+    long reloadIntervalMs;
+
+    @Option(
             names = "--tls-cert",
             defaultValue = "${env:TRIGREP_TLS_CERT}",
             description =
@@ -121,9 +134,16 @@ public final class BackendCommand implements Callable<Integer> {
         // /readyz pings the search port as a client with the backend's own certificate (which must
         // allow client authentication: deploy/make-certs.sh makes it so).
         Tls selfPing = tls.enabled() ? Tls.client(tlsCert, tlsKey, tlsCa, false) : Tls.PLAIN;
-        Shard opened = Shard.open(shard);
+        if (reloadIntervalMs < 0) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--reload-interval-ms must be >= 0, got " + reloadIntervalMs);
+        }
         if (verify == Verify.startup) {
-            opened.verify();
+            try (LiveShard checked = LiveShard.open(shard)) {
+                for (Segment segment : checked.segments()) {
+                    segment.shard().verify();
+                }
+            }
         }
         BackendConfig config = new BackendConfig(
                 threads > 0 ? threads : Runtime.getRuntime().availableProcessors(),
@@ -132,12 +152,9 @@ public final class BackendCommand implements Callable<Integer> {
                 Duration.ofMillis(deadlineMs),
                 Duration.ofMillis(Math.max(deadlineMs, 300_000)),
                 10);
-        BackendServer server = warmupMs > 0
-                ? BackendServer.warming(opened, config, tls, verify == Verify.background)
-                : verify == Verify.background
-                        ? BackendServer.verifying(opened, config, tls)
-                        : new BackendServer(opened, config, tls);
+        BackendServer server = BackendServer.open(shard, config, tls, verify == Verify.background, warmupMs > 0);
         InetSocketAddress address = server.start(bind, port);
+        server.watch(Duration.ofMillis(reloadIntervalMs));
         if (verify == Verify.background || warmupMs > 0) {
             Thread check = new Thread(
                     () -> {
@@ -161,8 +178,8 @@ public final class BackendCommand implements Callable<Integer> {
                             stopped.countDown();
                         },
                         "trigrep-backend-shutdown"));
-        System.out.println("backend " + opened.manifest().shard() + " ("
-                + opened.manifest().docs() + " files) listening on "
+        System.out.println("backend " + server.name() + " (" + server.files() + " files, generation "
+                + server.generation() + ") listening on "
                 + address.getHostString() + ":" + address.getPort() + (tls.enabled() ? " (mutual TLS)" : "")
                 + (opsAddress == null
                         ? ""

@@ -10,25 +10,29 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.trigrep.backend.ops.BackendMetrics;
 import io.trigrep.indexer.format.Shard;
-import io.trigrep.indexer.symbols.Symbols;
+import io.trigrep.indexer.segments.LiveShard;
 import io.trigrep.proto.Tls;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The source backend: serves one shard over TCP. Event loops only frame and dispatch; searches
- * run on a bounded pool of {@code threads}. {@link #start} binds (port 0 picks a free one).
+ * The source backend: serves one shard over TCP, at its index's newest generation (see
+ * {@link Generations}; {@link #watch} picks up newer ones while serving). Event loops only frame
+ * and dispatch; searches run on a bounded pool of {@code threads}. {@link #start} binds (port 0
+ * picks a free one).
  */
 public final class BackendServer implements AutoCloseable {
-    private final Shard shard;
-    /** The shard's definitions, for ranking; absent (with the manifest's reason) when it was built without ctags. */
-    private final Symbols symbols;
+    private final Generations generations;
+    private final String name;
+    private GenerationWatcher watcher;
 
     private final BackendConfig config;
     private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -43,7 +47,10 @@ public final class BackendServer implements AutoCloseable {
     private final Tls tls;
     private final PrintStream log;
 
-    /** Serves {@code shard} as opened over plain TCP, its checksums not verified (see {@link #verifying}). */
+    /**
+     * Serves the shard in {@code shard}'s folder over plain TCP, its checksums not verified (see
+     * {@link #verifying}): its index's newest generation, which the server opens and maps itself.
+     */
     public BackendServer(Shard shard, BackendConfig config) {
         this(shard, config, Tls.PLAIN);
     }
@@ -54,22 +61,37 @@ public final class BackendServer implements AutoCloseable {
     }
 
     BackendServer(Shard shard, BackendConfig config, ShardCheck check, Tls tls, PrintStream log) {
+        this(shard.folder(), config, check, tls, log);
+    }
+
+    BackendServer(Path folder, BackendConfig config, ShardCheck check, Tls tls, PrintStream log) {
         this.check = check;
         this.tls = tls;
         this.log = log;
-        this.shard = shard;
+        LiveShard first;
         try {
-            this.symbols = Symbols.open(shard.folder());
+            first = LiveShard.open(folder);
         } catch (IOException e) {
-            // A corrupt symbols.tgs is refused as any corrupt shard file is, its path named.
-            throw new UncheckedIOException("cannot open the symbols of " + shard.folder() + ": " + e.getMessage(), e);
+            // A corrupt file (symbols.tgs included) is refused as any corrupt shard file is, its path named.
+            throw new UncheckedIOException("cannot open the shard in " + folder + ": " + e.getMessage(), e);
         }
+        this.name = first.segments().isEmpty()
+                ? first.name()
+                : first.segments().get(0).shard().manifest().shard();
         this.config = config;
-        this.metrics = new BackendMetrics(
-                shard.manifest().shard(),
-                shard.manifest().docs(),
-                shard.manifest().contentBytes());
+        this.metrics = new BackendMetrics(name);
         metrics.bind(inFlight::get, produced::sum);
+        try {
+            this.generations = new Generations(first, log, metrics);
+        } catch (IOException | RuntimeException e) {
+            first.close();
+            throw new UncheckedIOException(
+                    "cannot read the shard in " + folder + ": " + e.getMessage(),
+                    e instanceof IOException io ? io : new IOException(e));
+        }
+        Generations served = generations;
+        metrics.bindSize(() -> served.peek().liveDocs(), served::liveBytes);
+        metrics.bindGeneration(() -> served.peek().generation());
         AtomicInteger ids = new AtomicInteger();
         // Each query has at most `threads` tasks queued: the queue cannot grow past this.
         this.searchPool = new ThreadPoolExecutor(
@@ -96,8 +118,7 @@ public final class BackendServer implements AutoCloseable {
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
                 .childHandler(new BackendServerInitializer(
                         new Backend(
-                                shard,
-                                symbols,
+                                generations,
                                 config,
                                 searchPool,
                                 inFlight,
@@ -109,6 +130,49 @@ public final class BackendServer implements AutoCloseable {
                         new HandshakeLog(log, metrics)));
         channel = bootstrap.bind(host, port).sync().channel();
         return (InetSocketAddress) channel.localAddress();
+    }
+
+    /**
+     * Serves the shard in {@code folder} (its index's newest generation): verified in the
+     * background when {@code verifyInBackground} (see {@link #verifying}), warmed up before it is
+     * ready when {@code warm} (see {@link #warming}), else as opened.
+     */
+    public static BackendServer open(
+            Path folder, BackendConfig config, Tls tls, boolean verifyInBackground, boolean warm) {
+        String shardName = folder.toAbsolutePath().normalize().getFileName().toString();
+        ShardCheck check = verifyInBackground
+                ? ShardCheck.pending(shardName, warm)
+                : warm ? ShardCheck.warming(shardName) : ShardCheck.none(shardName);
+        return new BackendServer(folder, config, check, tls, System.err);
+    }
+
+    /**
+     * Picks up newer generations of the index while serving: watches the folder above the shard's
+     * for them, and also looks every {@code interval} (zero: never; the watch alone), since not
+     * every file system reports changes. Call once, after {@link #start}.
+     */
+    public void watch(Duration interval) {
+        if (watcher != null) {
+            throw new IllegalStateException(
+                    "already watching " + generations.peek().folder().getParent());
+        }
+        watcher = new GenerationWatcher(generations, generations.peek().folder(), interval, log);
+        watcher.start();
+    }
+
+    /** The shard's name, as its manifest has it. */
+    public String name() {
+        return name;
+    }
+
+    /** Live files of the generation served now. */
+    public int files() {
+        return generations.peek().liveDocs();
+    }
+
+    /** The generation new queries are served from now. */
+    public long generation() {
+        return generations.peek().generation();
     }
 
     /**
@@ -152,12 +216,12 @@ public final class BackendServer implements AutoCloseable {
             if (self.getAddress().isAnyLocalAddress()) {
                 self = new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), self.getPort());
             }
-            Warmup.Outcome done = Warmup.run(
-                    self, client, Warmup.searches(Warmup.words(shard, 4)), budget.toNanos(), System::nanoTime);
+            Warmup.Outcome done =
+                    Warmup.run(self, client, Warmup.searches(words(4)), budget.toNanos(), System::nanoTime);
             log.printf(
                     "backend %s: warmed up, %d searches in %d rounds, %.2f s (first round %.0f ms, last %.0f ms; slowest search"
                             + " %.0f ms: %s)%n",
-                    shard.manifest().shard(),
+                    name,
                     done.searches(),
                     done.rounds(),
                     done.nanos() / 1e9,
@@ -166,16 +230,38 @@ public final class BackendServer implements AutoCloseable {
                     done.slowestNanos() / 1e6,
                     done.slowest());
         } catch (java.io.IOException | RuntimeException e) {
-            log.println("backend " + shard.manifest().shard() + ": warm-up stopped, serving cold: " + e);
+            log.println("backend " + name + ": warm-up stopped, serving cold: " + e);
         } finally {
             check.warmed();
+        }
+    }
+
+    /** Words of the served generation's largest segment, for the warm-up's searches. */
+    private java.util.List<String> words(int count) throws java.io.IOException {
+        Served s = generations.acquire();
+        try {
+            Shard largest = null;
+            for (var segment : s.live().segments()) {
+                if (largest == null
+                        || segment.shard().docs().docCount() > largest.docs().docCount()) {
+                    largest = segment.shard();
+                }
+            }
+            return largest == null ? java.util.List.of() : Warmup.words(largest, count);
+        } finally {
+            s.release();
         }
     }
 
     /** Verifies the shard's checksums (a no-op for a server built without a check); blocks until done. */
     public void verify(java.io.PrintStream log) {
         if (check.refusal() != null && !check.corrupt()) {
-            check.run(shard, log);
+            Served s = generations.acquire();
+            try {
+                check.run(s.live(), log);
+            } finally {
+                s.release();
+            }
         }
     }
 
@@ -212,5 +298,10 @@ public final class BackendServer implements AutoCloseable {
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         searchPool.shutdownNow();
+        if (watcher != null) {
+            watcher.close();
+        }
+        // Searches still on the pool hold their generation: it is unmapped when the last one ends.
+        generations.close();
     }
 }

@@ -11,8 +11,11 @@ import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.backend.search.FileWindow;
 import io.trigrep.backend.search.FrameSink;
 import io.trigrep.backend.search.SearchExecution;
+import io.trigrep.backend.search.ShardPaths;
 import io.trigrep.indexer.format.Manifest;
-import io.trigrep.indexer.format.Shard;
+import io.trigrep.indexer.segments.LiveShard;
+import io.trigrep.indexer.segments.Segment;
+import io.trigrep.indexer.symbols.Symbols;
 import io.trigrep.proto.Failure;
 import io.trigrep.proto.FetchFile;
 import io.trigrep.proto.Filter;
@@ -36,10 +39,10 @@ import org.capnproto.MessageBuilder;
  * streams until done; ping and fetchFile are answered by one message. A request that arrives
  * while another is being answered, or anything malformed, gets an error message (never an
  * exception up the pipeline) and the connection is closed after it. A connection idle for 30 s
- * between requests is closed.
+ * between requests is closed. Each request reads the generation of the shard that was current
+ * when it arrived, held until its answer ends (or is abandoned), whatever is served meanwhile.
  */
 final class RequestHandler extends ChannelInboundHandlerAdapter implements FrameSink {
-    private final Shard shard;
     private final BackendConfig config;
     private final AtomicInteger inFlight;
     private final Backend backend;
@@ -51,7 +54,6 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
 
     RequestHandler(Backend backend) {
         this.backend = backend;
-        this.shard = backend.shard();
         this.config = backend.config();
         this.inFlight = backend.inFlight();
     }
@@ -118,6 +120,20 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     }
 
     private void search(SearchRequest.Reader request) {
+        Served served = backend.generations().acquire();
+        boolean started = false;
+        try {
+            started = search(request, served);
+        } finally {
+            if (!started) {
+                served.release();
+            }
+        }
+    }
+
+    /** Starts the search on {@code served}, which it releases when it ends; false when refused before. */
+    private boolean search(SearchRequest.Reader request, Served served) {
+        LiveShard live = served.live();
         SearchSpec spec;
         try {
             spec = SearchSpec.of(
@@ -128,16 +144,16 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         } catch (QueryException e) {
             backend.metrics().refused("bad_query");
             error(Failure.Code.BAD_QUERY, e.getMessage(), e.position());
-            return;
+            return false;
         }
-        if (spec.query().isSymbolQuery() && !backend.symbols().present()) {
+        Symbols absent = withoutSymbols(live);
+        if (spec.query().isSymbolQuery() && absent != null) {
             backend.metrics().refused("bad_query");
             error(
                     Failure.Code.BAD_QUERY,
-                    "sym: needs the shard's symbols, and " + shard.manifest().shard() + " has none: "
-                            + backend.symbols().absentReason(),
+                    "sym: needs the shard's symbols, and " + shardName(live) + " has none: " + absent.absentReason(),
                     spec.query().symbol().offset() - 3);
-            return;
+            return false;
         }
         if (inFlight.incrementAndGet() > config.maxConcurrent()) {
             inFlight.decrementAndGet();
@@ -146,7 +162,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
                     Failure.Code.OVERLOADED,
                     "overloaded: " + config.maxConcurrent() + " queries are running, try again shortly",
                     0);
-            return;
+            return false;
         }
         long started = System.nanoTime();
         // A request that names its own cap (the frontend's share of its per-query cap) gets exactly
@@ -154,21 +170,43 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         // files in that order, so what falls under the cap never depends on how threads raced, and
         // a capped answer is the same on every run. Without a cap (./trigrep search) every thread works.
         int parallelism = request.getMaxResults() != 0 ? 1 : config.threads();
-        execution = new SearchExecution(
-                shard,
-                backend.symbols(),
-                spec,
-                this,
-                backend.searchPool(),
-                parallelism,
-                System::nanoTime,
-                () -> {
-                    inFlight.decrementAndGet();
-                    backend.metrics().searchFinished(System.nanoTime() - started);
-                },
-                backend.produced(),
-                backend.scratch());
+        try {
+            execution = new SearchExecution(
+                    live,
+                    spec,
+                    this,
+                    backend.searchPool(),
+                    parallelism,
+                    System::nanoTime,
+                    () -> {
+                        inFlight.decrementAndGet();
+                        backend.metrics().searchFinished(System.nanoTime() - started);
+                        served.release();
+                    },
+                    backend.produced(),
+                    backend.scratch());
+        } catch (RuntimeException e) {
+            inFlight.decrementAndGet();
+            throw e;
+        }
         execution.start();
+        return true;
+    }
+
+    /** A segment's symbols that are absent (a sym: query needs them in every segment); null when all have theirs. */
+    private static Symbols withoutSymbols(LiveShard live) {
+        for (Segment s : live.segments()) {
+            if (!s.symbols().present()) {
+                return s.symbols();
+            }
+        }
+        return null;
+    }
+
+    private static String shardName(LiveShard live) {
+        return live.segments().isEmpty()
+                ? live.name()
+                : live.segments().get(0).shard().manifest().shard();
     }
 
     /** The request's own parsed fields when given; else the raw query, parsed here. */
@@ -236,28 +274,40 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         long byteOffset = request.getByteOffset();
         int byteCount = request.getByteCount();
         // Finding lines scans up to 64 MiB of mapped content: on the search pool, not the event loop.
+        Served served = backend.generations().acquire();
         try {
             backend.searchPool().execute(() -> {
                 try {
-                    fetchOnPool(pkg, path, firstLine, maxLines, maxLineBytes, byteOffset, byteCount);
+                    fetchOnPool(served.live(), pkg, path, firstLine, maxLines, maxLineBytes, byteOffset, byteCount);
                 } catch (Exception e) {
                     error(Failure.Code.INTERNAL, e.getMessage() == null ? e.toString() : e.getMessage(), 0);
+                } finally {
+                    served.release();
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
+            served.release();
             error(Failure.Code.OVERLOADED, "overloaded: the search pool's queue is full, try again shortly", 0);
         }
     }
 
+    /** Answers with the newest live version of the file in {@code live}; a deleted file is not found. */
     private void fetchOnPool(
-            String pkg, String path, int firstLine, int maxLines, int maxLineBytes, long byteOffset, int byteCount)
+            LiveShard live,
+            String pkg,
+            String path,
+            int firstLine,
+            int maxLines,
+            int maxLineBytes,
+            long byteOffset,
+            int byteCount)
             throws Exception {
-        int doc = shard.docs().find(pkg, path);
-        if (doc < 0) {
+        LiveShard.Located found = live.find(pkg, path);
+        if (found == null) {
             error(Failure.Code.NOT_FOUND, "no file " + pkg + "/" + path + " in this shard", 0);
             return;
         }
-        ByteBuffer content = shard.content(doc);
+        ByteBuffer content = found.segment().shard().content(found.doc());
         MessageBuilder message = Messages.newBuilder();
         io.trigrep.proto.File.Builder file =
                 message.initRoot(Response.factory).initFile().setPackage(pkg).setPath(path);
@@ -277,19 +327,37 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         reply(message);
     }
 
+    /**
+     * The generation served now: its number (for a plain shard folder, which has none, when it was
+     * built), segments, live and deleted files, and files left out.
+     */
     private void status() {
-        Manifest manifest = shard.manifest();
+        Served served = backend.generations().acquire();
+        try {
+            status(served);
+        } finally {
+            served.release();
+        }
+    }
+
+    private void status(Served served) {
+        LiveShard live = served.live();
+        long generation = live.generation() == 0 && !live.segments().isEmpty()
+                ? live.segments().get(0).shard().manifest().builtAtMillis()
+                : live.generation();
         MessageBuilder message = Messages.newBuilder();
         io.trigrep.proto.Status.Builder status = message.initRoot(Response.factory)
                 .initStatus()
-                .setShard(manifest.shard())
-                .setFiles(manifest.docs())
-                .setBytes(manifest.contentBytes())
+                .setShard(shardName(live))
+                .setFiles(live.liveDocs())
+                .setBytes(served.liveBytes())
                 .setQueriesInFlight(inFlight.get())
                 .setFormatVersion(Manifest.FORMAT_VERSION)
-                .setGeneration(manifest.builtAtMillis());
-        // The manifest lists every reason; the status only those that left something out.
-        var skipped = manifest.skipped().entrySet().stream()
+                .setGeneration(generation)
+                .setSegments(live.segments().size())
+                .setDeletedFiles(live.deletedDocs());
+        // The counts list every reason; the status only those that left something out.
+        var skipped = live.skipped().entrySet().stream()
                 .filter(e -> e.getValue().files() > 0)
                 .toList();
         var list = status.initSkipped(skipped.size());
@@ -308,7 +376,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         message.initRoot(Response.factory)
                 .initError()
                 .setCode(code)
-                .setMessage(shard.withoutPaths(text))
+                .setMessage(ShardPaths.without(backend.generations().peek(), text))
                 .setPosition(position);
         reply(message);
     }

@@ -2,6 +2,8 @@ package io.trigrep.backend.server;
 
 import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.indexer.segments.LiveShard;
+import io.trigrep.indexer.segments.Segment;
 import java.io.PrintStream;
 
 /**
@@ -36,12 +38,20 @@ final class ShardCheck {
 
     /** No check: the shard is served as opened (tests, and {@code --verify off}), ready at once. */
     static ShardCheck none(Shard shard) {
-        return new ShardCheck(shard.manifest().shard(), State.SERVING, false);
+        return none(shard.manifest().shard());
+    }
+
+    static ShardCheck none(String shardName) {
+        return new ShardCheck(shardName, State.SERVING, false);
     }
 
     /** No check, but not ready until {@link #warmed}. */
     static ShardCheck warming(Shard shard) {
-        return new ShardCheck(shard.manifest().shard(), State.WARMING, true);
+        return warming(shard.manifest().shard());
+    }
+
+    static ShardCheck warming(String shardName) {
+        return new ShardCheck(shardName, State.WARMING, true);
     }
 
     /** A check not yet run: {@link #run} it (on a thread of its own) to start serving. */
@@ -51,18 +61,26 @@ final class ShardCheck {
 
     /** A check not yet run, after which the shard warms up ({@code warm}) before it is ready. */
     static ShardCheck pending(Shard shard, boolean warm) {
-        return new ShardCheck(shard.manifest().shard(), State.VERIFYING, warm);
+        return pending(shard.manifest().shard(), warm);
     }
 
-    /** Reads every byte of the shard against its checksums; reports the outcome on {@code log}. */
-    void run(Shard shard, PrintStream log) {
+    static ShardCheck pending(String shardName, boolean warm) {
+        return new ShardCheck(shardName, State.VERIFYING, warm);
+    }
+
+    /** Reads every byte of the shard's segments against their checksums; reports the outcome on {@code log}. */
+    void run(LiveShard live, PrintStream log) {
         long started = System.nanoTime();
         try {
-            shard.verify();
+            long bytes = 0;
+            for (Segment segment : live.segments()) {
+                Shard shard = segment.shard();
+                shard.verify();
+                bytes += shard.manifest().contentBytes()
+                        + shard.manifest().indexBytes()
+                        + shard.manifest().docTableBytes();
+            }
             state = warm ? State.WARMING : State.SERVING;
-            long bytes = shard.manifest().contentBytes()
-                    + shard.manifest().indexBytes()
-                    + shard.manifest().docTableBytes();
             log.printf(
                     "backend %s: checksums verified, %,d bytes in %.2f s%n",
                     shardName, bytes, (System.nanoTime() - started) / 1e9);
