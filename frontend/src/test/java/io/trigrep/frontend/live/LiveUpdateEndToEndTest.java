@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -161,6 +162,7 @@ class LiveUpdateEndToEndTest {
         }
 
         IndexUpdater updater = new IndexUpdater(options, Clock.systemUTC());
+        Map<String, Integer> released = new HashMap<>();
         Random random = new Random(16);
         Path inputs = dir.resolve("inputs");
         for (int op = 0; op < 14; op++) {
@@ -176,7 +178,8 @@ class LiveUpdateEndToEndTest {
                 live.remove(key);
                 gone.add(key + "_" + version + ".0");
             } else {
-                int next = version == null ? 1 : version + 1;
+                // Versions only go up, also after a removal: a version once gone never comes back.
+                int next = released.merge(key, 1, Integer::sum) + 1;
                 Path in = inputs.resolve("op" + op);
                 writePackage(in, key + "_" + next + ".0", key, next);
                 updater.update(index, Corpus.discover(List.of(in), dir, errors::add), List.of(), true, errors::add);
