@@ -11,7 +11,8 @@
 # 3. UPDATES (default 100) random updates in a row (replace a random package with a new version,
 #    1 in 5 a removal of a random package, 1 in 5 the re-adding of a removed one), each with the
 #    default tiered merge: segments per shard and the index's bytes on disk every 10 updates, then
-#    after `./trigrep merge`. Timings are wall clock, JVM start included, page cache warm.
+#    after `./trigrep merge`, then after `./trigrep merge --rebalance` (with each shard's bytes).
+#    Timings are wall clock, JVM start included, page cache warm.
 # SYMBOLS=0 adds --no-symbols everywhere (the default extracts definitions when ctags is present).
 set -euo pipefail
 corpus="${1:?usage: bench/update-vs-rebuild.sh CORPUS_DIR [RUNS] [SHARDS] [UPDATES]}"
@@ -93,4 +94,7 @@ before=$(du -sb "$work/copy" | cut -f1)
 t=$(seconds "$root/trigrep" merge --index "$work/copy" "${symbols[@]}")
 segs=$("$root/trigrep" segments --index "$work/copy" | awk '$1 ~ /^shard-/ {printf "%s%s", sep, $2; sep="/"}')
 printf 'after merge (%.1f s): segments %s, bytes on disk %d (before %d)\n' "$t" "$segs" "$(du -sb "$work/copy" | cut -f1)" "$before"
+"$root/trigrep" segments --index "$work/copy"
+t=$(seconds "$root/trigrep" merge --index "$work/copy" --rebalance "${symbols[@]}")
+printf 'after merge --rebalance (%.1f s):\n' "$t"
 "$root/trigrep" segments --index "$work/copy"

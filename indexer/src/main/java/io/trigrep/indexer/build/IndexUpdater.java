@@ -401,6 +401,17 @@ public final class IndexUpdater {
     }
 
     /**
+     * Re-indexes every live file and places the packages over the shards as a fresh build does,
+     * one segment per shard: the balance that removals wore away comes back. Unlike the other
+     * changes, packages move between shards, so backends switching one after the other may show a
+     * moved package twice or not at all for that moment.
+     */
+    public Result rebalance(Path root, Consumer<String> errors) throws IOException, InterruptedException {
+        return new SegmentMerger(segmentOptions(IndexFolder.current(root), options), clock, policy)
+                .merge(root, SegmentMerger.Mode.REBALANCE, errors);
+    }
+
+    /**
      * Records a full build's result as the index's next generation: each shard one segment (its
      * own folder), every package with its skipped files. A backend serving the index switches to
      * it; generation files of the index before the build are removed.

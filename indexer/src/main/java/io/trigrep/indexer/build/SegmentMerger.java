@@ -41,15 +41,29 @@ final class SegmentMerger {
      */
     IndexUpdater.Result merge(Path root, boolean full, Consumer<String> errors)
             throws IOException, InterruptedException {
+        return merge(root, full ? Mode.FULL : Mode.TIERED, errors);
+    }
+
+    /** What a merge folds. */
+    enum Mode {
+        /** What the tiered policy picks, shard by shard. */
+        TIERED,
+        /** Every shard's segments into one, each file staying in its shard. */
+        FULL,
+        /** Every live file re-placed over the shards as a fresh build places them. */
+        REBALANCE
+    }
+
+    IndexUpdater.Result merge(Path root, Mode mode, Consumer<String> errors) throws IOException, InterruptedException {
         java.io.Closeable lock = IndexFolder.lock(root);
         try {
-            return mergeLocked(root, full, errors);
+            return mergeLocked(root, mode, errors);
         } finally {
             lock.close();
         }
     }
 
-    private IndexUpdater.Result mergeLocked(Path root, boolean full, Consumer<String> errors)
+    private IndexUpdater.Result mergeLocked(Path root, Mode mode, Consumer<String> errors)
             throws IOException, InterruptedException {
         Generation g = IndexFolder.settle(root);
         List<WorkingShard> shards = WorkingShard.open(root, g);
@@ -66,9 +80,12 @@ final class SegmentMerger {
                     options.threads(),
                     options.pairBuffer(),
                     options.symbols());
+            if (mode == Mode.REBALANCE) {
+                return rebuild(root, g, shards, mergeOptions, errors);
+            }
             for (int k = 0; k < shards.size(); k++) {
                 WorkingShard w = shards.get(k);
-                List<List<Integer>> groups = full ? MergePolicy.all(w.entries) : policy.choose(w.entries);
+                List<List<Integer>> groups = mode == Mode.FULL ? MergePolicy.all(w.entries) : policy.choose(w.entries);
                 List<Generation.SegmentEntry> segments = new ArrayList<>(w.entries);
                 for (List<Integer> group : groups) {
                     long id = next++;
@@ -88,8 +105,7 @@ final class SegmentMerger {
                         w.name, segments, g.shards().get(k).skipped()));
             }
             if (merged == 0) {
-                return new IndexUpdater.Result(
-                        g.number(), g.number(), List.of(), List.of(), List.of(), List.of(), List.of(), 0, 0, null);
+                return unchanged(g);
             }
             Generation after = new Generation(g.number() + 1, next, g.symbols(), entries, g.packages());
             IndexFolder.commit(root, after);
@@ -108,6 +124,127 @@ final class SegmentMerger {
         } finally {
             WorkingShard.close(shards);
         }
+    }
+
+    private static IndexUpdater.Result unchanged(Generation g) {
+        return new IndexUpdater.Result(
+                g.number(), g.number(), List.of(), List.of(), List.of(), List.of(), List.of(), 0, 0, null);
+    }
+
+    /**
+     * A rebalancing merge: every live file of the index re-indexed at once and placed on the
+     * shards as a fresh build places them (packages in name order, largest first to the roomiest
+     * shard, large ones split), so that shards that drifted apart under removals are balanced
+     * again; each shard becomes one segment. Skipped-file counts follow their packages to their
+     * new shards. A package that moves is in no single backend's switch: while the backends
+     * switch one after the other, a query may see it twice or not at all (FORMAT.md).
+     */
+    private IndexUpdater.Result rebuild(
+            Path root,
+            Generation g,
+            List<WorkingShard> shards,
+            IndexBuilder.Options mergeOptions,
+            Consumer<String> errors)
+            throws IOException, InterruptedException {
+        Map<String, SegmentPackage> packages = new TreeMap<>();
+        int live = 0;
+        int before = 0;
+        for (WorkingShard w : shards) {
+            for (Segment seg : w.segments) {
+                DocTable table = seg.shard().docs();
+                for (int p = 0; p < table.packageCount(); p++) {
+                    String name = table.packageName(p);
+                    float weight = table.packageWeight(p);
+                    packages.computeIfAbsent(name, n -> new SegmentPackage(n, weight))
+                            .add(seg, p);
+                }
+                live += seg.liveDocs();
+                before++;
+            }
+        }
+        packages.values().removeIf(p -> p.docCount() == 0);
+        Map<String, Float> weights = new HashMap<>();
+        for (SegmentPackage p : packages.values()) {
+            weights.put(p.name(), p.weight());
+        }
+        long base = g.nextSegment();
+        List<String> problems = new ArrayList<>();
+        IndexBuilder.Report report = new IndexBuilder(mergeOptions, clock)
+                .run(
+                        new ArrayList<>(packages.values()),
+                        root,
+                        new IndexBuilder.Plan(
+                                shards.size(),
+                                (names, fileBytes, n) -> ShardAssigner.assign(fileBytes, n),
+                                k -> shards.get(k).folder.resolve("seg-" + (base + k)),
+                                true,
+                                name -> weights.getOrDefault(name, 1f)),
+                        message -> {
+                            problems.add(message);
+                            errors.accept(message);
+                        });
+        int docs = 0;
+        for (BuiltShard b : report.shards()) {
+            docs += b.docs();
+        }
+        if (!problems.isEmpty() || docs != live) {
+            throw new IOException("the full merge gave " + docs + " docs, not the " + live + " live ones"
+                    + (problems.isEmpty() ? "" : ": " + problems.get(0)) + "; nothing was committed");
+        }
+        // Skipped counts move with their packages; counts of packages not known one by one (an
+        // index converted from plain shards) stay where they were.
+        Map<String, Integer> skipShard = new HashMap<>();
+        for (IndexBuilder.PackagePlaced p : report.packages()) {
+            skipShard.put(p.name(), p.skipShard());
+        }
+        List<Map<String, long[]>> skipped = new ArrayList<>();
+        for (WorkingShard w : shards) {
+            Map<String, long[]> counts = new java.util.LinkedHashMap<>();
+            w.skipped.forEach((reason, c) -> counts.put(reason, c.clone()));
+            skipped.add(counts);
+        }
+        List<Generation.PackageEntry> ledger = new ArrayList<>();
+        for (Generation.PackageEntry p : g.packages()) {
+            int to = skipShard.getOrDefault(p.name(), p.skipShard());
+            if (p.skipShard() >= 0 && to >= 0 && to != p.skipShard()) {
+                p.skipped().forEach((reason, c) -> {
+                    long[] from = skipped.get(p.skipShard()).computeIfAbsent(reason, r -> new long[2]);
+                    from[0] -= c.files();
+                    from[1] -= c.bytes();
+                    long[] into = skipped.get(to).computeIfAbsent(reason, r -> new long[2]);
+                    into[0] += c.files();
+                    into[1] += c.bytes();
+                });
+            }
+            ledger.add(new Generation.PackageEntry(p.name(), p.skipShard() >= 0 ? to : p.skipShard(), p.skipped()));
+        }
+        List<Generation.ShardEntry> entries = new ArrayList<>();
+        for (int k = 0; k < shards.size(); k++) {
+            BuiltShard b = report.shards().get(k);
+            Map<String, io.trigrep.indexer.format.Manifest.Skipped> counts = new java.util.LinkedHashMap<>();
+            skipped.get(k)
+                    .forEach((reason, c) -> counts.put(
+                            reason,
+                            new io.trigrep.indexer.format.Manifest.Skipped(Math.max(0, c[0]), Math.max(0, c[1]))));
+            entries.add(new Generation.ShardEntry(
+                    shards.get(k).name,
+                    List.of(new Generation.SegmentEntry(base + k, b.docs(), 0, b.contentBytes(), null)),
+                    counts));
+        }
+        Generation after = new Generation(g.number() + 1, base + shards.size(), g.symbols(), entries, ledger);
+        IndexFolder.commit(root, after);
+        IndexFolder.removeUnreferenced(root, after);
+        return new IndexUpdater.Result(
+                g.number(),
+                after.number(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                before,
+                shards.size(),
+                null);
     }
 
     /** Re-indexes the live files of the segments at {@code group} of shard {@code k} as segment {@code id}; null when none is live. */

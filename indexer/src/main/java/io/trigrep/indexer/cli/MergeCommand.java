@@ -29,6 +29,13 @@ public final class MergeCommand implements Callable<Integer> {
     @Option(names = "--tiered", description = "merge only what the tiered policy picks, not everything")
     boolean tiered;
 
+    @Option(
+            names = "--rebalance",
+            description =
+                    "re-place every package over the shards as a fresh build would, balancing shards that removals left"
+                            + " uneven (a package that moves may show twice, or not at all, while the backends switch)")
+    boolean rebalance;
+
     @Mixin
     BuildOptions build;
 
@@ -40,8 +47,14 @@ public final class MergeCommand implements Callable<Integer> {
         if (options == null) {
             return 2;
         }
-        IndexUpdater.Result r = new IndexUpdater(options, Clock.systemUTC())
-                .merge(folder.index, !tiered, message -> err.println("error: " + message));
+        if (tiered && rebalance) {
+            err.println("error: --tiered and --rebalance exclude each other");
+            return 2;
+        }
+        IndexUpdater updater = new IndexUpdater(options, Clock.systemUTC());
+        IndexUpdater.Result r = rebalance
+                ? updater.rebalance(folder.index, message -> err.println("error: " + message))
+                : updater.merge(folder.index, !tiered, message -> err.println("error: " + message));
         if (r.merged() == 0) {
             System.out.println("nothing to merge: generation " + r.fromGeneration() + " stays");
         } else {

@@ -116,6 +116,8 @@ class UpdatePropertyTest {
             }
             updater.merge(index, true, errors::add);
             check(index, model, options, work, policy, "final full merge");
+            updater.rebalance(index, errors::add);
+            check(index, model, options, work, policy, "rebalancing merge");
             Generation g = IndexFolder.current(index);
             for (Generation.ShardEntry s : g.shards()) {
                 assertThat(s.segments())
