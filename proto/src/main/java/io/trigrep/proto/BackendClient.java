@@ -104,8 +104,9 @@ public final class BackendClient {
         }
     }
 
+    /** Whether {@code which} ends an answer: anything but a result (line or file) and progress. */
     static boolean isLast(Response.Which which) {
-        return which != Response.Which.RESULT && which != Response.Which.PROGRESS;
+        return which != Response.Which.RESULT && which != Response.Which.FILE_MATCH && which != Response.Which.PROGRESS;
     }
 
     /**
@@ -166,7 +167,7 @@ public final class BackendClient {
             while (true) {
                 ByteBuffer frame = next();
                 Response.Which which = Messages.peekResponse(frame);
-                if (which == Response.Which.RESULT) {
+                if (which == Response.Which.RESULT || which == Response.Which.FILE_MATCH) {
                     results++;
                 } else if (which != Response.Which.PROGRESS) {
                     ByteBuffer copy = ByteBuffer.allocate(frame.remaining());

@@ -83,6 +83,18 @@ class BackendClientTest {
         return frame(m);
     }
 
+    private static byte[] fileMatch() {
+        MessageBuilder m = Messages.newBuilder();
+        m.initRoot(Response.factory).initFileMatch().setPackage("p").setPath("Makefile.am");
+        return frame(m);
+    }
+
+    private static byte[] done() {
+        MessageBuilder m = Messages.newBuilder();
+        m.initRoot(Response.factory).initDone().setResults(2);
+        return frame(m);
+    }
+
     private static MessageBuilder ping() {
         MessageBuilder m = Messages.newBuilder();
         m.initRoot(Request.factory).setPing();
@@ -143,6 +155,28 @@ class BackendClientTest {
                         .as("request %d", request)
                         .containsExactly(Response.Which.PROGRESS, Response.Which.PROGRESS, Response.Which.STATUS);
             }
+        }
+    }
+
+    @Test
+    void fileResultsAreResultsNotTheEndOfTheAnswer() throws Exception {
+        // A file-name query's answer: file results, then done. Both answers at once, as above.
+        InetSocketAddress backend = peer((in, out) -> {
+            for (int request = 0; request < 2; request++) {
+                out.write(fileMatch());
+                out.write(fileMatch());
+                out.write(done());
+            }
+            out.flush();
+            in.readAllBytes();
+        });
+        try (BackendClient.Connection connection = new BackendClient.Connection(backend)) {
+            List<Response.Which> seen = new ArrayList<>();
+            connection.exchange(ping(), r -> seen.add(r.which()));
+            assertThat(seen).containsExactly(Response.Which.FILE_MATCH, Response.Which.FILE_MATCH, Response.Which.DONE);
+            List<Response.Which> last = new ArrayList<>();
+            assertThat(connection.count(ping(), r -> last.add(r.which()))).isEqualTo(2);
+            assertThat(last).containsExactly(Response.Which.DONE);
         }
     }
 
