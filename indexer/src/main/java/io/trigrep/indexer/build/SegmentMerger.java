@@ -107,20 +107,8 @@ final class SegmentMerger {
             if (merged == 0) {
                 return unchanged(g);
             }
-            Generation after = new Generation(g.number() + 1, next, g.symbols(), entries, g.packages());
-            IndexFolder.commit(root, after);
-            IndexFolder.removeUnreferenced(root, after);
-            return new IndexUpdater.Result(
-                    g.number(),
-                    after.number(),
-                    List.of(),
-                    List.of(),
-                    List.of(),
-                    List.of(),
-                    List.of(),
-                    merged,
-                    into,
-                    null);
+            return commit(
+                    root, g, new Generation(g.number() + 1, next, g.symbols(), entries, g.packages()), merged, into);
         } finally {
             WorkingShard.close(shards);
         }
@@ -231,19 +219,29 @@ final class SegmentMerger {
                     List.of(new Generation.SegmentEntry(base + k, b.docs(), 0, b.contentBytes(), null)),
                     counts));
         }
-        Generation after = new Generation(g.number() + 1, base + shards.size(), g.symbols(), entries, ledger);
+        return commit(
+                root,
+                g,
+                new Generation(g.number() + 1, base + shards.size(), g.symbols(), entries, ledger),
+                before,
+                shards.size());
+    }
+
+    /** Commits {@code after} in place of {@code before}, deletes what only older generations used, and says so. */
+    private static IndexUpdater.Result commit(Path root, Generation before, Generation after, int merged, int into)
+            throws IOException {
         IndexFolder.commit(root, after);
         IndexFolder.removeUnreferenced(root, after);
         return new IndexUpdater.Result(
-                g.number(),
+                before.number(),
                 after.number(),
                 List.of(),
                 List.of(),
                 List.of(),
                 List.of(),
                 List.of(),
-                before,
-                shards.size(),
+                merged,
+                into,
                 null);
     }
 
