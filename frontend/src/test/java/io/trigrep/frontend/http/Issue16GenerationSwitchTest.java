@@ -76,9 +76,10 @@ class Issue16GenerationSwitchTest {
                 FrontendServer frontend = new FrontendServer(fanOut, 8)) {
             frontend.pollStatusEvery(Duration.ofMillis(100));
             String base = "http://127.0.0.1:" + frontend.start("127.0.0.1", 0).getPort();
-            long oldGeneration = oldShard.manifest().builtAtMillis();
+            long oldGeneration = generationOf(dir.resolve("index-a"));
+            long otherGeneration = generationOf(dir.resolve("index-b"));
             awaitGeneration(base, 0, oldGeneration);
-            awaitGeneration(base, 1, otherShard.manifest().builtAtMillis());
+            awaitGeneration(base, 1, otherGeneration);
 
             assertThat(packages(search(base))).containsExactly("gone_1.0", "keep_1.0", "other_1.0");
             double hits = metric(base, "trigrep_cache_hits_total");
@@ -123,8 +124,8 @@ class Issue16GenerationSwitchTest {
             do { // a build in the same millisecond would look like the same generation
                 deleteTree(dir.resolve("index-a2"));
                 newShard = TestShards.build(after, dir.resolve("index-a2"), 1).get(0);
-            } while (newShard.manifest().builtAtMillis() == oldGeneration);
-            long newGeneration = newShard.manifest().builtAtMillis();
+            } while (generationOf(dir.resolve("index-a2")) == oldGeneration);
+            long newGeneration = generationOf(dir.resolve("index-a2"));
             rebuilt = new BackendServer(newShard, BackendConfig.defaults());
             rebuilt.start("127.0.0.1", addresses.get(0).getPort());
 
@@ -155,7 +156,7 @@ class Issue16GenerationSwitchTest {
                     .isEqualTo(1.0);
             assertThat(get(base + "/").body())
                     .contains("<p id=\"generations\">index generation: shard-0 " + newGeneration + ", shard-0 "
-                            + otherShard.manifest().builtAtMillis() + "</p>");
+                            + otherGeneration + "</p>");
         } finally {
             stop.set(true);
             if (client != null) {
@@ -274,6 +275,13 @@ class Issue16GenerationSwitchTest {
             out.add(result.get("package").asText());
         }
         return out;
+    }
+
+    /** The generation a full build committed in {@code index}: its number, the build's time. */
+    private static long generationOf(Path index) throws Exception {
+        return io.trigrep.indexer.segments.IndexFolder.latest(index)
+                .orElseThrow()
+                .number();
     }
 
     /** The status once backend {@code shard} reports {@code generation}; fails after 30 s. */

@@ -177,7 +177,7 @@ public final class IndexBuilder {
                     errors);
             // The build is the index's next generation: a backend serving it switches, and
             // later updates know every package and its skipped files.
-            IndexUpdater.commitBuild(out, report, options.symbols().extractor() != null);
+            IndexUpdater.commitBuild(out, report, options.symbols().extractor() != null, clock.millis());
             return report;
         } finally {
             lock.close();

@@ -416,9 +416,14 @@ public final class IndexUpdater {
      * own folder), every package with its skipped files. A backend serving the index switches to
      * it; generation files of the index before the build are removed.
      */
-    public static Generation commitBuild(Path root, IndexBuilder.Report report, boolean symbols) throws IOException {
+    public static Generation commitBuild(Path root, IndexBuilder.Report report, boolean symbols, long nowMillis)
+            throws IOException {
         Generation before = IndexFolder.latest(root).orElse(null);
         long previous = before == null ? 0 : before.number();
+        // A build's number is its time in milliseconds (or one more than the last, if that is
+        // later): an index rebuilt from scratch, in this folder or another one, never repeats a
+        // number a frontend may have cached answers under; updates then count up by one.
+        long number = Math.max(previous + 1, nowMillis);
         // Segment ids never repeat within an index, across rebuilds too.
         long nextSegment = before == null ? 1 : before.nextSegment();
         Map<String, Map<String, long[]>> skippedByPackage = skippedByPackage(report);
@@ -440,7 +445,7 @@ public final class IndexUpdater {
                     List.of(new Generation.SegmentEntry(0, m.docs(), 0, m.contentBytes(), null)),
                     m.skipped()));
         }
-        Generation g = new Generation(previous + 1, nextSegment, symbols, shards, ledger);
+        Generation g = new Generation(number, nextSegment, symbols, shards, ledger);
         IndexFolder.commit(root, g);
         IndexFolder.removeUnreferenced(root, g);
         return g;

@@ -22,8 +22,9 @@ import java.util.zip.CRC32C;
  * and per package the files its indexing left out. Written as {@code gen-N.json} at the index's
  * root (FORMAT.md, "Generations"); the highest N is the index. Immutable.
  *
- * @param number      increases by one per commit; 0 is an index of plain shard folders without
- *                    any generation file
+ * @param number      one more than the last for an update or merge; a full build's start time in
+ *                    milliseconds (unique across rebuilds); 0 is an index of plain shard folders
+ *                    without any generation file
  * @param nextSegment the id the next segment written gets (ids are never reused)
  * @param symbols     whether segments are built with definitions (so an update keeps the index's choice)
  * @param shards      in shard order
