@@ -1,0 +1,105 @@
+package io.trigrep.indexer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code update}, {@code merge} and {@code segments} as an operator runs them: outputs and exit codes. */
+class UpdateCommandTest {
+    @TempDir
+    Path dir;
+
+    private static IndexCommandTest.Run run(Callable<Integer> command, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            int exit = new CommandLine(command).execute(args);
+            return new IndexCommandTest.Run(
+                    exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    private static void write(Path file, String text) throws Exception {
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text);
+    }
+
+    @Test
+    void anOperatorAddsReplacesRemovesMergesAndSeesIt() throws Exception {
+        Path index = dir.resolve("index");
+        Path first = dir.resolve("first");
+        write(first.resolve("alpha_1.0/a.c"), "int alpha_one;\n");
+        write(first.resolve("beta_1.0/b.c"), "int beta_one;\n");
+        write(first.resolve("gamma_1.0/g.c"), "int gamma_one;\n");
+        assertThat(run(new IndexCommand(), "--shards", "2", "--no-symbols", "--out", index.toString(), first.toString())
+                        .exit())
+                .isZero();
+        IndexCommandTest.Run listed = run(new SegmentsCommand(), "--index", index.toString(), "--packages");
+        assertThat(listed.out()).isEqualTo("alpha_1.0\nbeta_1.0\ngamma_1.0\n");
+
+        Path next = dir.resolve("next");
+        write(next.resolve("alpha_2.0/a.c"), "int alpha_two;\n");
+        write(next.resolve("delta_1.0/d.c"), "int delta_one;\n");
+        IndexCommandTest.Run update = run(
+                new UpdateCommand(),
+                "--index",
+                index.toString(),
+                "--no-symbols",
+                "--add",
+                next.toString(),
+                "--remove",
+                "beta",
+                "nothere_3");
+        assertThat(update.exit()).as(update.err()).isZero();
+        assertThat(update.out())
+                .contains("added      2  alpha_2.0 delta_1.0")
+                .contains("replaced   1  alpha_1.0")
+                .contains("removed    1  beta_1.0");
+        // Removing what is not there is what a retried update does: a warning, not a failure.
+        assertThat(update.err()).contains("warning: --remove nothere: the index holds no such package");
+        assertThat(run(new SegmentsCommand(), "--index", index.toString(), "--packages")
+                        .out())
+                .isEqualTo("alpha_2.0\ndelta_1.0\ngamma_1.0\n");
+        IndexCommandTest.Run table = run(new SegmentsCommand(), "--index", index.toString());
+        assertThat(table.out()).contains("3 packages, symbols no").containsPattern("shard-0 +\\d+ +\\d+ +\\d+");
+
+        assertThat(run(new MergeCommand(), "--index", index.toString(), "--tiered", "--rebalance")
+                        .exit())
+                .as("--tiered and --rebalance exclude each other")
+                .isEqualTo(2);
+        IndexCommandTest.Run merge = run(new MergeCommand(), "--index", index.toString(), "--no-symbols");
+        assertThat(merge.exit()).as(merge.err()).isZero();
+        assertThat(merge.out()).contains("merged");
+        assertThat(run(new SegmentsCommand(), "--index", index.toString()).out())
+                .doesNotContainPattern("seg-\\d+ +\\d+ +[1-9]");
+        IndexCommandTest.Run again = run(new MergeCommand(), "--index", index.toString(), "--no-symbols");
+        assertThat(again.out()).startsWith("nothing to merge");
+
+        // Two versions of one package in one update: refused, nothing changed.
+        Path twice = dir.resolve("twice");
+        write(twice.resolve("gamma_2.0/g.c"), "int gamma_two;\n");
+        write(twice.resolve("gamma_3.0/g.c"), "int gamma_three;\n");
+        IndexCommandTest.Run refused =
+                run(new UpdateCommand(), "--index", index.toString(), "--no-symbols", "--add", twice.toString());
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("two inputs for package gamma");
+        assertThat(run(new UpdateCommand(), "--index", index.toString()).exit())
+                .as("nothing to do")
+                .isEqualTo(2);
+    }
+}
