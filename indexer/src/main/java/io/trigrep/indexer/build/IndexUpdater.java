@@ -3,12 +3,15 @@ package io.trigrep.indexer.build;
 import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.Manifest;
+import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.segments.Deletes;
 import io.trigrep.indexer.segments.Generation;
 import io.trigrep.indexer.segments.IndexFolder;
 import io.trigrep.indexer.segments.PackageKey;
 import io.trigrep.indexer.segments.Segment;
+import java.io.Closeable;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -20,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
@@ -87,7 +91,7 @@ public final class IndexUpdater {
             removeKeys.add(PackageKey.of(r));
         }
         Result result;
-        java.io.Closeable lock = IndexFolder.lock(root);
+        Closeable lock = IndexFolder.lock(root);
         try {
             result = updateLocked(root, add, addByKey, removeKeys, errors);
         } finally {
@@ -143,7 +147,7 @@ public final class IndexUpdater {
                                     .computeIfAbsent(key, x -> new ArrayList<>())
                                     .add(new int[] {k, s, d});
                             namesByKey
-                                    .computeIfAbsent(key, x -> new java.util.TreeSet<>())
+                                    .computeIfAbsent(key, x -> new TreeSet<>())
                                     .add(table.packageName(table.packageId(d)));
                         }
                     }
@@ -153,9 +157,7 @@ public final class IndexUpdater {
             for (Generation.PackageEntry p : g.packages()) {
                 String key = PackageKey.of(p.name());
                 if (addByKey.containsKey(key) || removeKeys.contains(key)) {
-                    namesByKey
-                            .computeIfAbsent(key, x -> new java.util.TreeSet<>())
-                            .add(p.name());
+                    namesByKey.computeIfAbsent(key, x -> new TreeSet<>()).add(p.name());
                 }
             }
             // Loads as they will be once every replaced and removed package is gone.
@@ -372,7 +374,7 @@ public final class IndexUpdater {
                     old.id(), old.docs(), d.count(), 0, IndexFolder.deletesFile(old.id(), generation));
         }
         String name = IndexFolder.deletesFile(old.id(), generation);
-        java.nio.file.Files.deleteIfExists(w.folder.resolve(name)); // left by an update that never committed
+        Files.deleteIfExists(w.folder.resolve(name)); // left by an update that never committed
         d.write(w.folder.resolve(name));
         DocTable table = w.segments.get(s).shard().docs();
         long live = 0;
@@ -439,7 +441,7 @@ public final class IndexUpdater {
         List<Generation.ShardEntry> shards = new ArrayList<>();
         for (int k = 0; k < report.shards().size(); k++) {
             Path folder = root.resolve("shard-" + k);
-            Manifest m = Manifest.read(folder.resolve(io.trigrep.indexer.format.ShardFiles.MANIFEST));
+            Manifest m = Manifest.read(folder.resolve(ShardFiles.MANIFEST));
             shards.add(new Generation.ShardEntry(
                     "shard-" + k,
                     List.of(new Generation.SegmentEntry(0, m.docs(), 0, m.contentBytes(), null)),

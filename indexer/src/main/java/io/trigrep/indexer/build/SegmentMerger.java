@@ -3,16 +3,20 @@ package io.trigrep.indexer.build;
 import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.filter.FilterLimits;
 import io.trigrep.indexer.format.DocTable;
+import io.trigrep.indexer.format.Manifest;
 import io.trigrep.indexer.segments.Generation;
 import io.trigrep.indexer.segments.IndexFolder;
 import io.trigrep.indexer.segments.Segment;
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -55,7 +59,7 @@ final class SegmentMerger {
     }
 
     IndexUpdater.Result merge(Path root, Mode mode, Consumer<String> errors) throws IOException, InterruptedException {
-        java.io.Closeable lock = IndexFolder.lock(root);
+        Closeable lock = IndexFolder.lock(root);
         try {
             return mergeLocked(root, mode, errors);
         } finally {
@@ -100,7 +104,7 @@ final class SegmentMerger {
                         into++;
                     }
                 }
-                segments.removeIf(java.util.Objects::isNull);
+                segments.removeIf(Objects::isNull);
                 entries.add(new Generation.ShardEntry(
                         w.name, segments, g.shards().get(k).skipped()));
             }
@@ -187,7 +191,7 @@ final class SegmentMerger {
         }
         List<Map<String, long[]>> skipped = new ArrayList<>();
         for (WorkingShard w : shards) {
-            Map<String, long[]> counts = new java.util.LinkedHashMap<>();
+            Map<String, long[]> counts = new LinkedHashMap<>();
             w.skipped.forEach((reason, c) -> counts.put(reason, c.clone()));
             skipped.add(counts);
         }
@@ -209,11 +213,10 @@ final class SegmentMerger {
         List<Generation.ShardEntry> entries = new ArrayList<>();
         for (int k = 0; k < shards.size(); k++) {
             BuiltShard b = report.shards().get(k);
-            Map<String, io.trigrep.indexer.format.Manifest.Skipped> counts = new java.util.LinkedHashMap<>();
+            Map<String, Manifest.Skipped> counts = new LinkedHashMap<>();
             skipped.get(k)
-                    .forEach((reason, c) -> counts.put(
-                            reason,
-                            new io.trigrep.indexer.format.Manifest.Skipped(Math.max(0, c[0]), Math.max(0, c[1]))));
+                    .forEach((reason, c) ->
+                            counts.put(reason, new Manifest.Skipped(Math.max(0, c[0]), Math.max(0, c[1]))));
             entries.add(new Generation.ShardEntry(
                     shards.get(k).name,
                     List.of(new Generation.SegmentEntry(base + k, b.docs(), 0, b.contentBytes(), null)),

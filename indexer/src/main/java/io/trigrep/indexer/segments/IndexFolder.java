@@ -4,7 +4,9 @@ import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.Manifest;
 import io.trigrep.indexer.format.ShardFiles;
+import java.io.Closeable;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -14,10 +16,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -64,7 +70,7 @@ public final class IndexFolder {
                 }
             }
         }
-        found.sort(java.util.Comparator.reverseOrder());
+        found.sort(Comparator.reverseOrder());
         return found;
     }
 
@@ -102,7 +108,7 @@ public final class IndexFolder {
             return committed.get();
         }
         List<Generation.ShardEntry> shards = new ArrayList<>();
-        java.util.TreeSet<String> packages = new java.util.TreeSet<>();
+        TreeSet<String> packages = new TreeSet<>();
         boolean symbols = true;
         for (int k = 0; ; k++) {
             Path folder = root.resolve("shard-" + k);
@@ -128,7 +134,7 @@ public final class IndexFolder {
         }
         List<Generation.PackageEntry> entries = new ArrayList<>();
         for (String name : packages) {
-            entries.add(new Generation.PackageEntry(name, -1, java.util.Map.of()));
+            entries.add(new Generation.PackageEntry(name, -1, Map.of()));
         }
         return new Generation(0, 1, symbols, shards, entries);
     }
@@ -159,7 +165,7 @@ public final class IndexFolder {
         Path temporary = root.resolve("." + generationFile(next.number()) + ".tmp");
         Files.deleteIfExists(temporary);
         try (FileChannel out = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            out.write(java.nio.ByteBuffer.wrap(next.toJson()));
+            out.write(ByteBuffer.wrap(next.toJson()));
             out.force(true);
         }
         try {
@@ -227,7 +233,7 @@ public final class IndexFolder {
      * Holds the index's update lock until closed: two updates of one index never run at once.
      * Fails at once, naming the folder, when another process holds it.
      */
-    public static java.io.Closeable lock(Path root) throws IOException {
+    public static Closeable lock(Path root) throws IOException {
         Files.createDirectories(root);
         Path key = root.toAbsolutePath().normalize();
         // Within one JVM the kernel's lock cannot tell two holders apart, and a second channel
@@ -260,7 +266,7 @@ public final class IndexFolder {
         }
     }
 
-    private static final Set<Path> HELD = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
 
     static void fsyncFolder(Path folder) throws IOException {
         try (FileChannel channel = FileChannel.open(folder, StandardOpenOption.READ)) {
@@ -273,7 +279,7 @@ public final class IndexFolder {
     private static void delete(Path p, List<Path> removed) throws IOException {
         if (Files.isDirectory(p)) {
             try (Stream<Path> walk = Files.walk(p)) {
-                for (Path q : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                for (Path q : walk.sorted(Comparator.reverseOrder()).toList()) {
                     Files.deleteIfExists(q);
                 }
             }
