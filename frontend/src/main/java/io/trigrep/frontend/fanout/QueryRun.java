@@ -315,11 +315,19 @@ public final class QueryRun implements AutoCloseable {
     }
 
     /**
+     * The best results among the first {@code among} that arrived: {@code ranks}, best first. One
+     * snapshot, so that an answer's count and its page agree (the published count, read later,
+     * may already hold more).
+     */
+    @SuppressWarnings("ArrayRecordComponent") // the ranks handed from the writer thread, read once
+    public record BestSoFar(int[] ranks, int among) {}
+
+    /**
      * The best {@code k} results so far, computed on the writer thread (the only one that touches
      * the index while the query runs), handed to {@code consumer} there.
      */
-    public void bestSoFar(int k, java.util.function.Consumer<int[]> consumer) {
-        writer.execute(() -> consumer.accept(index.best(k)));
+    public void bestSoFar(int k, java.util.function.Consumer<BestSoFar> consumer) {
+        writer.execute(() -> consumer.accept(new BestSoFar(index.best(k), index.added())));
     }
 
     private void finish(int shard, Response.Reader last) {

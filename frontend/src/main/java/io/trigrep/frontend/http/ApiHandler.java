@@ -321,7 +321,13 @@ final class ApiHandler {
                                             ctx,
                                             keepAlive,
                                             HttpResponseStatus.OK,
-                                            PageRenderer.running(query, entry.run(), best, pageNumber, perPage));
+                                            PageRenderer.running(
+                                                    query,
+                                                    entry.run(),
+                                                    best.ranks(),
+                                                    best.among(),
+                                                    pageNumber,
+                                                    perPage));
                                 } catch (IOException | RuntimeException e) {
                                     send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
                                 } finally {

@@ -86,7 +86,7 @@ final class EventStream {
         }
         run.bestSoFar(BEST, best -> {
             try {
-                send("progress", progress(run, best));
+                send("progress", progress(run, best.ranks(), best.among()));
             } catch (IOException | RuntimeException e) {
                 // A frame that cannot be read back: report it and end the stream.
                 ctx.executor().execute(() -> end(event("error", "{\"error\":\"cannot read results\"}")));
@@ -94,7 +94,7 @@ final class EventStream {
         });
     }
 
-    private byte[] progress(QueryRun run, int[] best) throws IOException {
+    private byte[] progress(QueryRun run, int[] best, int among) throws IOException {
         QueryService.Progress now = QueryService.progress(run);
         ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
         try (JsonGenerator json = JSON.createGenerator(out)) {
@@ -105,7 +105,7 @@ final class EventStream {
             json.writeNumberField("shards_failed", now.shardsFailed());
             json.writeNumberField("files_searched", now.filesSearched());
             json.writeNumberField("files_total", now.filesTotal());
-            json.writeNumberField("results_so_far", now.results());
+            json.writeNumberField("results_so_far", among);
             json.writeArrayFieldStart("best");
             for (int r : best) {
                 PageRenderer.result(json, QueryService.read(run, r));

@@ -229,22 +229,24 @@ final class PageRenderer {
 
     /** A query still running: how far it is, no results yet (they are sorted once it is done). */
     static byte[] running(String query, QueryRun run) throws IOException {
-        return running(query, run, new int[0], 0, 0);
+        return running(query, run, new int[0], QueryService.progress(run).results(), 0, 0);
     }
 
     /**
      * A running query's answer: progress, and the results ranked {@code [page * perPage, (page + 1)
-     * * perPage)} among those arrived so far ({@code best}, best first: at least that many of the
-     * best so far), marked provisional: a better result may still arrive and move them down.
+     * * perPage)} among the {@code among} arrived so far ({@code best}, best first: at least that
+     * many of the best so far), marked provisional: a better result may still arrive and move them
+     * down. {@code results_so_far} is {@code among}, so the count and the page agree.
      */
-    static byte[] running(String query, QueryRun run, int[] best, int page, int perPage) throws IOException {
+    static byte[] running(String query, QueryRun run, int[] best, long among, int page, int perPage)
+            throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(512);
         QueryService.Progress now = QueryService.progress(run);
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.writeStartObject();
             json.writeStringField("status", "running");
             json.writeStringField("query", query);
-            json.writeNumberField("results_so_far", now.results());
+            json.writeNumberField("results_so_far", among);
             json.writeObjectFieldStart("shards");
             json.writeNumberField("total", now.shardsTotal());
             json.writeNumberField("done", now.shardsDone());

@@ -39,6 +39,11 @@ public final class ResultIndex {
         return columns.size();
     }
 
+    /** Results added so far, published or not: on the writer's thread only, as {@link #best}. */
+    public int added() {
+        return columns.added();
+    }
+
     /** Makes every result added so far count in {@link #size} for other threads; after each batch, not per result. */
     public void publish() {
         columns.publish();
