@@ -133,22 +133,23 @@ public final class IndexUpdater {
                     Segment seg = w.segments.get(s);
                     DocTable table = seg.shard().docs();
                     String[] keyOf = new String[table.packageCount()];
+                    String[] nameOf = new String[table.packageCount()];
                     for (int p = 0; p < keyOf.length; p++) {
-                        String name = table.packageName(p);
-                        String key = PackageKey.of(name);
+                        nameOf[p] = table.packageName(p);
+                        String key = PackageKey.of(nameOf[p]);
                         if (addByKey.containsKey(key) || removeKeys.contains(key)) {
                             keyOf[p] = key;
                         }
                     }
                     for (int d = 0; d < table.docCount(); d++) {
-                        String key = keyOf[table.packageId(d)];
-                        if (key != null && seg.live(d)) {
+                        int p = table.packageId(d);
+                        if (keyOf[p] != null && seg.live(d)) {
                             docsByKey
-                                    .computeIfAbsent(key, x -> new ArrayList<>())
+                                    .computeIfAbsent(keyOf[p], x -> new ArrayList<>())
                                     .add(new int[] {k, s, d});
                             namesByKey
-                                    .computeIfAbsent(key, x -> new TreeSet<>())
-                                    .add(table.packageName(table.packageId(d)));
+                                    .computeIfAbsent(keyOf[p], x -> new TreeSet<>())
+                                    .add(nameOf[p]);
                         }
                     }
                 }
@@ -232,13 +233,21 @@ public final class IndexUpdater {
                     removed.addAll(names);
                 }
             }
-            // Deletes, per segment.
+            // Deletes, per segment: its newly deleted docs gathered, then one new bitmap each.
+            Map<List<Integer>, List<Integer>> gone = new HashMap<>();
             for (String key : goneKeys) {
                 for (int[] at : docsByKey.getOrDefault(key, List.of())) {
-                    WorkingShard w = shards.get(at[0]);
-                    w.deletes.set(at[1], w.deletes.get(at[1]).with(new int[] {at[2]}));
+                    gone.computeIfAbsent(List.of(at[0], at[1]), x -> new ArrayList<>())
+                            .add(at[2]);
                 }
             }
+            gone.forEach((at, docs) -> {
+                List<Deletes> deletes = shards.get(at.get(0)).deletes;
+                deletes.set(
+                        at.get(1),
+                        deletes.get(at.get(1))
+                                .with(docs.stream().mapToInt(Integer::intValue).toArray()));
+            });
             // The ledger: gone packages leave, with their skipped counts; added ones come in.
             ledger.removeIf(p -> goneKeys.contains(PackageKey.of(p.name())));
             for (Generation.PackageEntry p : g.packages()) {

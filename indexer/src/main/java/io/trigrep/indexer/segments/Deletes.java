@@ -100,7 +100,7 @@ public final class Deletes {
         return (words[doc >>> 6] >>> (doc & 63) & 1) != 0;
     }
 
-    /** These deletes and {@code doc} as well. */
+    /** These deletes and {@code docs} as well: one new bitmap, however many docs. */
     public Deletes with(int[] docs) {
         long[] more = Arrays.copyOf(words, words.length);
         for (int doc : docs) {
