@@ -390,7 +390,7 @@ public final class IndexBuilder {
         ThreadLocal<ContentFilter> filters = ThreadLocal.withInitial(() -> new ContentFilter(options.limits()));
         ThreadLocal<ByteBuffer> trigramBuffers = ThreadLocal.withInitial(
                 () -> ByteBuffer.allocateDirect(1 << 20).order(java.nio.ByteOrder.LITTLE_ENDIAN));
-        Budget budget = new Budget(readBudget(options.threads()));
+        Budget budget = new Budget(readBudget(options.threads()), PackageReader.BATCH_BYTES);
         /* What one package's reader leaves: its parts (done or under way) and how its read ended. */
         record Reading(PackageSource source, PackageReader reader, Exception failure) {}
         List<Future<Reading>> futures = new ArrayList<>();
@@ -413,7 +413,7 @@ public final class IndexBuilder {
                                         stats,
                                         trigramBuffers.get());
                             } finally {
-                                budget.release(batch.reserved());
+                                budget.give(batch.bytes());
                             }
                         }));
                 try {

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Future;
 import java.util.function.Function;
@@ -33,7 +32,7 @@ final class PackageReader implements FileVisitor {
     @SuppressWarnings(
             "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
     // compare
-    record Batch(String packageName, float weight, int index, byte[] bytes, List<Entry> entries, long reserved) {}
+    record Batch(String packageName, float weight, int index, byte[] bytes, List<Entry> entries) {}
 
     private final String name;
     private final float weight;
@@ -41,7 +40,9 @@ final class PackageReader implements FileVisitor {
     private final Budget budget;
     private final Function<Batch, Future<SpooledPart>> submit;
     private final List<Future<SpooledPart>> submitted = new ArrayList<>();
-    private byte[] bytes = new byte[0];
+    /** The current batch's buffer, from the budget; {@link Budget#none()} between batches. */
+    private byte[] bytes = Budget.none();
+
     private int used;
     private List<Entry> entries = new ArrayList<>();
 
@@ -84,10 +85,16 @@ final class PackageReader implements FileVisitor {
             skipped(path, reason, length);
             return;
         }
-        if (used > 0 && (used + length > BATCH_BYTES || entries.size() >= BATCH_FILES)) {
+        if (used > 0 && (used + length > bytes.length || entries.size() >= BATCH_FILES)) {
             flush();
         }
-        reserve(length);
+        if (used == 0 && (bytes.length < length || bytes.length == 0)) {
+            // Nothing of this batch is in the buffer yet: trade it for one the file fits in. A
+            // reader waiting here holds no buffer, so the workers' give-backs always end the wait.
+            budget.give(bytes);
+            bytes = Budget.none();
+            bytes = budget.take(length);
+        }
         content.get(content.position(), bytes, used, length);
         entries.add(new Entry(path, used, length, null, 0));
         used += length;
@@ -98,39 +105,21 @@ final class PackageReader implements FileVisitor {
         entries.add(new Entry(path, 0, 0, reason, bytes));
     }
 
-    /** Room for {@code length} more bytes in the current batch, from the budget; may hand the batch over first. */
-    private void reserve(int length) throws IOException {
-        long need = (long) used + length;
-        if (bytes.length >= need) {
-            return;
-        }
-        int capacity = (int) Math.max(need, Math.min(BATCH_BYTES, 2L * bytes.length));
-        if (!budget.tryAcquire(capacity - bytes.length)) {
-            // Hand over what is pending before waiting, so the wait always ends: only the
-            // workers' batches are held then, and they finish without waiting for anything.
-            flush();
-            capacity = length;
-            budget.acquire(capacity);
-        }
-        bytes = Arrays.copyOf(bytes, capacity);
-    }
-
     /** Hands the current batch to a worker. Called by the package's reader at its end, too. */
     void flush() {
-        if (entries.isEmpty() && bytes.length == 0) {
+        if (entries.isEmpty() && used == 0) {
             return;
         }
-        submitted.add(
-                submit.apply(new Batch(name, weight, submitted.size(), bytes, List.copyOf(entries), bytes.length)));
-        bytes = new byte[0];
+        submitted.add(submit.apply(new Batch(name, weight, submitted.size(), bytes, List.copyOf(entries))));
+        bytes = Budget.none();
         used = 0;
         entries = new ArrayList<>();
     }
 
     /** After a failed read: gives back the buffer of a batch that was never handed over. */
     void discard() {
-        budget.release(bytes.length);
-        bytes = new byte[0];
+        budget.give(bytes);
+        bytes = Budget.none();
         used = 0;
         entries = new ArrayList<>();
     }

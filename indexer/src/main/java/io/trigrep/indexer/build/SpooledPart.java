@@ -73,6 +73,9 @@ record SpooledPart(
         FileChannel trigramOut = null;
         long written = 0;
         long trigramsWritten = 0;
+        // The run of accepted bytes not yet written: [runStart, runEnd) of the batch.
+        int runStart = 0;
+        int runEnd = 0;
         boolean done = false;
         try {
             for (PackageReader.Entry e : batch.entries()) {
@@ -104,18 +107,17 @@ record SpooledPart(
                         set.size()));
                 writeTrigrams(set, trigramBuffer, trigramOut);
                 trigramsWritten += set.size();
-                // At most 1 MiB per write: the JDK copies a heap buffer through a cached direct one as large as the
-                // write.
-                for (int at = e.offset(), end = e.offset() + e.length(); at < end; ) {
-                    ByteBuffer chunk = ByteBuffer.wrap(batch.bytes(), at, Math.min(1 << 20, end - at));
-                    while (chunk.hasRemaining()) {
-                        at += out.write(chunk);
-                    }
+                // Accepted files that lie back to back in the batch go out in one write.
+                if (e.offset() != runEnd) {
+                    write(batch.bytes(), runStart, runEnd, out);
+                    runStart = e.offset();
                 }
+                runEnd = e.offset() + e.length();
                 written += e.length();
                 stats.files.increment();
                 stats.bytes.add(e.length());
             }
+            write(batch.bytes(), runStart, runEnd, out);
             flush(trigramBuffer, trigramOut);
             done = true;
         } finally {
@@ -138,6 +140,16 @@ record SpooledPart(
                 List.copyOf(files),
                 List.copyOf(skipped),
                 written);
+    }
+
+    private static void write(byte[] bytes, int from, int to, FileChannel channel) throws IOException {
+        // At most 1 MiB per write: the JDK copies a heap buffer through a cached direct one as large as the write.
+        for (int at = from; at < to; ) {
+            ByteBuffer chunk = ByteBuffer.wrap(bytes, at, Math.min(1 << 20, to - at));
+            while (chunk.hasRemaining()) {
+                at += channel.write(chunk);
+            }
+        }
     }
 
     private static void writeTrigrams(Trigrams.Set set, ByteBuffer buffer, FileChannel channel) throws IOException {
