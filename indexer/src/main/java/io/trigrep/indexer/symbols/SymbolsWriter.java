@@ -7,12 +7,8 @@ import io.trigrep.indexer.format.PostingEncoder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Writes {@code symbols.tgs} (layout in FORMAT.md) from the tags of every doc: records in doc
@@ -54,12 +50,20 @@ final class SymbolsWriter {
             throw new IllegalArgumentException(
                     "at most " + MAX_KINDS + " distinct kinds and languages per shard, got " + kinds.size());
         }
+        // Each tag's ids, looked up once: the records below and the by-name order both need them.
         int[] nameOf = new int[symbols];
+        int[] scopeOf = new int[symbols];
+        int[] kindOf = new int[symbols];
+        int[] languageOf = new int[symbols];
         int s = 0;
         for (Tag[] tags : byDoc) {
             if (tags != null) {
                 for (Tag t : tags) {
-                    nameOf[s++] = names.id(t.name());
+                    nameOf[s] = names.id(t.name());
+                    scopeOf[s] = scopes.id(t.scope());
+                    kindOf[s] = kinds.id(t.kind());
+                    languageOf[s] = kinds.id(t.language());
+                    s++;
                 }
             }
         }
@@ -78,14 +82,16 @@ final class SymbolsWriter {
 
         try (FormatOutput out = new FormatOutput(path, Envelope.KIND_SYMBOLS)) {
             long symbolsAt = out.position();
+            s = 0;
             for (Tag[] tags : byDoc) {
                 if (tags != null) {
                     for (Tag t : tags) {
                         out.writeInt(t.line());
-                        out.writeInt(names.id(t.name()));
-                        out.writeInt(scopes.id(t.scope()));
-                        out.writeShort(kinds.id(t.kind()));
-                        out.writeShort(kinds.id(t.language()));
+                        out.writeInt(nameOf[s]);
+                        out.writeInt(scopeOf[s]);
+                        out.writeShort(kindOf[s]);
+                        out.writeShort(languageOf[s]);
+                        s++;
                     }
                 }
             }
@@ -111,35 +117,34 @@ final class SymbolsWriter {
             long kindsAt = out.position();
             kinds.writeTable(out);
             long postingsAt = out.position();
-            java.util.SortedMap<Integer, int[]> lists = trigramLists(names);
-            List<long[]> entries = new ArrayList<>(lists.size());
+            NameTrigrams lists = NameTrigrams.of(names.sorted());
+            int[] trigrams = lists.trigrams();
+            long[] offsets = new long[trigrams.length];
             PostingEncoder encoder = new PostingEncoder();
-            for (Map.Entry<Integer, int[]> e : lists.entrySet()) {
-                int[] list = e.getValue();
-                int count = list[0];
-                for (int i = 1; i <= count; i++) {
+            for (int k = 0; k < trigrams.length; k++) {
+                int[] list = lists.list(trigrams[k]);
+                for (int i = 1; i <= list[0]; i++) {
                     encoder.add(list[i]);
                 }
-                long offset = out.position();
+                offsets[k] = out.position();
                 int bytes = encoder.finish(out);
                 if (bytes > MappedFile.DEFAULT_MAX_SPAN) {
                     throw new IllegalStateException(
                             "name posting list of " + bytes + " bytes exceeds the one-span limit");
                 }
-                entries.add(new long[] {e.getKey(), count, offset});
             }
             long trigramsAt = out.position();
-            for (long[] e : entries) {
-                out.writeInt((int) e[0]);
-                out.writeInt((int) e[1]);
-                out.writeLong(e[2]);
+            for (int k = 0; k < trigrams.length; k++) {
+                out.writeInt(trigrams[k]);
+                out.writeInt(lists.list(trigrams[k])[0]);
+                out.writeLong(offsets[k]);
             }
             out.writeInt(byDoc.length);
             out.writeInt(symbols);
             out.writeInt(names.size());
             out.writeInt(scopes.size());
             out.writeInt(kinds.size());
-            out.writeInt(entries.size());
+            out.writeInt(trigrams.length);
             for (long section : new long[] {
                 symbolsAt, docStartAt, byNameAt, nameStartAt, namesAt, scopesAt, kindsAt, postingsAt, trigramsAt
             }) {
@@ -148,47 +153,6 @@ final class SymbolsWriter {
             out.finish();
         }
         return symbols;
-    }
-
-    /**
-     * Per trigram of any name (3 bytes packed big-endian, as in trigrams.tgi), the ids of the names
-     * holding it, increasing: {@code list[0]} is the count, the ids follow.
-     */
-    private static java.util.SortedMap<Integer, int[]> trigramLists(StringIds names) {
-        HashMap<Integer, int[]> lists = new HashMap<>();
-        int[] seen = new int[64];
-        for (int id = 0; id < names.size(); id++) {
-            byte[] name = names.bytes(id);
-            int distinct = 0;
-            for (int i = 0; i + 2 < name.length; i++) {
-                int trigram = (name[i] & 0xff) << 16 | (name[i + 1] & 0xff) << 8 | (name[i + 2] & 0xff);
-                if (contains(seen, distinct, trigram)) {
-                    continue;
-                }
-                if (distinct == seen.length) {
-                    seen = Arrays.copyOf(seen, 2 * distinct);
-                }
-                seen[distinct++] = trigram;
-                int[] list = lists.get(trigram);
-                if (list == null) {
-                    list = new int[4];
-                } else if (list[0] + 1 == list.length) {
-                    list = Arrays.copyOf(list, 2 * list.length);
-                }
-                list[++list[0]] = id;
-                lists.put(trigram, list);
-            }
-        }
-        return new TreeMap<>(lists);
-    }
-
-    private static boolean contains(int[] values, int n, int value) {
-        for (int i = 0; i < n; i++) {
-            if (values[i] == value) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Distinct strings, numbered in the order of their UTF-8 bytes once sealed. */
@@ -201,23 +165,24 @@ final class SymbolsWriter {
         }
 
         void seal() {
-            String[] strings = ids.keySet().toArray(new String[0]);
-            byte[][] bytes = new byte[strings.length][];
-            Integer[] order = new Integer[strings.length];
-            for (int i = 0; i < strings.length; i++) {
-                bytes[i] = strings[i].getBytes(StandardCharsets.UTF_8);
-                order[i] = i;
+            /* A string and its UTF-8 bytes, sorted together. */
+            @SuppressWarnings("ArrayRecordComponent") // a carrier for one sort, never compared or hashed
+            record Keyed(byte[] bytes, String string) {}
+            Keyed[] keyed = new Keyed[ids.size()];
+            int i = 0;
+            for (String string : ids.keySet()) {
+                keyed[i++] = new Keyed(string.getBytes(StandardCharsets.UTF_8), string);
             }
             // By bytes, not by String: two strings with the same bytes (lone surrogates both
             // written as '?') still get ids in a fixed order.
-            Arrays.sort(order, (x, y) -> {
-                int c = Arrays.compareUnsigned(bytes[x], bytes[y]);
-                return c != 0 ? c : strings[x].compareTo(strings[y]);
+            Arrays.sort(keyed, (x, y) -> {
+                int c = Arrays.compareUnsigned(x.bytes(), y.bytes());
+                return c != 0 ? c : x.string().compareTo(y.string());
             });
-            sorted = new byte[strings.length][];
-            for (int id = 0; id < order.length; id++) {
-                sorted[id] = bytes[order[id]];
-                ids.put(strings[order[id]], id);
+            sorted = new byte[keyed.length][];
+            for (int id = 0; id < keyed.length; id++) {
+                sorted[id] = keyed[id].bytes();
+                ids.put(keyed[id].string(), id);
             }
         }
 
@@ -229,8 +194,9 @@ final class SymbolsWriter {
             return ids.get(s);
         }
 
-        byte[] bytes(int id) {
-            return sorted[id];
+        /** The strings' UTF-8 bytes, by id. */
+        byte[][] sorted() {
+            return sorted;
         }
 
         /** Offsets uint32^(K+1), relative to the bytes that follow them, then the bytes. */
