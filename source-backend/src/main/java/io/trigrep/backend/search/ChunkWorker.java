@@ -23,7 +23,7 @@ import java.util.List;
  * files, symbols and definitions) as it comes to it. It sees its search only through
  * {@link Coordinator}.
  */
-final class ChunkWorker implements LineSink {
+final class ChunkWorker implements ShownDefinitions.Sink {
     static final int CHUNK_DOCS = 64;
     /**
      * Results go to the connection in batches of this many bytes (or fewer, at a chunk's end).
@@ -69,6 +69,8 @@ final class ChunkWorker implements LineSink {
     private final List<Segment> segments;
     /** A sym: query's definitions per segment; null for other queries. */
     private final SymbolHits[] segmentHits;
+    /** A boolean query's sym: operands' definitions per segment, then operand; null without such operands. */
+    private final SymbolHits[][] segmentDefined;
     /** Per segment, made when the worker first meets one of its docs. */
     private final Definitions[] segmentDefinitions;
 
@@ -80,6 +82,8 @@ final class ChunkWorker implements LineSink {
     private Definitions definitions;
     /** A sym: query's definitions in the bound segment; null for other queries. */
     private SymbolHits hits;
+    /** A boolean query's sym: operands' definitions in the bound segment, per operand; null without such operands. */
+    private SymbolHits[] defined;
 
     private final FrameSink sink;
     private final Coordinator coordinator;
@@ -88,8 +92,14 @@ final class ChunkWorker implements LineSink {
     private final LineMatcher matcher;
     /** A boolean query's condition, which a file meets before its lines are searched; null otherwise. */
     private final FileCondition condition;
+    /** A boolean query's shown sym: operands' lines, merged with the matcher's; null when it shows none. */
+    private final ShownDefinitions shownDefinitions;
 
     private final int[] nameRanges = new int[64];
+    /** A definition line's name occurrences and regex matches together, {@code start << 32 | end}. */
+    private long[] marks = new long[64];
+
+    private int[] merged = new int[128];
     /** While a sym: query's line is written: its definition; null otherwise. */
     private Definition pending;
 
@@ -127,11 +137,13 @@ final class ChunkWorker implements LineSink {
             List<List<String>> operandNeedles,
             List<Segment> segments,
             SymbolHits[] hits,
+            SymbolHits[][] defined,
             FrameSink sink,
             Coordinator coordinator,
             Scratch scratch) {
         this.segments = segments;
         this.segmentHits = hits;
+        this.segmentDefined = defined;
         this.segmentDefinitions = new Definitions[segments.size()];
         this.spec = spec;
         this.sink = sink;
@@ -149,7 +161,29 @@ final class ChunkWorker implements LineSink {
                 ? null
                 : new FileCondition(
                         spec.operands(), operandNeedles, spec.query().caseInsensitive());
+        this.shownDefinitions = shownSym(spec) ? new ShownDefinitions(this, shownSymFlags(spec)) : null;
         this.writer = new ResultWriter(spec.contextLines());
+    }
+
+    private static boolean shownSym(SearchSpec spec) {
+        for (boolean b : shownSymFlags(spec)) {
+            if (b) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Per operand of a boolean query: whether it is a sym: operand whose lines are shown. */
+    private static boolean[] shownSymFlags(SearchSpec spec) {
+        if (spec.operands() == null) {
+            return new boolean[0];
+        }
+        boolean[] out = new boolean[spec.operands().size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = spec.operands().sym(i) && spec.operands().shown().get(i);
+        }
+        return out;
     }
 
     /** Searches one chunk; returns whether more chunks may follow. What is left to write is in {@link #takeOutput}. */
@@ -198,6 +232,7 @@ final class ChunkWorker implements LineSink {
         docs = shard.docs();
         symbols = s.symbols();
         hits = segmentHits == null ? null : segmentHits[segment];
+        defined = segmentDefined == null ? null : segmentDefined[segment];
         if (segmentDefinitions[segment] == null) {
             segmentDefinitions[segment] = new Definitions(symbols, spec.pattern());
         }
@@ -244,8 +279,14 @@ final class ChunkWorker implements LineSink {
             return;
         }
         // A doc handed back mid-file (from > 0) paused after a shown line: its condition held.
-        if (condition == null || from > 0 || condition.holds(content, length)) {
-            if (matcher != null) {
+        if (condition == null || from > 0 || condition.holds(doc, content, length, defined)) {
+            if (shownDefinitions != null) {
+                shownDefinitions.start(doc, defined, symbols, content, length, from, line);
+                if (matcher != null) {
+                    matcher.search(content, length, from, line, shownDefinitions);
+                }
+                shownDefinitions.finish();
+            } else if (matcher != null) {
                 matcher.search(content, length, from, line, this);
             }
             if (condition != null && from == 0 && linesFound == 0) {
@@ -280,8 +321,20 @@ final class ChunkWorker implements LineSink {
                 return; // past the file's end: ctags read a line this content does not have
             }
             int end = LineMatcher.lineEnd(content, length, pos);
+            boolean more = definition(symbol, pos, end, target, nameRanges, 0);
+            if (!more) {
+                return;
+            }
+            lastLine = target;
+        }
+    }
+
+    @Override
+    public boolean definition(int symbol, int lineStart, int lineEnd, int lineNumber, int[] ranges, int rangeCount) {
+        int count;
+        try {
             byte[] name = utf8(symbols.nameBytes(symbols.nameId(symbol)));
-            int count = occurrences(name, pos, end);
+            count = occurrences(name, lineStart, lineEnd);
             String kind = symbols.kind(symbol);
             pending = new Definition(
                     name,
@@ -289,13 +342,48 @@ final class ChunkWorker implements LineSink {
                     symbols.scope(symbol).getBytes(StandardCharsets.UTF_8),
                     symbols.language(symbol).getBytes(StandardCharsets.UTF_8),
                     staticRank * SymbolKinds.weight(kind));
-            boolean more = line(pos, end, target, nameRanges, count);
-            pending = null;
-            if (!more) {
-                return;
-            }
-            lastLine = target;
+        } catch (CorruptIndexException e) {
+            throw new IllegalStateException("cannot read the definitions of doc " + doc + ": " + e.getMessage(), e);
         }
+        boolean more = rangeCount == 0
+                ? line(lineStart, lineEnd, lineNumber, nameRanges, count)
+                : line(lineStart, lineEnd, lineNumber, merged, marks(count, ranges, rangeCount));
+        pending = null;
+        return more;
+    }
+
+    /**
+     * The name's {@code count} occurrences (in {@link #nameRanges}) and the regexes' {@code
+     * rangeCount} matches on one line, in {@link #merged}: in order, overlaps joined. How many.
+     */
+    private int marks(int count, int[] ranges, int rangeCount) {
+        int total = count + rangeCount;
+        if (total > marks.length) {
+            marks = new long[Integer.highestOneBit(total) << 1];
+        }
+        for (int i = 0; i < count; i++) {
+            marks[i] = (long) nameRanges[2 * i] << 32 | nameRanges[2 * i + 1];
+        }
+        for (int i = 0; i < rangeCount; i++) {
+            marks[count + i] = (long) ranges[2 * i] << 32 | ranges[2 * i + 1];
+        }
+        java.util.Arrays.sort(marks, 0, total);
+        if (2 * total > merged.length) {
+            merged = new int[Integer.highestOneBit(2 * total) << 1];
+        }
+        int n = 0;
+        for (int i = 0; i < total; i++) {
+            int start = (int) (marks[i] >>> 32);
+            int end = (int) marks[i];
+            if (n > 0 && start <= merged[2 * n - 1]) {
+                merged[2 * n - 1] = Math.max(merged[2 * n - 1], end);
+            } else {
+                merged[2 * n] = start;
+                merged[2 * n + 1] = end;
+                n++;
+            }
+        }
+        return n;
     }
 
     /** The name's occurrences in {@code content[start, end)}, as absolute pairs in {@link #nameRanges}; how many. */
