@@ -19,7 +19,8 @@ import java.util.List;
  *   <li>A parenthesis groups when the operand's regex leaves it unbalanced: the {@code (}s at the
  *       start of a term that close nothing in it, and the {@code )}s at its end that open nothing.
  *       So {@code (malloc\( OR calloc\() AND NOT free\(} groups, while {@code (foo|bar)} stays a
- *       regex group.</li>
+ *       regex group. An operator word with parentheses glued to it is the operator:
+ *       {@code (NOT a AND b)}.</li>
  * </ul>
  */
 final class ConditionParser {
@@ -126,7 +127,10 @@ final class ConditionParser {
                         "-sym: is not supported: write NOT sym:REGEX to exclude files defining a name",
                         term.offset() + opens + 1);
             }
-            if (isSym(word)) {
+            if (operator(word) != null) {
+                // A parenthesis glued to an operator word groups: "(NOT a AND b)" is NOT, not the regex "NOT a".
+                out.add(new Token(operator(word), word, term.offset() + opens));
+            } else if (isSym(word)) {
                 out.add(new Token(Kind.SYM, word, term.offset() + opens));
             } else if (!word.isEmpty()) {
                 Token previous = out.isEmpty() ? null : out.get(out.size() - 1);
