@@ -329,6 +329,12 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         }
     }
 
+    /**
+     * Writes a definition's line. Among a boolean query's lines it has the boost a regex line
+     * defining a matching name has ({@link Ranking#DEFINITION_BOOST}), so the definition asked for
+     * by name is not outranked by the lines of the regex operands; a sym: query's lines are all
+     * definitions, ranked by kind alone, as they always were.
+     */
     @Override
     public boolean definition(int symbol, int lineStart, int lineEnd, int lineNumber, int[] ranges, int rangeCount) {
         int count;
@@ -341,7 +347,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
                     kind.getBytes(StandardCharsets.UTF_8),
                     symbols.scope(symbol).getBytes(StandardCharsets.UTF_8),
                     symbols.language(symbol).getBytes(StandardCharsets.UTF_8),
-                    staticRank * SymbolKinds.weight(kind));
+                    staticRank * SymbolKinds.weight(kind) * (condition == null ? 1f : Ranking.DEFINITION_BOOST));
         } catch (CorruptIndexException e) {
             throw new IllegalStateException("cannot read the definitions of doc " + doc + ": " + e.getMessage(), e);
         }
