@@ -37,6 +37,21 @@ public record Operands(
         return symbols.get(i);
     }
 
+    /** Whether operand {@code i} is {@code sym:REGEX} and its lines, its definitions', are shown. */
+    public boolean showsDefinitions(int i) {
+        return symbols.get(i) && shown.get(i);
+    }
+
+    /** Whether some {@code sym:} operand's lines are shown. */
+    public boolean showsDefinitions() {
+        for (int i = 0; i < size(); i++) {
+            if (showsDefinitions(i)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether some operand is {@code sym:REGEX}: the shard must have its symbols. */
     public boolean hasSymbols() {
         return symbols.contains(true);

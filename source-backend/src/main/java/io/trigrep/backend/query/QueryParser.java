@@ -102,8 +102,7 @@ public final class QueryParser {
             return new ParsedQuery(raw, "", -1, false, caseInsensitive, filters, List.of(), null, symbol);
         }
         if (symbols > 0 || (!literal && ConditionParser.isBoolean(terms))) {
-            // A literal query's pattern is taken verbatim, operator words and all: one operand ANDed with the sym:
-            // ones.
+            // A literal query's pattern is verbatim, operator words and all: one operand beside the sym: ones.
             ConditionParser.Parsed parsed = literal
                     ? ConditionParser.symbolsAndLiteral(terms, text, patternOffset)
                     : ConditionParser.parse(terms);

@@ -96,10 +96,8 @@ final class ChunkWorker implements ShownDefinitions.Sink {
     private final ShownDefinitions shownDefinitions;
 
     private final int[] nameRanges = new int[64];
-    /** A definition line's name occurrences and regex matches together, {@code start << 32 | end}. */
-    private long[] marks = new long[64];
-
-    private int[] merged = new int[128];
+    /** A definition line's name occurrences and regex matches together. */
+    private final JoinedRanges joinedRanges = new JoinedRanges();
     /** While a sym: query's line is written: its definition; null otherwise. */
     private Definition pending;
 
@@ -161,29 +159,10 @@ final class ChunkWorker implements ShownDefinitions.Sink {
                 ? null
                 : new FileCondition(
                         spec.operands(), operandNeedles, spec.query().caseInsensitive());
-        this.shownDefinitions = shownSym(spec) ? new ShownDefinitions(this, shownSymFlags(spec)) : null;
+        this.shownDefinitions = spec.operands() != null && spec.operands().showsDefinitions()
+                ? new ShownDefinitions(this, spec.operands())
+                : null;
         this.writer = new ResultWriter(spec.contextLines());
-    }
-
-    private static boolean shownSym(SearchSpec spec) {
-        for (boolean b : shownSymFlags(spec)) {
-            if (b) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Per operand of a boolean query: whether it is a sym: operand whose lines are shown. */
-    private static boolean[] shownSymFlags(SearchSpec spec) {
-        if (spec.operands() == null) {
-            return new boolean[0];
-        }
-        boolean[] out = new boolean[spec.operands().size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = spec.operands().sym(i) && spec.operands().shown().get(i);
-        }
-        return out;
     }
 
     /** Searches one chunk; returns whether more chunks may follow. What is left to write is in {@link #takeOutput}. */
@@ -351,45 +330,15 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         } catch (CorruptIndexException e) {
             throw new IllegalStateException("cannot read the definitions of doc " + doc + ": " + e.getMessage(), e);
         }
-        boolean more = rangeCount == 0
-                ? line(lineStart, lineEnd, lineNumber, nameRanges, count)
-                : line(lineStart, lineEnd, lineNumber, merged, marks(count, ranges, rangeCount));
+        boolean more;
+        if (rangeCount == 0) {
+            more = line(lineStart, lineEnd, lineNumber, nameRanges, count);
+        } else {
+            int n = joinedRanges.join(nameRanges, count, ranges, rangeCount);
+            more = line(lineStart, lineEnd, lineNumber, joinedRanges.ranges(), n);
+        }
         pending = null;
         return more;
-    }
-
-    /**
-     * The name's {@code count} occurrences (in {@link #nameRanges}) and the regexes' {@code
-     * rangeCount} matches on one line, in {@link #merged}: in order, overlaps joined. How many.
-     */
-    private int marks(int count, int[] ranges, int rangeCount) {
-        int total = count + rangeCount;
-        if (total > marks.length) {
-            marks = new long[Integer.highestOneBit(total) << 1];
-        }
-        for (int i = 0; i < count; i++) {
-            marks[i] = (long) nameRanges[2 * i] << 32 | nameRanges[2 * i + 1];
-        }
-        for (int i = 0; i < rangeCount; i++) {
-            marks[count + i] = (long) ranges[2 * i] << 32 | ranges[2 * i + 1];
-        }
-        java.util.Arrays.sort(marks, 0, total);
-        if (2 * total > merged.length) {
-            merged = new int[Integer.highestOneBit(2 * total) << 1];
-        }
-        int n = 0;
-        for (int i = 0; i < total; i++) {
-            int start = (int) (marks[i] >>> 32);
-            int end = (int) marks[i];
-            if (n > 0 && start <= merged[2 * n - 1]) {
-                merged[2 * n - 1] = Math.max(merged[2 * n - 1], end);
-            } else {
-                merged[2 * n] = start;
-                merged[2 * n + 1] = end;
-                n++;
-            }
-        }
-        return n;
     }
 
     /** The name's occurrences in {@code content[start, end)}, as absolute pairs in {@link #nameRanges}; how many. */

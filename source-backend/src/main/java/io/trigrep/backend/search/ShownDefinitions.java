@@ -1,5 +1,6 @@
 package io.trigrep.backend.search;
 
+import io.trigrep.backend.query.Operands;
 import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.symbols.Symbols;
 import java.util.Arrays;
@@ -36,9 +37,12 @@ final class ShownDefinitions implements LineSink {
     private int line;
     private boolean stopped;
 
-    ShownDefinitions(Sink sink, boolean[] shown) {
+    ShownDefinitions(Sink sink, Operands operands) {
         this.sink = sink;
-        this.shown = shown.clone();
+        this.shown = new boolean[operands.size()];
+        for (int i = 0; i < shown.length; i++) {
+            shown[i] = operands.showsDefinitions(i);
+        }
     }
 
     /**
