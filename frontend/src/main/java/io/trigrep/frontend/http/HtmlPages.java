@@ -408,6 +408,11 @@ final class HtmlPages {
                         "<dt><code>sym:^inflateInit2_$</code></dt><dd>definitions (functions, types, macros, ...) whose name matches,"
                                 + " as universal-ctags found them; a plain query also ranks the line defining a matching name first</dd>")
                 .raw(
+                        "<dt><code>sym:^inflateInit2_$ AND deflate</code></dt><dd><code>sym:</code> as an operand: files defining"
+                                + " a matching name, combined with regexes or other <code>sym:</code>s by AND, OR, NOT and"
+                                + " <code>( )</code>; side by side means AND (<code>sym:^adler32 BASE</code>). Its lines are the"
+                                + " definitions', marked as for <code>sym:</code> alone</dd>")
+                .raw(
                         "<dt>literal</dt><dd>tick it to search the text as typed, metacharacters and all (AND, OR and NOT too)</dd></dl>")
                 .raw("<h2>Examples</h2><ul class=\"examples\">");
         for (String example : List.of(
@@ -418,7 +423,8 @@ final class HtmlPages {
                 "TODO|FIXME -path:test",
                 "class \\w+Decoder AND NOT decodeLast",
                 "path:Decoder\\.java$",
-                "sym:^ByteBuf$")) {
+                "sym:^ByteBuf$",
+                "sym:Decoder$ AND NOT decodeLast")) {
             h.raw("<li><a href=\"/search?q=")
                     .text(Html.url(example))
                     .raw("\"><code>")
@@ -584,7 +590,7 @@ final class HtmlPages {
                 .number(line)
                 .raw("</span>");
         if (r.symbol != null) {
-            // A sym: query's result: the definition's kind, and its scope when ctags gave one.
+            // A definition line (of sym: alone or a sym: operand): its kind, and its scope when ctags gave one.
             h.raw(" <span class=\"kind\">").text(r.symbol[1]).raw("</span>");
             if (!r.symbol[2].isEmpty()) {
                 h.raw(" <span class=\"scope\">in ").text(r.symbol[2]).raw("</span>");

@@ -35,7 +35,7 @@ final class ResultView {
 
     final Cut[] afterCuts;
     final Cut contextCut;
-    /** A sym: query's result: the definition on the line (name, kind, scope, language); null otherwise. */
+    /** A definition line's result (a sym: query's, or a boolean query's sym: operand's): the definition on the line (name, kind, scope, language); null otherwise. */
     final String[] symbol;
 
     ResultView(Result.Reader r) {

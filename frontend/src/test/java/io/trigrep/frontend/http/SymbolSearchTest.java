@@ -211,7 +211,7 @@ class SymbolSearchTest {
                 .isEqualTo("adler32_combine_");
     }
 
-    /** A shard built without ctags says so: sym: is refused with the reason, plain queries still work. */
+    /** A shard built without ctags says so: sym:, alone or as an operand, is refused with the reason; plain queries still work. */
     @Test
     void withoutSymbolsSymSaysWhy() throws Exception {
         HttpResponse<String> refused =
@@ -221,6 +221,14 @@ class SymbolSearchTest {
                 .contains("sym:")
                 .contains("has none");
         assertThat(get(withoutSymbols, "/api/v1/search?q=adler32").statusCode()).isEqualTo(200);
+        // A sym: operand of a boolean query likewise, where it stands.
+        HttpResponse<String> operand = get(
+                withoutSymbols,
+                "/api/v1/search?q=" + URLEncoder.encode("adler32 AND NOT sym:^adler32$", StandardCharsets.UTF_8));
+        assertThat(operand.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(operand.body()).get("error").asText())
+                .contains("sym: needs the shard's symbols")
+                .contains("has none");
     }
 
     static HttpResponse<String> get(LoopbackCluster on, String pathAndQuery) throws Exception {

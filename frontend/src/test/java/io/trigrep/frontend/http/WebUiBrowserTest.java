@@ -500,6 +500,38 @@ class WebUiBrowserTest {
         screenshot("symbols");
     }
 
+    /**
+     * Issue 18: a sym: operand of a boolean query shows its definitions' lines, with their kind and
+     * the name marked, beside the regex operand's lines; the help says how.
+     */
+    @Test
+    void aSymOperandShowsItsDefinitionsBesideTheRegexLines() throws Exception {
+        browser.get(symbolCluster.base + "/");
+        assertThat(browser.findElement(By.cssSelector(".help")).getText())
+                .contains("sym:^inflateInit2_$ AND deflate")
+                .contains("side by side means AND");
+        browser.findElement(By.id("q")).sendKeys("sym:^adler32_combine_$ AND BASE" + Keys.ENTER);
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("main[data-done]")));
+        List<WebElement> results = browser.findElements(By.cssSelector(".result"));
+        int definitions = 0;
+        for (WebElement result : results) {
+            List<WebElement> kind = result.findElements(By.cssSelector(".loc .kind"));
+            List<WebElement> marks = result.findElements(By.cssSelector(".l.hit mark"));
+            assertThat(marks).isNotEmpty();
+            if (kind.isEmpty()) {
+                assertThat(marks.get(0).getText()).isEqualTo("BASE");
+            } else {
+                definitions++;
+                assertThat(marks.stream().map(WebElement::getText)).contains("adler32_combine_");
+            }
+        }
+        assertThat(definitions).isEqualTo(1);
+        assertThat(results).hasSizeGreaterThan(1);
+        // The definition asked for by name comes first, above #define BASE (which ctags also finds).
+        assertThat(results.get(0).findElements(By.cssSelector(".loc .kind"))).hasSize(1);
+        screenshot("sym-operand");
+    }
+
     /** Issue 18: a boolean query shows the lines of its positive operands, in files that lack the negated one. */
     @Test
     void aBooleanQueryShowsTheLinesOfItsPositiveOperands() throws Exception {

@@ -6,10 +6,11 @@ import java.util.TreeSet;
 
 /**
  * A boolean query over trigrams: which files can possibly match. {@link All} means every file
- * (nothing could be extracted), {@link None} no file. {@code toString()} prints an s-expression,
+ * (nothing could be extracted), {@link None} no file; {@link Defines} is a boolean query's
+ * {@code sym:} operand among trigrams. {@code toString()} prints an s-expression,
  * e.g. {@code (and "abc" (or "bcd" "bce"))}, that tests assert on.
  */
-public sealed interface Query permits Query.All, Query.None, Query.Trigram, Query.And, Query.Or {
+public sealed interface Query permits Query.All, Query.None, Query.Trigram, Query.Defines, Query.And, Query.Or {
     record All() implements Query {
         @Override
         public String toString() {
@@ -40,6 +41,18 @@ public sealed interface Query permits Query.All, Query.None, Query.Trigram, Quer
                 }
             }
             return out.append('"').toString();
+        }
+    }
+
+    /**
+     * Files defining a name that a boolean query's {@code sym:} operand matches (by its index
+     * among the query's operands): not a trigram, answered by the shard's symbol index. The
+     * planner of a regex never makes one.
+     */
+    record Defines(int operand) implements Query {
+        @Override
+        public String toString() {
+            return "sym#" + operand;
         }
     }
 

@@ -4,9 +4,10 @@ import java.util.List;
 import java.util.function.IntPredicate;
 
 /**
- * A boolean query's condition over one file: operands (each a regex, by its index in
- * {@link ParsedQuery#operands()}) combined with AND, OR and NOT. A file matches as a whole when
- * its condition holds; an operand holds when it matches somewhere in the file.
+ * A boolean query's condition over one file: operands (each a regex or a {@code sym:} name
+ * regex, by its index in {@link ParsedQuery#operands()}) combined with AND, OR and NOT. A file
+ * matches as a whole when its condition holds; a regex operand holds when it matches somewhere
+ * in the file, a {@code sym:} operand when the file defines a name it matches.
  */
 public sealed interface Condition permits Condition.Operand, Condition.And, Condition.Or, Condition.Not {
     /**

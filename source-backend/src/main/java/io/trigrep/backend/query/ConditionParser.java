@@ -1,27 +1,30 @@
 package io.trigrep.backend.query;
 
+import io.trigrep.re2j.Pattern;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads a boolean query's pattern terms: operands (regexes) joined by the uppercase words
+ * Reads a boolean query's pattern terms: operands (regexes, or {@code sym:REGEX} for the names of
+ * the file's definitions) joined by the uppercase words
  * {@code AND}, {@code OR} and {@code NOT}, grouped with parentheses. Only a regex query with one
  * of those words as a term of its own is boolean, so every other query keeps the meaning it had
  * (one regex, spaces literal), and a literal query is always taken verbatim. Rules, as
  * frontend/API.md states them:
  * <ul>
  *   <li>Adjacent terms that are not operators form one operand, joined by single spaces, as a
- *       plain query's pattern is.</li>
+ *       plain query's pattern is; a {@code sym:} term is an operand of its own.</li>
  *   <li>NOT binds tightest, then AND, then OR; an operand, group or NOT that follows another with
  *       no operator between is ANDed with it.</li>
  *   <li>A parenthesis groups when the operand's regex leaves it unbalanced: the {@code (}s at the
  *       start of a term that close nothing in it, and the {@code )}s at its end that open nothing.
  *       So {@code (malloc\( OR calloc\() AND NOT free\(} groups, while {@code (foo|bar)} stays a
- *       regex group.</li>
+ *       regex group. An operator word with parentheses glued to it is the operator:
+ *       {@code (NOT a AND b)}.</li>
  * </ul>
  */
 final class ConditionParser {
-    /** Each operand is a regex compiled, planned and run on every candidate: a bound on the work one query can ask. */
+    /** Each operand is a regex compiled, planned and run on every candidate (or a name regex run on the shard's names): a bound on the work one query can ask. */
     static final int MAX_OPERANDS = 16;
 
     /** One whitespace-separated pattern term and where it starts in the raw query (0-based). */
@@ -32,6 +35,7 @@ final class ConditionParser {
 
     private enum Kind {
         WORD,
+        SYM,
         OPEN,
         CLOSE,
         AND,
@@ -59,6 +63,29 @@ final class ConditionParser {
         return false;
     }
 
+    /**
+     * A literal query with {@code sym:} terms: the pattern {@code literal} (verbatim, operator
+     * words and all; none when empty) ANDed with the {@code sym:} operands, in order of appearance.
+     */
+    static Parsed symbolsAndLiteral(List<Term> terms, String literal, int literalOffset) throws QueryException {
+        ConditionParser parser = new ConditionParser(List.of());
+        List<Condition> parts = new ArrayList<>();
+        for (Term t : terms) {
+            if (isSym(t.text())) {
+                parts.add(parser.operand(new Token(Kind.SYM, t.text(), t.offset())));
+            }
+        }
+        if (!literal.isEmpty()) {
+            parts.add(parser.operand(new Token(Kind.WORD, Pattern.quote(literal), literalOffset)));
+        }
+        return new Parsed(List.copyOf(parser.operands), parts.size() == 1 ? parts.get(0) : new Condition.And(parts));
+    }
+
+    /** Whether a term, its grouping parentheses peeled off, is {@code sym:REGEX} (the key in any case, as filters' are). */
+    private static boolean isSym(String word) {
+        return word.regionMatches(true, 0, "sym:", 0, 4);
+    }
+
     static Parsed parse(List<Term> terms) throws QueryException {
         ConditionParser parser = new ConditionParser(tokens(terms));
         Condition condition = parser.or();
@@ -79,7 +106,7 @@ final class ConditionParser {
         };
     }
 
-    private static List<Token> tokens(List<Term> terms) {
+    private static List<Token> tokens(List<Term> terms) throws QueryException {
         List<Token> out = new ArrayList<>();
         for (Term term : terms) {
             Kind op = operator(term.text());
@@ -95,7 +122,17 @@ final class ConditionParser {
             String rest = text.substring(opens);
             int closes = Math.min(trailing(rest, ')'), unbalanced(rest)[1]);
             String word = rest.substring(0, rest.length() - closes);
-            if (!word.isEmpty()) {
+            if (word.regionMatches(true, 0, "-sym:", 0, 5)) {
+                throw new QueryException(
+                        "-sym: is not supported: write NOT sym:REGEX to exclude files defining a name",
+                        term.offset() + opens + 1);
+            }
+            if (operator(word) != null) {
+                // A parenthesis glued to an operator word groups: "(NOT a AND b)" is NOT, not the regex "NOT a".
+                out.add(new Token(operator(word), word, term.offset() + opens));
+            } else if (isSym(word)) {
+                out.add(new Token(Kind.SYM, word, term.offset() + opens));
+            } else if (!word.isEmpty()) {
                 Token previous = out.isEmpty() ? null : out.get(out.size() - 1);
                 if (previous != null && previous.kind == Kind.WORD) {
                     // Terms side by side are one operand, as in a plain query.
@@ -160,6 +197,21 @@ final class ConditionParser {
         return new int[] {depth, strayCloses};
     }
 
+    private Condition operand(Token t) throws QueryException {
+        if (operands.size() == MAX_OPERANDS) {
+            throw new QueryException("too many operands: the limit is " + MAX_OPERANDS, t.offset + 1);
+        }
+        if (t.kind == Kind.SYM) {
+            if (t.text.length() == 4) {
+                throw new QueryException("sym: needs a regex for the names", t.offset + 1);
+            }
+            operands.add(new ParsedQuery.Operand(t.text.substring(4), t.offset + 4, true));
+        } else {
+            operands.add(new ParsedQuery.Operand(t.text, t.offset));
+        }
+        return new Condition.Operand(operands.size() - 1);
+    }
+
     private Token peek() {
         return next < tokens.size() ? tokens.get(next) : null;
     }
@@ -217,12 +269,8 @@ final class ConditionParser {
                 next++;
                 return inner;
             }
-            case WORD -> {
-                if (operands.size() == MAX_OPERANDS) {
-                    throw new QueryException("too many operands: the limit is " + MAX_OPERANDS, t.offset + 1);
-                }
-                operands.add(new ParsedQuery.Operand(t.text, t.offset));
-                return new Condition.Operand(operands.size() - 1);
+            case WORD, SYM -> {
+                return operand(t);
             }
             case CLOSE ->
                 throw new QueryException(

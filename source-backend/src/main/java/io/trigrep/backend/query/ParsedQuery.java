@@ -5,10 +5,13 @@ import java.util.List;
 /**
  * A query split into its search pattern and its filters, as Debian Code Search reads it, plus the
  * three forms it does not have: a boolean query ({@link #condition} over {@link #operands}), a
- * file-name query (filters with a {@code path:} and no pattern) and a symbol query ({@code sym:}).
+ * file-name query (filters with a {@code path:} and no pattern) and a symbol query ({@code sym:}
+ * alone, with filters or none). A {@code sym:} next to a pattern, another {@code sym:} or an
+ * operator word is an operand of a boolean query.
  *
  * @param raw             the query as typed
- * @param pattern         what to search for, with the filters removed; empty for a file-name query
+ * @param pattern         what to search for, with the filters removed (a boolean query's {@code sym:}
+ *                        terms kept); empty for a file-name query and a symbol query
  * @param patternOffset   where {@code pattern} starts in {@code raw} (0-based), to place errors
  * @param literal         the pattern is a literal string, not a regex
  * @param caseInsensitive {@code case:no} or {@code (?i)}
@@ -36,8 +39,17 @@ public record ParsedQuery(
     /** One filter term: {@code package:REGEX}, {@code -path:REGEX}, {@code filetype:LANG}, … */
     public record Filter(Kind kind, boolean negated, String value) {}
 
-    /** One operand of a boolean query: a regex, and where it starts in the raw query (0-based). */
-    public record Operand(String regex, int offset) {}
+    /**
+     * One operand of a boolean query: a regex, and where it starts in the raw query (0-based). A
+     * {@code sym} operand ({@code sym:REGEX}) matches the names of the file's definitions, not its
+     * lines; {@code offset} is then where REGEX starts, after {@code sym:}.
+     */
+    public record Operand(String regex, int offset, boolean sym) {
+        /** A regex operand, or a symbol query's name regex. */
+        public Operand(String regex, int offset) {
+            this(regex, offset, false);
+        }
+    }
 
     public ParsedQuery {
         filters = List.copyOf(filters);
@@ -62,7 +74,20 @@ public record ParsedQuery(
 
     /** Whether this asks for files by name alone: filters, at least one of them {@code path:}, and no pattern. */
     public boolean filesOnly() {
-        return pattern.isEmpty() && symbol == null;
+        return pattern.isEmpty() && symbol == null && condition == null;
+    }
+
+    /** Where the first {@code sym:} of the query starts (0-based), a symbol query's or a boolean query's operand; -1 when none. */
+    public int symbolOffset() {
+        if (symbol != null) {
+            return symbol.offset() - 4;
+        }
+        for (Operand o : operands) {
+            if (o.sym()) {
+                return o.offset() - 4;
+            }
+        }
+        return -1;
     }
 
     /** Whether this asks for definitions: {@code sym:REGEX}, with filters or none. */

@@ -9,9 +9,11 @@ import java.util.Locale;
  * {@code package:X}, {@code -package:X}, {@code pkg:X}, {@code path:X}, {@code -path:X},
  * {@code file:X}, {@code -file:X}, {@code filetype:X}, {@code -filetype:X}, {@code lang:X} and
  * {@code case:yes|no} are filters, anywhere in the query; every other term is part of the
- * pattern, joined by single spaces. {@code sym:REGEX} asks for the definitions whose names match.
- * Two forms go beyond it: a regex query with {@code AND},
- * {@code OR} or {@code NOT} as a term of its own is boolean ({@link ConditionParser}), and a query
+ * pattern, joined by single spaces. {@code sym:REGEX} alone (with filters or none) asks for the
+ * definitions whose names match. Three forms go beyond it: a regex query with {@code AND},
+ * {@code OR} or {@code NOT} as a term of its own is boolean ({@link ConditionParser}); so is a
+ * {@code sym:} next to a pattern or another {@code sym:}, an operand ANDed with its neighbours as
+ * operands side by side are ({@code sym:^deflate foo} is {@code sym:^deflate AND foo}); and a query
  * of filters alone with a positive {@code path:} (or {@code file:}) asks for files by name.
  * Syntax of the values (regexes, languages) is checked by {@link SearchSpec}, which knows the engines.
  */
@@ -33,6 +35,7 @@ public final class QueryParser {
         List<ParsedQuery.Filter> filters = new ArrayList<>();
         List<ConditionParser.Term> terms = new ArrayList<>();
         ParsedQuery.Operand symbol = null;
+        int symbols = 0;
         StringBuilder pattern = new StringBuilder();
         int patternOffset = -1;
         boolean caseInsensitive = false;
@@ -66,14 +69,18 @@ public final class QueryParser {
                 }
                 filters.add(new ParsedQuery.Filter(kind, negated, value));
             } else if (key.equals("sym")) {
-                if (negated || value.isEmpty() || symbol != null) {
+                if (negated || value.isEmpty()) {
                     throw new QueryException(
                             negated
-                                    ? "-sym: is not supported: a query finds definitions, it cannot exclude them"
-                                    : value.isEmpty() ? "sym: needs a regex for the names" : "one sym: per query",
+                                    ? "-sym: is not supported: write NOT sym:REGEX to exclude files defining a name"
+                                    : "sym: needs a regex for the names",
                             start + 1);
                 }
-                symbol = new ParsedQuery.Operand(value, start + 4);
+                if (symbol == null) {
+                    symbol = new ParsedQuery.Operand(value, start + 4);
+                }
+                symbols++;
+                terms.add(new ConditionParser.Term(term, start));
             } else if (key.equals("case") && !negated) {
                 switch (value.toLowerCase(Locale.ROOT)) {
                     case "no" -> caseInsensitive = true;
@@ -91,13 +98,24 @@ public final class QueryParser {
             }
         }
         String text = pattern.toString();
-        if (symbol != null) {
-            if (!text.isEmpty()) {
-                throw new QueryException(
-                        "sym: is a query of its own (with filters): it cannot be combined with a pattern yet",
-                        patternOffset + 1);
-            }
+        if (symbols == 1 && text.isEmpty()) {
             return new ParsedQuery(raw, "", -1, false, caseInsensitive, filters, List.of(), null, symbol);
+        }
+        if (symbols > 0 || (!literal && ConditionParser.isBoolean(terms))) {
+            // A literal query's pattern is verbatim, operator words and all: one operand beside the sym: ones.
+            ConditionParser.Parsed parsed = literal
+                    ? ConditionParser.symbolsAndLiteral(terms, text, patternOffset)
+                    : ConditionParser.parse(terms);
+            return new ParsedQuery(
+                    raw,
+                    joined(terms),
+                    terms.get(0).offset(),
+                    false,
+                    caseInsensitive,
+                    filters,
+                    parsed.operands(),
+                    parsed.condition(),
+                    null);
         }
         if (text.isEmpty()) {
             if (filters.isEmpty()) {
@@ -110,25 +128,21 @@ public final class QueryParser {
             }
             return new ParsedQuery(raw, "", -1, literal, caseInsensitive, filters);
         }
-        if (!literal && ConditionParser.isBoolean(terms)) {
-            ConditionParser.Parsed parsed = ConditionParser.parse(terms);
-            return new ParsedQuery(
-                    raw,
-                    text,
-                    patternOffset,
-                    false,
-                    caseInsensitive,
-                    filters,
-                    parsed.operands(),
-                    parsed.condition(),
-                    null);
-        }
         if (!literal && text.startsWith("(?i)")) {
             caseInsensitive = true;
         }
         // A pattern without regex metacharacters is a literal: the fast path handles it.
         boolean plain = literal || !hasMetacharacters(text);
         return new ParsedQuery(raw, text, patternOffset, plain, caseInsensitive, filters);
+    }
+
+    /** The terms' texts joined by single spaces. */
+    static String joined(List<ConditionParser.Term> terms) {
+        StringBuilder out = new StringBuilder();
+        for (ConditionParser.Term t : terms) {
+            out.append(out.length() == 0 ? "" : " ").append(t.text());
+        }
+        return out.toString();
     }
 
     public static boolean hasMetacharacters(String text) {

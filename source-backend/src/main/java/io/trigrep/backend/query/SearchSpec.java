@@ -19,7 +19,8 @@ import java.util.List;
  * first; when no operand's lines are shown it is null and matching files are results of their
  * own. For a file-name query ({@link ParsedQuery#filesOnly}) it is null too: no content is read.
  * For a symbol query it is null, {@code symbolNames} matches the names, and {@code plan} is the
- * trigram plan of that regex over names (the shard's symbol index), not over contents.
+ * trigram plan of that regex over names (the shard's symbol index), not over contents. A boolean
+ * query's {@code sym:} operands are in its plan as {@link Query.Defines}.
  */
 @SuppressWarnings(
         "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
@@ -72,17 +73,7 @@ public record SearchSpec(
         } else if (query.isSymbolQuery()) {
             // The plan is over names, not contents: the shard's symbol index answers it.
             ParsedQuery.Operand symbol = query.symbol();
-            names = compile(
-                    symbol.regex(), query.caseInsensitive() ? Pattern.CASE_INSENSITIVE : 0, symbol.offset(), "sym: ");
-            if (names.programSize() > MAX_PROGRAM_SIZE) {
-                throw new QueryException(
-                        "sym: regex too complex: program size " + names.programSize(), symbol.offset() + 1);
-            }
-            if (names.matcher("").find()) {
-                throw new QueryException(
-                        "sym: the regex matches the empty string, so every name: make part of it required",
-                        symbol.offset() + 1);
-            }
+            names = names(symbol, query.caseInsensitive());
             plan = Planner.plan(symbol.regex(), false, query.caseInsensitive());
         } else {
             String source = query.literal() ? Pattern.quote(query.pattern()) : query.pattern();
@@ -133,6 +124,22 @@ public record SearchSpec(
                 names);
     }
 
+    /** A {@code sym:} regex compiled for names, as RE2J runs it on each candidate name: refused where it stands when it would match every name. */
+    private static Pattern names(ParsedQuery.Operand symbol, boolean caseInsensitive) throws QueryException {
+        Pattern names =
+                compile(symbol.regex(), caseInsensitive ? Pattern.CASE_INSENSITIVE : 0, symbol.offset(), "sym: ");
+        if (names.programSize() > MAX_PROGRAM_SIZE) {
+            throw new QueryException(
+                    "sym: regex too complex: program size " + names.programSize(), symbol.offset() + 1);
+        }
+        if (names.matcher("").find()) {
+            throw new QueryException(
+                    "sym: the regex matches the empty string, so every name: make part of it required",
+                    symbol.offset() + 1);
+        }
+        return names;
+    }
+
     /** {@code pattern} if it is within the size limit and (unless a literal) cannot match the empty string. */
     private static Pattern checked(Pattern pattern, boolean literal, int offset) throws QueryException {
         if (pattern.programSize() > MAX_PROGRAM_SIZE) {
@@ -155,10 +162,15 @@ public record SearchSpec(
         List<Pattern> patterns = new ArrayList<>();
         List<Query> plans = new ArrayList<>();
         List<java.util.Optional<byte[]>> literals = new ArrayList<>();
+        List<Boolean> symbols = new ArrayList<>();
         for (ParsedQuery.Operand o : query.operands()) {
-            patterns.add(checked(compile(o.regex(), flags, o.offset(), ""), false, o.offset()));
+            symbols.add(o.sym());
+            patterns.add(
+                    o.sym()
+                            ? names(o, query.caseInsensitive())
+                            : checked(compile(o.regex(), flags, o.offset(), ""), false, o.offset()));
             plans.add(Planner.plan(o.regex(), false, query.caseInsensitive()));
-            boolean literal = !query.caseInsensitive() && !QueryParser.hasMetacharacters(o.regex());
+            boolean literal = !o.sym() && !query.caseInsensitive() && !QueryParser.hasMetacharacters(o.regex());
             literals.add(
                     literal
                             ? java.util.Optional.of(o.regex().getBytes(StandardCharsets.UTF_8))
@@ -170,14 +182,14 @@ public record SearchSpec(
         for (boolean p : positive) {
             shown.add(p);
         }
-        return new Operands(query.condition(), patterns, plans, shown, literals);
+        return new Operands(query.condition(), patterns, plans, shown, literals, symbols);
     }
 
-    /** The bytes of the one operand whose lines are shown, when it is a literal: those lines are found as a literal query's are. */
+    /** The bytes of the one regex operand whose lines are shown, when it is a literal: those lines are found as a literal query's are. */
     private static byte[] shownLiteral(Operands operands) {
         byte[] only = null;
         for (int i = 0; i < operands.size(); i++) {
-            if (operands.shown().get(i)) {
+            if (operands.shown().get(i) && !operands.sym(i)) {
                 if (only != null || operands.literals().get(i).isEmpty()) {
                     return null;
                 }
@@ -187,11 +199,14 @@ public record SearchSpec(
         return only;
     }
 
-    /** The alternation of the operands whose lines are shown, or null when there is none. */
+    /**
+     * The alternation of the regex operands whose lines are shown, or null when there is none
+     * (a shown {@code sym:} operand's lines are its definitions', found in the symbol index).
+     */
     private static Pattern shownLines(ParsedQuery query, Operands operands, int flags) throws QueryException {
         StringBuilder alternation = new StringBuilder();
         for (int i = 0; i < operands.size(); i++) {
-            if (operands.shown().get(i)) {
+            if (operands.shown().get(i) && !operands.sym(i)) {
                 alternation
                         .append(alternation.length() == 0 ? "" : "|")
                         .append("(?:")
@@ -205,10 +220,16 @@ public record SearchSpec(
         return checked(compile(alternation.toString(), flags, query.patternOffset(), ""), false, query.patternOffset());
     }
 
-    /** Candidates for a condition: AND and OR of the operands' plans; a NOT narrows nothing (a file lacking its operand has no trigram to show for it). */
+    /**
+     * Candidates for a condition: AND and OR of the operands' plans, a {@code sym:} operand's
+     * being the files that define a matching name; a NOT narrows nothing (a file lacking its
+     * operand has no trigram to show for it).
+     */
     private static Query plan(Condition condition, Operands operands) {
         if (condition instanceof Condition.Operand o) {
-            return operands.plans().get(o.index());
+            return operands.sym(o.index())
+                    ? new Query.Defines(o.index())
+                    : operands.plans().get(o.index());
         }
         if (condition instanceof Condition.Not) {
             return Query.ALL;

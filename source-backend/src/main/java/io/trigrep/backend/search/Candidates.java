@@ -20,6 +20,14 @@ final class Candidates {
     private Candidates() {}
 
     static DocIterator of(Query query, TrigramIndex index) throws CorruptIndexException {
+        return of(query, index, null);
+    }
+
+    /**
+     * @param defined for a boolean query with {@code sym:} operands, each one's definitions in
+     *                this segment, by operand index (null for regex operands); else null
+     */
+    static DocIterator of(Query query, TrigramIndex index, SymbolHits[] defined) throws CorruptIndexException {
         if (query instanceof Query.All) {
             return new AllDocs(index.docCount());
         }
@@ -33,10 +41,13 @@ final class Candidates {
             }
             return new Postings(index.postings(entry, new PostingIterator()));
         }
+        if (query instanceof Query.Defines d) {
+            return defined[d.operand()].docIterator();
+        }
         if (query instanceof Query.And and) {
             List<DocIterator> parts = new ArrayList<>();
             for (Query q : and.operands()) {
-                DocIterator part = of(q, index);
+                DocIterator part = of(q, index, defined);
                 if (part instanceof Empty) {
                     return part;
                 }
@@ -59,7 +70,7 @@ final class Candidates {
         }
         List<DocIterator> parts = new ArrayList<>();
         for (Query q : ((Query.Or) query).operands()) {
-            DocIterator part = of(q, index);
+            DocIterator part = of(q, index, defined);
             if (part instanceof AllDocs) {
                 return part;
             }

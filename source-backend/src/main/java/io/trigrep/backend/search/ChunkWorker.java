@@ -23,7 +23,7 @@ import java.util.List;
  * files, symbols and definitions) as it comes to it. It sees its search only through
  * {@link Coordinator}.
  */
-final class ChunkWorker implements LineSink {
+final class ChunkWorker implements ShownDefinitions.Sink {
     static final int CHUNK_DOCS = 64;
     /**
      * Results go to the connection in batches of this many bytes (or fewer, at a chunk's end).
@@ -69,6 +69,8 @@ final class ChunkWorker implements LineSink {
     private final List<Segment> segments;
     /** A sym: query's definitions per segment; null for other queries. */
     private final SymbolHits[] segmentHits;
+    /** A boolean query's sym: operands' definitions per segment, then operand; null without such operands. */
+    private final SymbolHits[][] segmentDefined;
     /** Per segment, made when the worker first meets one of its docs. */
     private final Definitions[] segmentDefinitions;
 
@@ -80,6 +82,8 @@ final class ChunkWorker implements LineSink {
     private Definitions definitions;
     /** A sym: query's definitions in the bound segment; null for other queries. */
     private SymbolHits hits;
+    /** A boolean query's sym: operands' definitions in the bound segment, per operand; null without such operands. */
+    private SymbolHits[] defined;
 
     private final FrameSink sink;
     private final Coordinator coordinator;
@@ -88,8 +92,12 @@ final class ChunkWorker implements LineSink {
     private final LineMatcher matcher;
     /** A boolean query's condition, which a file meets before its lines are searched; null otherwise. */
     private final FileCondition condition;
+    /** A boolean query's shown sym: operands' lines, merged with the matcher's; null when it shows none. */
+    private final ShownDefinitions shownDefinitions;
 
     private final int[] nameRanges = new int[64];
+    /** A definition line's name occurrences and regex matches together. */
+    private final JoinedRanges joinedRanges = new JoinedRanges();
     /** While a sym: query's line is written: its definition; null otherwise. */
     private Definition pending;
 
@@ -127,11 +135,13 @@ final class ChunkWorker implements LineSink {
             List<List<String>> operandNeedles,
             List<Segment> segments,
             SymbolHits[] hits,
+            SymbolHits[][] defined,
             FrameSink sink,
             Coordinator coordinator,
             Scratch scratch) {
         this.segments = segments;
         this.segmentHits = hits;
+        this.segmentDefined = defined;
         this.segmentDefinitions = new Definitions[segments.size()];
         this.spec = spec;
         this.sink = sink;
@@ -149,6 +159,9 @@ final class ChunkWorker implements LineSink {
                 ? null
                 : new FileCondition(
                         spec.operands(), operandNeedles, spec.query().caseInsensitive());
+        this.shownDefinitions = spec.operands() != null && spec.operands().showsDefinitions()
+                ? new ShownDefinitions(this, spec.operands())
+                : null;
         this.writer = new ResultWriter(spec.contextLines());
     }
 
@@ -198,6 +211,7 @@ final class ChunkWorker implements LineSink {
         docs = shard.docs();
         symbols = s.symbols();
         hits = segmentHits == null ? null : segmentHits[segment];
+        defined = segmentDefined == null ? null : segmentDefined[segment];
         if (segmentDefinitions[segment] == null) {
             segmentDefinitions[segment] = new Definitions(symbols, spec.pattern());
         }
@@ -244,8 +258,14 @@ final class ChunkWorker implements LineSink {
             return;
         }
         // A doc handed back mid-file (from > 0) paused after a shown line: its condition held.
-        if (condition == null || from > 0 || condition.holds(content, length)) {
-            if (matcher != null) {
+        if (condition == null || from > 0 || condition.holds(doc, content, length, defined)) {
+            if (shownDefinitions != null) {
+                shownDefinitions.start(doc, defined, symbols, content, length, from, line);
+                if (matcher != null) {
+                    matcher.search(content, length, from, line, shownDefinitions);
+                }
+                shownDefinitions.finish();
+            } else if (matcher != null) {
                 matcher.search(content, length, from, line, this);
             }
             if (condition != null && from == 0 && linesFound == 0) {
@@ -280,22 +300,45 @@ final class ChunkWorker implements LineSink {
                 return; // past the file's end: ctags read a line this content does not have
             }
             int end = LineMatcher.lineEnd(content, length, pos);
+            boolean more = definition(symbol, pos, end, target, nameRanges, 0);
+            if (!more) {
+                return;
+            }
+            lastLine = target;
+        }
+    }
+
+    /**
+     * Writes a definition's line. Among a boolean query's lines it has the boost a regex line
+     * defining a matching name has ({@link Ranking#DEFINITION_BOOST}), so the definition asked for
+     * by name is not outranked by the lines of the regex operands; a sym: query's lines are all
+     * definitions, ranked by kind alone, as they always were.
+     */
+    @Override
+    public boolean definition(int symbol, int lineStart, int lineEnd, int lineNumber, int[] ranges, int rangeCount) {
+        int count;
+        try {
             byte[] name = utf8(symbols.nameBytes(symbols.nameId(symbol)));
-            int count = occurrences(name, pos, end);
+            count = occurrences(name, lineStart, lineEnd);
             String kind = symbols.kind(symbol);
             pending = new Definition(
                     name,
                     kind.getBytes(StandardCharsets.UTF_8),
                     symbols.scope(symbol).getBytes(StandardCharsets.UTF_8),
                     symbols.language(symbol).getBytes(StandardCharsets.UTF_8),
-                    staticRank * SymbolKinds.weight(kind));
-            boolean more = line(pos, end, target, nameRanges, count);
-            pending = null;
-            if (!more) {
-                return;
-            }
-            lastLine = target;
+                    staticRank * SymbolKinds.weight(kind) * (condition == null ? 1f : Ranking.DEFINITION_BOOST));
+        } catch (CorruptIndexException e) {
+            throw new IllegalStateException("cannot read the definitions of doc " + doc + ": " + e.getMessage(), e);
         }
+        boolean more;
+        if (rangeCount == 0) {
+            more = line(lineStart, lineEnd, lineNumber, nameRanges, count);
+        } else {
+            int n = joinedRanges.join(nameRanges, count, ranges, rangeCount);
+            more = line(lineStart, lineEnd, lineNumber, joinedRanges.ranges(), n);
+        }
+        pending = null;
+        return more;
     }
 
     /** The name's occurrences in {@code content[start, end)}, as absolute pairs in {@link #nameRanges}; how many. */

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * Decides whether one file meets a boolean query's condition: each operand is searched for on
  * demand, stopping at its first matching line, and remembered for the file, so an AND stops at
- * the first operand the file lacks. One per worker; not thread-safe.
+ * the first operand the file lacks. A {@code sym:} operand holds when the file is among its
+ * definitions' docs (a binary search, no content read). One per worker; not thread-safe.
  */
 final class FileCondition {
     private static final byte UNKNOWN = 0;
@@ -19,6 +20,8 @@ final class FileCondition {
     private final FirstLine first = new FirstLine();
     private byte[] content;
     private int length;
+    private SymbolHits[] defined;
+    private int doc;
 
     /** {@code needles.get(i)} prefilter operand i's lines, as for a plain regex query. */
     FileCondition(Operands operands, List<List<String>> needles, boolean foldNeedles) {
@@ -26,15 +29,22 @@ final class FileCondition {
         this.matchers = new LineMatcher[operands.size()];
         for (int i = 0; i < matchers.length; i++) {
             // A literal operand is found eight bytes at a time, as a literal query is; a regex by its needles.
-            matchers[i] = operands.literals().get(i).isPresent()
-                    ? LineMatcher.literal(operands.literals().get(i).get())
-                    : LineMatcher.regex(operands.patterns().get(i), needles.get(i), foldNeedles);
+            matchers[i] = operands.sym(i)
+                    ? null
+                    : operands.literals().get(i).isPresent()
+                            ? LineMatcher.literal(operands.literals().get(i).get())
+                            : LineMatcher.regex(operands.patterns().get(i), needles.get(i), foldNeedles);
         }
         this.known = new byte[matchers.length];
     }
 
-    /** Whether {@code content[0, length)} meets the condition. */
-    boolean holds(byte[] content, int length) {
+    /**
+     * Whether doc {@code doc}, whose content is {@code content[0, length)}, meets the condition;
+     * {@code defined} holds its segment's definitions per sym: operand (null without such operands).
+     */
+    boolean holds(int doc, byte[] content, int length, SymbolHits[] defined) {
+        this.doc = doc;
+        this.defined = defined;
         this.content = content;
         this.length = length;
         java.util.Arrays.fill(known, UNKNOWN);
@@ -44,7 +54,9 @@ final class FileCondition {
     }
 
     private boolean matches(int operand) {
-        if (known[operand] == UNKNOWN) {
+        if (known[operand] == UNKNOWN && matchers[operand] == null) {
+            known[operand] = defined[operand].defines(doc) ? YES : NO;
+        } else if (known[operand] == UNKNOWN) {
             first.found = false;
             matchers[operand].search(content, length, 0, 1, first);
             known[operand] = first.found ? YES : NO;

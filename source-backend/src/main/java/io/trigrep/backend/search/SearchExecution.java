@@ -130,6 +130,8 @@ public final class SearchExecution {
     private List<String> needles;
     /** A sym: query's definitions, per segment; null otherwise. */
     private SymbolHits[] hits;
+    /** A boolean query's sym: operands' definitions, per segment then operand (null for a regex operand); null without such operands. */
+    private SymbolHits[][] defined;
     /** A boolean query's needles per operand; empty otherwise. */
     private List<List<String>> operandNeedles;
     /** No candidate is left to hand out (work handed back may be). */
@@ -218,10 +220,14 @@ public final class SearchExecution {
         List<String> needlesFound;
         List<List<String>> perOperand = new java.util.ArrayList<>();
         SymbolHits[] found = null;
+        SymbolHits[][] definedFound = null;
         try {
             List<DocIterator> perSegment = new java.util.ArrayList<>(segments.size());
             if (spec.query().isSymbolQuery()) {
                 found = new SymbolHits[segments.size()];
+            }
+            if (spec.operands() != null && spec.operands().hasSymbols()) {
+                definedFound = new SymbolHits[segments.size()][];
             }
             for (int i = 0; i < segments.size(); i++) {
                 Segment s = segments.get(i);
@@ -229,6 +235,9 @@ public final class SearchExecution {
                 if (found != null) {
                     found[i] = SymbolHits.find(s.symbols(), spec.plan(), spec.symbolNames());
                     docs = found[i].docIterator();
+                } else if (definedFound != null) {
+                    definedFound[i] = defined(s);
+                    docs = Candidates.of(spec.plan(), s.shard().index(), definedFound[i]);
                 } else {
                     docs = Candidates.of(spec.plan(), s.shard().index());
                 }
@@ -249,8 +258,12 @@ public final class SearchExecution {
             } else {
                 List<Query> shownPlans = new java.util.ArrayList<>();
                 for (int i = 0; i < operands.size(); i++) {
-                    perOperand.add(Needles.of(operands.plans().get(i), shard.index(), fold));
-                    if (operands.shown().get(i)) {
+                    // A sym: operand's plan is over names: it has no needles in contents.
+                    perOperand.add(
+                            operands.sym(i)
+                                    ? List.of()
+                                    : Needles.of(operands.plans().get(i), shard.index(), fold));
+                    if (operands.shown().get(i) && !operands.sym(i)) {
                         shownPlans.add(operands.plans().get(i));
                     }
                 }
@@ -285,9 +298,25 @@ public final class SearchExecution {
             needles = needlesFound;
             operandNeedles = perOperand;
             hits = found;
+            defined = definedFound;
             moveTo(Phase.RUNNING);
         }
         schedule();
+    }
+
+    /** Segment {@code s}'s definitions for each sym: operand of the boolean query, by operand index (null for a regex operand). */
+    private SymbolHits[] defined(Segment s) throws Exception {
+        Operands operands = spec.operands();
+        SymbolHits[] out = new SymbolHits[operands.size()];
+        for (int i = 0; i < out.length; i++) {
+            if (operands.sym(i)) {
+                out[i] = SymbolHits.find(
+                        s.symbols(),
+                        operands.plans().get(i),
+                        operands.patterns().get(i));
+            }
+        }
+        return out;
     }
 
     /** The segment with the most docs; null when there is none. */
@@ -372,7 +401,7 @@ public final class SearchExecution {
         ChunkWorker idle = idleWorkers.poll();
         ChunkWorker worker = idle != null
                 ? idle
-                : new ChunkWorker(spec, needles, operandNeedles, segments, hits, sink, coordinator, scratch);
+                : new ChunkWorker(spec, needles, operandNeedles, segments, hits, defined, sink, coordinator, scratch);
         boolean more;
         try {
             more = worker.search();

@@ -13,7 +13,8 @@ import java.util.List;
  * whose trigrams the plan requires are intersected on the shard's name index and each survivor
  * matched by the regex; a regex with no required trigram scans every name. Every matching name's
  * symbols are then collected and sorted, so the search walks them file by file, as it walks
- * content candidates.
+ * content candidates. A boolean query has one per {@code sym:} operand and segment: its docs are
+ * the operand's candidates, and whether a doc holds a hit is whether the operand holds there.
  */
 final class SymbolHits {
     /** More definitions than this for one query is a regex that names nearly everything: refused, not streamed. */
@@ -79,6 +80,11 @@ final class SymbolHits {
         return symbols.length;
     }
 
+    /** Whether {@code doc} defines a matching name. */
+    boolean defines(int doc) {
+        return Arrays.binarySearch(docs, doc) >= 0;
+    }
+
     /** The index of the first hit in {@code doc}, or -1 when it has none. */
     int firstOf(int doc) {
         int at = Arrays.binarySearch(docs, doc);
@@ -122,9 +128,19 @@ final class SymbolHits {
 
             @Override
             public int advance(int target) {
-                while (next() < target) {
-                    // linear: the search walks its candidates in order and never skips
+                // An intersection with a boolean query's other operands skips: the first hit at or after target.
+                int lo = at + 1;
+                int hi = docs.length;
+                while (lo < hi) {
+                    int mid = (lo + hi) >>> 1;
+                    if (docs[mid] < target) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
                 }
+                at = lo;
+                doc = at < docs.length ? docs[at] : NO_MORE_DOCS;
                 return doc;
             }
 

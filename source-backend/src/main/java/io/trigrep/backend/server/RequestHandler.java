@@ -147,12 +147,13 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
             return false;
         }
         Symbols absent = withoutSymbols(live);
-        if (spec.query().isSymbolQuery() && absent != null) {
+        // A sym: alone or as a boolean query's operand: either reads the symbol index.
+        if (spec.query().symbolOffset() >= 0 && absent != null) {
             backend.metrics().refused("bad_query");
             error(
                     Failure.Code.BAD_QUERY,
                     "sym: needs the shard's symbols, and " + shardName(live) + " has none: " + absent.absentReason(),
-                    spec.query().symbol().offset() - 3);
+                    spec.query().symbolOffset() + 1);
             return false;
         }
         if (inFlight.incrementAndGet() > config.maxConcurrent()) {
@@ -193,7 +194,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         return true;
     }
 
-    /** A segment's symbols that are absent (a sym: query needs them in every segment); null when all have theirs. */
+    /** A segment's symbols that are absent (a query with a sym: needs them in every segment); null when all have theirs. */
     private static Symbols withoutSymbols(LiveShard live) {
         for (Segment s : live.segments()) {
             if (!s.symbols().present()) {

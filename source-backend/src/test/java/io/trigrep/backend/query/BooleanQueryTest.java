@@ -31,6 +31,8 @@ class BooleanQueryTest {
                 "((foo|bar) OR x1) AND y2 ;; (and (or #0 #1) #2) ;; (foo|bar)|x1|y2",
                 "struct foo AND int main ;; (and #0 #1) ;; struct foo|int main",
                 "a1 AND b2 path:\\.c$ ;; (and #0 #1) ;; a1|b2",
+                "NOT (NOT a1 AND b2) ;; (not (and (not #0) #1)) ;; a1",
+                "(NOT a1) AND b2 ;; (and (not #0) #1) ;; b2",
             })
     void parsesTheConditionAndTheShownOperands(String query, String condition, String shown) throws Exception {
         ParsedQuery parsed = QueryParser.parse(query, false);
