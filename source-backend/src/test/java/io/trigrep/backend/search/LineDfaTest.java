@@ -43,9 +43,11 @@ class LineDfaTest {
                 "ab          ;; aaaaab   ;; 4",
                 "x\\(        ;; x x(     ;; 2",
                 "\\x7fz      ;; <DEL> <DEL>z ;; 2",
-                // 'a' after 'a' leads elsewhere, two bytes lead on after 'a', or NUL does: every 'a' is an exit
+                // 'a' after 'a' leads elsewhere, two bytes lead on after 'a', or NUL does (alone or with another):
+                // every 'a' is an exit
                 "aab         ;; a aab    ;; 0",
                 "(?:ab|ac)   ;; a ab     ;; 0",
+                "a[\\x00b]  ;; a ab     ;; 0",
                 "a\\x00      ;; a a<NUL> ;; 0",
                 // ranges of exit bytes: one wide one without a required byte, up to three narrow ones with one
                 "[A-Z]{8}    ;; abc D    ;; 4",
@@ -87,6 +89,7 @@ class LineDfaTest {
                 "a$          ;; a\\nb\\nba\\nab",
                 "a$|b        ;; b\\nc\\nda\\nxa",
                 "x\\(        ;; x(1\\nnone\\nab x(",
+                "[A-Z]{8}=   ;; AAAAAAAA=1\\nno\\nBBBBBBBB= CCCCCCCC=\\nzz",
             })
     void aPassStopsWhenTold(String regex, String escaped) {
         String text = escaped.strip().replace("\\n", "\n");

@@ -65,6 +65,31 @@ class RegexRangesTest {
     }
 
     /**
+     * The same when the match RE2J must find starts on a character of four bytes exactly the
+     * longest match (31 runes) before the end the DFA found: RE2J starts at the pair's high
+     * surrogate, not between its halves, where it would miss that match.
+     */
+    @Test
+    void aLongLineOfSupplementaryNearMissesStartsRe2jOnAWholeCharacter() {
+        String regex = "\\x{10000}{1,30}\\x{10001}";
+        String text = "\uD800\uDC00".repeat(400) + "\uD800\uDC01";
+        assertThat(search(regex, List.of(), text)).containsExactly(new Hit(1, List.of(1480, 1604)));
+        assertThat(truth(regex, text)).containsExactly(new Hit(1, List.of(1480, 1604)));
+    }
+
+    /** After RE2J took over from an empty match, the empty match at the end of the line still counts. */
+    @Test
+    void anEmptyMatchAtTheEndOfALineAfterAnotherMatch() {
+        for (String regex : List.of("a*", "x*", "(?:ab)*")) {
+            for (String text : List.of("baa", "bab\nabab", "b")) {
+                assertThat(search(regex, List.of(), text))
+                        .as("%s on %s", regex, text)
+                        .isEqualTo(truth(regex, text));
+            }
+        }
+    }
+
+    /**
      * A matcher goes from file to file: where each needle occurs next is forgotten between
      * files, and a one-byte needle at the end of a line leads to that line once.
      */
