@@ -78,10 +78,7 @@ final class LineDfa {
         if (lastBytes != null) {
             return searchLineEnds(content, length, from, firstLine, lines);
         }
-        if (prefilterResets != states.resets()) {
-            learnExits();
-        }
-        Prefilter prefilter = this.prefilter;
+        Prefilter prefilter = idleJump();
         boolean skipping = prefilter != null;
         // While skipping, the cache is the one the prefilter was learned from, which holds the idle states.
         int idleWord = states.idleWord();
@@ -274,6 +271,18 @@ final class LineDfa {
             i += (int) (step >>> 32);
         }
         return states.matchesAtEnd(s) ? lineEnd : -1;
+    }
+
+    /**
+     * Where the search jumps while idle, learned at the first search and again after each cache
+     * reset; null when it does not jump (the idle states have too many exits, or every match
+     * ends at a line's end, which the search finds by line ends instead).
+     */
+    Prefilter idleJump() {
+        if (lastBytes == null && prefilterResets != states.resets()) {
+            learnExits();
+        }
+        return prefilter;
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.re2j.Pattern;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -102,10 +103,40 @@ class PlannerTest {
                 "(abc){2,3}                   ;; false ;; false ;; \"abc\"",
                 "abc()def                     ;; false ;; false ;; (and \"abc\" \"bcd\" \"cde\" \"def\")",
                 "\\Aabc\\z                      ;; false ;; false ;; \"abc\"",
-                "(?i)k                        ;; false ;; false ;; all"
+                "(?i)k                        ;; false ;; false ;; all",
+                "ab+cd+                       ;; false ;; false ;; \"bcd\"",
+                "a+bcdef+                     ;; false ;; false ;; (and \"abc\" \"bcd\" \"cde\" \"def\")",
+                "[a-f][a-f](?:xy)+            ;; false ;; false ;; (or \"axy\" \"bxy\" \"cxy\" \"dxy\" \"exy\" \"fxy\")",
+                "b+[^\\x00-\\x{10FFFF}](?:cde)+ ;; false ;; false ;; none",
+                "x(?:a){1}y                   ;; false ;; false ;; \"xay\"",
+                "\\x{10FFFF}                  ;; false ;; false ;; (and \"\\x8f\\xbf\\xbf\" \"\\xf4\\x8f\\xbf\")"
             })
     void eachRuleKeepsItsTrigrams(String regex, boolean literal, boolean caseInsensitive, String expected) {
         assertThat(Planner.plan(regex.trim(), literal, caseInsensitive)).hasToString(expected.trim());
+    }
+
+    /**
+     * The strings spanning a concatenation are kept while each side's set is at most 32 strings
+     * (one side here has exactly 32), and a suffix set shrunk to exactly 32 strings of two bytes
+     * stays at two bytes, long enough to span into a one-byte prefix.
+     */
+    @Test
+    void setsOfExactlyTheBoundStillSpanTheConcatenation() {
+        assertThat(Planner.plan("[a-p][ab]c+", false, false)).hasToString(spanning("", "c"));
+        assertThat(Planner.plan("x+(?:[a-p][ab])+", false, false)).hasToString(spanning("x", ""));
+        assertThat(Planner.plan("x+y[a-p][ab]z+", false, false).toString())
+                .startsWith("(and " + spanning("", "z") + " (or ");
+    }
+
+    /** The OR of the 32 trigrams {@code before + [a-p] + [ab] + after}. */
+    private static String spanning(String before, String after) {
+        List<String> trigrams = new ArrayList<>();
+        for (char c = 'a'; c <= 'p'; c++) {
+            for (char d = 'a'; d <= 'b'; d++) {
+                trigrams.add("\"" + before + c + d + after + "\"");
+            }
+        }
+        return "(or " + String.join(" ", trigrams) + ")";
     }
 
     @Test

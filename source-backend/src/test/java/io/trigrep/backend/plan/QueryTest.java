@@ -37,6 +37,15 @@ class QueryTest {
     }
 
     @Test
+    void allOfAndAnyOfSimplifyAsAndAndOrDo() {
+        assertThat(Query.allOf(List.of(t("xyz"), Query.ALL, t("abc"), t("xyz"))))
+                .hasToString("(and \"abc\" \"xyz\")");
+        assertThat(Query.allOf(List.of(t("abc"), Query.NONE))).isEqualTo(Query.NONE);
+        assertThat(Query.anyOf(List.of(t("xyz"), Query.NONE, t("abc")))).hasToString("(or \"abc\" \"xyz\")");
+        assertThat(Query.anyOf(List.of(t("abc"), Query.ALL))).isEqualTo(Query.ALL);
+    }
+
+    @Test
     void absorptionDropsWhatAnotherOperandImplies() {
         // a | (a & b) = a, and a & (a | b) = a.
         assertThat(Query.or(t("aaa"), Query.and(t("aaa"), t("bbb")))).hasToString("\"aaa\"");
