@@ -38,4 +38,18 @@ class BuilderChainTest {
         assertThat(reader.getBytes()).isEqualTo(6_783);
         assertThat(reader.getLanguage().toString()).isEqualTo("c");
     }
+
+    @Test
+    void aLineCutsSettersChainAndItsReaderSeesThem() {
+        LineCut.Builder cut = new MessageBuilder().initRoot(LineCut.factory);
+        LineCut.Builder chained = cut.setLine(4_096).setBytes(5_000_000);
+        assertThat(chained).isSameAs(cut);
+        LineCut.Reader reader = chained.asReader();
+        assertThat(reader.getLine()).isEqualTo(4_096);
+        assertThat(reader.getBytes()).isEqualTo(5_000_000);
+        // both fields are UInt32 on the wire: the top bit survives as the int's sign
+        LineCut.Reader high = cut.setLine(-1).setBytes(Integer.MIN_VALUE).asReader();
+        assertThat(Integer.toUnsignedLong(high.getLine())).isEqualTo(0xffffffffL);
+        assertThat(Integer.toUnsignedLong(high.getBytes())).isEqualTo(0x80000000L);
+    }
 }
