@@ -73,6 +73,14 @@ final class BuildOptions {
                     "longest ctags may take over one file before it is killed and the file gets no symbols (env TRIGREP_CTAGS_TIMEOUT_MS; default ${DEFAULT-VALUE})")
     long ctagsTimeoutMs;
 
+    @Option(
+            names = "--symbol-budget-mb",
+            defaultValue = "${env:TRIGREP_SYMBOL_BUDGET_MB:-192}",
+            description =
+                    "memory one shard's definitions may take while it is built; past it, the files with the most definitions"
+                            + " (generated ones, such as register headers) get none (env TRIGREP_SYMBOL_BUDGET_MB; default ${DEFAULT-VALUE})")
+    long symbolBudgetMb;
+
     /**
      * The buffer asked for, but at most a quarter of the heap less the count table: a small -Xmx
      * must slow the build down (more passes over the trigram spools), not end it with
@@ -98,9 +106,13 @@ final class BuildOptions {
             throw new CommandLine.ParameterException(
                     new CommandLine(this), "--ctags-timeout-ms must be >= 1, got " + ctagsTimeoutMs);
         }
+        if (symbolBudgetMb < 1 || symbolBudgetMb > 1L << 20) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--symbol-budget-mb must be in [1, 1048576], got " + symbolBudgetMb);
+        }
         try {
-            return SymbolChoice.extract(SymbolExtractor.start(
-                    new SymbolExtractor.Config(ctags, workers, Duration.ofMillis(ctagsTimeoutMs))));
+            return SymbolChoice.extract(SymbolExtractor.start(new SymbolExtractor.Config(
+                    ctags, workers, Duration.ofMillis(ctagsTimeoutMs), symbolBudgetMb << 20)));
         } catch (java.io.IOException e) {
             err.println("note: building without symbols (sym: search will say so): " + e.getMessage());
             return SymbolChoice.none("built without ctags: " + e.getMessage());

@@ -1,5 +1,6 @@
 package io.trigrep.indexer.symbols;
 
+import io.trigrep.indexer.format.MappedFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,10 +22,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class SymbolExtractor {
     /**
-     * How to run ctags: the program ("ctags" is looked up on PATH), how many processes at once and
-     * how long one file may take.
+     * How to run ctags: the program ("ctags" is looked up on PATH), how many processes at once, how
+     * long one file may take, and how much one shard's definitions may cost in memory ({@link
+     * SymbolBudget}: the files with the most definitions go first when a shard's exceed it).
      */
-    public record Config(String program, int processes, Duration perFileLimit) {
+    public record Config(String program, int processes, Duration perFileLimit, long budgetBytes) {
+        /**
+         * The default budget: a shard's definitions in memory stay a fraction of the indexer's
+         * smallest default heap (768 MiB), and Debian's 31 packages (941,196 definitions) fit in
+         * one shard whole.
+         */
+        public static final long DEFAULT_BUDGET_BYTES = 192L << 20;
+
+        public Config(String program, int processes, Duration perFileLimit) {
+            this(program, processes, perFileLimit, DEFAULT_BUDGET_BYTES);
+        }
+
         public Config {
             if (program == null || program.isEmpty()) {
                 throw new IllegalArgumentException("program must name the ctags executable, got " + program);
@@ -34,6 +47,9 @@ public final class SymbolExtractor {
             }
             if (perFileLimit.isNegative() || perFileLimit.isZero()) {
                 throw new IllegalArgumentException("perFileLimit must be > 0, got " + perFileLimit);
+            }
+            if (budgetBytes < 1) {
+                throw new IllegalArgumentException("budgetBytes must be >= 1, got " + budgetBytes);
             }
         }
 
@@ -61,8 +77,14 @@ public final class SymbolExtractor {
     /** A file ctags gave no symbols for, and why. */
     public record Failure(int doc, String reason) {}
 
-    /** What extraction wrote: symbols, files sent to ctags, failures in doc order. */
-    public record Result(int symbols, int files, List<Failure> failures) {}
+    /**
+     * What extraction wrote: symbols, files sent to ctags, failures in doc order, and the files
+     * whose definitions the budget left out (doc order, with their definition counts).
+     */
+    public record Result(int symbols, int files, List<Failure> failures, List<OverBudget> overBudget) {}
+
+    /** A file whose {@code definitions} the shard's budget left out. */
+    public record OverBudget(int doc, int definitions) {}
 
     private final Config config;
     private final CtagsLanguages languages;
@@ -133,6 +155,7 @@ public final class SymbolExtractor {
             }
         }
         Tag[][] byDoc = new Tag[count][];
+        SymbolBudget budget = new SymbolBudget(config.budgetBytes(), byDoc);
         List<Failure> failures = Collections.synchronizedList(new ArrayList<>());
         AtomicBoolean stop = new AtomicBoolean();
         int files = n;
@@ -165,7 +188,7 @@ public final class SymbolExtractor {
                                     docs.read(doc, buffer);
                                     try {
                                         List<Tag> tags = ctags.tags(docs.path(doc), buffer, length);
-                                        byDoc[doc] = sortedByLine(tags);
+                                        budget.keep(doc, sortedByLine(tags));
                                     } catch (Ctags.Failure f) {
                                         failures.add(new Failure(doc, f.getMessage()));
                                     }
@@ -196,10 +219,13 @@ public final class SymbolExtractor {
         if (broken[0] != null) {
             throw new IOException("symbol extraction failed: " + broken[0].getMessage(), broken[0]);
         }
+        budget.fitTables(MappedFile.DEFAULT_MAX_SPAN);
         int symbols = SymbolsWriter.write(out, byDoc);
         List<Failure> sorted = new ArrayList<>(failures);
         sorted.sort((a, b) -> Integer.compare(a.doc(), b.doc()));
-        return new Result(symbols, files, List.copyOf(sorted));
+        List<OverBudget> over = new ArrayList<>(budget.dropped());
+        over.sort((a, b) -> Integer.compare(a.doc(), b.doc()));
+        return new Result(symbols, files, List.copyOf(sorted), List.copyOf(over));
     }
 
     /** ctags' order, made stable by line (it may report a scope's members after the scope's end). */
