@@ -36,7 +36,7 @@ final class LiteralScan {
                 at = nextHit(text, length, needle, pair[0], pair[1], counted, fold)) {
             lineNumber += LineMatcher.countNewlines(content, counted, at);
             int lineEnd = LineMatcher.lineEnd(content, length, at);
-            if (!emitLine(text, needle, content, at, lineEnd, lineNumber, sink, fold)) {
+            if (!emitLine(text, needle, pair, content, at, lineEnd, lineNumber, sink, fold)) {
                 return;
             }
             lineNumber++;
@@ -79,10 +79,15 @@ final class LiteralScan {
         return -1;
     }
 
-    /** Reports the line holding the first hit {@code at}, with every occurrence on it. */
+    /**
+     * Reports the line holding the first hit {@code at}, with every occurrence on it: the later
+     * ones found by {@link #nextHit} within the line, as the first was (a compare at every byte
+     * of a long line was most of the time of a query matching on most lines).
+     */
     private boolean emitLine(
             byte[] text,
             byte[] needle,
+            int[] pair,
             byte[] content,
             int at,
             int lineEnd,
@@ -91,13 +96,8 @@ final class LiteralScan {
             boolean fold) {
         int lineStart = LineMatcher.lineStart(content, at);
         int count = 0;
-        for (int p = at; p + needle.length <= lineEnd; ) {
-            if (matchesAt(text, p, needle, fold)) {
-                count = ranges.add(count, p, p + needle.length);
-                p += needle.length;
-            } else {
-                p++;
-            }
+        for (int p = at; p >= 0; p = nextHit(text, lineEnd, needle, pair[0], pair[1], p + needle.length, fold)) {
+            count = ranges.add(count, p, p + needle.length);
         }
         return sink.line(lineStart, lineEnd, lineNumber, ranges.array(), count);
     }
