@@ -61,6 +61,37 @@ final class SymbolHits {
         return new SymbolHits(symbols, docs);
     }
 
+    /**
+     * Where the definitions of the names {@code names} finds are, as {@code doc << 32 | line} keys,
+     * increasing; null when {@code plan} requires no trigram (finding the names would read every
+     * one) or when more than {@code limit} definitions match. A content query's plan serves: a
+     * name the pattern finds holds the trigrams any match of it holds.
+     */
+    static long[] definedLines(Symbols table, Query plan, Pattern names, int limit) throws CorruptIndexException {
+        int[] required = required(plan);
+        if (required.length == 0) {
+            return null;
+        }
+        int[] ids = table.namesWithAll(required, n -> names.matcher(n).find());
+        int total = 0;
+        for (int name : ids) {
+            total += table.endOfName(name) - table.firstOfName(name);
+            if (total > limit) {
+                return null;
+            }
+        }
+        long[] keys = new long[total];
+        int n = 0;
+        for (int name : ids) {
+            for (int at = table.firstOfName(name); at < table.endOfName(name); at++) {
+                int symbol = table.symbolOfNameAt(at);
+                keys[n++] = (long) table.doc(symbol) << 32 | table.line(symbol);
+            }
+        }
+        Arrays.sort(keys);
+        return keys;
+    }
+
     /** Trigrams every matching name holds: the plan's own, or its AND's trigram operands; none when it has no such part. */
     private static int[] required(Query plan) {
         List<Integer> out = new ArrayList<>();

@@ -39,14 +39,20 @@ class DefinitionRankingTest {
         for (String caller : List.of("a", "b", "c", "d", "e")) {
             Files.writeString(pkg.resolve(caller + ".c"), "void " + caller + "(void);\nwidget_open(1);\n");
         }
-        assertThat(ranked(dir, "with", true).get(0)).isEqualTo("src/widget.c:3");
-        assertThat(ranked(dir, "without", false).get(0))
-                .as("the calls rank first by their looks alone")
-                .isNotEqualTo("src/widget.c:3");
+        Path with = index(dir, "with", true);
+        Path without = index(dir, "without", false);
+        // The names looked up on the name index by the query's trigrams, then the per-file way a
+        // query without a required trigram (case folded: its plan is an OR of spellings) takes.
+        for (String query : List.of("widget_open", "(?i)WIDGET_OPEN")) {
+            assertThat(ranked(with, query).get(0)).as(query).isEqualTo("src/widget.c:3");
+            assertThat(ranked(without, query).get(0))
+                    .as("the calls rank first by their looks alone: " + query)
+                    .isNotEqualTo("src/widget.c:3");
+        }
     }
 
-    /** The results of {@code widget_open}, best ranking first, from a shard built with or without symbols. */
-    private static List<String> ranked(Path dir, String name, boolean symbols) throws Exception {
+    /** The shard of the corpus, built with or without symbols. */
+    private static Path index(Path dir, String name, boolean symbols) throws Exception {
         Path out = dir.resolve(name);
         List<String> errors = new ArrayList<>();
         IndexBuilder.Options options = IndexBuilder.Options.defaults(1);
@@ -57,13 +63,15 @@ class DefinitionRankingTest {
         new IndexBuilder(options, Clock.systemUTC())
                 .build(Corpus.discover(List.of(dir.resolve("corpus")), out, errors::add), out, errors::add);
         assertThat(errors).isEmpty();
-        try (BackendServer server = new BackendServer(Shard.open(out.resolve("shard-0")), BackendConfig.defaults())) {
+        return out.resolve("shard-0");
+    }
+
+    /** The results of {@code query}, best ranking first. */
+    private static List<String> ranked(Path shard, String query) throws Exception {
+        try (BackendServer server = new BackendServer(Shard.open(shard), BackendConfig.defaults())) {
             InetSocketAddress address = server.start("127.0.0.1", 0);
             MessageBuilder request = Messages.newBuilder();
-            request.initRoot(Request.factory)
-                    .initSearch()
-                    .setQuery("widget_open")
-                    .setLiteral(false);
+            request.initRoot(Request.factory).initSearch().setQuery(query).setLiteral(false);
             List<Object[]> results = new ArrayList<>();
             BackendClient.exchange(address, request, r -> {
                 if (r.which() == io.trigrep.proto.Response.Which.RESULT) {
