@@ -410,12 +410,27 @@ public final class ResultWriter {
 
     private static void text(ByteBuf out, byte[] bytes, int offset, int length) {
         out.writeBytes(bytes, offset, length);
-        out.writeZero(textWords(length) * 8 - length);
+        pad(out, textWords(length) * 8 - length);
     }
 
     private static void text(ByteBuf out, ByteBuf source, int offset, int length) {
         out.writeBytes(source, offset, length);
-        out.writeZero(textWords(length) * 8 - length);
+        pad(out, textWords(length) * 8 - length);
+    }
+
+    /**
+     * Writes {@code n} (1 to 8) zero bytes: one 8-byte store where the buffer has room (the bytes
+     * past the writer index are not the message's), as {@code writeZero}'s general loop was a
+     * tenth of a backend's time on a query matching two million lines.
+     */
+    private static void pad(ByteBuf out, int n) {
+        int at = out.writerIndex();
+        if (out.writableBytes() >= Long.BYTES) {
+            out.setLongLE(at, 0);
+            out.writerIndex(at + n);
+        } else {
+            out.writeZero(n);
+        }
     }
 
     /** Words a text of {@code length} bytes takes: the bytes, the NUL, padding to a word. */

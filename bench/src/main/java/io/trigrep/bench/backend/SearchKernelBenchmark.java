@@ -44,6 +44,9 @@ public class SearchKernelBenchmark {
     private Query and;
     private byte[] content;
     private Kernels.Lines literal;
+    /** {@code struct}, on about half the lines, one or more times: a result-heavy query's scan. */
+    private Kernels.Lines frequentLiteral;
+
     private Kernels.Lines needles;
     private Kernels.Lines wholeFile;
     /** {@code [A-Z]{8}}: its idle states' 26 exits are one byte range, which the DFA jumps between. */
@@ -93,6 +96,7 @@ public class SearchKernelBenchmark {
         }
         content = text.toString().getBytes(StandardCharsets.UTF_8);
         literal = Kernels.Lines.literal("inflateInit2_".getBytes(StandardCharsets.UTF_8));
+        frequentLiteral = Kernels.Lines.literal("struct".getBytes(StandardCharsets.UTF_8));
         Pattern regex = Pattern.compile("inflate\\w+\\(", Pattern.MULTILINE);
         Query plan = Planner.plan("inflate\\w+\\(", false, false);
         needles = Kernels.Lines.regex(regex, List.of("inf"));
@@ -116,6 +120,11 @@ public class SearchKernelBenchmark {
     @Benchmark
     public int verifyLiteral() {
         return literal.countRanges(content, content.length);
+    }
+
+    @Benchmark
+    public int verifyFrequentLiteral() {
+        return frequentLiteral.countRanges(content, content.length);
     }
 
     @Benchmark
