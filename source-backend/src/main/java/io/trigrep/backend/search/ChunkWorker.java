@@ -213,8 +213,8 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         hits = segmentHits == null ? null : segmentHits[segment];
         defined = segmentDefined == null ? null : segmentDefined[segment];
         if (segmentDefinitions[segment] == null) {
-            segmentDefinitions[segment] =
-                    new Definitions(symbols, spec.pattern(), spec.operands() == null ? spec.plan() : null);
+            segmentDefinitions[segment] = new Definitions(
+                    symbols, spec.pattern(), spec.operands() == null ? spec.plan() : null, Definitions.LOOK_UP_AFTER);
         }
         definitions = segmentDefinitions[segment];
     }

@@ -10,26 +10,31 @@ import java.util.Arrays;
  * Whether a matching line defines a symbol whose name the query's pattern matches: the ranking
  * puts such a line above lines that only use the name (issue 18).
  *
- * <p>When the query's plan requires trigrams, the matching names are few and found once, on the
- * shard's name index, with where they are defined ({@link SymbolHits#definedLines}); a line is
- * then one binary search. Otherwise (no trigram to look names up by, or too many definitions) a
- * file's definitions are read when its first matching line is ranked, and each name's verdict is
- * kept in a small direct-mapped cache. The first way matters on queries such as {@code struct}
- * that match in most files: reading every matching file's definitions was a fifth of the backend's
- * time on the Linux tree. One per worker; not thread-safe.
+ * <p>At first a file's definitions are read when its first matching line is ranked, and each
+ * name's verdict is kept in a small direct-mapped cache: a selective query ranks a few lines in a
+ * few files, and that is all it pays. Once a worker has ranked {@code lookUpAfter} lines, and
+ * when the query's plan requires trigrams, the matching names are found once on the shard's name
+ * index with where they are defined ({@link SymbolHits#definedLines}), and a line is then one
+ * binary search. That matters on queries such as {@code struct} that match in most files: reading
+ * every matching file's definitions was a fifth of a backend's time on the Linux tree. Both ways
+ * give the same answer. One per worker; not thread-safe.
  */
 final class Definitions {
     private static final int CACHE = 256;
     /** At most this many definitions are looked up ahead (8 bytes each); past it, the per-file way. */
     static final int MAX_LOOKED_UP = 1 << 16;
+    /** Lines ranked the per-file way before the names are looked up. */
+    static final int LOOK_UP_AFTER = 4096;
 
     private final Symbols symbols;
     private final Pattern pattern;
     private final Query plan;
+    private final int lookUpAfter;
     /** The looked-up definitions' keys, or null for the per-file way; valid once {@code lookedUp}. */
     private long[] definedLines;
 
     private boolean lookedUp;
+    private int ranked;
     private final int[] cachedNames = new int[CACHE];
     private final boolean[] cachedVerdicts = new boolean[CACHE];
     private int doc = -1;
@@ -41,11 +46,14 @@ final class Definitions {
      * @param pattern the query's pattern; null (a query without lines) boosts nothing
      * @param plan the trigram plan every match of {@code pattern} satisfies, or null when there is
      *     none (a boolean query's shown lines match operands the plan does not require)
+     * @param lookUpAfter lines ranked the per-file way before the names are looked up ({@link
+     *     #LOOK_UP_AFTER}; tests pass 0 and {@code Integer.MAX_VALUE} to take one way only)
      */
-    Definitions(Symbols symbols, Pattern pattern, Query plan) {
+    Definitions(Symbols symbols, Pattern pattern, Query plan, int lookUpAfter) {
         this.symbols = symbols;
         this.pattern = pattern;
         this.plan = plan;
+        this.lookUpAfter = lookUpAfter;
         Arrays.fill(cachedNames, -1);
     }
 
@@ -54,7 +62,7 @@ final class Definitions {
         if (pattern == null || !symbols.present()) {
             return false;
         }
-        if (!lookedUp) {
+        if (!lookedUp && ranked++ >= lookUpAfter) {
             definedLines = plan == null ? null : SymbolHits.definedLines(symbols, plan, pattern, MAX_LOOKED_UP);
             lookedUp = true;
         }

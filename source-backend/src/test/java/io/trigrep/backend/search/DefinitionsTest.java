@@ -1,0 +1,87 @@
+package io.trigrep.backend.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trigrep.backend.TestShards;
+import io.trigrep.backend.plan.Planner;
+import io.trigrep.backend.plan.Query;
+import io.trigrep.indexer.build.IndexBuilder;
+import io.trigrep.indexer.build.SymbolChoice;
+import io.trigrep.indexer.symbols.SymbolExtractor;
+import io.trigrep.indexer.symbols.Symbols;
+import io.trigrep.re2j.Pattern;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The two ways {@link Definitions} answers (each file's definitions read as it comes, or the
+ * matching names looked up once on the name index) agree on every line of every file of the
+ * real Debian sources the backend's tests search, and the answer is not always no.
+ */
+@Tag("external") // drives ctags
+class DefinitionsTest {
+    @TempDir
+    static Path dir;
+
+    static Symbols symbols;
+
+    @BeforeAll
+    static void build() throws Exception {
+        TestShards.build(
+                Path.of("src/test/resources/corpus"),
+                dir.resolve("out"),
+                IndexBuilder.Options.defaults(1)
+                        .withSymbols(SymbolChoice.extract(SymbolExtractor.start(
+                                new SymbolExtractor.Config("ctags", 2, Duration.ofSeconds(60))))));
+        symbols = Symbols.open(dir.resolve("out/shard-0"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"lua_push", "luaS_[a-z]+", "adler32", "sds[A-Z]?[a-z]+", "lua_State"})
+    void lookingNamesUpAgreesWithReadingEachFile(String regex) throws Exception {
+        Pattern pattern = Pattern.compile(regex, Pattern.MULTILINE);
+        Query plan = Planner.plan(regex, false, false);
+        assertThat(SymbolHits.definedLines(symbols, plan, pattern, Definitions.MAX_LOOKED_UP))
+                .as("the plan requires trigrams and few enough names match: the look-up way applies")
+                .isNotNull();
+        List<Integer> perFile = defined(new Definitions(symbols, pattern, plan, Integer.MAX_VALUE));
+        List<Integer> lookedUp = defined(new Definitions(symbols, pattern, plan, 0));
+        assertThat(lookedUp).isEqualTo(perFile).isNotEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"(?i)LUA_PUSH", "sds|adler"})
+    void withoutARequiredTrigramBothSettingsReadEachFile(String regex) throws Exception {
+        Pattern pattern = Pattern.compile(regex, Pattern.MULTILINE);
+        Query plan = Planner.plan(regex, false, regex.startsWith("(?i)"));
+        assertThat(SymbolHits.definedLines(symbols, plan, pattern, Definitions.MAX_LOOKED_UP))
+                .isNull();
+        assertThat(defined(new Definitions(symbols, pattern, plan, 0)))
+                .isEqualTo(defined(new Definitions(symbols, pattern, plan, Integer.MAX_VALUE)))
+                .isNotEmpty();
+    }
+
+    /** Every (doc, line) the definitions answer yes for, as doc * 1,000,000 + line, up to the line after each doc's last definition. */
+    private static List<Integer> defined(Definitions definitions) throws Exception {
+        List<Integer> out = new ArrayList<>();
+        for (int doc = 0; doc < symbols.docCount(); doc++) {
+            int last = 0;
+            for (int s = symbols.firstOfDoc(doc); s < symbols.endOfDoc(doc); s++) {
+                last = Math.max(last, symbols.line(s));
+            }
+            for (int line = 1; line <= last + 1; line++) {
+                if (definitions.defines(doc, line)) {
+                    out.add(doc * 1_000_000 + line);
+                }
+            }
+        }
+        return out;
+    }
+}
