@@ -28,8 +28,9 @@ import org.capnproto.MessageBuilder;
 /**
  * One running search over one shard's live segments. Candidate docs (in static-rank order across
  * segments, {@link RankedMerge}; deleted docs left out, {@link LiveDocs}) are handed out in chunks to up to {@code parallelism} tasks on a shared pool; each task
- * searches one chunk, writes its results and, while the sink is writable, queues the next chunk
- * behind other queries' tasks, so queries share the pool fairly. While the sink is not writable
+ * searches one chunk, writes its results and, while the sink is writable, queues the next chunk.
+ * Where it queues is {@link SearchQueue}'s to say, by when the query arrived and whether it has
+ * run for more than {@link #QUANTUM_NANOS}. While the sink is not writable
  * no task is queued at all: the search is paused, holding no thread, until {@link #resume}.
  * The stream ends with exactly one done or error message, or with nothing once cancelled. Where
  * the search is ({@link Phase}) and why it stops ({@link Stop}) are explicit; the searching
@@ -44,6 +45,13 @@ public final class SearchExecution {
     private static final long CHUNK_BYTES = 1 << 20;
 
     private static final long PROGRESS_NANOS = 250_000_000;
+
+    /**
+     * Time on the pool after which a search's chunks go to {@link SearchQueue}'s background: above
+     * the slowest selective query of bench/queries.txt (a 9 MB file scanned, about 11 ms), far
+     * below a full scan.
+     */
+    static final long QUANTUM_NANOS = 50_000_000;
 
     /** Where a search is in its life. */
     private enum Phase {
@@ -97,6 +105,11 @@ public final class SearchExecution {
     private final FrameSink sink;
     private final Executor pool;
     private final int parallelism;
+    /** This search's place in {@link SearchQueue}'s foreground order. */
+    private final long arrival = SearchQueue.arrival();
+    /** Time its chunks have run on the pool, all tasks together. */
+    private final LongAdder ranNanos = new LongAdder();
+
     private final LongSupplier nanoTime;
     private final long started;
     private final Runnable onEnd;
@@ -393,8 +406,13 @@ public final class SearchExecution {
             active += start;
         }
         for (int i = 0; i < start; i++) {
-            pool.execute(this::runChunk);
+            pool.execute(task());
         }
+    }
+
+    /** The next chunk's task, placed by this search's arrival and the time it has run. */
+    private Runnable task() {
+        return new SearchQueue.Task(arrival, ranNanos.sum() > QUANTUM_NANOS, this::runChunk);
     }
 
     private void runChunk() {
@@ -403,8 +421,10 @@ public final class SearchExecution {
                 ? idle
                 : new ChunkWorker(spec, needles, operandNeedles, segments, hits, defined, sink, coordinator, scratch);
         boolean more;
+        long started = System.nanoTime();
         try {
             more = worker.search();
+            ranNanos.add(System.nanoTime() - started);
         } catch (Exception | OutOfMemoryError e) {
             // Whatever ends a chunk ends the search with an error: a task that died silently
             // would leave its search waiting for ever, and its client with it.
@@ -431,7 +451,7 @@ public final class SearchExecution {
             sink.write(out);
         }
         if (more && !cancelled && sink.isWritable()) {
-            pool.execute(this::runChunk);
+            pool.execute(task());
             return;
         }
         if (more && !cancelled) {

@@ -9,6 +9,7 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.trigrep.backend.ops.BackendMetrics;
+import io.trigrep.backend.search.SearchQueue;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.indexer.segments.LiveShard;
 import io.trigrep.proto.Tls;
@@ -18,7 +19,6 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -99,7 +99,7 @@ public final class BackendServer implements AutoCloseable {
                 config.threads(),
                 0,
                 TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(config.maxConcurrent() * config.threads() + 16),
+                new SearchQueue(config.maxConcurrent() * config.threads() + 16),
                 r -> {
                     Thread t = new Thread(r, "trigrep-search-" + ids.incrementAndGet());
                     t.setDaemon(true);

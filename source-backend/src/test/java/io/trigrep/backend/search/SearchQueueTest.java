@@ -1,0 +1,163 @@
+package io.trigrep.backend.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** Which chunk the search pool runs next: oldest query first, heavy queries in turns with a share kept. */
+class SearchQueueTest {
+    private final List<String> ran = new ArrayList<>();
+
+    private SearchQueue.Task task(long arrival, boolean background, String name) {
+        return new SearchQueue.Task(arrival, background, () -> ran.add(name));
+    }
+
+    private List<String> drainRunning(SearchQueue queue) {
+        Runnable r;
+        while ((r = queue.poll()) != null) {
+            r.run();
+        }
+        return ran;
+    }
+
+    @Test
+    void theOldestQueryGoesFirstAndAQuerysChunksKeepTheirOrder() {
+        SearchQueue queue = new SearchQueue(16);
+        queue.offer(task(20, false, "b1"));
+        queue.offer(task(10, false, "a1"));
+        queue.offer(task(20, false, "b2"));
+        queue.offer(task(10, false, "a2"));
+        assertThat(drainRunning(queue)).containsExactly("a1", "a2", "b1", "b2");
+    }
+
+    @Test
+    void backgroundQueriesTakeTurnsAndKeepOneTaskInFour() {
+        SearchQueue queue = new SearchQueue(32);
+        for (int i = 0; i < 3; i++) {
+            queue.offer(task(1, true, "x" + i));
+            queue.offer(task(2, true, "y" + i));
+        }
+        for (int i = 0; i < 6; i++) {
+            queue.offer(task(100 + i, false, "f" + i));
+        }
+        assertThat(drainRunning(queue))
+                .containsExactly("f0", "f1", "f2", "x0", "f3", "f4", "f5", "y0", "x1", "y1", "x2", "y2");
+    }
+
+    @Test
+    void aPlainTaskIsForegroundWorkThatArrivedWhenQueued() {
+        SearchQueue queue = new SearchQueue(8);
+        long before = SearchQueue.arrival();
+        queue.offer(() -> ran.add("fetch"));
+        queue.offer(task(before, false, "older search"));
+        queue.offer(task(SearchQueue.arrival(), false, "newer search"));
+        assertThat(drainRunning(queue)).containsExactly("older search", "fetch", "newer search");
+    }
+
+    @Test
+    void aFullQueueRefusesAndPutSaysSo() {
+        SearchQueue queue = new SearchQueue(2);
+        assertThat(queue.offer(task(1, false, "a"))).isTrue();
+        assertThat(queue.offer(task(1, true, "b"))).isTrue();
+        assertThat(queue.offer(task(1, false, "c"))).isFalse();
+        assertThat(queue.remainingCapacity()).isZero();
+        assertThatThrownBy(() -> queue.put(task(1, false, "d"))).isInstanceOf(IllegalStateException.class);
+        assertThat(queue).hasSize(2);
+        assertThatThrownBy(() -> queue.offer(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> new SearchQueue(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void peekShowsWhatPollTakesAndRemoveAndDrainWork() {
+        SearchQueue queue = new SearchQueue(16);
+        SearchQueue.Task background = task(1, true, "bg");
+        SearchQueue.Task foreground = task(5, false, "fg");
+        SearchQueue.Task later = task(6, false, "later");
+        assertThat(queue.peek()).isNull();
+        queue.offer(background);
+        assertThat(queue.peek()).isSameAs(background);
+        queue.offer(foreground);
+        queue.offer(later);
+        assertThat(queue.peek()).isSameAs(foreground);
+        assertThat(queue.iterator()).toIterable().containsExactlyInAnyOrder(background, foreground, later);
+        assertThat(queue.remove(foreground)).isTrue();
+        assertThat(queue.remove(foreground)).isFalse();
+        List<Runnable> drained = new ArrayList<>();
+        assertThat(queue.drainTo(drained, 1)).isEqualTo(1);
+        assertThat(drained).containsExactly(later);
+        assertThat(queue.drainTo(drained)).isEqualTo(1);
+        assertThat(drained).containsExactly(later, background);
+        assertThat(queue).isEmpty();
+    }
+
+    @Test
+    void takeWaitsForATaskAndATimedPollGivesUp() throws Exception {
+        SearchQueue queue = new SearchQueue(4);
+        assertThat(queue.poll(0, TimeUnit.NANOSECONDS)).isNull();
+        AtomicReference<Runnable> taken = new AtomicReference<>();
+        CountDownLatch waiting = new CountDownLatch(1);
+        Thread taker = new Thread(() -> {
+            try {
+                waiting.countDown();
+                taken.set(queue.take());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        taker.start();
+        waiting.await();
+        SearchQueue.Task t = task(1, false, "t");
+        queue.offer(t);
+        taker.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(taken.get()).isSameAs(t);
+        assertThat(queue.offer(t, 1, TimeUnit.SECONDS)).isTrue();
+        assertThat(queue.poll(1, TimeUnit.SECONDS)).isSameAs(t);
+    }
+
+    /** Through a real one-thread pool, as the backend runs it: a selective query queued behind heavy ones runs next. */
+    @Test
+    void aPoolRunsTheNewSelectiveQueryBeforeTheHeavyOnesNextChunks() throws Exception {
+        SearchQueue queue = new SearchQueue(64);
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, queue);
+        try {
+            CountDownLatch hold = new CountDownLatch(1);
+            CountDownLatch busy = new CountDownLatch(1);
+            pool.execute(() -> {
+                busy.countDown();
+                try {
+                    hold.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            busy.await();
+            List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
+            CountDownLatch done = new CountDownLatch(5);
+            for (String name : List.of("heavy-1", "heavy-2")) {
+                pool.execute(new SearchQueue.Task(1, true, () -> {
+                    order.add(name);
+                    done.countDown();
+                }));
+            }
+            long selective = SearchQueue.arrival();
+            for (String name : List.of("selective-a", "selective-b", "selective-c")) {
+                pool.execute(new SearchQueue.Task(selective, false, () -> {
+                    order.add(name);
+                    done.countDown();
+                }));
+            }
+            hold.countDown();
+            assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(order).containsExactly("selective-a", "selective-b", "selective-c", "heavy-1", "heavy-2");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
