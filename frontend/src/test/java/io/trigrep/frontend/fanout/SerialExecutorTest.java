@@ -1,0 +1,81 @@
+package io.trigrep.frontend.fanout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** A query's writer runs its tasks in order, one at a time, and in turns with the other queries on the pool. */
+class SerialExecutorTest {
+    @Test
+    void twoBusyQueriesTakeTurnsOnOneThreadEachInItsOwnOrder() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            CountDownLatch hold = new CountDownLatch(1);
+            pool.execute(() -> {
+                try {
+                    hold.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            SerialExecutor heavy = new SerialExecutor(pool);
+            SerialExecutor selective = new SerialExecutor(pool);
+            List<String> ran = Collections.synchronizedList(new ArrayList<>());
+            CountDownLatch done = new CountDownLatch(12);
+            for (int i = 0; i < 10; i++) {
+                String name = "h" + i;
+                heavy.execute(() -> {
+                    ran.add(name);
+                    done.countDown();
+                });
+            }
+            for (int i = 0; i < 2; i++) {
+                String name = "s" + i;
+                selective.execute(() -> {
+                    ran.add(name);
+                    done.countDown();
+                });
+            }
+            hold.countDown();
+            assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+            // The heavy query's first turn, then the selective one's whole work, then the rest.
+            assertThat(ran).containsExactly("h0", "h1", "h2", "h3", "s0", "s1", "h4", "h5", "h6", "h7", "h8", "h9");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aTaskQueuedWhileTheWriterRunsIsRunByItAfterTheOthers() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            SerialExecutor writer = new SerialExecutor(pool);
+            List<Integer> ran = Collections.synchronizedList(new ArrayList<>());
+            CountDownLatch done = new CountDownLatch(20);
+            for (int i = 0; i < 10; i++) {
+                int n = i;
+                writer.execute(() -> {
+                    ran.add(n);
+                    // Queued from inside a task: it must still run after every task before it, never beside one.
+                    writer.execute(() -> {
+                        ran.add(100 + n);
+                        done.countDown();
+                    });
+                    done.countDown();
+                });
+            }
+            assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(ran.subList(0, 10)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+            assertThat(ran.subList(10, 20)).containsExactly(100, 101, 102, 103, 104, 105, 106, 107, 108, 109);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
