@@ -261,4 +261,61 @@ class TeeFileCloseTest {
             io.runAll();
         }
     }
+
+    /**
+     * Deleted on an interrupted thread (a remover pool being shut down), the tee is removed all the
+     * same and the thread keeps its interrupt. The file channel that cuts the file refuses to work
+     * on an interrupted thread; the file was left behind before.
+     */
+    @Test
+    void aTeeDeletedOnAnInterruptedThreadIsRemovedAndTheInterruptKept(@TempDir Path dir) throws Exception {
+        Path path = dir.resolve("q.tee");
+        TeeFile tee = new TeeFile(path, Runnable::run, false);
+        tee.append(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+        tee.finish();
+        Thread.currentThread().interrupt();
+        try {
+            tee.delete();
+            assertThat(Thread.currentThread().isInterrupted())
+                    .as("interrupt kept")
+                    .isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(path).doesNotExist();
+        assertThat(descriptors(path)).isZero();
+    }
+
+    /**
+     * A delete interrupted while a write is in flight waits for that write before freeing its
+     * buffer, removes the file and keeps the interrupt.
+     */
+    @Test
+    void anInterruptedDeleteWaitsForTheWriteInFlightAndRemovesTheFile(@TempDir Path dir) throws Exception {
+        Path path = dir.resolve("q.tee");
+        HeldWrites io = new HeldWrites();
+        TeeFile tee = new TeeFile(path, io, false);
+        try {
+            byte[] megabyte = random(MIB, 7);
+            tee.append(ByteBuffer.wrap(megabyte));
+            tee.append(ByteBuffer.wrap(megabyte, 0, 10));
+            long open = directBytes();
+            Thread[] deleter = new Thread[1];
+            FutureTask<Boolean> delete = waiting("deleter", () -> {
+                deleter[0] = Thread.currentThread();
+                tee.delete();
+                return Thread.currentThread().isInterrupted();
+            });
+            deleter[0].interrupt();
+            awaitWaitingAgain(deleter[0]);
+            assertThat(delete).as("the write is still in flight").isNotDone();
+            io.run(0);
+            assertThat(delete.get(10, TimeUnit.SECONDS)).as("interrupt kept").isTrue();
+            assertThat(path).doesNotExist();
+            assertThat(descriptors(path)).isZero();
+            assertThat(open - directBytes()).as("both buffers freed").isGreaterThan(MIB + FREED);
+        } finally {
+            io.runAll();
+        }
+    }
 }
