@@ -294,4 +294,63 @@ class TeeFileTest {
             }
         }
     }
+
+    /** Once the first of two writes in flight ended, the file holds its bytes for good, and the second's bytes are still awaited. */
+    @Test
+    @Timeout(60)
+    void aReadInAWriteStillInFlightWaitsForItAfterAnEarlierWriteEnded(@TempDir Path dir) throws Exception {
+        HeldWrites io = new HeldWrites();
+        byte[][] megabytes = {new byte[1 << 20], new byte[1 << 20]};
+        new Random(17).nextBytes(megabytes[0]);
+        new Random(19).nextBytes(megabytes[1]);
+        try (TeeFile tee = new TeeFile(dir.resolve("q.tee"), io, false)) {
+            try {
+                tee.append(ByteBuffer.wrap(megabytes[0]));
+                tee.append(ByteBuffer.wrap(megabytes[1]));
+                tee.append(ByteBuffer.wrap(new byte[] {9, 9, 9}));
+                assertThat(io.queued).hasSize(2);
+                io.run(0);
+                assertThat(bytes(tee.read(100, 100)))
+                        .as("in the ended write: read from the file at once")
+                        .isEqualTo(java.util.Arrays.copyOfRange(megabytes[0], 100, 200));
+                FutureTask<ByteBuffer> read = waiting("reader", () -> tee.read((1 << 20) + 100, 100));
+                assertThat(read).isNotDone();
+                io.run(0);
+                assertThat(bytes(read.get(10, TimeUnit.SECONDS)))
+                        .isEqualTo(java.util.Arrays.copyOfRange(megabytes[1], 100, 200));
+            } finally {
+                io.runAll();
+            }
+        }
+    }
+
+    /**
+     * The buffers a finish freed are gone for good: appends after it, with writes in flight,
+     * fill buffers of their own and every byte reaches the file.
+     */
+    @Test
+    @Timeout(60)
+    void appendsAfterAFinishWithWritesInFlightUseNoFreedBuffer(@TempDir Path dir) throws Exception {
+        HeldWrites io = new HeldWrites();
+        Random random = new Random(23);
+        Path path = dir.resolve("q.tee");
+        java.io.ByteArrayOutputStream appended = new java.io.ByteArrayOutputStream();
+        try (TeeFile tee = new TeeFile(path, io, false)) {
+            try {
+                for (int round = 0; round < 3; round++) {
+                    for (int i = 0; i < 3; i++) {
+                        byte[] frame = new byte[i == 2 ? 10 : 1 << 20];
+                        random.nextBytes(frame);
+                        tee.append(ByteBuffer.wrap(frame));
+                        appended.write(frame);
+                    }
+                    io.runAll(); // the full buffers written: spare until the finish frees them
+                    tee.finish();
+                }
+            } finally {
+                io.runAll();
+            }
+        }
+        assertThat(Files.readAllBytes(path)).isEqualTo(appended.toByteArray());
+    }
 }
