@@ -318,4 +318,46 @@ class TeeFileCloseTest {
             io.runAll();
         }
     }
+
+    /**
+     * A delete interrupted while it cuts a large file down (in a pause between cuts, or in the
+     * cut after it) stops cutting, removes the file and keeps the interrupt.
+     */
+    @Test
+    void aDeleteInterruptedBetweenCutsRemovesTheFileAndKeepsTheInterrupt(@TempDir Path dir) throws Exception {
+        byte[] megabyte = random(MIB, 8);
+        for (int attempt = 0; ; attempt++) {
+            assertThat(attempt)
+                    .as("the deleter was never seen pausing between cuts")
+                    .isLessThan(5);
+            Path path = dir.resolve("q" + attempt + ".tee");
+            TeeFile tee = new TeeFile(path, Runnable::run, true);
+            for (int i = 0; i < 64; i++) {
+                tee.append(ByteBuffer.wrap(megabyte));
+            }
+            tee.append(ByteBuffer.wrap(megabyte, 0, 5));
+            tee.finish();
+            FutureTask<Boolean> delete = new FutureTask<>(() -> {
+                tee.delete();
+                return Thread.currentThread().isInterrupted();
+            });
+            Thread deleter = new Thread(delete, "deleter");
+            deleter.setDaemon(true);
+            deleter.start();
+            // Two cuts, each followed by a pause: the only time the deleter waits.
+            while (deleter.isAlive() && deleter.getState() != Thread.State.TIMED_WAITING) {
+                Thread.sleep(1);
+            }
+            if (!deleter.isAlive()) {
+                delete.get(); // removed before it was seen pausing: try again
+                assertThat(path).doesNotExist();
+                continue;
+            }
+            deleter.interrupt();
+            assertThat(delete.get(10, TimeUnit.SECONDS)).as("interrupt kept").isTrue();
+            assertThat(path).doesNotExist();
+            assertThat(descriptors(path)).isZero();
+            return;
+        }
+    }
 }
