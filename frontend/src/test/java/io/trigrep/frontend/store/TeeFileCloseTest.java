@@ -155,7 +155,18 @@ class TeeFileCloseTest {
                     tee.finish();
                 }
                 byte[] megabyte = random(MIB, 4);
-                tee.append(ByteBuffer.wrap(megabyte)); // one write held: the writer goes on in a second buffer
+                // One write held: the writer goes on in a second buffer, it never waits for the write.
+                FutureTask<Long> append = new FutureTask<>(() -> tee.append(ByteBuffer.wrap(megabyte)));
+                Thread appender = new Thread(append, "appender");
+                appender.setDaemon(true);
+                appender.start();
+                while (appender.isAlive()) {
+                    assertThat(appender.getState())
+                            .as("the appender waits for the held write")
+                            .isNotEqualTo(Thread.State.WAITING);
+                    Thread.onSpinWait();
+                }
+                assertThat(append.get()).isEqualTo(TeeFile.DEPTH + 1);
                 tee.append(ByteBuffer.wrap(megabyte, 0, 10));
                 assertThat(io.queued).hasSize(1);
                 io.run(0);
