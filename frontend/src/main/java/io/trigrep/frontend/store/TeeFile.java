@@ -392,6 +392,9 @@ public final class TeeFile implements Closeable {
             }
         } catch (java.nio.file.NoSuchFileException e) {
             return;
+        } catch (java.nio.channels.ClosedByInterruptException e) {
+            // Interrupted before or during a cut: the channel refused it and the interrupt stays
+            // set. The file is removed at once below, as after an interrupted pause.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // removed at once below
         }

@@ -91,4 +91,18 @@ class PackageGroupsTest {
         assertThat(one.top()[1]).containsExactly(2);
         assertThat(one.counts()).as("counts stay whole").containsExactly(1, 3);
     }
+
+    /** A package interned by a result not yet published has a count of zero when counted: it is not listed. */
+    @Test
+    void aPackageCountedWithNoPublishedResultIsNotListed() {
+        ResultIndex index = new ResultIndex();
+        ByteBuffer first = frame("a", "f.c", 0.5f);
+        index.add(0, first, 0);
+        index.publish();
+        index.add(0, frame("z", "f.c", 0.9f), first.remaining());
+        assertThat(index.packageCounts())
+                .as("z is interned, none of its results published")
+                .containsExactly(1, 0);
+        assertThat(index.packagesByCount()).containsExactly(0);
+    }
 }

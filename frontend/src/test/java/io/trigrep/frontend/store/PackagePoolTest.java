@@ -66,4 +66,24 @@ class PackagePoolTest {
         assertThat(pool.name(0)).isEqualTo("zürich-tools");
         assertThat(pool.name(1)).isEqualTo("zurich-tools");
     }
+
+    /**
+     * Names whose FNV-1a hashes are equal (found by a birthday search): the pool compares bytes,
+     * not hashes, whether the lengths differ or only the bytes do.
+     */
+    @Test
+    void namesWithTheSameHashAreStillTwoPackages() {
+        String[][] collisions = {{"pkg-46vu", "pkg-fyea"}, {"pkg-nwye", "pkg-127a0"}};
+        for (String[] pair : collisions) {
+            assertThat(fnv(pair[0])).as("%s and %s collide", pair[0], pair[1]).isEqualTo(fnv(pair[1]));
+            PackagePool pool = new PackagePool();
+            assertThat(intern(pool, pair[0], 1)).isZero();
+            assertThat(intern(pool, pair[1], 2)).as(pair[1]).isEqualTo(1);
+            assertThat(intern(pool, pair[0], 0)).isZero();
+            assertThat(intern(pool, pair[1], 0)).isEqualTo(1);
+            assertThat(pool.size()).isEqualTo(2);
+            assertThat(pool.name(0)).isEqualTo(pair[0]);
+            assertThat(pool.name(1)).isEqualTo(pair[1]);
+        }
+    }
 }

@@ -132,4 +132,21 @@ class ResultColumnsTest {
         assertThat(columns.pathHash(0)).isEqualTo(0xb8cd0051);
         assertThat(columns.packages().hash(0)).isEqualTo(0x583c6531);
     }
+
+    /** A frame read from a larger buffer (between other frames) is recorded with its own length and values. */
+    @Test
+    void aFrameInsideALargerBufferIsRecordedFromItsPosition() {
+        ByteBuffer one = frame("pkg", "src/a.c", 0.25f);
+        int length = one.remaining();
+        ByteBuffer buffer = ByteBuffer.allocate(length + 40).order(ByteOrder.LITTLE_ENDIAN);
+        buffer.position(13);
+        buffer.put(one);
+        buffer.limit(13 + length).position(13);
+        ResultColumns columns = new ResultColumns();
+        assertThat(columns.add(0, buffer, 500)).isTrue();
+        assertThat(columns.length(0)).isEqualTo(length);
+        assertThat(columns.ranking(0)).isEqualTo(0.25f);
+        assertThat(columns.pathHash(0)).isEqualTo(fileHash("pkg", "src/a.c"));
+        assertThat(columns.packages().name(columns.packageId(0))).isEqualTo("pkg");
+    }
 }

@@ -145,4 +145,35 @@ class ResultIndexTest {
                 ResultColumns.hash(ByteBuffer.wrap(p), 0, p.length),
                 ResultColumns.hash(ByteBuffer.wrap(f), 0, f.length));
     }
+
+    /** The writer's view (added, best, the first ranks) before the results are sorted or published. */
+    @Test
+    void theWriterSeesItsResultsAndTheFirstRanksBeforeTheSort() {
+        ResultIndex index = new ResultIndex();
+        assertThat(index.add(0, ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN), 0))
+                .as("not a result")
+                .isFalse();
+        assertThat(index.added()).isZero();
+        float[] rankings = {0.2f, 0.9f, 0.5f, 0.7f};
+        long offset = 0;
+        int[] lengths = new int[rankings.length];
+        for (int i = 0; i < rankings.length; i++) {
+            ByteBuffer frame = frame("p", "file-" + "x".repeat(i) + ".c", rankings[i]);
+            lengths[i] = frame.remaining();
+            assertThat(index.add(0, frame, offset)).isTrue();
+            offset += lengths[i];
+        }
+        assertThat(index.added()).isEqualTo(4);
+        assertThat(index.size()).as("not published yet").isZero();
+        for (int i = 0; i < rankings.length; i++) {
+            assertThat(index.length(i)).isEqualTo(lengths[i]);
+        }
+        assertThat(index.best(3)).containsExactly(1, 3, 2);
+        index.selectFirst(2);
+        assertThat(index.size()).isEqualTo(4);
+        assertThat(index.sorted(0)).as("chosen before any sort").isEqualTo(1);
+        assertThat(index.sorted(1)).isEqualTo(3);
+        index.sort();
+        assertThat(index.sorted(3)).isZero();
+    }
 }

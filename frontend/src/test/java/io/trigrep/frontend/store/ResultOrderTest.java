@@ -293,4 +293,59 @@ class ResultOrderTest {
             assertThat(order.sorted(rank)).isEqualTo(results.expected(rank));
         }
     }
+
+    /**
+     * Results equal in every key (ranking, path, offset) keep their arrival order, in the full
+     * sort and in the first ranks chosen before it: the first ranks are the sort's.
+     */
+    @Test
+    void resultsEqualInEveryKeyKeepTheirArrivalOrderInTheFirstRanksAsInTheSort() {
+        Results results = new Results();
+        results.add(0, frame("p", "other.c", 0.1f), 0);
+        for (int i = 0; i < 6; i++) {
+            assertThat(results.add(i % 2, frame("p", "same.c", 0.5f), 100)).isTrue();
+        }
+        ResultOrder order = results.order;
+        order.sort();
+        int[] sorted = new int[7];
+        for (int rank = 0; rank < sorted.length; rank++) {
+            sorted[rank] = order.sorted(rank);
+        }
+        assertThat(sorted).containsExactly(1, 2, 3, 4, 5, 6, 0);
+        for (int k = 1; k <= sorted.length; k++) {
+            assertThat(order.best(k)).as("best(%d)", k).containsExactly(java.util.Arrays.copyOf(sorted, k));
+        }
+    }
+
+    /**
+     * Many results equal in every key, out of offset order (the exact sort's path), with one
+     * result better or worse than all of them at either end: each appears once in the order.
+     */
+    @Test
+    void manyResultsEqualInEveryKeySortOutOfOffsetOrder() {
+        for (float odd : new float[] {0.9f, 0.1f}) {
+            Results results = new Results();
+            int n = 41;
+            assertThat(results.add(0, frame("p", "odd.c", odd), 10)).isTrue();
+            for (int i = 1; i < n; i++) {
+                assertThat(results.add(0, frame("p", "same.c", 0.5f), 5)).isTrue();
+            }
+            assertThat(results.columns.offsetsInArrivalOrder()).isFalse();
+            results.order.sort();
+            int oddRank = odd > 0.5f ? 0 : n - 1;
+            java.util.Set<Integer> others = new java.util.HashSet<>();
+            for (int rank = 0; rank < n; rank++) {
+                int result = results.order.sorted(rank);
+                if (rank == oddRank) {
+                    assertThat(result)
+                            .as("the odd one (%s) at rank %d", odd, rank)
+                            .isZero();
+                } else {
+                    assertThat(result).as("rank %d", rank).isBetween(1, n - 1);
+                    others.add(result);
+                }
+            }
+            assertThat(others).as("each tied result once").hasSize(n - 1);
+        }
+    }
 }

@@ -43,6 +43,7 @@ class TeeFileTest {
     void aTeeIsCreatedOnDiskByItsFirstAppendOnly(@TempDir Path dir) throws Exception {
         Path path = dir.resolve("q.tee");
         TeeFile empty = new TeeFile(path, Runnable::run, true);
+        assertThat(empty.path()).isEqualTo(path);
         assertThat(path).doesNotExist();
         empty.finish();
         assertThat(empty.read(0, 0).remaining()).isZero();
@@ -134,7 +135,7 @@ class TeeFileTest {
         return frame;
     }
 
-    private static byte[] bytes(ByteBuffer b) {
+    static byte[] bytes(ByteBuffer b) {
         byte[] out = new byte[b.remaining()];
         b.get(out);
         return out;
@@ -181,12 +182,19 @@ class TeeFileTest {
     }
 
     /** Writes handed to the I/O executor, run only when the test says. */
-    private static final class HeldWrites implements Executor {
+    static final class HeldWrites implements Executor {
         final LinkedBlockingQueue<Runnable> queued = new LinkedBlockingQueue<>();
 
         @Override
         public void execute(Runnable write) {
             queued.add(write);
+        }
+
+        /** Runs every write still queued: a test that fails midway must not leave its tee waiting for them on close. */
+        void runAll() {
+            for (Runnable write; (write = queued.poll()) != null; ) {
+                write.run();
+            }
         }
 
         /** Runs the {@code i}th of the writes still queued. */
@@ -198,8 +206,7 @@ class TeeFileTest {
     }
 
     /** Starts {@code task} on a thread of its own and returns once that thread waits for the disk (it fails if it never does). */
-    private static <T> FutureTask<T> waiting(String name, java.util.concurrent.Callable<T> call)
-            throws InterruptedException {
+    static <T> FutureTask<T> waiting(String name, java.util.concurrent.Callable<T> call) throws InterruptedException {
         FutureTask<T> task = new FutureTask<>(call);
         Thread thread = new Thread(task, name);
         thread.setDaemon(true);
@@ -225,40 +232,44 @@ class TeeFileTest {
             random.nextBytes(m);
         }
         try (TeeFile tee = new TeeFile(dir.resolve("q.tee"), io, false)) {
-            FutureTask<Long> appends = waiting("appender", () -> {
-                long last = -1;
-                for (byte[] m : megabytes) {
-                    last = tee.append(ByteBuffer.wrap(m));
-                }
-                return last;
-            });
-            assertThat(io.queued)
-                    .as("four full buffers in flight, the writer waits for one")
-                    .hasSize(4);
-            assertThat(appends).isNotDone();
-            io.run(0);
-            assertThat(appends.get(10, TimeUnit.SECONDS)).isEqualTo(3L << 20);
-            assertThat(tee.size()).isEqualTo(4L << 20);
-            assertThat(bytes(tee.read(100, 1000)))
-                    .as("below the first write in flight: read from the file at once")
-                    .isEqualTo(java.util.Arrays.copyOfRange(megabytes[0], 100, 1100));
-            tee.append(ByteBuffer.wrap(megabytes[0], 0, 2000)); // buffered, after the four in flight or written
-            io.run(2); // the last buffer's write ends first: the second's bytes are still not in the file
-            // A read reaching past the first unfinished write waits for all of them; this one ends in the buffer.
-            FutureTask<ByteBuffer> read = waiting("reader", () -> tee.read((4L << 20) - 500, 1000));
-            assertThat(read).isNotDone();
-            io.run(0);
-            assertThat(read).as("waits for every write in flight").isNotDone();
-            io.run(0);
-            byte[] expected = new byte[1000];
-            System.arraycopy(megabytes[3], (1 << 20) - 500, expected, 0, 500);
-            System.arraycopy(megabytes[0], 0, expected, 500, 500);
-            assertThat(bytes(read.get(10, TimeUnit.SECONDS))).isEqualTo(expected);
-            assertThat(io.queued).isEmpty();
-            tee.finish();
-            assertThat(Files.size(dir.resolve("q.tee"))).isEqualTo((4L << 20) + 2000);
-            assertThat(bytes(tee.read((1L << 20) + 500, 1000)))
-                    .isEqualTo(java.util.Arrays.copyOfRange(megabytes[1], 500, 1500));
+            try {
+                FutureTask<Long> appends = waiting("appender", () -> {
+                    long last = -1;
+                    for (byte[] m : megabytes) {
+                        last = tee.append(ByteBuffer.wrap(m));
+                    }
+                    return last;
+                });
+                assertThat(io.queued)
+                        .as("four full buffers in flight, the writer waits for one")
+                        .hasSize(4);
+                assertThat(appends).isNotDone();
+                io.run(0);
+                assertThat(appends.get(10, TimeUnit.SECONDS)).isEqualTo(3L << 20);
+                assertThat(tee.size()).isEqualTo(4L << 20);
+                assertThat(bytes(tee.read(100, 1000)))
+                        .as("below the first write in flight: read from the file at once")
+                        .isEqualTo(java.util.Arrays.copyOfRange(megabytes[0], 100, 1100));
+                tee.append(ByteBuffer.wrap(megabytes[0], 0, 2000)); // buffered, after the four in flight or written
+                io.run(2); // the last buffer's write ends first: the second's bytes are still not in the file
+                // A read reaching past the first unfinished write waits for all of them; this one ends in the buffer.
+                FutureTask<ByteBuffer> read = waiting("reader", () -> tee.read((4L << 20) - 500, 1000));
+                assertThat(read).isNotDone();
+                io.run(0);
+                assertThat(read).as("waits for every write in flight").isNotDone();
+                io.run(0);
+                byte[] expected = new byte[1000];
+                System.arraycopy(megabytes[3], (1 << 20) - 500, expected, 0, 500);
+                System.arraycopy(megabytes[0], 0, expected, 500, 500);
+                assertThat(bytes(read.get(10, TimeUnit.SECONDS))).isEqualTo(expected);
+                assertThat(io.queued).isEmpty();
+                tee.finish();
+                assertThat(Files.size(dir.resolve("q.tee"))).isEqualTo((4L << 20) + 2000);
+                assertThat(bytes(tee.read((1L << 20) + 500, 1000)))
+                        .isEqualTo(java.util.Arrays.copyOfRange(megabytes[1], 500, 1500));
+            } finally {
+                io.runAll();
+            }
         }
     }
 
@@ -270,13 +281,76 @@ class TeeFileTest {
         byte[] megabyte = new byte[1 << 20];
         new Random(7).nextBytes(megabyte);
         try (TeeFile tee = new TeeFile(dir.resolve("q.tee"), io, false)) {
-            tee.append(ByteBuffer.wrap(megabyte));
-            tee.append(ByteBuffer.wrap(megabyte, 0, 100)); // the first buffer is handed to the held writes
-            assertThat(io.queued).hasSize(1);
-            FutureTask<ByteBuffer> read = waiting("reader", () -> tee.read(1000, 2000));
-            io.run(0);
-            assertThat(bytes(read.get(10, TimeUnit.SECONDS)))
-                    .isEqualTo(java.util.Arrays.copyOfRange(megabyte, 1000, 3000));
+            try {
+                tee.append(ByteBuffer.wrap(megabyte));
+                tee.append(ByteBuffer.wrap(megabyte, 0, 100)); // the first buffer is handed to the held writes
+                assertThat(io.queued).hasSize(1);
+                FutureTask<ByteBuffer> read = waiting("reader", () -> tee.read(1000, 2000));
+                io.run(0);
+                assertThat(bytes(read.get(10, TimeUnit.SECONDS)))
+                        .isEqualTo(java.util.Arrays.copyOfRange(megabyte, 1000, 3000));
+            } finally {
+                io.runAll();
+            }
         }
+    }
+
+    /** Once the first of two writes in flight ended, the file holds its bytes for good, and the second's bytes are still awaited. */
+    @Test
+    @Timeout(60)
+    void aReadInAWriteStillInFlightWaitsForItAfterAnEarlierWriteEnded(@TempDir Path dir) throws Exception {
+        HeldWrites io = new HeldWrites();
+        byte[][] megabytes = {new byte[1 << 20], new byte[1 << 20]};
+        new Random(17).nextBytes(megabytes[0]);
+        new Random(19).nextBytes(megabytes[1]);
+        try (TeeFile tee = new TeeFile(dir.resolve("q.tee"), io, false)) {
+            try {
+                tee.append(ByteBuffer.wrap(megabytes[0]));
+                tee.append(ByteBuffer.wrap(megabytes[1]));
+                tee.append(ByteBuffer.wrap(new byte[] {9, 9, 9}));
+                assertThat(io.queued).hasSize(2);
+                io.run(0);
+                assertThat(bytes(tee.read(100, 100)))
+                        .as("in the ended write: read from the file at once")
+                        .isEqualTo(java.util.Arrays.copyOfRange(megabytes[0], 100, 200));
+                FutureTask<ByteBuffer> read = waiting("reader", () -> tee.read((1 << 20) + 100, 100));
+                assertThat(read).isNotDone();
+                io.run(0);
+                assertThat(bytes(read.get(10, TimeUnit.SECONDS)))
+                        .isEqualTo(java.util.Arrays.copyOfRange(megabytes[1], 100, 200));
+            } finally {
+                io.runAll();
+            }
+        }
+    }
+
+    /**
+     * The buffers a finish freed are gone for good: appends after it, with writes in flight,
+     * fill buffers of their own and every byte reaches the file.
+     */
+    @Test
+    @Timeout(60)
+    void appendsAfterAFinishWithWritesInFlightUseNoFreedBuffer(@TempDir Path dir) throws Exception {
+        HeldWrites io = new HeldWrites();
+        Random random = new Random(23);
+        Path path = dir.resolve("q.tee");
+        java.io.ByteArrayOutputStream appended = new java.io.ByteArrayOutputStream();
+        try (TeeFile tee = new TeeFile(path, io, false)) {
+            try {
+                for (int round = 0; round < 3; round++) {
+                    for (int i = 0; i < 3; i++) {
+                        byte[] frame = new byte[i == 2 ? 10 : 1 << 20];
+                        random.nextBytes(frame);
+                        tee.append(ByteBuffer.wrap(frame));
+                        appended.write(frame);
+                    }
+                    io.runAll(); // the full buffers written: spare until the finish frees them
+                    tee.finish();
+                }
+            } finally {
+                io.runAll();
+            }
+        }
+        assertThat(Files.readAllBytes(path)).isEqualTo(appended.toByteArray());
     }
 }
