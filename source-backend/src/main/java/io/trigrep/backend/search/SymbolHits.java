@@ -33,12 +33,45 @@ final class SymbolHits {
         int[] ids = required.length == 0
                 ? table.scanNames(n -> names.matcher(n).find())
                 : table.namesWithAll(required, n -> names.matcher(n).find());
+        SymbolHits hits = of(table, ids, MAX_SYMBOLS);
+        if (hits == null) {
+            throw new IllegalArgumentException(
+                    "more than " + MAX_SYMBOLS + " definitions match: make the sym: regex narrower");
+        }
+        return hits;
+    }
+
+    /**
+     * Where the definitions of the names {@code names} finds are, as {@code doc << 32 | line} keys,
+     * increasing; null when {@code plan} requires no trigram (finding the names would read every
+     * one) or when more than {@code limit} definitions match. A content query's plan serves: a
+     * name the pattern finds holds the trigrams any match of it holds.
+     */
+    static long[] definedLines(Symbols table, Query plan, Pattern names, int limit) throws CorruptIndexException {
+        int[] required = required(plan);
+        if (required.length == 0) {
+            return null;
+        }
+        SymbolHits hits =
+                of(table, table.namesWithAll(required, n -> names.matcher(n).find()), limit);
+        if (hits == null) {
+            return null;
+        }
+        // In the walk's order (doc, then line), so the keys come out sorted.
+        long[] keys = new long[hits.size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = (long) hits.docs[i] << 32 | table.line(hits.symbols[i]);
+        }
+        return keys;
+    }
+
+    /** The definitions of the names {@code ids}, in doc order (then line); null when there are more than {@code limit}. */
+    private static SymbolHits of(Symbols table, int[] ids, int limit) throws CorruptIndexException {
         int total = 0;
         for (int name : ids) {
             total += table.endOfName(name) - table.firstOfName(name);
-            if (total > MAX_SYMBOLS) {
-                throw new IllegalArgumentException(
-                        "more than " + MAX_SYMBOLS + " definitions match: make the sym: regex narrower");
+            if (total > limit) {
+                return null;
             }
         }
         int[] symbols = new int[total];
@@ -59,37 +92,6 @@ final class SymbolHits {
             docs[i] = doc;
         }
         return new SymbolHits(symbols, docs);
-    }
-
-    /**
-     * Where the definitions of the names {@code names} finds are, as {@code doc << 32 | line} keys,
-     * increasing; null when {@code plan} requires no trigram (finding the names would read every
-     * one) or when more than {@code limit} definitions match. A content query's plan serves: a
-     * name the pattern finds holds the trigrams any match of it holds.
-     */
-    static long[] definedLines(Symbols table, Query plan, Pattern names, int limit) throws CorruptIndexException {
-        int[] required = required(plan);
-        if (required.length == 0) {
-            return null;
-        }
-        int[] ids = table.namesWithAll(required, n -> names.matcher(n).find());
-        int total = 0;
-        for (int name : ids) {
-            total += table.endOfName(name) - table.firstOfName(name);
-            if (total > limit) {
-                return null;
-            }
-        }
-        long[] keys = new long[total];
-        int n = 0;
-        for (int name : ids) {
-            for (int at = table.firstOfName(name); at < table.endOfName(name); at++) {
-                int symbol = table.symbolOfNameAt(at);
-                keys[n++] = (long) table.doc(symbol) << 32 | table.line(symbol);
-            }
-        }
-        Arrays.sort(keys);
-        return keys;
     }
 
     /** Trigrams every matching name holds: the plan's own, or its AND's trigram operands; none when it has no such part. */
