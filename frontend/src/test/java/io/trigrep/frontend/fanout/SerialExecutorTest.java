@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** A query's writer runs its tasks in order, one at a time, and in turns with the other queries on the pool. */
@@ -58,20 +59,29 @@ class SerialExecutorTest {
         try {
             SerialExecutor writer = new SerialExecutor(pool);
             List<Integer> ran = Collections.synchronizedList(new ArrayList<>());
+            AtomicInteger running = new AtomicInteger();
+            AtomicInteger mostAtOnce = new AtomicInteger();
             CountDownLatch done = new CountDownLatch(20);
             for (int i = 0; i < 10; i++) {
                 int n = i;
                 writer.execute(() -> {
+                    mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
                     ran.add(n);
                     // Queued from inside a task: it must still run after every task before it, never beside one.
                     writer.execute(() -> {
+                        mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
                         ran.add(100 + n);
+                        running.decrementAndGet();
                         done.countDown();
                     });
+                    running.decrementAndGet();
                     done.countDown();
                 });
             }
             assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(mostAtOnce.get())
+                    .as("tasks of one writer running at once")
+                    .isEqualTo(1);
             assertThat(ran.subList(0, 10)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
             assertThat(ran.subList(10, 20)).containsExactly(100, 101, 102, 103, 104, 105, 106, 107, 108, 109);
         } finally {
