@@ -38,9 +38,13 @@ import java.util.concurrent.Executor;
  * cache: a direct write of it waited for the device on every query's path to its answer.
  *
  * <p>The file is created by the first append, on the writer thread: a query is started on an
- * event loop, which must not wait for the disk. Offsets are readable the moment {@link #append} returns: a
- * read that reaches past {@code flushed} waits for the writes in flight and takes the rest from
- * the buffer.
+ * event loop, which must not wait for the disk. It is opened once, for reading and writing
+ * through the page cache (reads, the tail); the direct channel is opened only when the first
+ * buffer fills. A selective query never fills one: on its path to the answer the tee costs one
+ * open and one write. Each further open, close and {@code fstatfs} was a system call on that
+ * path, and on a virtual machine each is tens of microseconds. Offsets are readable the moment
+ * {@link #append} returns: a read that reaches past {@code flushed} waits for the writes in
+ * flight and takes the rest from the buffer.
  */
 public final class TeeFile implements Closeable {
     private static final int BUFFER_BYTES = 1 << 20;
@@ -49,16 +53,25 @@ public final class TeeFile implements Closeable {
     private static final long REMOVE_PAUSE_MILLIS = 20;
 
     private final Path path;
-    /** Null until the first append creates the file; then, with {@link #reads}, open until closed. */
-    private FileChannel writes;
+    /**
+     * Null until the first append creates the file; then open until closed: reads, the tail, and
+     * full buffers where direct I/O is off or refused.
+     */
+    private volatile FileChannel file;
+    /** The direct channel full buffers are written through; null until the first buffer fills, or without direct I/O. */
+    private FileChannel directWrites;
+    /** Whether the first full buffer tried to open {@link #directWrites}: once per file, refused or not. */
+    private boolean directTried;
 
-    private volatile FileChannel reads;
     private final Executor io;
     /** Whether to try direct I/O when the file is created. */
     private final boolean tryDirect;
     /** Direct writes' alignment when the caller knows it; 0 to find it when the file is created. */
     private final int alignment;
-    /** Alignment of direct writes: file positions, lengths and buffer addresses; 1 without direct I/O. Set when the file is created. */
+    /**
+     * Alignment of the buffers' addresses, which direct writes need (their positions and lengths
+     * are whole buffers); 1 without direct I/O. Set when the file is created.
+     */
     private int block = 1;
 
     private volatile long end;
@@ -113,19 +126,20 @@ public final class TeeFile implements Closeable {
 
     /** Creates the file and opens it, once. Under the monitor. */
     private void create() throws IOException {
-        if (writes != null) {
+        if (file != null) {
             return;
         }
-        Files.createFile(path);
-        FileChannel directWrites = tryDirect ? openDirect(path) : null;
-        if (directWrites != null) {
-            writes = directWrites;
-            block = alignment != 0 ? alignment : directAlignment(path.getParent());
-        } else {
-            writes = FileChannel.open(path, StandardOpenOption.WRITE);
-            block = 1;
+        file = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        block = tryDirect ? (alignment != 0 ? alignment : directAlignment(path.getParent())) : 1;
+    }
+
+    /** The channel full buffers go through: the direct one, opened by the first, else {@link #file}. Under the monitor. */
+    private FileChannel fullBufferChannel() {
+        if (!directTried && tryDirect) {
+            directTried = true;
+            directWrites = openDirect(path);
         }
-        reads = FileChannel.open(path, StandardOpenOption.READ);
+        return directWrites != null ? directWrites : file;
     }
 
     private static FileChannel openDirect(Path path) {
@@ -153,9 +167,9 @@ public final class TeeFile implements Closeable {
         return path;
     }
 
-    /** True when full buffers bypass the page cache (known once the first append created the file). */
+    /** True when full buffers bypass the page cache (known once the first buffer filled). */
     synchronized boolean direct() {
-        return block > 1;
+        return directWrites != null;
     }
 
     /** Appends the frame (position to limit; consumed); returns the offset it starts at. */
@@ -185,10 +199,11 @@ public final class TeeFile implements Closeable {
         inFlight[inFlightCount++] = position;
         submitted += BUFFER_BYTES;
         full.flip();
+        FileChannel channel = fullBufferChannel();
         io.execute(() -> {
             IOException failure = null;
             try {
-                writeFully(full, position);
+                writeFully(channel, full, position);
             } catch (IOException e) {
                 failure = e;
             }
@@ -274,13 +289,7 @@ public final class TeeFile implements Closeable {
         int tail = buffer.position();
         if (tail > 0) {
             buffer.limit(tail).position(0);
-            if (block > 1) {
-                try (FileChannel tailWrites = FileChannel.open(path, StandardOpenOption.WRITE)) {
-                    writeFully(tailWrites, buffer, submitted);
-                }
-            } else {
-                writeFully(writes, buffer, submitted);
-            }
+            writeFully(file, buffer, submitted);
             // submitted and flushed stay block-aligned; the tail is in the file now and no longer buffered
         }
         free();
@@ -298,10 +307,6 @@ public final class TeeFile implements Closeable {
         buffer = null;
     }
 
-    private void writeFully(ByteBuffer bytes, long position) throws IOException {
-        writeFully(writes, bytes, position);
-    }
-
     private static void writeFully(FileChannel channel, ByteBuffer bytes, long position) throws IOException {
         while (bytes.hasRemaining()) {
             position += channel.write(bytes, position);
@@ -310,7 +315,7 @@ public final class TeeFile implements Closeable {
 
     private void readFully(ByteBuffer into, long position) throws IOException {
         while (into.hasRemaining()) {
-            int n = reads.read(into, position);
+            int n = file.read(into, position);
             if (n < 0) {
                 throw new EOFException(path + ": " + into.remaining() + " bytes missing at " + position);
             }
@@ -365,9 +370,14 @@ public final class TeeFile implements Closeable {
     }
 
     private void closeChannels() throws IOException {
-        if (writes != null) {
-            writes.close();
-            reads.close();
+        try {
+            if (directWrites != null) {
+                directWrites.close();
+            }
+        } finally {
+            if (file != null) {
+                file.close();
+            }
         }
     }
 
@@ -376,12 +386,17 @@ public final class TeeFile implements Closeable {
      * pause after each cut. On a file system mounted with online discard, unlinking 1.6 GB at
      * once freed every block in one journal transaction whose discards stalled the disk writes of
      * the query running meanwhile for 300 to 400 ms; cut in steps, it did not stall them. Takes
-     * about a second per 1.6 GB: call it off the request path.
+     * about a second per 1.6 GB: call it off the request path. A file within one step is removed
+     * without opening it again.
      */
     public void delete() throws IOException {
         synchronized (this) {
             drain();
             closeChannels();
+        }
+        if (end <= REMOVE_STEP_BYTES) {
+            Files.deleteIfExists(path);
+            return;
         }
         // Off the monitor: nothing else touches a closed tee, and the cuts take a while.
         try (FileChannel shrink = FileChannel.open(path, StandardOpenOption.WRITE)) {

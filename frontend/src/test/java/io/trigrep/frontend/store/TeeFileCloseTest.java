@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
@@ -100,7 +101,9 @@ class TeeFileCloseTest {
             tee.append(ByteBuffer.wrap(appended));
             long open = directBytes();
             assertThat(open - before).as("a buffer in use").isGreaterThanOrEqualTo(MIB);
-            assertThat(descriptors(path)).isEqualTo(2);
+            assertThat(descriptors(path))
+                    .as("one channel, and the direct one the full buffer opened")
+                    .isEqualTo(direct ? 2 : 1);
             tee.close();
             assertThat(open - directBytes()).as("the buffer freed").isGreaterThan(FREED);
             assertThat(descriptors(path)).as("reads and writes closed").isZero();
@@ -111,6 +114,39 @@ class TeeFileCloseTest {
             tee.delete();
             assertThat(path).doesNotExist();
         }
+    }
+
+    /**
+     * A query whose results never fill a buffer opens its tee once: the direct channel waits for
+     * the first full buffer. Each open was a system call on the query's path to its answer.
+     */
+    @Test
+    void aTeeThatNeverFillsABufferOpensTheFileOnce(@TempDir Path dir) throws Exception {
+        Path path = dir.resolve("q.tee");
+        try (TeeFile tee = new TeeFile(path, Runnable::run, true)) {
+            byte[] small = random(5000, 4);
+            tee.append(ByteBuffer.wrap(small));
+            assertThat(descriptors(path)).as("one channel for reads and writes").isEqualTo(1);
+            assertThat(tee.direct())
+                    .as("no direct channel before a buffer fills")
+                    .isFalse();
+            tee.finish();
+            assertThat(descriptors(path)).isEqualTo(1);
+            assertThat(Files.readAllBytes(path)).isEqualTo(small);
+
+            tee.append(ByteBuffer.wrap(random(MIB, 5)));
+            String fileSystem = Files.getFileStore(dir).type();
+            if (List.of("ext4", "xfs", "btrfs").contains(fileSystem)) {
+                assertThat(tee.direct()).as("direct I/O on " + fileSystem).isTrue();
+                assertThat(descriptors(path))
+                        .as("the direct channel, opened by the full buffer")
+                        .isEqualTo(2);
+            }
+            tee.finish();
+            assertThat(Files.size(path)).isEqualTo(5000 + MIB);
+            assertThat(bytes(tee.read(0, 5000))).isEqualTo(small);
+        }
+        assertThat(descriptors(path)).isZero();
     }
 
     @Test
