@@ -161,12 +161,14 @@ public final class FrontendServer implements AutoCloseable {
                             fanOut, java.net.URI.create("http://" + host + ":" + address.getPort()), System::nanoTime)
                     .run(budget.toNanos());
             log.printf(
-                    "frontend: warmed up, %d rounds, %.2f s (first round %.0f ms, last %.0f ms; stopped: %s)%n",
+                    "frontend: warmed up, %d rounds, %.2f s (first round %.0f ms, last %.0f ms; stopped: %s), then %d small"
+                            + " requests%n",
                     done.rounds(),
                     done.nanos() / 1e9,
                     done.firstRoundNanos() / 1e6,
                     done.lastRoundNanos() / 1e6,
-                    done.stoppedBy());
+                    done.stoppedBy(),
+                    done.smallRequests());
         } catch (java.io.IOException | RuntimeException e) {
             log.println("frontend: warm-up stopped, serving cold: " + e);
         } catch (InterruptedException e) {
