@@ -143,8 +143,14 @@ final class HtmlPages {
         h.raw("<ol class=\"results\" start=\"")
                 .number((long) (page - 1) * PER_PAGE + 1)
                 .raw("\">");
-        for (int rank = (page - 1) * PER_PAGE; rank < Math.min(total, page * PER_PAGE); rank++) {
-            result(h, q, QueryService.read(run, index.sorted(rank)));
+        int from = (page - 1) * PER_PAGE;
+        int to = Math.min(total, page * PER_PAGE);
+        int[] shown = new int[Math.max(0, to - from)];
+        for (int rank = from; rank < to; rank++) {
+            shown[rank - from] = index.sorted(rank);
+        }
+        for (Response.Reader r : QueryService.read(run, shown, 0, shown.length)) {
+            result(h, q, r);
         }
         h.raw("</ol>");
         pager(h, q, page, pages);

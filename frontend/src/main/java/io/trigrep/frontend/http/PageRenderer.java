@@ -33,8 +33,14 @@ final class PageRenderer {
             json.writeNumberField("pages", pages);
             json.writeNumberField("per_page", perPage);
             json.writeArrayFieldStart("results");
-            for (int rank = page * perPage; rank < Math.min(total, (page + 1) * perPage); rank++) {
-                result(json, QueryService.read(run, index.sorted(rank)));
+            int from = page * perPage;
+            int to = Math.min(total, (page + 1) * perPage);
+            int[] shown = new int[Math.max(0, to - from)];
+            for (int rank = from; rank < to; rank++) {
+                shown[rank - from] = index.sorted(rank);
+            }
+            for (Response.Reader r : QueryService.read(run, shown, 0, shown.length)) {
+                result(json, r);
             }
             json.writeEndArray();
             json.writeEndObject();
@@ -255,8 +261,9 @@ final class PageRenderer {
             json.writeBooleanField("provisional", true);
             json.writeNumberField("page", page);
             json.writeArrayFieldStart("results");
-            for (int rank = page * perPage; rank < Math.min(best.length, (page + 1) * perPage); rank++) {
-                result(json, QueryService.read(run, best[rank]));
+            for (Response.Reader r : QueryService.read(
+                    run, best, Math.min(best.length, page * perPage), Math.min(best.length, (page + 1) * perPage))) {
+                result(json, r);
             }
             json.writeEndArray();
             json.writeEndObject();

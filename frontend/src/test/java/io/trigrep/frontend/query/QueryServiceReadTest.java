@@ -1,0 +1,77 @@
+package io.trigrep.frontend.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trigrep.backend.TestShards;
+import io.trigrep.backend.server.BackendConfig;
+import io.trigrep.backend.server.BackendServer;
+import io.trigrep.frontend.fanout.FanOut;
+import io.trigrep.frontend.fanout.QueryRun;
+import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.Response;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A page's results read with one call over their span are the results read one by one. */
+class QueryServiceReadTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aPageReadAsOneSpanEqualsItsResultsReadOneByOne() throws Exception {
+        List<BackendServer> backends = new ArrayList<>();
+        List<InetSocketAddress> addresses = new ArrayList<>();
+        for (Shard shard :
+                TestShards.build(Path.of("../source-backend/src/test/resources/corpus"), dir.resolve("shards"), 2)) {
+            BackendServer backend = new BackendServer(shard, BackendConfig.defaults());
+            addresses.add(backend.start("127.0.0.1", 0));
+            backends.add(backend);
+        }
+        try (FanOut fanOut = new FanOut(addresses, dir.resolve("data"), 2);
+                QueryRun run = fanOut.search("return|include", false, 2, Duration.ofSeconds(30))) {
+            run.completion().get(30, TimeUnit.SECONDS);
+            int total = run.index().size();
+            assertThat(total).as("results to page through").isGreaterThan(100);
+            Random random = new Random(11);
+            for (int trial = 0; trial < 200; trial++) {
+                int[] results = new int[1 + random.nextInt(60)];
+                for (int i = 0; i < results.length; i++) {
+                    // ranks in sorted order (a page) and scattered ones (a provisional page)
+                    results[i] =
+                            trial % 2 == 0 ? run.index().sorted(Math.min(total - 1, trial + i)) : random.nextInt(total);
+                }
+                int from = random.nextInt(results.length);
+                int to = from + random.nextInt(results.length - from + 1);
+                // a span limit below the whole page's span as well as above it: both ways are taken
+                long maxSpan = trial % 3 == 0 ? 64 : 1 << 20;
+                Response.Reader[] read = QueryService.read(run, results, from, to, maxSpan);
+                assertThat(read).hasSize(to - from);
+                for (int i = from; i < to; i++) {
+                    assertThat(describe(read[i - from]))
+                            .as("result %d of trial %d", i, trial)
+                            .isEqualTo(describe(QueryService.read(run, results[i])));
+                }
+            }
+        } finally {
+            backends.forEach(BackendServer::close);
+        }
+    }
+
+    private static String describe(Response.Reader r) {
+        if (r.which() == Response.Which.RESULT) {
+            io.trigrep.proto.Result.Reader line = r.getResult();
+            return "line " + line.getPackage() + "/" + line.getPath() + ":" + Integer.toUnsignedLong(line.getLine())
+                    + " " + line.getRanking() + " "
+                    + line.getContext();
+        }
+        io.trigrep.proto.FileMatch.Reader file = r.getFileMatch();
+        return "file " + file.getPackage() + "/" + file.getPath() + " " + file.getBytes();
+    }
+}
