@@ -14,17 +14,17 @@ import java.util.List;
  * What the HTTP tests talk to: a corpus indexed into shards, a real backend per shard and the
  * frontend fanning out to them, all on loopback ports the system picks. Closing stops them all.
  */
-final class LoopbackCluster implements AutoCloseable {
+public final class LoopbackCluster implements AutoCloseable {
     final List<BackendServer> backends = new ArrayList<>();
     /** Where the backends listen, in shard order. */
     final List<InetSocketAddress> addresses = new ArrayList<>();
 
-    final FanOut fanOut;
+    public final FanOut fanOut;
     final FrontendServer frontend;
     /** The frontend's root URL, {@code http://127.0.0.1:PORT}. */
     final String base;
 
-    LoopbackCluster(Path corpus, Path dir, int shards) throws Exception {
+    public LoopbackCluster(Path corpus, Path dir, int shards) throws Exception {
         this(corpus, dir, io.trigrep.indexer.build.IndexBuilder.Options.defaults(shards));
     }
 

@@ -2,18 +2,11 @@ package io.trigrep.frontend.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.trigrep.backend.TestShards;
-import io.trigrep.backend.server.BackendConfig;
-import io.trigrep.backend.server.BackendServer;
-import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryRun;
-import io.trigrep.indexer.format.Shard;
+import io.trigrep.frontend.http.LoopbackCluster;
 import io.trigrep.proto.Response;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -26,16 +19,9 @@ class QueryServiceReadTest {
 
     @Test
     void aPageReadAsOneSpanEqualsItsResultsReadOneByOne() throws Exception {
-        List<BackendServer> backends = new ArrayList<>();
-        List<InetSocketAddress> addresses = new ArrayList<>();
-        for (Shard shard :
-                TestShards.build(Path.of("../source-backend/src/test/resources/corpus"), dir.resolve("shards"), 2)) {
-            BackendServer backend = new BackendServer(shard, BackendConfig.defaults());
-            addresses.add(backend.start("127.0.0.1", 0));
-            backends.add(backend);
-        }
-        try (FanOut fanOut = new FanOut(addresses, dir.resolve("data"), 2);
-                QueryRun run = fanOut.search("return|include", false, 2, Duration.ofSeconds(30))) {
+        try (LoopbackCluster cluster =
+                        new LoopbackCluster(Path.of("../source-backend/src/test/resources/corpus"), dir, 2);
+                QueryRun run = cluster.fanOut.search("return|include", false, 2, Duration.ofSeconds(30))) {
             run.completion().get(30, TimeUnit.SECONDS);
             int total = run.index().size();
             assertThat(total).as("results to page through").isGreaterThan(100);
@@ -59,8 +45,6 @@ class QueryServiceReadTest {
                             .isEqualTo(describe(QueryService.read(run, results[i])));
                 }
             }
-        } finally {
-            backends.forEach(BackendServer::close);
         }
     }
 
