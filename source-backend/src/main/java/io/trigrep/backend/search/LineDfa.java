@@ -43,6 +43,11 @@ final class LineDfa {
     private Prefilter prefilter;
     /** The cache's {@link DfaStates#resets} when {@link #prefilter} was learned: a reset drops it. -1: never learned. */
     private int prefilterResets = -1;
+    /**
+     * Learnt with {@link #prefilter}: no ASCII byte but a newline leads out of the idle states
+     * past a line's start, so no match starts inside a line (a regex anchored at its start).
+     */
+    private boolean idleDeadMidLine;
 
     LineDfa(Pattern pattern) {
         CompiledProgram program = CompiledProgram.of(pattern);
@@ -80,7 +85,9 @@ final class LineDfa {
         }
         Prefilter prefilter = idleJump();
         boolean skipping = prefilter != null;
-        // While skipping, the cache is the one the prefilter was learned from, which holds the idle states.
+        // While skipping, the cache is the one the prefilter was learned from, which holds the idle
+        // states: a reset (in a callback's matchEndFrom, which may learn exits anew) ends it.
+        int skipResets = states.resets();
         int idleWord = states.idleWord();
         int idleOther = states.idleOther();
         int s = START;
@@ -179,7 +186,7 @@ final class LineDfa {
             }
             // The callback may have grown or dropped the cache (through matchEndFrom).
             table = states.ascii();
-            skipping &= prefilterResets == states.resets();
+            skipping &= skipResets == states.resets();
             lineNumber++;
             counted = lineEnd + 1;
             s = START;
@@ -259,9 +266,31 @@ final class LineDfa {
      * character, so the byte being read when it comes is where the match ends.)
      */
     int matchEndFrom(byte[] content, int lineStart, int from, int lineEnd) {
+        // Where no match can start inside a line (a regex anchored at its start, such as
+        // "^#define [A-Z_]+ 0x..."), a line idle past its start stays idle to its end: jump there as
+        // the whole-file search does. Stepping byte by byte to each candidate line's end was half of
+        // the backends' time on Linux, whose 4.9 million "#define " lines hold 445 MB. Other
+        // regexes step as before: jumping to each exit ("i" for inflate\w+\() cost more than it
+        // saved on short candidate lines (SearchKernelBenchmark.verifyRegexWithNeedles 28 -> 40 us).
+        Prefilter prefilter = idleJump();
+        boolean jump = prefilter != null && idleDeadMidLine;
+        int resets = states.resets();
+        int idleWord = jump ? states.idleWord() : -1;
+        int idleOther = jump ? states.idleOther() : -1;
         int s = states.startingAt(content, lineStart, from);
         int i = from;
         while (i < lineEnd) {
+            if (jump && (s == idleWord || s == idleOther) && states.resets() == resets) {
+                int j = prefilter.next(content, i, lineEnd);
+                if (j != i) {
+                    // Every byte skipped kept the search idle: only the last one's class matters.
+                    s = CompiledProgram.isWordRune(content[j - 1]) ? idleWord : idleOther;
+                    i = j;
+                    if (i >= lineEnd) {
+                        break;
+                    }
+                }
+            }
             long step = states.transition(s, content, i, lineEnd);
             int t = (int) step;
             if (t == DfaStates.MATCHED) {
@@ -292,6 +321,7 @@ final class LineDfa {
     private void learnExits() {
         prefilterResets = states.resets();
         prefilter = null;
+        idleDeadMidLine = false;
         if (states.states() + 3 * 128 >= DfaStates.MAX_STATES) {
             return; // the rows could outgrow the cache; no skipping until the next reset
         }
@@ -300,6 +330,7 @@ final class LineDfa {
         int[] bounds = new int[2 * Prefilter.MAX_EXIT_RANGES];
         int n = 0;
         int rangeStart = -1;
+        boolean midLineExit = false;
         for (int b = 0; b <= 128; b++) {
             boolean exit = false;
             if (b < 128) {
@@ -309,6 +340,7 @@ final class LineDfa {
                         t = states.asciiStep(s, b); // no reset: the budget was checked above
                     }
                     exit |= !states.isIdle(t);
+                    midLineExit |= s != START && b != '\n' && !states.isIdle(t);
                 }
             }
             if (exit && b == 0) {
@@ -334,6 +366,7 @@ final class LineDfa {
         }
         Prefilter pair = n == 2 && bounds[1] == bounds[0] + 2 ? learnPair(idle, bounds[0] + 1) : null;
         prefilter = pair != null ? pair : Prefilter.ranges(Arrays.copyOf(bounds, n));
+        idleDeadMidLine = !midLineExit;
     }
 
     /**

@@ -373,6 +373,20 @@ class LineMatcherTest {
 
     @Provide
     Arbitrary<String> regexes() {
-        return Arbitraries.of("ab", "ab+", "x?ab", "^ab", "ab$", "a?ab.", "(ab|ba)b", "\\bab", "ab[^\\n]*y", "(?i)ab");
+        return Arbitraries.of(
+                "ab",
+                "ab+",
+                "x?ab",
+                "^ab",
+                "ab$",
+                "a?ab.",
+                "(ab|ba)b",
+                "\\bab",
+                "ab[^\\n]*y",
+                "(?i)ab",
+                // anchored at the line's start, then idle: the candidate line's rest is jumped over
+                "^ab[a-z_]+ [0-9a-f]+",
+                "^ *ab\\b",
+                "\\bab\\w* b");
     }
 }
