@@ -143,13 +143,7 @@ final class HtmlPages {
         h.raw("<ol class=\"results\" start=\"")
                 .number((long) (page - 1) * PER_PAGE + 1)
                 .raw("\">");
-        int from = (page - 1) * PER_PAGE;
-        int to = Math.min(total, page * PER_PAGE);
-        int[] shown = new int[Math.max(0, to - from)];
-        for (int rank = from; rank < to; rank++) {
-            shown[rank - from] = index.sorted(rank);
-        }
-        for (Response.Reader r : QueryService.read(run, shown, 0, shown.length)) {
+        for (Response.Reader r : QueryService.read(run, index.sorted((page - 1) * PER_PAGE, page * PER_PAGE))) {
             result(h, q, r);
         }
         h.raw("</ol>");

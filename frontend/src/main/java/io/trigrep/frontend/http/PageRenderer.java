@@ -33,13 +33,7 @@ final class PageRenderer {
             json.writeNumberField("pages", pages);
             json.writeNumberField("per_page", perPage);
             json.writeArrayFieldStart("results");
-            int from = page * perPage;
-            int to = Math.min(total, (page + 1) * perPage);
-            int[] shown = new int[Math.max(0, to - from)];
-            for (int rank = from; rank < to; rank++) {
-                shown[rank - from] = index.sorted(rank);
-            }
-            for (Response.Reader r : QueryService.read(run, shown, 0, shown.length)) {
+            for (Response.Reader r : QueryService.read(run, index.sorted(page * perPage, (page + 1) * perPage))) {
                 result(json, r);
             }
             json.writeEndArray();
@@ -261,8 +255,9 @@ final class PageRenderer {
             json.writeBooleanField("provisional", true);
             json.writeNumberField("page", page);
             json.writeArrayFieldStart("results");
-            for (Response.Reader r : QueryService.read(
-                    run, best, Math.min(best.length, page * perPage), Math.min(best.length, (page + 1) * perPage))) {
+            int from = Math.min(best.length, page * perPage);
+            int to = Math.min(best.length, (page + 1) * perPage);
+            for (Response.Reader r : QueryService.read(run, java.util.Arrays.copyOfRange(best, from, to))) {
                 result(json, r);
             }
             json.writeEndArray();

@@ -190,39 +190,39 @@ public final class QueryService {
     private static final long PAGE_SPAN_BYTES = 256 << 10;
 
     /**
-     * Results {@code results[from]} to {@code results[to - 1]}, as {@link #read} reads each. When
-     * their frames lie within {@link #PAGE_SPAN_BYTES} of the tee, as a selective query's do, the
-     * span is read once: one system call per page instead of one per result, each tens of
-     * microseconds on a virtual machine.
+     * The {@code results} of the run (a page's), as {@link #read} reads each. When their frames lie
+     * within {@link #PAGE_SPAN_BYTES} of the tee, as a selective query's do, the span is read once:
+     * one system call per page instead of one per result, each tens of microseconds on a virtual
+     * machine.
      */
-    public static Response.Reader[] read(QueryRun run, int[] results, int from, int to) throws IOException {
-        return read(run, results, from, to, PAGE_SPAN_BYTES);
+    public static Response.Reader[] read(QueryRun run, int[] results) throws IOException {
+        return read(run, results, PAGE_SPAN_BYTES);
     }
 
-    static Response.Reader[] read(QueryRun run, int[] results, int from, int to, long maxSpan) throws IOException {
+    static Response.Reader[] read(QueryRun run, int[] results, long maxSpan) throws IOException {
         ResultIndex index = run.index();
-        Response.Reader[] out = new Response.Reader[Math.max(0, to - from)];
+        Response.Reader[] out = new Response.Reader[results.length];
         long first = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
-        for (int i = from; i < to; i++) {
-            first = Math.min(first, index.offset(results[i]));
-            end = Math.max(end, index.offset(results[i]) + index.length(results[i]));
+        for (int r : results) {
+            first = Math.min(first, index.offset(r));
+            end = Math.max(end, index.offset(r) + index.length(r));
         }
-        if (out.length == 0 || end - first > maxSpan) {
-            for (int i = from; i < to; i++) {
-                out[i - from] = read(run, results[i]);
+        if (results.length == 0 || end - first > maxSpan) {
+            for (int i = 0; i < results.length; i++) {
+                out[i] = read(run, results[i]);
             }
             return out;
         }
         ByteBuffer span = run.tee().read(first, (int) (end - first));
-        for (int i = from; i < to; i++) {
+        for (int i = 0; i < results.length; i++) {
             int at = (int) (index.offset(results[i]) - first);
             ByteBuffer frame = span.duplicate()
                     .limit(at + index.length(results[i]))
                     .position(at)
                     .slice()
                     .order(ByteOrder.LITTLE_ENDIAN);
-            out[i - from] = Messages.response(Framing.read(frame, FrameLimits.DEFAULT));
+            out[i] = Messages.response(Framing.read(frame, FrameLimits.DEFAULT));
         }
         return out;
     }

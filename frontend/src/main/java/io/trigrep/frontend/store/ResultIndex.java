@@ -88,6 +88,15 @@ public final class ResultIndex {
         return order.sorted(rank);
     }
 
+    /** The results at ranks {@code from} to {@code to - 1} (clamped to the results there are), as {@link #sorted(int)} finds each. */
+    public int[] sorted(int from, int to) {
+        int[] results = new int[Math.max(0, Math.min(to, size()) - from)];
+        for (int i = 0; i < results.length; i++) {
+            results[i] = order.sorted(from + i);
+        }
+        return results;
+    }
+
     /** The {@code k} best results, best first: on the writer's thread, or once the query is complete. */
     public int[] best(int k) {
         return order.best(k);

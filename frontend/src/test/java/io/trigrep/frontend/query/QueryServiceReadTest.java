@@ -37,7 +37,8 @@ class QueryServiceReadTest {
                 int to = from + random.nextInt(results.length - from + 1);
                 // a span limit below the whole page's span as well as above it: both ways are taken
                 long maxSpan = trial % 3 == 0 ? 64 : 1 << 20;
-                Response.Reader[] read = QueryService.read(run, results, from, to, maxSpan);
+                Response.Reader[] read =
+                        QueryService.read(run, java.util.Arrays.copyOfRange(results, from, to), maxSpan);
                 assertThat(read).hasSize(to - from);
                 for (int i = from; i < to; i++) {
                     assertThat(describe(read[i - from]))
