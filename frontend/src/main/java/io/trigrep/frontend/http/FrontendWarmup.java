@@ -85,6 +85,8 @@ final class FrontendWarmup {
         long last = -1;
         long previous = Long.MAX_VALUE;
         int rounds = 0;
+        String stoppedBy;
+        rounds:
         while (true) {
             long roundStart = clock.getAsLong();
             for (String query : QUERIES) {
@@ -92,20 +94,21 @@ final class FrontendWarmup {
                     return new Outcome(rounds, 0, clock.getAsLong() - start, first, last, "a failed search");
                 }
                 if (clock.getAsLong() - start > budgetNanos / 10 * ROUNDS_SHARE) {
-                    int small = smallRequests(start + budgetNanos);
-                    return new Outcome(
-                            rounds, small, clock.getAsLong() - start, first, last, "their share of the budget");
+                    stoppedBy = "their share of the budget";
+                    break rounds;
                 }
             }
             requests();
             last = clock.getAsLong() - roundStart;
             first = rounds++ == 0 ? last : first;
             if (rounds >= MIN_ROUNDS && last >= previous * 9 / 10) {
-                int small = smallRequests(start + budgetNanos);
-                return new Outcome(rounds, small, clock.getAsLong() - start, first, last, "no faster");
+                stoppedBy = "no faster";
+                break;
             }
             previous = last;
         }
+        int small = smallRequests(start + budgetNanos);
+        return new Outcome(rounds, small, clock.getAsLong() - start, first, last, stoppedBy);
     }
 
     /**
@@ -117,16 +120,30 @@ final class FrontendWarmup {
      * the web UI's page.
      */
     private int smallRequests(long deadline) throws IOException, InterruptedException {
-        List<HttpRequest> requests = List.of(
-                get("/api/v1/search?cache=false&q=" + NOTHING_REGEX),
-                get("/api/v1/search?cache=false&match_mode=literal&q=" + NOTHING),
-                get("/api/v1/search?q=" + NOTHING_REGEX),
-                get("/search?q=" + NOTHING_REGEX));
+        HttpRequest freshRegex = get("/api/v1/search?cache=false&q=" + NOTHING_REGEX);
+        HttpRequest freshLiteral = get("/api/v1/search?cache=false&match_mode=literal&q=" + NOTHING);
+        HttpRequest cached = get("/api/v1/search?q=" + NOTHING_REGEX);
+        HttpRequest webUi = get("/search?q=" + NOTHING_REGEX);
+        List<HttpRequest> turns = List.of(
+                freshRegex,
+                freshLiteral,
+                freshRegex,
+                cached,
+                freshRegex,
+                freshLiteral,
+                freshRegex,
+                cached,
+                freshRegex,
+                freshLiteral,
+                freshRegex,
+                cached,
+                freshRegex,
+                freshLiteral,
+                freshRegex,
+                webUi);
         int sent = 0;
         while (sent < SMALL_REQUESTS && clock.getAsLong() - deadline < 0) {
-            int turn = sent % 16;
-            int which = turn == 15 ? 3 : turn % 4 == 1 ? 1 : turn % 4 == 3 ? 2 : 0;
-            http.send(requests.get(which), HttpResponse.BodyHandlers.discarding());
+            http.send(turns.get(sent % turns.size()), HttpResponse.BodyHandlers.discarding());
             sent++;
         }
         return sent;
@@ -164,11 +181,10 @@ final class FrontendWarmup {
 
     /** The HTTP paths a user's first requests take, with a query that finds nothing so the backends do no work. */
     private void requests() throws IOException, InterruptedException {
-        String none = NOTHING;
         for (String path : List.of(
                 "/api/v1/status",
-                "/api/v1/search?cache=false&match_mode=literal&q=" + none,
-                "/search?mode=literal&q=" + none,
+                "/api/v1/search?cache=false&match_mode=literal&q=" + NOTHING,
+                "/search?mode=literal&q=" + NOTHING,
                 "/")) {
             http.send(get(path), HttpResponse.BodyHandlers.discarding());
         }
