@@ -130,7 +130,7 @@ final class ResultOrder {
         int total = columns.added();
         int n = Math.max(0, Math.min(k, total));
         if (n == total) {
-            return ordered(null, total);
+            return fullOrder();
         }
         if (n == 0) {
             return new int[0];
@@ -146,7 +146,7 @@ final class ResultOrder {
                 siftDown(heap, n);
             }
         }
-        return ordered(heap, n);
+        return ordered(heap);
     }
 
     /** Moves {@code heap[at]} up to its place in a heap whose root is its worst. */
@@ -185,14 +185,16 @@ final class ResultOrder {
     }
 
     private int[] fullOrder() {
-        return ordered(null, columns.added());
+        int[] all = new int[columns.added()];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = i;
+        }
+        return ordered(all);
     }
 
-    /**
-     * The results {@code chosen[0, n)} (every result when null), in order; sorts {@code chosen}
-     * in place when it is not null.
-     */
-    private int[] ordered(int[] chosen, int n) {
+    /** Sorts the results {@code chosen} in place; returns it. */
+    private int[] ordered(int[] chosen) {
+        int n = chosen.length;
         // Sorting packed primitive keys with Arrays.sort is about ten times faster than the indirect
         // quicksort below (measured on 600,000 results: it was most of the frontend's time per query),
         // at the price of a transient 8 bytes per result. Pass 1 orders by ranking; pass 2 orders each
@@ -200,23 +202,16 @@ final class ResultOrder {
         // which is the offset order whenever offsets grow with the index (the tee's append order).
         // Results added out of offset order (not from a tee) take the exact comparison instead.
         if (!columns.offsetsInArrivalOrder()) {
-            int[] o = chosen;
-            if (o == null) {
-                o = new int[n];
-                for (int i = 0; i < n; i++) {
-                    o[i] = i;
-                }
-            }
-            sort(o, 0, n - 1);
-            return o;
+            sort(chosen, 0, n - 1);
+            return chosen;
         }
         long[] keys = new long[n];
         for (int k = 0; k < n; k++) {
-            int i = chosen == null ? k : chosen[k];
+            int i = chosen[k];
             keys[k] = ((long) descending(columns.ranking(i)) << 32) | i;
         }
         Arrays.sort(keys);
-        int[] o = chosen != null ? chosen : new int[n];
+        int[] o = chosen;
         int start = 0;
         while (start < n) {
             int high = (int) (keys[start] >>> 32);
