@@ -255,12 +255,16 @@ final class ApiHandler {
                     PageRenderer.error("per_package must be in [1, " + MAX_PER_PACKAGE + "]", 0));
             return;
         }
-        if (page < 0 || perPage < 1 || perPage > MAX_PER_PAGE) {
+        // The pages' rank arithmetic is in ints: a page past them overflowed to negative ranks (a 500).
+        if (page < 0 || perPage < 1 || perPage > MAX_PER_PAGE || ((long) page + 1) * perPage > Integer.MAX_VALUE) {
             send(
                     ctx,
                     keepAlive,
                     HttpResponseStatus.BAD_REQUEST,
-                    PageRenderer.error("page must be >= 0 and per_page in [1, " + MAX_PER_PAGE + "]", 0));
+                    PageRenderer.error(
+                            "page must be >= 0 and per_page in [1, " + MAX_PER_PAGE
+                                    + "], with (page + 1) * per_page at most " + Integer.MAX_VALUE,
+                            0));
             return;
         }
         String mode = first(params, "match_mode", "regexp");

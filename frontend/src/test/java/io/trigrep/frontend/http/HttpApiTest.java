@@ -345,6 +345,12 @@ class HttpApiTest {
         assertThat(get("/api/v1/search").statusCode()).isEqualTo(400);
         assertThat(get("/api/v1/search?q=x&page=-1").statusCode()).isEqualTo(400);
         assertThat(get("/api/v1/search?q=x&per_page=100000").statusCode()).isEqualTo(400);
+        // A page whose first rank does not fit in an int (it overflowed to a negative rank and a 500).
+        assertThat(get("/api/v1/search?q=x&page=2147483647").statusCode()).isEqualTo(400);
+        assertThat(get("/api/v1/search?q=x&page=214748364&per_page=100").statusCode())
+                .isEqualTo(400);
+        assertThat(get("/api/v1/search/packages?q=x&page=1073741823&per_page=2").statusCode())
+                .isEqualTo(400);
         assertThat(get("/api/v1/search?q=x&page=abc").statusCode()).isEqualTo(400);
         assertThat(get("/api/v1/search?q=x&match_mode=fuzzy").statusCode()).isEqualTo(400);
         assertThat(rawStatus("/api/v1/search?q=%zz")).isEqualTo(400);
