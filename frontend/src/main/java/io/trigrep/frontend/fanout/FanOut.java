@@ -39,6 +39,11 @@ public final class FanOut implements AutoCloseable {
 
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     private final ExecutorService writers;
+    /**
+     * Full sorts of completed queries, off the writers: one thread per two cores, so that sorts of
+     * several result-heavy queries finishing at once take turns instead of all the cores.
+     */
+    private final ExecutorService sorts;
     /** Writes the tees' full buffers; its tasks never wait on anything but the disk. */
     private final ExecutorService teeIo;
 
@@ -74,6 +79,11 @@ public final class FanOut implements AutoCloseable {
         this.teeAlignment = TeeFile.directAlignment(this.dataDir);
         this.writers = Executors.newFixedThreadPool(writerThreads, r -> {
             Thread t = new Thread(r, "trigrep-tee");
+            t.setDaemon(true);
+            return t;
+        });
+        this.sorts = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors() / 2), r -> {
+            Thread t = new Thread(r, "trigrep-sort");
             t.setDaemon(true);
             return t;
         });
@@ -138,7 +148,7 @@ public final class FanOut implements AutoCloseable {
     public QueryRun search(String query, boolean literal, int contextLines, Duration deadline, QueryCaps caps)
             throws IOException {
         Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
-        QueryRun run = new QueryRun(shardNames(), new TeeFile(tee, teeIo, teeAlignment), writers, caps, generations);
+        QueryRun run = new QueryRun(shardNames(), new TeeFile(tee, teeIo, teeAlignment), writers, sorts, caps, generations);
         // Started before any backend is asked, finished before the run completes: a client that got
         // its answer finds the query in /metrics.
         metrics.queryStarted();
@@ -187,6 +197,7 @@ public final class FanOut implements AutoCloseable {
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         writers.shutdownNow();
+        sorts.shutdownNow();
         teeIo.shutdown();
     }
 }

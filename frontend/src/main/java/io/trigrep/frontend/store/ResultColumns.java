@@ -1,24 +1,49 @@
 package io.trigrep.frontend.store;
 
 import io.trigrep.proto.ResultPeek;
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * The per-result records of one query, as columns of primitives in fixed-size chunks (no object
- * per result, no copy when growing): where each result's frame is in the query's tee file, its
- * ranking, a hash of its package and path (the stable tie-breaker) and its interned package.
- * 24 bytes per result. Single writer; other threads read what {@link #publish} made visible.
+ * The per-result records of one query, in chunks of primitives (no object per result, no copy of
+ * a full chunk when growing): where each result's frame is in the query's tee file, its ranking,
+ * a hash of its package and path (the stable tie-breaker) and its interned package. 24 bytes per
+ * result, three longs side by side, so one result's values share a cache line in the sort.
+ *
+ * <p>A full chunk is sized to be one humongous object of G1 (more than half a heap region, at most
+ * a region: it fills one): G1 allocates those straight into the old generation and never copies them. Chunks of
+ * 16k results were young objects that all survived: with four result-heavy queries ingesting at
+ * once, every young collection copied 40-50 MB of them, and on two busy cores that stopped the
+ * frontend for 100-600 ms (issue 14, a selective query's slowest answer while heavy ones run). The
+ * first chunk starts small and doubles up to that size, so a query with a few results allocates
+ * a few KB, not a region.
+ *
+ * <p>Single writer; other threads read what {@link #publish} made visible, through the chunk
+ * table published with the size, never one the writer is still changing.
  */
 final class ResultColumns {
-    static final int CHUNK_BITS = 14;
-    static final int CHUNK = 1 << CHUNK_BITS;
+    /** Longs per result: the offset; the length and the path hash; the ranking's bits and the package. */
+    private static final int LONGS = 3;
 
-    private long[][] offsets = new long[16][];
-    private int[][] lengths = new int[16][];
-    private float[][] rankings = new float[16][];
-    private int[][] pathHashes = new int[16][];
-    private int[][] packages = new int[16][];
+    /** Results per full chunk: a constant once the class is loaded, so dividing by it is a multiplication. */
+    static final int CHUNK = chunkResults(g1RegionBytes());
+    /** Results the first chunk holds before it first doubles. */
+    static final int FIRST = 256;
+
+    private static final long LOW = 0xffff_ffffL;
+
+    /** The writer's chunk table: chunk 0 may be replaced by a larger copy, later chunks never. */
+    private long[][] chunks = new long[16][];
+    /** The chunk being filled: {@code chunks[count / CHUNK]}. */
+    private long[] tail = new long[0];
+    /**
+     * The chunk table as of the last {@link #publish}, for readers: a table once published is never
+     * written again at an index a reader may use (the writer copies it before replacing chunk 0).
+     */
+    private volatile long[][] published = chunks;
+
     private final PackagePool pool = new PackagePool();
     private final ResultPeek peek = new ResultPeek();
     /** Results added, read by the writer only. */
@@ -44,6 +69,32 @@ final class ResultColumns {
 
     private RecentBytes[] recentPackages = new RecentBytes[0];
 
+    /**
+     * Results per full chunk: as many as fill one G1 region, 24 bytes each after an array header
+     * of at most 64 bytes, which makes the chunk humongous (more than half a region) with almost
+     * nothing of its region left over. 16k results when the collector is not G1 or its region size
+     * is unknown.
+     */
+    static int chunkResults(long regionBytes) {
+        if (regionBytes < (1 << 20) || regionBytes > (1 << 30)) {
+            return 1 << 14;
+        }
+        return (int) ((regionBytes - 64) / (LONGS * Long.BYTES));
+    }
+
+    /** G1's heap region size in bytes, or 0 when this JVM does not run G1 or does not say. */
+    private static long g1RegionBytes() {
+        try {
+            HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            if (vm == null || !Boolean.parseBoolean(vm.getVMOption("UseG1GC").getValue())) {
+                return 0;
+            }
+            return Long.parseLong(vm.getVMOption("G1HeapRegionSize").getValue());
+        } catch (RuntimeException e) { // no such option on this VM, or not a number: the default chunks
+            return 0;
+        }
+    }
+
     /** Results as of the last {@link #publish}: exact once the query is complete. */
     int size() {
         return size;
@@ -56,6 +107,7 @@ final class ResultColumns {
 
     /** Makes every result added so far count in {@link #size} for other threads. */
     void publish() {
+        published = chunks;
         size = count;
     }
 
@@ -78,18 +130,14 @@ final class ResultColumns {
             return false;
         }
         ByteBuffer f = peek.frame();
-        int chunk = count >>> CHUNK_BITS;
-        int slot = count & (CHUNK - 1);
-        if (slot == 0) {
-            grow(chunk);
+        int slot = count % CHUNK * LONGS;
+        if (slot == 0 || slot == tail.length) {
+            grow(slot);
         }
         if (offset < lastOffset) {
             offsetsInArrivalOrder = false;
         }
         lastOffset = offset;
-        offsets[chunk][slot] = offset;
-        lengths[chunk][slot] = f.limit() - f.position();
-        rankings[chunk][slot] = peek.ranking();
         if (stream >= recentPaths.length) {
             growStreams(stream + 1);
         }
@@ -101,8 +149,10 @@ final class ResultColumns {
         int ko = peek.packageOffset();
         int kl = peek.packageLength();
         int id = pkg.sameAs(f, ko, kl) ? pkg.value() : pkg.set(f, ko, kl, pool.intern(f, ko, kl));
-        packages[chunk][slot] = id;
-        pathHashes[chunk][slot] = fileHash(pool.hash(id), pathHash);
+        long[] c = tail;
+        c[slot] = offset;
+        c[slot + 1] = (long) (f.limit() - f.position()) << 32 | (fileHash(pool.hash(id), pathHash) & LOW);
+        c[slot + 2] = (long) Float.floatToRawIntBits(peek.ranking()) << 32 | (id & LOW);
         count++;
         return true;
     }
@@ -117,20 +167,23 @@ final class ResultColumns {
         }
     }
 
-    private void grow(int chunk) {
-        if (chunk == offsets.length) {
-            int n = chunk * 2;
-            offsets = Arrays.copyOf(offsets, n);
-            lengths = Arrays.copyOf(lengths, n);
-            rankings = Arrays.copyOf(rankings, n);
-            pathHashes = Arrays.copyOf(pathHashes, n);
-            packages = Arrays.copyOf(packages, n);
+    /**
+     * Makes room for result {@link #count}, whose longs start at {@code slot} of its chunk: a new
+     * chunk when the slot is a chunk's first, else a doubled copy of chunk 0. The copy goes into a
+     * new table, since readers may hold the published one.
+     */
+    private void grow(int slot) {
+        int chunk = count / CHUNK;
+        if (slot == 0) {
+            if (chunk == chunks.length) {
+                chunks = Arrays.copyOf(chunks, chunk * 2);
+            }
+            tail = new long[(chunk == 0 ? Math.min(FIRST, CHUNK) : CHUNK) * LONGS];
+        } else {
+            tail = Arrays.copyOf(tail, Math.min(tail.length * 2, CHUNK * LONGS));
+            chunks = chunks.clone();
         }
-        offsets[chunk] = new long[CHUNK];
-        lengths[chunk] = new int[CHUNK];
-        rankings[chunk] = new float[CHUNK];
-        pathHashes[chunk] = new int[CHUNK];
-        packages[chunk] = new int[CHUNK];
+        chunks[chunk] = tail;
     }
 
     /**
@@ -154,22 +207,23 @@ final class ResultColumns {
     }
 
     long offset(int result) {
-        return offsets[result >>> CHUNK_BITS][result & (CHUNK - 1)];
+        return published[result / CHUNK][result % CHUNK * LONGS];
     }
 
     int length(int result) {
-        return lengths[result >>> CHUNK_BITS][result & (CHUNK - 1)];
+        return (int) (published[result / CHUNK][result % CHUNK * LONGS + 1] >>> 32);
     }
 
     float ranking(int result) {
-        return rankings[result >>> CHUNK_BITS][result & (CHUNK - 1)];
+        return Float.intBitsToFloat(
+                (int) (published[result / CHUNK][result % CHUNK * LONGS + 2] >>> 32));
     }
 
     int pathHash(int result) {
-        return pathHashes[result >>> CHUNK_BITS][result & (CHUNK - 1)];
+        return (int) published[result / CHUNK][result % CHUNK * LONGS + 1];
     }
 
     int packageId(int result) {
-        return packages[result >>> CHUNK_BITS][result & (CHUNK - 1)];
+        return (int) published[result / CHUNK][result % CHUNK * LONGS + 2];
     }
 }

@@ -34,7 +34,7 @@ public final class ResultIndex {
         return true;
     }
 
-    /** Results as of the last {@link #publish}, {@link #selectFirst} or {@link #sort}: exact once the query is complete. */
+    /** Results as of the last {@link #publish}, {@link #best}, {@link #selectFirst} or {@link #sort}: exact once the query is complete. */
     public int size() {
         return columns.size();
     }
@@ -73,12 +73,20 @@ public final class ResultIndex {
         return columns.packageId(result);
     }
 
+    /** Whether the full order is made (by {@link #sort}, or by {@link #selectFirst} choosing every result) and holds. */
+    public boolean ordered() {
+        return order.complete();
+    }
+
     /** See {@link ResultOrder#selectFirst}: on the writer's thread, once the last result is in. */
     public void selectFirst(int k) {
         order.selectFirst(k);
     }
 
-    /** See {@link ResultOrder#sort}: on the writer's thread, once the last result is in. */
+    /**
+     * See {@link ResultOrder#sort}: once the last result is in, on the writer's thread or on one
+     * thread the writer handed the index to (the writer adds nothing more).
+     */
     public void sort() {
         order.sort();
     }

@@ -52,7 +52,18 @@ final class ResultOrder {
         columns.publish();
         Ranks before = ranks;
         boolean keep = before != null && !before.all().isCompletedExceptionally();
-        ranks = new Ranks(best(k), keep ? before.all() : new CompletableFuture<>());
+        int[] first = best(k);
+        CompletableFuture<int[]> all = keep ? before.all() : new CompletableFuture<>();
+        ranks = new Ranks(first, all);
+        if (first.length == columns.added()) {
+            all.complete(first); // every result was chosen: the first ranks are the full order
+        }
+    }
+
+    /** Whether the full order is made and no result came after it: a {@link #sort} would change nothing. */
+    boolean complete() {
+        Ranks r = ranks;
+        return r != null && r.all().isDone() && !r.all().isCompletedExceptionally();
     }
 
     /**
@@ -127,6 +138,9 @@ final class ResultOrder {
      * which was most of the frontend's CPU under a load of selective queries.
      */
     int[] best(int k) {
+        // Published first: the results are read through the published chunk table, here and by
+        // whichever thread renders what this returns.
+        columns.publish();
         int total = columns.added();
         int n = Math.max(0, Math.min(k, total));
         if (n == total) {

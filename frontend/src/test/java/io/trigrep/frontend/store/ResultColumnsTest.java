@@ -20,6 +20,7 @@ class ResultColumnsTest {
         ByteBuffer result = frame("p", "a.c", 0.5f);
         assertThat(columns.add(0, result, 7)).isTrue();
         assertThat(columns.added()).isEqualTo(1);
+        columns.publish();
         assertThat(columns.offset(0)).as("the refused frame took no slot").isEqualTo(7);
     }
 
@@ -71,6 +72,7 @@ class ResultColumnsTest {
             ByteBuffer frame = frame(added[i][1], added[i][2], i / 10f);
             assertThat(columns.add(Integer.parseInt(added[i][0]), frame, offset))
                     .isTrue();
+            columns.publish();
             assertThat(columns.length(i)).isEqualTo(frame.remaining());
             offset += frame.remaining() + 3;
         }
@@ -99,9 +101,13 @@ class ResultColumnsTest {
         for (int i = 0; i < n; i++) {
             assertThat(columns.add(0, frames[i & 1], 5L * i)).isTrue();
         }
+        columns.publish();
         for (int i : new int[] {
             0,
             1,
+            ResultColumns.FIRST - 1,
+            ResultColumns.FIRST,
+            2 * ResultColumns.FIRST + 1,
             ResultColumns.CHUNK - 1,
             ResultColumns.CHUNK,
             ResultColumns.CHUNK + 1,
@@ -117,6 +123,46 @@ class ResultColumnsTest {
         }
         assertThat(columns.added()).isEqualTo(n);
     }
+    /**
+     * Chunk 0 doubles by copying while results arrive; a reader holds the table of the last
+     * publish, which must keep every result it counted, whatever the writer copied since.
+     */
+    @Test
+    void aReaderOfThePublishedResultsSeesThemWhileTheFirstChunkDoubles() {
+        ByteBuffer frame = frame("p", "a.c", 0.5f);
+        int first = ResultColumns.FIRST;
+        for (int published : new int[] {1, first - 1, first, first + 1, 3 * first}) {
+            ResultColumns columns = new ResultColumns();
+            while (columns.added() < published) {
+                columns.add(0, frame, 11L * columns.added());
+            }
+            columns.publish();
+            for (int more = 0; more < 4 * first; more++) {
+                columns.add(0, frame, 11L * columns.added());
+            }
+            assertThat(columns.size()).isEqualTo(published);
+            for (int i = 0; i < published; i++) {
+                assertThat(columns.offset(i)).as("result %d of %d published", i, published).isEqualTo(11L * i);
+            }
+        }
+    }
+
+    /**
+     * A full chunk, 24 bytes per result plus its array header, must be a humongous object of G1
+     * (more than half a region) that fits in one region with little left, for every region size
+     * G1 allows and whichever header size (16 to 24 bytes) this VM's class pointers give.
+     */
+    @Test
+    void aFullChunkFillsOneG1RegionAlmostWholly() {
+        for (long region = 1 << 20; region <= 512 << 20; region *= 2) {
+            long bytes = 24L * ResultColumns.chunkResults(region);
+            assertThat(bytes + 24).as("region %d", region).isLessThanOrEqualTo(region);
+            assertThat(bytes).as("region %d", region).isGreaterThan(region - 100);
+        }
+        assertThat(ResultColumns.chunkResults(0)).as("not G1").isEqualTo(1 << 14);
+        assertThat(ResultColumns.CHUNK).isGreaterThanOrEqualTo(ResultColumns.FIRST);
+    }
+
     /** The tie-breaker is part of the order users see on every run: FNV-1a values fixed here, computed apart from the code. */
     @Test
     void theHashesAreFnv1aOfTheBytesAndTheFileHashCombinesPackageAndPath() {
@@ -129,6 +175,7 @@ class ResultColumnsTest {
         assertThat(ResultColumns.fileHash(0x583c6531, 0xa0de4c72)).isEqualTo(0xb8cd0051);
         ResultColumns columns = new ResultColumns();
         columns.add(0, frame("pkg", "src/a.c", 1f), 0);
+        columns.publish();
         assertThat(columns.pathHash(0)).isEqualTo(0xb8cd0051);
         assertThat(columns.packages().hash(0)).isEqualTo(0x583c6531);
     }
@@ -144,6 +191,7 @@ class ResultColumnsTest {
         buffer.limit(13 + length).position(13);
         ResultColumns columns = new ResultColumns();
         assertThat(columns.add(0, buffer, 500)).isTrue();
+        columns.publish();
         assertThat(columns.length(0)).isEqualTo(length);
         assertThat(columns.ranking(0)).isEqualTo(0.25f);
         assertThat(columns.pathHash(0)).isEqualTo(fileHash("pkg", "src/a.c"));

@@ -64,6 +64,7 @@ class ResultIndexTest {
             expected.add(new Expected(i, ranking, fileHash(pkg, path), offset, pkg));
             offset += frame.remaining();
         }
+        index.publish();
         for (Expected e : expected) {
             assertThat(index.ranking(e.index())).isEqualTo(e.ranking());
             assertThat(index.offset(e.index())).isEqualTo(e.offset());

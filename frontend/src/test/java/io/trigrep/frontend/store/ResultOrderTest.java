@@ -102,6 +102,23 @@ class ResultOrderTest {
         assertThatThrownBy(() -> order.sorted(0)).isInstanceOf(IllegalStateException.class);
     }
 
+    /** A query with no more results than the first ranks is fully ordered by them: no sort to wait for, none to run. */
+    @Test
+    void firstRanksThatCoverEveryResultAreTheFullOrder() {
+        Results results = new Results().random(41, 300);
+        ResultOrder order = results.order;
+        assertThat(order.complete()).isFalse();
+        order.selectFirst(299);
+        assertThat(order.complete()).as("one result was left out of the first ranks").isFalse();
+        order.selectFirst(300);
+        assertThat(order.complete()).isTrue();
+        for (int rank = 0; rank < 300; rank++) {
+            assertThat(order.sorted(rank)).as("rank %d", rank).isEqualTo(results.expected(rank));
+        }
+        results.add(0, frame("p", "late.c", 0.5f), results.offset);
+        assertThat(order.complete()).as("a result after the order voids it").isFalse();
+    }
+
     @Test
     void everyWaitingCallerGetsItsRankWhenThePromisedSortCompletes() throws Exception {
         Results results = new Results().random(5, 5_000);
