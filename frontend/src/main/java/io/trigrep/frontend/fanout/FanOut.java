@@ -82,11 +82,12 @@ public final class FanOut implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.sorts = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors() / 2), r -> {
-            Thread t = new Thread(r, "trigrep-sort");
-            t.setDaemon(true);
-            return t;
-        });
+        this.sorts =
+                Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors() / 2), r -> {
+                    Thread t = new Thread(r, "trigrep-sort");
+                    t.setDaemon(true);
+                    return t;
+                });
         this.teeIo = Executors.newFixedThreadPool(TeeFile.DEPTH, r -> {
             Thread t = new Thread(r, "trigrep-tee-io");
             t.setDaemon(true);
@@ -148,7 +149,8 @@ public final class FanOut implements AutoCloseable {
     public QueryRun search(String query, boolean literal, int contextLines, Duration deadline, QueryCaps caps)
             throws IOException {
         Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
-        QueryRun run = new QueryRun(shardNames(), new TeeFile(tee, teeIo, teeAlignment), writers, sorts, caps, generations);
+        QueryRun run =
+                new QueryRun(shardNames(), new TeeFile(tee, teeIo, teeAlignment), writers, sorts, caps, generations);
         // Started before any backend is asked, finished before the run completes: a client that got
         // its answer finds the query in /metrics.
         metrics.queryStarted();

@@ -1,7 +1,7 @@
 package io.trigrep.frontend.store;
 
-import io.trigrep.proto.ResultPeek;
 import com.sun.management.HotSpotDiagnosticMXBean;
+import io.trigrep.proto.ResultPeek;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -10,21 +10,24 @@ import java.util.Arrays;
  * The per-result records of one query, in chunks of primitives (no object per result, no copy of
  * a full chunk when growing): where each result's frame is in the query's tee file, its ranking,
  * a hash of its package and path (the stable tie-breaker) and its interned package. 24 bytes per
- * result, three longs side by side, so one result's values share a cache line in the sort.
+ * result, as three longs.
  *
- * <p>A full chunk is sized to be one humongous object of G1 (more than half a heap region, at most
- * a region: it fills one): G1 allocates those straight into the old generation and never copies them. Chunks of
- * 16k results were young objects that all survived: with four result-heavy queries ingesting at
- * once, every young collection copied 40-50 MB of them, and on two busy cores that stopped the
- * frontend for 100-600 ms (issue 14, a selective query's slowest answer while heavy ones run). The
- * first chunk starts small and doubles up to that size, so a query with a few results allocates
- * a few KB, not a region.
+ * <p>A full chunk fills one G1 region, which makes it a humongous object: G1 allocates those
+ * straight into the old generation and never copies them. Chunks of 16k results were young
+ * objects that all survived: with four result-heavy queries ingesting at once, every young
+ * collection copied 40-50 MB of them, and on two busy cores that stopped the frontend for 100-600
+ * ms (issue 14, a selective query's slowest answer while heavy ones run). The first chunk starts
+ * small and doubles up to that size, so a query with a few results allocates a few KB, not a
+ * region.
  *
  * <p>Single writer; other threads read what {@link #publish} made visible, through the chunk
  * table published with the size, never one the writer is still changing.
  */
 final class ResultColumns {
-    /** Longs per result: the offset; the length and the path hash; the ranking's bits and the package. */
+    /**
+     * Longs per result, side by side: the offset; the order's key ({@link #key}: the ranking and
+     * the path hash, compared in one load as one signed long); the length and the package.
+     */
     private static final int LONGS = 3;
 
     /** Results per full chunk: a constant once the class is loaded, so dividing by it is a multiplication. */
@@ -32,7 +35,7 @@ final class ResultColumns {
     /** Results the first chunk holds before it first doubles. */
     static final int FIRST = 256;
 
-    private static final long LOW = 0xffff_ffffL;
+    static final long LOW = 0xffff_ffffL;
 
     /** The writer's chunk table: chunk 0 may be replaced by a larger copy, later chunks never. */
     private long[][] chunks = new long[16][];
@@ -151,8 +154,8 @@ final class ResultColumns {
         int id = pkg.sameAs(f, ko, kl) ? pkg.value() : pkg.set(f, ko, kl, pool.intern(f, ko, kl));
         long[] c = tail;
         c[slot] = offset;
-        c[slot + 1] = (long) (f.limit() - f.position()) << 32 | (fileHash(pool.hash(id), pathHash) & LOW);
-        c[slot + 2] = (long) Float.floatToRawIntBits(peek.ranking()) << 32 | (id & LOW);
+        c[slot + 1] = key(peek.ranking(), fileHash(pool.hash(id), pathHash));
+        c[slot + 2] = (long) (f.limit() - f.position()) << 32 | (id & LOW);
         count++;
         return true;
     }
@@ -187,6 +190,23 @@ final class ResultColumns {
     }
 
     /**
+     * The order's key of a result: best ranking first, then the lower path hash, as one signed
+     * long, so that a selection compares two results with one load and one comparison each. The
+     * high half is the ranking's bits made to sort as integers, inverted (best first); all NaNs are
+     * one value, as {@link Float#compare} has them. The low half is the path hash with its sign bit
+     * flipped, so that its unsigned order, which the long's comparison sees, is the hash's signed one.
+     */
+    static long key(float ranking, int pathHash) {
+        return (long) descending(ranking) << 32 | ((pathHash ^ Integer.MIN_VALUE) & LOW);
+    }
+
+    /** A ranking's bits as an int that sorts ascending where the rankings sort descending. */
+    static int descending(float ranking) {
+        int bits = Float.floatToIntBits(ranking);
+        return ~(bits ^ ((bits >> 31) & 0x7fffffff));
+    }
+
+    /**
      * The tie-breaker of results of equal ranking: a hash of the package's name and the path in it.
      * Of the path alone it was not enough: packages share paths ({@code debian/control},
      * {@code src/main.c}), and results of two such files on different shards then tied, to be
@@ -211,16 +231,21 @@ final class ResultColumns {
     }
 
     int length(int result) {
-        return (int) (published[result / CHUNK][result % CHUNK * LONGS + 1] >>> 32);
+        return (int) (published[result / CHUNK][result % CHUNK * LONGS + 2] >>> 32);
+    }
+
+    /** The order's key, as {@link #key} makes it. */
+    long key(int result) {
+        return published[result / CHUNK][result % CHUNK * LONGS + 1];
     }
 
     float ranking(int result) {
-        return Float.intBitsToFloat(
-                (int) (published[result / CHUNK][result % CHUNK * LONGS + 2] >>> 32));
+        int bits = ~(int) (key(result) >>> 32);
+        return Float.intBitsToFloat(bits ^ ((bits >> 31) & 0x7fffffff)); // the mapping is its own inverse
     }
 
     int pathHash(int result) {
-        return (int) published[result / CHUNK][result % CHUNK * LONGS + 1];
+        return (int) key(result) ^ Integer.MIN_VALUE;
     }
 
     int packageId(int result) {

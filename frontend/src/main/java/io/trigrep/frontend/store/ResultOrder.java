@@ -222,7 +222,7 @@ final class ResultOrder {
         long[] keys = new long[n];
         for (int k = 0; k < n; k++) {
             int i = chosen[k];
-            keys[k] = ((long) descending(columns.ranking(i)) << 32) | i;
+            keys[k] = (columns.key(i) & ~ResultColumns.LOW) | i;
         }
         Arrays.sort(keys);
         int[] o = chosen;
@@ -248,22 +248,12 @@ final class ResultOrder {
         return o;
     }
 
-    /** An int whose signed order is the descending order of {@link Float#compare}. */
-    private static int descending(float ranking) {
-        int bits = Float.floatToIntBits(ranking);
-        return ~(bits ^ ((bits >> 31) & 0x7fffffff));
-    }
-
     /**
      * Ranking (best first), package-and-path hash, tee offset, then arrival: a total order, so a
      * result's rank never depends on which sort or selection placed it.
      */
     private int compare(int a, int b) {
-        int c = Float.compare(columns.ranking(b), columns.ranking(a));
-        if (c != 0) {
-            return c;
-        }
-        c = Integer.compare(columns.pathHash(a), columns.pathHash(b));
+        int c = Long.compare(columns.key(a), columns.key(b));
         if (c != 0) {
             return c;
         }

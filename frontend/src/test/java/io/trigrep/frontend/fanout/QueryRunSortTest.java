@@ -59,7 +59,9 @@ class QueryRunSortTest {
             assertThat(sortsQueued).as("the writer handed the sort on").hasSize(1);
             assertThat(run.index().ordered()).isFalse();
             for (int rank = 0; rank < QueryRun.FIRST_RANKS; rank++) {
-                assertThat(run.index().sorted(rank)).as("first rank %d, before the sort", rank).isEqualTo(n - 1 - rank);
+                assertThat(run.index().sorted(rank))
+                        .as("first rank %d, before the sort", rank)
+                        .isEqualTo(n - 1 - rank);
             }
             FutureTask<Integer> later = new FutureTask<>(() -> run.index().sorted(n - 1));
             Thread waiter = new Thread(later);

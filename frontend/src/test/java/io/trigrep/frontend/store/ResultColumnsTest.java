@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The per-result columns: each value where it was put, across chunks, streams and reused bytes. */
@@ -142,7 +144,9 @@ class ResultColumnsTest {
             }
             assertThat(columns.size()).isEqualTo(published);
             for (int i = 0; i < published; i++) {
-                assertThat(columns.offset(i)).as("result %d of %d published", i, published).isEqualTo(11L * i);
+                assertThat(columns.offset(i))
+                        .as("result %d of %d published", i, published)
+                        .isEqualTo(11L * i);
             }
         }
     }
@@ -161,6 +165,60 @@ class ResultColumnsTest {
         }
         assertThat(ResultColumns.chunkResults(0)).as("not G1").isEqualTo(1 << 14);
         assertThat(ResultColumns.CHUNK).isGreaterThanOrEqualTo(ResultColumns.FIRST);
+    }
+
+    /**
+     * One signed comparison of two keys orders as the ranking (best first, by Float.compare, all
+     * NaNs one value and above infinity) then the path hash (signed, lower first) would; the values
+     * read back are the values put in.
+     */
+    @Test
+    void theKeyOrdersByRankingThenPathHashAndGivesBothBack() {
+        float[] rankings = {
+            Float.NaN,
+            Float.POSITIVE_INFINITY,
+            Float.MAX_VALUE,
+            1f,
+            0.5f,
+            Float.MIN_VALUE,
+            0f,
+            -0f,
+            -Float.MIN_VALUE,
+            -1f,
+            Float.NEGATIVE_INFINITY,
+            Float.intBitsToFloat(0xffc00001)
+        };
+        int[] hashes = {Integer.MIN_VALUE, -1, 0, 1, Integer.MAX_VALUE};
+        List<float[]> pairs = new ArrayList<>();
+        for (float r : rankings) {
+            for (int h : hashes) {
+                pairs.add(new float[] {r, Float.intBitsToFloat(h)});
+            }
+        }
+        for (float[] a : pairs) {
+            for (float[] b : pairs) {
+                int ha = Float.floatToRawIntBits(a[1]);
+                int hb = Float.floatToRawIntBits(b[1]);
+                int expected = Float.compare(b[0], a[0]);
+                if (expected == 0) {
+                    expected = Integer.compare(ha, hb);
+                }
+                assertThat(Integer.signum(Long.compare(ResultColumns.key(a[0], ha), ResultColumns.key(b[0], hb))))
+                        .as("%s/%d against %s/%d", a[0], ha, b[0], hb)
+                        .isEqualTo(Integer.signum(expected));
+            }
+        }
+        ResultColumns columns = new ResultColumns();
+        for (float r : rankings) {
+            columns.add(0, frame("p", "a.c", r), columns.added());
+        }
+        columns.publish();
+        for (int i = 0; i < rankings.length; i++) {
+            assertThat(Float.compare(columns.ranking(i), rankings[i]))
+                    .as("ranking %s", rankings[i])
+                    .isZero();
+            assertThat(columns.pathHash(i)).isEqualTo(fileHash("p", "a.c"));
+        }
     }
 
     /** The tie-breaker is part of the order users see on every run: FNV-1a values fixed here, computed apart from the code. */

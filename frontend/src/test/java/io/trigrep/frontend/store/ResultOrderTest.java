@@ -109,7 +109,9 @@ class ResultOrderTest {
         ResultOrder order = results.order;
         assertThat(order.complete()).isFalse();
         order.selectFirst(299);
-        assertThat(order.complete()).as("one result was left out of the first ranks").isFalse();
+        assertThat(order.complete())
+                .as("one result was left out of the first ranks")
+                .isFalse();
         order.selectFirst(300);
         assertThat(order.complete()).isTrue();
         for (int rank = 0; rank < 300; rank++) {
