@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.trigrep.frontend.store.ResultIndexTest.Expected;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
@@ -119,6 +120,33 @@ class ResultOrderTest {
         }
         results.add(0, frame("p", "late.c", 0.5f), results.offset);
         assertThat(order.complete()).as("a result after the order voids it").isFalse();
+    }
+
+    /**
+     * The radix sort of the rankings orders high halves as signed ints and keeps equal ones in
+     * their order, below and above the size where it takes over from Arrays.sort; high halves of
+     * few values (many ties), of every sign and of all-equal top digits (skipped passes).
+     */
+    @Test
+    void theRadixSortOrdersHighHalvesAsSignedIntsAndKeepsTiesInOrder() {
+        Random random = new Random(43);
+        for (int n : new int[] {0, 1, 100, 4095, 4096, 50_000}) {
+            for (int shape = 0; shape < 3; shape++) {
+                long[] keys = new long[n];
+                for (int k = 0; k < n; k++) {
+                    int high = switch (shape) {
+                        case 0 -> random.nextInt();
+                        case 1 -> random.nextInt(7) - 3;
+                        default -> 0x3f00_0000 + random.nextInt(1 << 20);
+                    };
+                    keys[k] = (long) high << 32 | k;
+                }
+                long[] expected = keys.clone();
+                Arrays.sort(expected); // low halves ascending in input order: the stable order
+                ResultOrder.sortByRanking(keys);
+                assertThat(keys).as("n %d, shape %d", n, shape).containsExactly(expected);
+            }
+        }
     }
 
     @Test
