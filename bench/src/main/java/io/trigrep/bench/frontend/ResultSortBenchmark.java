@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The full order of a result-heavy query ({@link ResultIndex#sort}), which pages past the first
  * ranks wait for: results shaped like {@code struct} on the Linux tree (2 million of them, about 14
- * per file, the files' static ranks apart and each line's ranking that rank scaled by how good
+ * per file, the files' static ranks random or shared, and each line's ranking that rank scaled by how good
  * the match looks, as the backends' Ranking has it: word boundary, column, indent). One operation
  * is one sort of all of them.
  */
@@ -40,6 +40,13 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ResultSortBenchmark {
     @Param({"2000000"})
     public int results;
+
+    /**
+     * Distinct static ranks among the files: 0 for a random one each, else that many values shared
+     * (the indexer's ranks of a tree's files repeat, so equal rankings of different files are common).
+     */
+    @Param({"0", "64"})
+    public int staticRanks;
 
     private ResultIndex index;
 
@@ -61,7 +68,9 @@ public class ResultSortBenchmark {
             if (leftInFile == 0) {
                 file++;
                 leftInFile = 1 + random.nextInt(27);
-                staticRank = 0.05f + random.nextFloat() * 0.95f;
+                staticRank = staticRanks == 0
+                        ? 0.05f + random.nextFloat() * 0.95f
+                        : 0.05f + random.nextInt(staticRanks) * 0.95f / staticRanks;
                 path = ("drivers/net/file-" + file + ".c").getBytes(StandardCharsets.UTF_8);
             }
             leftInFile--;

@@ -209,16 +209,11 @@ final class ResultOrder {
     /** Sorts the results {@code chosen} in place; returns it. */
     private int[] ordered(int[] chosen) {
         int n = chosen.length;
-        // Sorting packed primitive keys with Arrays.sort is about ten times faster than the indirect
-        // quicksort below (measured on 600,000 results: it was most of the frontend's time per query),
-        // at the price of a transient 24 bytes per result. Pass 1 orders by ranking; pass 2 orders
-        // each run of equal ranking by path hash, unless the run is in that order already (most are:
-        // a file's lines of equal ranking, which share their hash). The position in chosen, sorted
-        // by index first, breaks the remaining ties: it is the offset order whenever offsets grow with
-        // the index (the tee's append order). Pass 2 reads the hashes from an array made in pass 1,
-        // in the order of the results, not from the columns at random: on 2 million results those
-        // reads were most of the sort's time.
-        // Results added out of offset order (not from a tee) take the exact comparison instead.
+        // Results added out of offset order (not from a tee) take the exact comparison. Else the
+        // order is the columns' key (ranking, then path hash) with ties in index order, which is the
+        // offset order whenever offsets grow with the index (the tee's append order): sorting packed
+        // primitive keys is about ten times faster than the indirect quicksort below (measured on
+        // 600,000 results: it was most of the frontend's time per query).
         if (!columns.offsetsInArrivalOrder()) {
             sort(chosen, 0, n - 1);
             return chosen;
@@ -226,14 +221,33 @@ final class ResultOrder {
         if (!ascending(chosen)) {
             Arrays.sort(chosen);
         }
-        long[] keys = new long[n];
-        int[] hashes = new int[n];
-        for (int k = 0; k < n; k++) {
-            long key = columns.key(chosen[k]);
-            keys[k] = (key & ~ResultColumns.LOW) | k;
-            hashes[k] = (int) key ^ Integer.MIN_VALUE;
+        if (n < RADIX_FROM) {
+            return orderedByTwoSorts(chosen);
         }
-        sortByRanking(keys);
+        // A stable radix sort of the keys carries the indexes along, so ties keep index order: a
+        // comparison sort of ranking and index, then one of path hash and index within each run of
+        // equal ranking, took 190 ms for 2 million results, most of it in the second sort's random
+        // reads of the columns (Linux's files share static ranks, so such runs are many).
+        long[] keys = new long[n];
+        for (int k = 0; k < n; k++) {
+            keys[k] = columns.key(chosen[k]);
+        }
+        radixSort(keys, chosen);
+        return chosen;
+    }
+
+    /**
+     * {@link #ordered} of a few results, {@code chosen} ascending: Arrays.sort of ranking and
+     * position, then of path hash and position within each run of equal ranking; a transient 8
+     * bytes per result.
+     */
+    private int[] orderedByTwoSorts(int[] chosen) {
+        int n = chosen.length;
+        long[] keys = new long[n];
+        for (int k = 0; k < n; k++) {
+            keys[k] = (columns.key(chosen[k]) & ~ResultColumns.LOW) | k;
+        }
+        Arrays.sort(keys);
         int start = 0;
         while (start < n) {
             int high = (int) (keys[start] >>> 32);
@@ -241,10 +255,10 @@ final class ResultOrder {
             while (end < n && (int) (keys[end] >>> 32) == high) {
                 end++;
             }
-            if (end - start > 1 && !hashesAscending(keys, hashes, start, end)) {
+            if (end - start > 1) {
                 for (int k = start; k < end; k++) {
                     int at = (int) keys[k];
-                    keys[k] = ((long) hashes[at] << 32) | at;
+                    keys[k] = ((long) columns.pathHash(chosen[at]) << 32) | at;
                 }
                 Arrays.sort(keys, start, end);
             }
@@ -257,49 +271,55 @@ final class ResultOrder {
         return chosen;
     }
 
-    /** Below this many keys a comparison sort beats the radix sort's fixed cost (its count tables). */
+    /** Below this many results the two comparison sorts beat the radix sort's fixed cost (its count tables). */
     private static final int RADIX_FROM = 4096;
 
     private static final int DIGIT_BITS = 11;
 
     /**
-     * Sorts {@code keys} by their high halves as signed ints; keys of equal high halves keep their
-     * order, which is their low halves' (ascending, as made). A radix sort of the high half, least
-     * significant digit first, each pass stable and skipped when every key has the same digit there
-     * (the rankings' top bits mostly agree): a comparison sort of 2 million keys took 100-130 ms,
-     * most of a full order's time.
+     * Sorts {@code keys} as signed longs and {@code values} along with them; equal keys keep their
+     * order. Least significant digit first, each pass stable, a pass skipped when every key has the
+     * same digit there (the rankings' top bits mostly agree). A transient 12 bytes per key.
      */
-    static void sortByRanking(long[] keys) {
+    static void radixSort(long[] keys, int[] values) {
         int n = keys.length;
-        if (n < RADIX_FROM) {
-            Arrays.sort(keys);
+        if (n < 2) {
             return;
         }
-        long[] from = keys;
-        long[] to = new long[n];
-        for (int shift = 32; shift < 64; shift += DIGIT_BITS) {
+        long[] fromKeys = keys;
+        int[] fromValues = values;
+        long[] toKeys = new long[n];
+        int[] toValues = new int[n];
+        for (int shift = 0; shift < 64; shift += DIGIT_BITS) {
             int bits = Math.min(DIGIT_BITS, 64 - shift);
             int mask = (1 << bits) - 1;
             int sign = shift + bits == 64 ? 1 << (bits - 1) : 0; // the top digit holds the sign: flip it
             int[] starts = new int[mask + 2];
-            for (long key : from) {
+            for (long key : fromKeys) {
                 starts[(((int) (key >>> shift) & mask) ^ sign) + 1]++;
             }
-            if (starts[(((int) (from[0] >>> shift) & mask) ^ sign) + 1] == n) {
+            if (starts[(((int) (fromKeys[0] >>> shift) & mask) ^ sign) + 1] == n) {
                 continue;
             }
             for (int d = 1; d < starts.length; d++) {
                 starts[d] += starts[d - 1];
             }
-            for (long key : from) {
-                to[starts[((int) (key >>> shift) & mask) ^ sign]++] = key;
+            for (int k = 0; k < n; k++) {
+                long key = fromKeys[k];
+                int to = starts[((int) (key >>> shift) & mask) ^ sign]++;
+                toKeys[to] = key;
+                toValues[to] = fromValues[k];
             }
-            long[] swap = from;
-            from = to;
-            to = swap;
+            long[] swapKeys = fromKeys;
+            fromKeys = toKeys;
+            toKeys = swapKeys;
+            int[] swapValues = fromValues;
+            fromValues = toValues;
+            toValues = swapValues;
         }
-        if (from != keys) {
-            System.arraycopy(from, 0, keys, 0, n);
+        if (fromKeys != keys) {
+            System.arraycopy(fromKeys, 0, keys, 0, n);
+            System.arraycopy(fromValues, 0, values, 0, n);
         }
     }
 
@@ -308,19 +328,6 @@ final class ResultOrder {
             if (values[k - 1] > values[k]) {
                 return false;
             }
-        }
-        return true;
-    }
-
-    /** Whether the results at positions {@code keys[from, to)}'s low halves have non-decreasing hashes. */
-    private static boolean hashesAscending(long[] keys, int[] hashes, int from, int to) {
-        int previous = hashes[(int) keys[from]];
-        for (int k = from + 1; k < to; k++) {
-            int hash = hashes[(int) keys[k]];
-            if (hash < previous) {
-                return false;
-            }
-            previous = hash;
         }
         return true;
     }

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.trigrep.frontend.store.ResultIndexTest.Expected;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
@@ -123,28 +122,34 @@ class ResultOrderTest {
     }
 
     /**
-     * The radix sort of the rankings orders high halves as signed ints and keeps equal ones in
-     * their order, below and above the size where it takes over from Arrays.sort; high halves of
-     * few values (many ties), of every sign and of all-equal top digits (skipped passes).
+     * The radix sort orders keys as signed longs and keeps equal ones in their order, with the
+     * values moved along; keys of every sign, of few values (many ties), and of top digits that
+     * all agree (skipped passes).
      */
     @Test
-    void theRadixSortOrdersHighHalvesAsSignedIntsAndKeepsTiesInOrder() {
+    void theRadixSortOrdersSignedKeysStablyAndMovesTheValuesAlong() {
         Random random = new Random(43);
-        for (int n : new int[] {0, 1, 100, 4095, 4096, 50_000}) {
+        for (int n : new int[] {0, 1, 2, 100, 4096, 50_000}) {
             for (int shape = 0; shape < 3; shape++) {
                 long[] keys = new long[n];
+                int[] values = new int[n];
+                List<long[]> expected = new ArrayList<>();
                 for (int k = 0; k < n; k++) {
-                    int high = switch (shape) {
-                        case 0 -> random.nextInt();
-                        case 1 -> random.nextInt(7) - 3;
-                        default -> 0x3f00_0000 + random.nextInt(1 << 20);
+                    keys[k] = switch (shape) {
+                        case 0 -> random.nextLong();
+                        case 1 -> random.nextInt(7) - 3L << 32 | random.nextInt(3);
+                        default -> 0x3f00_0000_0000_0000L + random.nextInt(1 << 20);
                     };
-                    keys[k] = (long) high << 32 | k;
+                    values[k] = 1_000_000 + k;
+                    expected.add(new long[] {keys[k], values[k]});
                 }
-                long[] expected = keys.clone();
-                Arrays.sort(expected); // low halves ascending in input order: the stable order
-                ResultOrder.sortByRanking(keys);
-                assertThat(keys).as("n %d, shape %d", n, shape).containsExactly(expected);
+                expected.sort(java.util.Comparator.comparingLong(e -> e[0])); // List.sort is stable
+                ResultOrder.radixSort(keys, values);
+                for (int k = 0; k < n; k++) {
+                    assertThat(new long[] {keys[k], values[k]})
+                            .as("n %d, shape %d, at %d", n, shape, k)
+                            .containsExactly(expected.get(k));
+                }
             }
         }
     }
