@@ -62,6 +62,16 @@ class SerialExecutorTest {
             AtomicInteger running = new AtomicInteger();
             AtomicInteger mostAtOnce = new AtomicInteger();
             CountDownLatch done = new CountDownLatch(20);
+            // The writer waits until all ten are queued: else task 0 could queue its follow-up
+            // before this thread queued task 1, and that order would be right too.
+            CountDownLatch queued = new CountDownLatch(1);
+            writer.execute(() -> {
+                try {
+                    queued.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
             for (int i = 0; i < 10; i++) {
                 int n = i;
                 writer.execute(() -> {
@@ -78,6 +88,7 @@ class SerialExecutorTest {
                     done.countDown();
                 });
             }
+            queued.countDown();
             assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
             assertThat(mostAtOnce.get())
                     .as("tasks of one writer running at once")
