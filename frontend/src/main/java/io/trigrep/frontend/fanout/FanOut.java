@@ -199,7 +199,10 @@ public final class FanOut implements AutoCloseable {
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         writers.shutdownNow();
-        sorts.shutdownNow();
+        // A page may wait (uninterruptibly) for a promised order: the sorts not begun run here.
+        for (Runnable sort : sorts.shutdownNow()) {
+            sort.run();
+        }
         teeIo.shutdown();
     }
 }

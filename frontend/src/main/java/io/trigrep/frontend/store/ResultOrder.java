@@ -237,15 +237,15 @@ final class ResultOrder {
     }
 
     /**
-     * {@link #ordered} of a few results, {@code chosen} ascending: Arrays.sort of ranking and
-     * position, then of path hash and position within each run of equal ranking; a transient 8
-     * bytes per result.
+     * {@link #ordered} of a few results, {@code chosen} ascending: Arrays.sort of ranking and index,
+     * then of path hash and index within each run of equal ranking; a transient 8 bytes per result.
      */
     private int[] orderedByTwoSorts(int[] chosen) {
         int n = chosen.length;
         long[] keys = new long[n];
         for (int k = 0; k < n; k++) {
-            keys[k] = (columns.key(chosen[k]) & ~ResultColumns.LOW) | k;
+            int i = chosen[k];
+            keys[k] = (columns.key(i) & ~ResultColumns.LOW) | i;
         }
         Arrays.sort(keys);
         int start = 0;
@@ -257,16 +257,15 @@ final class ResultOrder {
             }
             if (end - start > 1) {
                 for (int k = start; k < end; k++) {
-                    int at = (int) keys[k];
-                    keys[k] = ((long) columns.pathHash(chosen[at]) << 32) | at;
+                    int i = (int) keys[k];
+                    keys[k] = ((long) columns.pathHash(i) << 32) | i;
                 }
                 Arrays.sort(keys, start, end);
             }
+            for (int k = start; k < end; k++) {
+                chosen[k] = (int) keys[k];
+            }
             start = end;
-        }
-        int[] byPosition = chosen.clone();
-        for (int k = 0; k < n; k++) {
-            chosen[k] = byPosition[(int) keys[k]];
         }
         return chosen;
     }
