@@ -202,8 +202,15 @@ final class ResultColumns {
 
     /** A ranking's bits as an int that sorts ascending where the rankings sort descending. */
     static int descending(float ranking) {
-        int bits = Float.floatToIntBits(ranking);
-        return ~(bits ^ ((bits >> 31) & 0x7fffffff));
+        return ~signedOrder(Float.floatToIntBits(ranking));
+    }
+
+    /**
+     * A float's bits made to sort as a signed int does (the negative ones' magnitude bits
+     * inverted), and back: the mapping is its own inverse.
+     */
+    private static int signedOrder(int bits) {
+        return bits ^ ((bits >> 31) & 0x7fffffff);
     }
 
     /**
@@ -240,8 +247,7 @@ final class ResultColumns {
     }
 
     float ranking(int result) {
-        int bits = ~(int) (key(result) >>> 32);
-        return Float.intBitsToFloat(bits ^ ((bits >> 31) & 0x7fffffff)); // the mapping is its own inverse
+        return Float.intBitsToFloat(signedOrder(~(int) (key(result) >>> 32)));
     }
 
     int pathHash(int result) {

@@ -16,6 +16,11 @@ import java.util.function.Supplier;
 final class ResultOrder {
     static final String NOT_SORTED = "sort() first: results were added after the last sort";
 
+    /** Below this many results the two comparison sorts beat the radix sort's fixed cost (its count tables). */
+    private static final int RADIX_FROM = 4096;
+
+    private static final int DIGIT_BITS = 11;
+
     /**
      * The first ranks (null unless {@link #selectFirst} chose them) and the full order, done once
      * sorted. One object so that a reader sees both of the same moment.
@@ -218,16 +223,17 @@ final class ResultOrder {
             sort(chosen, 0, n - 1);
             return chosen;
         }
-        if (!ascending(chosen)) {
-            Arrays.sort(chosen);
-        }
         if (n < RADIX_FROM) {
             return orderedByTwoSorts(chosen);
         }
-        // A stable radix sort of the keys carries the indexes along, so ties keep index order: a
-        // comparison sort of ranking and index, then one of path hash and index within each run of
-        // equal ranking, took 190 ms for 2 million results, most of it in the second sort's random
-        // reads of the columns (Linux's files share static ranks, so such runs are many).
+        // A stable radix sort of the keys carries the indexes along, so ties keep their order in
+        // chosen, made ascending first: a comparison sort of ranking and index, then one of path
+        // hash and index within each run of equal ranking, took 190 ms for 2 million results, most of
+        // it in the second sort's random reads of the columns (Linux's files share static ranks, so
+        // such runs are many).
+        if (!ascending(chosen)) {
+            Arrays.sort(chosen);
+        }
         long[] keys = new long[n];
         for (int k = 0; k < n; k++) {
             keys[k] = columns.key(chosen[k]);
@@ -237,7 +243,7 @@ final class ResultOrder {
     }
 
     /**
-     * {@link #ordered} of a few results, {@code chosen} ascending: Arrays.sort of ranking and index,
+     * {@link #ordered} of a few results: Arrays.sort of ranking and index,
      * then of path hash and index within each run of equal ranking; a transient 8 bytes per result.
      */
     private int[] orderedByTwoSorts(int[] chosen) {
@@ -269,11 +275,6 @@ final class ResultOrder {
         }
         return chosen;
     }
-
-    /** Below this many results the two comparison sorts beat the radix sort's fixed cost (its count tables). */
-    private static final int RADIX_FROM = 4096;
-
-    private static final int DIGIT_BITS = 11;
 
     /**
      * Sorts {@code keys} as signed longs and {@code values} along with them; equal keys keep their

@@ -14,12 +14,14 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A completed run's full sort runs on the sorts pool, not on the writers' pool that every query's
  * ingest shares; a run whose results all fit in the first ranks needs none.
  */
+@Timeout(60) // a rank that waits for a sort nobody runs fails here instead of hanging
 class QueryRunSortTest {
     @TempDir
     Path dir;
@@ -66,6 +68,13 @@ class QueryRunSortTest {
             FutureTask<Integer> later = new FutureTask<>(() -> run.index().sorted(n - 1));
             Thread waiter = new Thread(later);
             waiter.start();
+            while (waiter.getState() != Thread.State.WAITING) {
+                assertThat(later)
+                        .as("the last rank answered before the sort ran")
+                        .isNotDone();
+                Thread.sleep(1);
+            }
+            assertThat(later).isNotDone();
             sortsQueued.get(0).run();
             assertThat(later.get(10, TimeUnit.SECONDS)).isZero();
             assertThat(run.index().ordered()).isTrue();
