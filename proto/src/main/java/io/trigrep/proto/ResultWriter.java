@@ -414,7 +414,18 @@ public final class ResultWriter {
     }
 
     private static void text(ByteBuf out, ByteBuf source, int offset, int length) {
-        out.writeBytes(source, offset, length);
+        if (source.hasArray()) {
+            // From the array itself: Netty 4.2's pooled buffers copy from another ByteBuf through
+            // an NIO view of it, two objects per call, five calls per result: 90 % of a backend's
+            // allocations while it streamed two million results, and its young collections with them.
+            if (offset < 0 || length < 0 || offset > source.capacity() - length) {
+                throw new IndexOutOfBoundsException(
+                        "line at " + offset + ", " + length + " bytes, is outside the source's " + source.capacity());
+            }
+            out.writeBytes(source.array(), source.arrayOffset() + offset, length);
+        } else {
+            out.writeBytes(source, offset, length);
+        }
         pad(out, textWords(length) * 8 - length);
     }
 

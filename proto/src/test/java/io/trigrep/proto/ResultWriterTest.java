@@ -11,6 +11,7 @@ import io.trigrep.proto.Values.ResultValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -30,6 +31,11 @@ class ResultWriterTest {
 
     /** The same, cutting lines longer than {@code maxLineBytes}. */
     static ByteBuf write(ResultValue value, int maxLineBytes) {
+        return write(value, maxLineBytes, Unpooled::wrappedBuffer);
+    }
+
+    /** The same, the file's bytes wrapped by {@code wrap}. */
+    static ByteBuf write(ResultValue value, int maxLineBytes, Function<byte[], ByteBuf> wrap) {
         StringBuilder file = new StringBuilder();
         List<int[]> spans = new ArrayList<>();
         List<String> lines = new ArrayList<>(value.before());
@@ -40,7 +46,7 @@ class ResultWriterTest {
             file.append(line).append('\n');
             spans.add(new int[] {start, line.getBytes(StandardCharsets.UTF_8).length});
         }
-        ByteBuf source = Unpooled.wrappedBuffer(file.toString().getBytes(StandardCharsets.UTF_8));
+        ByteBuf source = wrap.apply(file.toString().getBytes(StandardCharsets.UTF_8));
         ResultWriter writer =
                 new ResultWriter(Math.max(value.before().size(), value.after().size()), maxLineBytes);
         writer.start(
@@ -149,6 +155,45 @@ class ResultWriterTest {
         } finally {
             frame.release();
         }
+    }
+
+    /**
+     * The lines are copied alike from a file at the start of its array, from one in the middle of a
+     * larger array (a backend's scratch array, wrapped as a slice) and from direct memory; a span
+     * outside the source is refused, not read from the array's bytes beyond it.
+     */
+    @Property(tries = 100)
+    void everyKindOfSourceWritesTheSameBytes(@ForAll("results") ResultValue value) {
+        Function<byte[], ByteBuf> slice = bytes -> {
+            byte[] larger = new byte[bytes.length + 64];
+            java.util.Arrays.fill(larger, (byte) 'x');
+            System.arraycopy(bytes, 0, larger, 16, bytes.length);
+            return Unpooled.wrappedBuffer(larger, 16, bytes.length);
+        };
+        Function<byte[], ByteBuf> direct =
+                bytes -> Unpooled.directBuffer(bytes.length).writeBytes(bytes);
+        ByteBuf plain = write(value, Integer.MAX_VALUE);
+        ByteBuf sliced = write(value, Integer.MAX_VALUE, slice);
+        ByteBuf off = write(value, Integer.MAX_VALUE, direct);
+        try {
+            assertThat(ByteBufUtil.getBytes(sliced)).isEqualTo(ByteBufUtil.getBytes(plain));
+            assertThat(ByteBufUtil.getBytes(off)).isEqualTo(ByteBufUtil.getBytes(plain));
+        } finally {
+            plain.release();
+            sliced.release();
+            off.release();
+        }
+    }
+
+    @Test
+    void refusesALineOutsideItsSource() {
+        ByteBuf source = Unpooled.wrappedBuffer("0123456789abcdef".getBytes(StandardCharsets.US_ASCII), 4, 8);
+        ResultWriter writer = new ResultWriter(0)
+                .start(new byte[0], new byte[0], source, 1, 0f)
+                .match(6, 4);
+        ByteBuf out = Unpooled.buffer();
+        assertThatThrownBy(() -> writer.writeTo(out)).isInstanceOf(IndexOutOfBoundsException.class);
+        out.release();
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.trigrep.bench.proto;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
@@ -12,6 +12,7 @@ import io.trigrep.proto.ResultWriter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.capnproto.MessageBuilder;
 import org.capnproto.StructList;
@@ -73,12 +74,15 @@ public class ResultEncodeBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        out = PooledByteBufAllocator.DEFAULT.directBuffer(4096);
+        // As in a backend: the channel's allocator (Netty 4.2's adaptive one), and the file's bytes
+        // in a scratch array larger than the file, wrapped once per file as a slice of it.
+        out = ByteBufAllocator.DEFAULT.buffer(4096);
         firstSegment = ByteBuffer.allocate(128 * 8).order(ByteOrder.LITTLE_ENDIAN);
         String file = String.join("\n", BEFORE) + "\n" + LINE + "\n" + String.join("\n", AFTER) + "\n";
         fileBytes = ByteBuffer.wrap(file.getBytes(StandardCharsets.UTF_8));
         lineOffset = (String.join("\n", BEFORE) + "\n").getBytes(StandardCharsets.UTF_8).length;
-        fileBuf = Unpooled.wrappedBuffer(fileBytes.duplicate());
+        byte[] scratch = Arrays.copyOf(fileBytes.array(), fileBytes.capacity() + 4096);
+        fileBuf = Unpooled.wrappedBuffer(scratch, 0, fileBytes.capacity());
         String[] lines = file.lines().toArray(String[]::new);
         int at = 0;
         for (int i = 0; i < lines.length; i++) {
@@ -103,7 +107,7 @@ public class ResultEncodeBenchmark {
         }
         file[LONG] = '\n';
         file[2 * LONG + 1] = '\n';
-        longFile = Unpooled.wrappedBuffer(file);
+        longFile = Unpooled.wrappedBuffer(Arrays.copyOf(file, file.length + 4096), 0, file.length);
     }
 
     @TearDown(Level.Trial)
