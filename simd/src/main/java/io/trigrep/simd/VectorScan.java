@@ -4,7 +4,8 @@ import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The first stretch of bytes where a two-byte pattern may start, a vector of positions at a time.
+ * Byte scans a vector at a time. {@link #firstCandidateBlock}: the first stretch of bytes where a
+ * two-byte pattern may start.
  * A literal's scan ({@code LiteralScan} in the backend) tests two of its bytes, {@code x} at offset
  * {@code a} and {@code y} at offset {@code b} from each position: here a whole vector of positions
  * is tested with four instructions and skipped when none qualifies, which is almost always for a
@@ -40,5 +41,20 @@ public final class VectorScan {
             }
         }
         return i;
+    }
+
+    /**
+     * How many bytes of {@code bytes[from, to)} equal {@code value}, where {@code to - from} is a
+     * multiple of {@link Vectors#BYTES}: the caller counts a shorter rest its own way, eight at a
+     * time. A line number is the newlines before a match, and a match late in a large file had
+     * them counted eight bytes at a time at about 4 GB/s (about 60 a vector at a time).
+     */
+    public static int count(byte[] bytes, int from, int to, byte value) {
+        int width = SPECIES.length();
+        int n = 0;
+        for (int i = from; i < to; i += width) {
+            n += ByteVector.fromArray(SPECIES, bytes, i).eq(value).trueCount();
+        }
+        return n;
     }
 }

@@ -2,6 +2,8 @@ package io.trigrep.backend.search;
 
 import io.trigrep.indexer.bytes.Swar;
 import io.trigrep.re2j.Pattern;
+import io.trigrep.simd.VectorScan;
+import io.trigrep.simd.Vectors;
 import java.util.List;
 
 /**
@@ -70,10 +72,18 @@ sealed interface LineMatcher permits LiteralSearch, FoldedLiteralSearch, NeedleS
         return i;
     }
 
-    /** Newlines in {@code content[from, to)}, eight bytes at a time (exact zero-byte count of {@code v ^ '\n'}). */
+    /**
+     * Newlines in {@code content[from, to)}: whole vectors at a time where the JVM has the Vector
+     * API ({@link Vectors#BYTES}), then eight bytes at a time (exact zero-byte count of {@code v ^
+     * '\n'}), then bytes.
+     */
     static int countNewlines(byte[] content, int from, int to) {
         int n = 0;
         int i = from;
+        if (Vectors.BYTES > 0 && to - from >= Vectors.BYTES) {
+            i = from + (to - from) / Vectors.BYTES * Vectors.BYTES;
+            n = VectorScan.count(content, from, i, (byte) '\n');
+        }
         for (; i + 8 <= to; i += 8) {
             n += Long.bitCount(Swar.newlines(Swar.word(content, i)));
         }

@@ -204,6 +204,16 @@ class LineMatcherTest {
             newlines += content[k] == '\n' ? 1 : 0;
         }
         assertThat(LineMatcher.countNewlines(content, 0, pos)).isEqualTo(newlines);
+        // From any start too: a vector's worth or less, unaligned, and the tail after whole vectors.
+        for (int from = 0; from <= pos; from += 7) {
+            int n = 0;
+            for (int k = from; k < pos; k++) {
+                n += content[k] == '\n' ? 1 : 0;
+            }
+            assertThat(LineMatcher.countNewlines(content, from, pos))
+                    .as("from %d", from)
+                    .isEqualTo(n);
+        }
     }
 
     /**
