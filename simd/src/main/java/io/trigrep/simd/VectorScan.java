@@ -52,7 +52,8 @@ public final class VectorScan {
     public static int count(byte[] bytes, int from, int to, byte value) {
         int width = SPECIES.length();
         int n = 0;
-        for (int i = from; i < to; i += width) {
+        // Whole vectors only, even if the caller's range is not: never a read past to.
+        for (int i = from; i <= to - width; i += width) {
             n += ByteVector.fromArray(SPECIES, bytes, i).eq(value).trueCount();
         }
         return n;

@@ -13,9 +13,6 @@ import java.util.List;
  * buffer it reports).
  */
 final class LiteralScan {
-    /** Bytes the Vector API tests at once here; 0 where this JVM has no such vectors. */
-    private static final int VECTOR_BYTES = Vectors.BYTES;
-
     private final Ranges ranges = new Ranges();
 
     /**
@@ -66,7 +63,7 @@ final class LiteralScan {
         long aBytes = Swar.broadcast(needle[a]);
         long bBytes = Swar.broadcast(needle[b]);
         int i = from;
-        int width = VECTOR_BYTES;
+        int width = Vectors.BYTES;
         if (width > 0) {
             while (true) {
                 i = VectorScan.firstCandidateBlock(
