@@ -48,21 +48,30 @@ def main():
         t.start()
     time.sleep(1.0)
     conn = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
-    latencies, statuses = [], set()
+    latencies, statuses, asked = [], set(), []
+    began = time.time()
     i = 0
     while time.time() < end - 0.5:
-        status, seconds_taken = get(conn, SELECTIVE[i % len(SELECTIVE)], 99)
+        query = SELECTIVE[i % len(SELECTIVE)]
+        at = time.time() - began
+        status, seconds_taken = get(conn, query, 99)
         statuses.add(status)
         latencies.append(seconds_taken * 1000)
+        asked.append((seconds_taken * 1000, at, query))
         i += 1
     for t in threads:
         t.join()
     latencies.sort()
     heavy_statuses = sorted({s for s, _ in heavy_done})
-    print("selective while %d heavy run: n=%d p50 %.1f p90 %.1f max %.1f ms (statuses %s); heavy: %d done, median %.2f s (statuses %s)"
+    print("selective while %d heavy run: n=%d p50 %.1f p90 %.1f p99 %.1f max %.1f ms, %d over 100 ms (statuses %s); "
+          "heavy: %d done, median %.2f s (statuses %s)"
           % (len(heavy), len(latencies), latencies[len(latencies) // 2], latencies[int(0.9 * len(latencies))],
-             latencies[-1], sorted(statuses), len(heavy_done),
+             latencies[int(0.99 * len(latencies))], latencies[-1], sum(1 for x in latencies if x >= 100),
+             sorted(statuses), len(heavy_done),
              statistics.median(d for _, d in heavy_done) if heavy_done else float("nan"), heavy_statuses))
+    # The slowest answers, with when they were asked: a tail that is one moment (a collection, a
+    # burst of compilation) reads differently from one spread over the run.
+    print("slowest: " + ", ".join("%.0f ms at %.1f s (%s)" % s for s in sorted(asked, reverse=True)[:5]))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ package io.trigrep.frontend.fanout;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
+import io.trigrep.backend.sched.BackgroundPriority;
 import io.trigrep.frontend.metrics.FrontendMetrics;
 import io.trigrep.frontend.store.TeeFile;
 import io.trigrep.proto.Messages;
@@ -39,6 +40,8 @@ public final class FanOut implements AutoCloseable {
 
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     private final ExecutorService writers;
+    /** The writers of queries past their quantum ({@link SerialExecutor}), as many, at a lower OS priority. */
+    private final ExecutorService heavyWriters;
     /**
      * Full sorts of completed queries, off the writers: one thread per two cores, so that sorts of
      * several result-heavy queries finishing at once take turns instead of all the cores.
@@ -82,16 +85,16 @@ public final class FanOut implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.heavyWriters =
+                Executors.newFixedThreadPool(writerThreads, r -> BackgroundPriority.thread(r, "trigrep-tee-heavy"));
         this.sorts =
                 Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors() / 2), r -> {
-                    Thread t = new Thread(r, "trigrep-sort");
-                    t.setDaemon(true);
-                    return t;
+                    // Sorts are aside by design (the first page is served without them): they yield the cores.
+                    return BackgroundPriority.thread(r, "trigrep-sort");
                 });
         this.teeIo = Executors.newFixedThreadPool(TeeFile.DEPTH, r -> {
-            Thread t = new Thread(r, "trigrep-tee-io");
-            t.setDaemon(true);
-            return t;
+            // Only large answers write through these (a selective one never fills a buffer).
+            return BackgroundPriority.thread(r, "trigrep-tee-io");
         });
         List<BackendConnections> pools = new ArrayList<>();
         for (InetSocketAddress backend : this.backends) {
@@ -149,8 +152,8 @@ public final class FanOut implements AutoCloseable {
     public QueryRun search(String query, boolean literal, int contextLines, Duration deadline, QueryCaps caps)
             throws IOException {
         Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
-        QueryRun run =
-                new QueryRun(shardNames(), new TeeFile(tee, teeIo, teeAlignment), writers, sorts, caps, generations);
+        QueryRun run = new QueryRun(
+                shardNames(), new TeeFile(tee, teeIo, teeAlignment), writers, heavyWriters, sorts, caps, generations);
         // Started before any backend is asked, finished before the run completes: a client that got
         // its answer finds the query in /metrics.
         metrics.queryStarted();
@@ -199,6 +202,7 @@ public final class FanOut implements AutoCloseable {
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         writers.shutdownNow();
+        heavyWriters.shutdownNow();
         // A page may wait (uninterruptibly) for a promised order: the sorts not begun run here.
         for (Runnable sort : sorts.shutdownNow()) {
             sort.run();

@@ -81,15 +81,23 @@ public final class QueryRun implements AutoCloseable {
     private final long[] searchedOn;
 
     QueryRun(List<String> shards, TeeFile tee, Executor pool) {
-        this(shards, tee, pool, pool, QueryCaps.forCache(1L << 30), new ShardGenerations(shards.size()));
+        this(shards, tee, pool, pool, pool, QueryCaps.forCache(1L << 30), new ShardGenerations(shards.size()));
     }
 
     /**
-     * A run whose writer runs on {@code pool} and whose full sort, once complete, runs on
-     * {@code sorts}: a sort of a million results takes a pool thread for 0.1-0.3 s, and with two
-     * such queries finishing at once a selective query's few results waited for both.
+     * A run whose writer runs on {@code pool}, and on {@code heavy} once it has had its quantum
+     * ({@link SerialExecutor}), and whose full sort, once complete, runs on {@code sorts}: a sort of
+     * a million results takes a pool thread for 0.1-0.3 s, and with two such queries finishing at
+     * once a selective query's few results waited for both.
      */
-    QueryRun(List<String> shards, TeeFile tee, Executor pool, Executor sorts, QueryCaps caps, ShardGenerations known) {
+    QueryRun(
+            List<String> shards,
+            TeeFile tee,
+            Executor pool,
+            Executor heavy,
+            Executor sorts,
+            QueryCaps caps,
+            ShardGenerations known) {
         if (known.shards() != shards.size()) {
             throw new IllegalArgumentException(
                     "generations of " + known.shards() + " shards for a run of " + shards.size());
@@ -109,7 +117,7 @@ public final class QueryRun implements AutoCloseable {
             statuses[i] = ShardStatus.running(shards.get(i));
         }
         this.tee = tee;
-        this.writer = new SerialExecutor(pool);
+        this.writer = new SerialExecutor(pool, heavy);
         this.sorts = sorts;
     }
 

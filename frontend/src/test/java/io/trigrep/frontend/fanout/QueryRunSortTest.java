@@ -35,7 +35,13 @@ class QueryRunSortTest {
     private QueryRun completedRun(int n) throws Exception {
         TeeFile tee = new TeeFile(dir.resolve("run-" + n + ".tee"));
         QueryRun run = new QueryRun(
-                List.of("shard"), tee, Runnable::run, sorts, QueryCaps.forCache(1L << 30), new ShardGenerations(1));
+                List.of("shard"),
+                tee,
+                Runnable::run,
+                Runnable::run,
+                sorts,
+                QueryCaps.forCache(1L << 30),
+                new ShardGenerations(1));
         byte[] line = "int main(void) {".getBytes(StandardCharsets.UTF_8);
         ByteBuf source = Unpooled.wrappedBuffer(line);
         ByteBuf frames = Unpooled.buffer();

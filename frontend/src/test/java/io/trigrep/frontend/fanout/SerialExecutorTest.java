@@ -26,8 +26,8 @@ class SerialExecutorTest {
                     Thread.currentThread().interrupt();
                 }
             });
-            SerialExecutor heavy = new SerialExecutor(pool);
-            SerialExecutor selective = new SerialExecutor(pool);
+            SerialExecutor heavy = new SerialExecutor(pool, pool);
+            SerialExecutor selective = new SerialExecutor(pool, pool);
             List<String> ran = Collections.synchronizedList(new ArrayList<>());
             CountDownLatch done = new CountDownLatch(12);
             for (int i = 0; i < 10; i++) {
@@ -57,7 +57,7 @@ class SerialExecutorTest {
     void aTaskQueuedWhileTheWriterRunsIsRunByItAfterTheOthers() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            SerialExecutor writer = new SerialExecutor(pool);
+            SerialExecutor writer = new SerialExecutor(pool, pool);
             List<Integer> ran = Collections.synchronizedList(new ArrayList<>());
             AtomicInteger running = new AtomicInteger();
             AtomicInteger mostAtOnce = new AtomicInteger();
@@ -97,6 +97,59 @@ class SerialExecutorTest {
             assertThat(ran.subList(10, 20)).containsExactly(100, 101, 102, 103, 104, 105, 106, 107, 108, 109);
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * A writer whose tasks have taken more than the quantum runs its next turns on the heavy pool;
+     * another writer's tasks still run on the pool, even while every heavy thread is busy.
+     */
+    @Test
+    void aWriterPastItsQuantumMovesToTheHeavyPoolAndLeavesThePoolToTheOthers() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor(r -> new Thread(r, "pool"));
+        ExecutorService heavyPool = Executors.newSingleThreadExecutor(r -> new Thread(r, "heavy"));
+        try {
+            SerialExecutor heavy = new SerialExecutor(pool, heavyPool);
+            SerialExecutor selective = new SerialExecutor(pool, heavyPool);
+            List<String> ran = Collections.synchronizedList(new ArrayList<>());
+            CountDownLatch first = new CountDownLatch(1);
+            heavy.execute(() -> {
+                ran.add("h0 on " + Thread.currentThread().getName());
+                try {
+                    Thread.sleep(TimeUnit.NANOSECONDS.toMillis(SerialExecutor.QUANTUM_NANOS) + 20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                first.countDown();
+            });
+            assertThat(first.await(30, TimeUnit.SECONDS)).isTrue();
+            // The heavy pool's one thread held: the heavy writer's next task waits; the selective one does not.
+            CountDownLatch hold = new CountDownLatch(1);
+            heavyPool.execute(() -> {
+                try {
+                    hold.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            CountDownLatch heavyDone = new CountDownLatch(1);
+            heavy.execute(() -> {
+                ran.add("h1 on " + Thread.currentThread().getName());
+                heavyDone.countDown();
+            });
+            CountDownLatch selectiveDone = new CountDownLatch(1);
+            selective.execute(() -> {
+                ran.add("s0 on " + Thread.currentThread().getName());
+                selectiveDone.countDown();
+            });
+            assertThat(selectiveDone.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(ran).containsExactly("h0 on pool", "s0 on pool");
+            hold.countDown();
+            assertThat(heavyDone.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(ran).containsExactly("h0 on pool", "s0 on pool", "h1 on heavy");
+        } finally {
+            pool.shutdownNow();
+            heavyPool.shutdownNow();
         }
     }
 }

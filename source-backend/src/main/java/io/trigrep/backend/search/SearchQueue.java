@@ -1,7 +1,6 @@
 package io.trigrep.backend.search;
 
 import java.util.AbstractQueue;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -20,22 +19,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * takes as long as all of them together: at 16 clients on 2 cores the heaviest selective query of
  * a mix (a 9 MB file to scan) answered at p50 165 ms while the lightest took 40.
  *
- * <p>Two classes instead. A query that has run less than its {@link SearchExecution}'s quantum is
- * in the foreground, served oldest query first, so selective queries finish in the order they
- * came, each in about its own time once its turn comes. A query past its quantum (a full scan, a
- * query matching everywhere) goes to the background, where such queries take turns chunk by
- * chunk. The foreground goes first, but every {@link #BACKGROUND_EVERY}-th task taken is a
- * background one when one waits: heavy queries keep a share of the pool under any load, and a
- * selective query arriving among them waits for no more than a chunk per thread. Other tasks (a
- * file fetch) count as foreground work that arrived when queued.
+ * <p>Oldest query first instead, so selective queries finish in the order they came, each in
+ * about its own time once its turn comes. This is the foreground pool's queue ({@link SearchPool}):
+ * a query past its quantum (a full scan, a query matching everywhere) is no longer in it, but in
+ * the background pool's, where such queries take turns chunk by chunk on threads of their own.
+ * Other tasks (a file fetch) count as work that arrived when queued.
  *
  * <p>Bounded: {@link #offer} refuses past {@code capacity}, as the pool's executor expects.
  */
 public final class SearchQueue extends AbstractQueue<Runnable> implements BlockingQueue<Runnable> {
-    /** One task in four goes to the background when it has work. */
-    static final int BACKGROUND_EVERY = 4;
-
-    /** A search's chunk, placed by when its query arrived and whether it has had its quantum. */
+    /** A search's chunk, placed by when its query arrived and whether it has had its quantum ({@link SearchPool}). */
     record Task(long arrival, boolean background, Runnable chunk) implements Runnable {
         @Override
         public void run() {
@@ -53,9 +46,7 @@ public final class SearchQueue extends AbstractQueue<Runnable> implements Blocki
     private final Condition notEmpty = lock.newCondition();
     private final PriorityQueue<Queued> foreground =
             new PriorityQueue<>(Comparator.comparingLong(Queued::arrival).thenComparingLong(Queued::sequence));
-    private final ArrayDeque<Runnable> background = new ArrayDeque<>();
     private long sequence;
-    private int sinceBackground;
 
     public SearchQueue(int capacity) {
         if (capacity < 1) {
@@ -79,12 +70,8 @@ public final class SearchQueue extends AbstractQueue<Runnable> implements Blocki
             if (size() >= capacity) {
                 return false;
             }
-            if (task instanceof Task t && t.background()) {
-                background.addLast(t);
-            } else {
-                long arrival = task instanceof Task t ? t.arrival() : arrival();
-                foreground.add(new Queued(arrival, sequence++, task));
-            }
+            long arrival = task instanceof Task t ? t.arrival() : arrival();
+            foreground.add(new Queued(arrival, sequence++, task));
             notEmpty.signal();
             return true;
         } finally {
@@ -146,32 +133,16 @@ public final class SearchQueue extends AbstractQueue<Runnable> implements Blocki
         }
     }
 
-    /** The next task by the rules above, or null; the lock is held. */
+    /** The next task by arrival, or null; the lock is held. */
     private Runnable next() {
-        if (backgroundTurn()) {
-            sinceBackground = 0;
-            return background.pollFirst();
-        }
         Queued q = foreground.poll();
-        if (q == null) {
-            return null;
-        }
-        sinceBackground++;
-        return q.task();
-    }
-
-    /** Whether the next task is a background one; the lock is held. */
-    private boolean backgroundTurn() {
-        return !background.isEmpty() && (foreground.isEmpty() || sinceBackground >= BACKGROUND_EVERY - 1);
+        return q == null ? null : q.task();
     }
 
     @Override
     public Runnable peek() {
         lock.lock();
         try {
-            if (backgroundTurn()) {
-                return background.peekFirst();
-            }
             Queued q = foreground.peek();
             return q == null ? null : q.task();
         } finally {
@@ -183,7 +154,7 @@ public final class SearchQueue extends AbstractQueue<Runnable> implements Blocki
     public int size() {
         lock.lock();
         try {
-            return foreground.size() + background.size();
+            return foreground.size();
         } finally {
             lock.unlock();
         }
@@ -198,7 +169,7 @@ public final class SearchQueue extends AbstractQueue<Runnable> implements Blocki
     public boolean remove(Object o) {
         lock.lock();
         try {
-            return background.remove(o) || foreground.removeIf(q -> q.task() == o);
+            return foreground.removeIf(q -> q.task() == o);
         } finally {
             lock.unlock();
         }
@@ -217,7 +188,6 @@ public final class SearchQueue extends AbstractQueue<Runnable> implements Blocki
             for (Queued q : foreground) {
                 all.add(q.task());
             }
-            all.addAll(background);
             return all;
         } finally {
             lock.unlock();

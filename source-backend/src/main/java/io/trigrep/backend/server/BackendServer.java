@@ -9,7 +9,7 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.trigrep.backend.ops.BackendMetrics;
-import io.trigrep.backend.search.SearchQueue;
+import io.trigrep.backend.search.SearchPool;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.indexer.segments.LiveShard;
 import io.trigrep.proto.Tls;
@@ -19,7 +19,6 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -37,7 +36,7 @@ public final class BackendServer implements AutoCloseable {
     private final BackendConfig config;
     private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
-    private final ThreadPoolExecutor searchPool;
+    private final SearchPool searchPool;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final java.util.concurrent.atomic.LongAdder produced = new java.util.concurrent.atomic.LongAdder();
     private final BackendMetrics metrics;
@@ -92,19 +91,8 @@ public final class BackendServer implements AutoCloseable {
         Generations served = generations;
         metrics.bindSize(() -> served.peek().liveDocs(), served::liveBytes);
         metrics.bindGeneration(() -> served.peek().generation());
-        AtomicInteger ids = new AtomicInteger();
-        // Each query has at most `threads` tasks queued: the queue cannot grow past this.
-        this.searchPool = new ThreadPoolExecutor(
-                config.threads(),
-                config.threads(),
-                0,
-                TimeUnit.SECONDS,
-                new SearchQueue(config.maxConcurrent() * config.threads() + 16),
-                r -> {
-                    Thread t = new Thread(r, "trigrep-search-" + ids.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
+        // Each query has at most `threads` tasks queued: the queues cannot grow past this.
+        this.searchPool = new SearchPool(config.threads(), config.maxConcurrent() * config.threads() + 16);
     }
 
     public InetSocketAddress start(String host, int port) throws InterruptedException {

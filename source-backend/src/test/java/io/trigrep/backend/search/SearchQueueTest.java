@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** Which chunk the search pool runs next: oldest query first, heavy queries in turns with a share kept. */
+/** Which chunk the foreground pool runs next: oldest query first, each query's chunks in order. */
 class SearchQueueTest {
     private final List<String> ran = new ArrayList<>();
 
@@ -35,20 +35,6 @@ class SearchQueueTest {
         queue.offer(task(20, false, "b2"));
         queue.offer(task(10, false, "a2"));
         assertThat(drainRunning(queue)).containsExactly("a1", "a2", "b1", "b2");
-    }
-
-    @Test
-    void backgroundQueriesTakeTurnsAndKeepOneTaskInFour() {
-        SearchQueue queue = new SearchQueue(32);
-        for (int i = 0; i < 3; i++) {
-            queue.offer(task(1, true, "x" + i));
-            queue.offer(task(2, true, "y" + i));
-        }
-        for (int i = 0; i < 6; i++) {
-            queue.offer(task(100 + i, false, "f" + i));
-        }
-        assertThat(drainRunning(queue))
-                .containsExactly("f0", "f1", "f2", "x0", "f3", "f4", "f5", "y0", "x1", "y1", "x2", "y2");
     }
 
     @Test
@@ -77,23 +63,23 @@ class SearchQueueTest {
     @Test
     void peekShowsWhatPollTakesAndRemoveAndDrainWork() {
         SearchQueue queue = new SearchQueue(16);
-        SearchQueue.Task background = task(1, true, "bg");
-        SearchQueue.Task foreground = task(5, false, "fg");
         SearchQueue.Task later = task(6, false, "later");
+        SearchQueue.Task foreground = task(5, false, "fg");
+        SearchQueue.Task oldest = task(1, false, "oldest");
         assertThat(queue.peek()).isNull();
-        queue.offer(background);
-        assertThat(queue.peek()).isSameAs(background);
-        queue.offer(foreground);
         queue.offer(later);
-        assertThat(queue.peek()).isSameAs(foreground);
-        assertThat(queue.iterator()).toIterable().containsExactlyInAnyOrder(background, foreground, later);
+        assertThat(queue.peek()).isSameAs(later);
+        queue.offer(foreground);
+        queue.offer(oldest);
+        assertThat(queue.peek()).isSameAs(oldest);
+        assertThat(queue.iterator()).toIterable().containsExactlyInAnyOrder(oldest, foreground, later);
         assertThat(queue.remove(foreground)).isTrue();
         assertThat(queue.remove(foreground)).isFalse();
         List<Runnable> drained = new ArrayList<>();
         assertThat(queue.drainTo(drained, 1)).isEqualTo(1);
-        assertThat(drained).containsExactly(later);
+        assertThat(drained).containsExactly(oldest);
         assertThat(queue.drainTo(drained)).isEqualTo(1);
-        assertThat(drained).containsExactly(later, background);
+        assertThat(drained).containsExactly(oldest, later);
         assertThat(queue).isEmpty();
     }
 
@@ -121,9 +107,9 @@ class SearchQueueTest {
         assertThat(queue.poll(1, TimeUnit.SECONDS)).isSameAs(t);
     }
 
-    /** Through a real one-thread pool, as the backend runs it: a selective query queued behind heavy ones runs next. */
+    /** Through a real one-thread pool, as the backend runs it: a selective query queued behind another's chunks runs next. */
     @Test
-    void aPoolRunsTheNewSelectiveQueryBeforeTheHeavyOnesNextChunks() throws Exception {
+    void aPoolRunsTheNewSelectiveQueryBeforeAnOlderQuerysNextChunks() throws Exception {
         SearchQueue queue = new SearchQueue(64);
         ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, queue);
         try {
@@ -138,24 +124,29 @@ class SearchQueueTest {
                 }
             });
             busy.await();
+            long older = SearchQueue.arrival();
+            long selective = SearchQueue.arrival();
             List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
             CountDownLatch done = new CountDownLatch(5);
-            for (String name : List.of("heavy-1", "heavy-2")) {
-                pool.execute(new SearchQueue.Task(1, true, () -> {
-                    order.add(name);
-                    done.countDown();
-                }));
-            }
-            long selective = SearchQueue.arrival();
-            for (String name : List.of("selective-a", "selective-b", "selective-c")) {
+            for (String name : List.of("selective-a", "selective-b")) {
                 pool.execute(new SearchQueue.Task(selective, false, () -> {
                     order.add(name);
                     done.countDown();
                 }));
             }
+            for (String name : List.of("older-1", "older-2")) {
+                pool.execute(new SearchQueue.Task(older, false, () -> {
+                    order.add(name);
+                    done.countDown();
+                }));
+            }
+            pool.execute(new SearchQueue.Task(selective, false, () -> {
+                order.add("selective-c");
+                done.countDown();
+            }));
             hold.countDown();
             assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(order).containsExactly("selective-a", "selective-b", "selective-c", "heavy-1", "heavy-2");
+            assertThat(order).containsExactly("older-1", "older-2", "selective-a", "selective-b", "selective-c");
         } finally {
             pool.shutdownNow();
         }
