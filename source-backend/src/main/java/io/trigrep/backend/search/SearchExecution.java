@@ -29,7 +29,7 @@ import org.capnproto.MessageBuilder;
  * One running search over one shard's live segments. Candidate docs (in static-rank order across
  * segments, {@link RankedMerge}; deleted docs left out, {@link LiveDocs}) are handed out in chunks to up to {@code parallelism} tasks on a shared pool; each task
  * searches one chunk, writes its results and, while the sink is writable, queues the next chunk.
- * Where it queues is {@link SearchQueue}'s to say, by when the query arrived and whether it has
+ * Where it queues is {@link SearchPool}'s to say, by when the query arrived and whether it has
  * run for more than {@link #QUANTUM_NANOS}. While the sink is not writable
  * no task is queued at all: the search is paused, holding no thread, until {@link #resume}.
  * The stream ends with exactly one done or error message, or with nothing once cancelled. Where
@@ -47,7 +47,7 @@ public final class SearchExecution {
     private static final long PROGRESS_NANOS = 250_000_000;
 
     /**
-     * Time on the pool after which a search's chunks go to {@link SearchQueue}'s background: above
+     * Time on the pool after which a search's chunks go to {@link SearchPool}'s background: above
      * the slowest selective query of bench/queries.txt (a 9 MB file scanned, about 11 ms), far
      * below a full scan.
      */
