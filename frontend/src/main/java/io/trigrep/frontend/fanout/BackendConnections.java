@@ -7,12 +7,12 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.FrameRunDecoder;
 import io.trigrep.proto.Tls;
+import io.trigrep.proto.Transport;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Iterator;
@@ -47,7 +47,7 @@ final class BackendConnections implements AutoCloseable {
         this.backend = backend;
         this.bootstrap = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(Transport.DEFAULT.socketChannel())
                 .option(ChannelOption.AUTO_READ, false)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(

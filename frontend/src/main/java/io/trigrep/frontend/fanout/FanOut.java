@@ -1,14 +1,13 @@
 package io.trigrep.frontend.fanout;
 
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.trigrep.backend.sched.BackgroundPriority;
 import io.trigrep.frontend.metrics.FrontendMetrics;
 import io.trigrep.frontend.store.TeeFile;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Tls;
+import io.trigrep.proto.Transport;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -38,7 +37,7 @@ public final class FanOut implements AutoCloseable {
     /** Direct writes' alignment in {@link #dataDir}, found once. */
     private final int teeAlignment;
 
-    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+    private final EventLoopGroup group = Transport.DEFAULT.group(2);
     private final ExecutorService writers;
     /** The writers of queries past their quantum ({@link SerialExecutor}), as many, at a lower OS priority. */
     private final ExecutorService heavyWriters;

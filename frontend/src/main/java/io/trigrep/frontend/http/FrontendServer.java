@@ -4,10 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpContentCompressor;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
@@ -16,6 +13,7 @@ import io.trigrep.frontend.fanout.CorpusStatus;
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.query.QueryService;
+import io.trigrep.proto.Transport;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -36,8 +34,8 @@ public final class FrontendServer implements AutoCloseable {
     static final int MAX_REQUEST_BYTES = 64 << 10;
 
     private final FanOut fanOut;
-    private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+    private final EventLoopGroup boss = Transport.DEFAULT.group(1);
+    private final EventLoopGroup workers = Transport.DEFAULT.group(2);
     private final ExecutorService pages;
     /** Stateless views over the query service: one of each for all connections. */
     private final ApiHandler api;
@@ -102,7 +100,7 @@ public final class FrontendServer implements AutoCloseable {
     public InetSocketAddress start(String host, int port) throws InterruptedException {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, workers)
-                .channel(NioServerSocketChannel.class)
+                .channel(Transport.DEFAULT.serverChannel())
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {

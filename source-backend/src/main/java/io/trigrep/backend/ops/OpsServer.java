@@ -7,11 +7,8 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -26,6 +23,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.NetUtil;
 import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Tls;
+import io.trigrep.proto.Transport;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
@@ -43,7 +41,7 @@ public final class OpsServer implements AutoCloseable {
     private final BackendMetrics metrics;
     private final InetSocketAddress searchPort;
     private final Tls tls;
-    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    private final EventLoopGroup group = Transport.DEFAULT.group(1);
     // Pings block: one thread, so a stuck search port cannot multiply threads; probes just wait.
     private final ExecutorService pings = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "trigrep-readyz");
@@ -69,7 +67,7 @@ public final class OpsServer implements AutoCloseable {
     public InetSocketAddress start(String host, int port) throws InterruptedException {
         channel = new ServerBootstrap()
                 .group(group)
-                .channel(NioServerSocketChannel.class)
+                .channel(Transport.DEFAULT.serverChannel())
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {

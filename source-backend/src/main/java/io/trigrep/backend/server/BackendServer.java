@@ -4,15 +4,13 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.trigrep.backend.ops.BackendMetrics;
 import io.trigrep.backend.search.SearchPool;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.indexer.segments.LiveShard;
 import io.trigrep.proto.Tls;
+import io.trigrep.proto.Transport;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -34,8 +32,8 @@ public final class BackendServer implements AutoCloseable {
     private GenerationWatcher watcher;
 
     private final BackendConfig config;
-    private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+    private final EventLoopGroup boss = Transport.DEFAULT.group(1);
+    private final EventLoopGroup workers = Transport.DEFAULT.group(2);
     private final SearchPool searchPool;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final java.util.concurrent.atomic.LongAdder produced = new java.util.concurrent.atomic.LongAdder();
@@ -98,7 +96,7 @@ public final class BackendServer implements AutoCloseable {
     public InetSocketAddress start(String host, int port) throws InterruptedException {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, workers)
-                .channel(NioServerSocketChannel.class)
+                .channel(Transport.DEFAULT.serverChannel())
                 .option(ChannelOption.SO_BACKLOG, 256)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 // A client may send its request and shut down its output: the answer must still go out.
