@@ -45,7 +45,7 @@ final class SerialExecutor implements Executor {
     }
 
     /** The pool for the next turn: the heavy one once the tasks have had their quantum. */
-    Executor next() {
+    private Executor next() {
         synchronized (tasks) {
             return ranNanos > QUANTUM_NANOS ? heavy : pool;
         }
