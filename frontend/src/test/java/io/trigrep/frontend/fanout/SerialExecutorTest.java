@@ -123,6 +123,9 @@ class SerialExecutorTest {
                 first.countDown();
             });
             assertThat(first.await(30, TimeUnit.SECONDS)).isTrue();
+            // The turn that ran h0 ends after h0 returns; until then it would take h1 too. The pool's
+            // one thread runs this no-op only once that turn has ended and counted its time.
+            pool.submit(() -> {}).get(30, TimeUnit.SECONDS);
             // The heavy pool's one thread held: the heavy writer's next task waits; the selective one does not.
             CountDownLatch hold = new CountDownLatch(1);
             heavyPool.execute(() -> {
