@@ -47,6 +47,9 @@ final class Ctags implements Closeable {
         }
     }
 
+    /** The least time ctags gets to start and greet, whatever the per-file bound. */
+    static final long START_NANOS = TimeUnit.SECONDS.toNanos(10);
+
     private final String program;
     private final long limitNanos;
     private final ScheduledExecutorService timer;
@@ -201,16 +204,42 @@ final class Ctags implements Closeable {
         }
     }
 
-    private void start() throws IOException {
+    /**
+     * Starts ctags and waits for its greeting (the {@code "program"} line interactive mode prints
+     * first) under a bound of its own, at least {@link #START_NANOS}: on a loaded machine a
+     * process can take longer to start than a file may take, and the file after a start (the
+     * first, and each one after a kill) must not be charged for it.
+     */
+    private void start() throws Failure, IOException {
         List<String> command = new ArrayList<>();
         command.add(program);
         command.addAll(OPTIONS);
-        process = new ProcessBuilder(command)
+        Process started = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
-        in = new BufferedOutputStream(process.getOutputStream(), 1 << 16);
-        out = process.getInputStream();
+        process = started;
+        in = new BufferedOutputStream(started.getOutputStream(), 1 << 16);
+        out = started.getInputStream();
         position = limit = 0;
+        long bound = Math.max(limitNanos, START_NANOS);
+        ScheduledFuture<?> alarm = timer.schedule(started::destroyForcibly, bound, TimeUnit.NANOSECONDS);
+        try {
+            while (true) {
+                String line = readLine();
+                if (line == null) {
+                    break;
+                }
+                if (line.startsWith("{") && "program".equals(parsed.parse(line).type)) {
+                    return;
+                }
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            // killed by the alarm, or not ctags' interactive protocol: said below
+        } finally {
+            alarm.cancel(false);
+        }
+        stop();
+        throw new Failure("ctags did not start: no greeting within " + TimeUnit.NANOSECONDS.toMillis(bound) + " ms");
     }
 
     private void stop() {
