@@ -398,17 +398,27 @@ class DebianSyncScriptTest {
     @Test
     void aSecondSyncOfTheSameIndexFailsAtOnce() throws Exception {
         Path index = Files.createDirectories(dir.resolve("index"));
-        Process holder = new ProcessBuilder("flock", index.resolve(".sync.lock").toString(), "sleep", "30").start();
+        // The holder says so once it holds the lock: flock(1) runs the command only then.
+        Process holder = new ProcessBuilder(
+                        "flock", index.resolve(".sync.lock").toString(), "sh", "-c", "echo locked; exec sleep 60")
+                .start();
         try {
-            Path lock = index.resolve(".sync.lock");
-            for (int i = 0; i < 100 && !Files.exists(lock); i++) {
-                Thread.sleep(50);
-            }
-            Thread.sleep(200); // flock(1) creates the file, then locks it
+            java.util.concurrent.CompletableFuture<String> said =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return new java.io.BufferedReader(new java.io.InputStreamReader(
+                                            holder.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))
+                                    .readLine();
+                        } catch (java.io.IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    });
+            assertThat(said.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("locked");
             Run run = sync("", Map.of(), "--index", index.toString(), "--dsc-dir", dir.toString(), "--dry-run");
             assertThat(run.exit()).isEqualTo(4);
             assertThat(run.err()).contains("another sync of " + index + " is running");
         } finally {
+            holder.descendants().forEach(ProcessHandle::destroy);
             holder.destroy();
             holder.waitFor();
         }

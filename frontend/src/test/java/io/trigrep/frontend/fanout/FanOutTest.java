@@ -126,7 +126,9 @@ class FanOutTest {
     void aFinishedRunIsNotHeldUntilItsDeadline() throws Exception {
         try (FanOut fanOut = new FanOut(addresses, dir.resolve("data-held"), 2)) {
             java.lang.ref.WeakReference<QueryRun> finished = searchAndClose(fanOut);
-            for (int i = 0; i < 50 && finished.get() != null; i++) {
+            // Up to 10 s (the deadline is 10 minutes): the deadline's task is let go by a callback
+            // that may run after the test thread saw the run complete.
+            for (int i = 0; i < 500 && finished.get() != null; i++) {
                 System.gc();
                 Thread.sleep(20);
             }
@@ -181,7 +183,7 @@ class FanOutTest {
             });
             Thread silentThread = new Thread(() -> {
                 try (Socket s = silent.accept()) {
-                    Thread.sleep(10_000);
+                    Thread.sleep(120_000); // silent past the deadline and the test; a daemon
                 } catch (Exception ignored) {
                     // the test is over
                 }
@@ -196,12 +198,14 @@ class FanOutTest {
                     new InetSocketAddress("127.0.0.1", garbage.getLocalPort()),
                     new InetSocketAddress("127.0.0.1", silent.getLocalPort()));
             try (FanOut fanOut = new FanOut(mixed, dir.resolve("data"), 2);
-                    QueryRun run = fanOut.search("int", false, 0, Duration.ofSeconds(2))) {
+                    // A deadline the real backend's answer meets even on a busy machine; the silent
+                    // peer's status says the deadline, not the test's wait, ended it.
+                    QueryRun run = fanOut.search("int", false, 0, Duration.ofSeconds(5))) {
                 long start = System.nanoTime();
-                run.completion().get(10, TimeUnit.SECONDS);
+                run.completion().get(60, TimeUnit.SECONDS);
                 assertThat(System.nanoTime() - start)
-                        .as("answered within the deadline and a margin")
-                        .isLessThan(TimeUnit.SECONDS.toNanos(5));
+                        .as("answered at the deadline, not when the silent peer gives up")
+                        .isLessThan(TimeUnit.SECONDS.toNanos(30));
                 List<ShardStatus> statuses = run.statuses();
                 assertThat(statuses.get(0).state()).isEqualTo(ShardStatus.State.DONE);
                 assertThat(statuses.get(1).reason()).startsWith("cannot connect");

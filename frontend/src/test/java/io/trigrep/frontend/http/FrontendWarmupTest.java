@@ -55,10 +55,16 @@ class FrontendWarmupTest {
             ByteArrayOutputStream log = new ByteArrayOutputStream();
             server.warmUp(Duration.ofSeconds(60), new PrintStream(log, true, StandardCharsets.UTF_8));
 
-            assertThat(log.toString(StandardCharsets.UTF_8))
-                    .contains("frontend: warmed up")
-                    .contains("stopped: no faster")
-                    .contains("then " + FrontendWarmup.SMALL_REQUESTS + " small requests");
+            // How far the rounds and the small requests get depends on the machine's speed (a busy
+            // one spends the rounds' share of the budget and sends fewer small requests); that
+            // they ran, and stopped for a reason the warm-up gives, does not.
+            String said = log.toString(StandardCharsets.UTF_8);
+            assertThat(said).contains("frontend: warmed up");
+            assertThat(said).containsPattern("stopped: (no faster|their share of the budget)\\)");
+            java.util.regex.Matcher small = java.util.regex.Pattern.compile("then (\\d+) small requests")
+                    .matcher(said);
+            assertThat(small.find()).as(said).isTrue();
+            assertThat(Integer.parseInt(small.group(1))).isBetween(1, FrontendWarmup.SMALL_REQUESTS);
             assertThat(http.send(HttpRequest.newBuilder(readyz).build(), HttpResponse.BodyHandlers.ofString())
                             .statusCode())
                     .isEqualTo(200);

@@ -11,6 +11,7 @@ import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.format.Shard;
 import java.lang.ref.WeakReference;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -31,7 +32,14 @@ class SearchExecutionLeakTest {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             WeakReference<SearchExecution> finished = run(shard, pool);
-            for (int i = 0; i < 50 && finished.get() != null; i++) {
+            // onEnd runs inside the search's last task: wait until both threads have left it (two
+            // tasks that meet need both), so that only what the threads keep can hold the search.
+            java.util.concurrent.CyclicBarrier both = new java.util.concurrent.CyclicBarrier(2);
+            java.util.concurrent.Callable<Integer> meet = () -> both.await(30, TimeUnit.SECONDS);
+            for (java.util.concurrent.Future<Integer> f : List.of(pool.submit(meet), pool.submit(meet))) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+            for (int i = 0; i < 500 && finished.get() != null; i++) {
                 System.gc();
                 Thread.sleep(20);
             }

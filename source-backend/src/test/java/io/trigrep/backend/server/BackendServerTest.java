@@ -127,7 +127,12 @@ class BackendServerTest {
             assertThat(Framing.readFrame(in, FrameLimits.DEFAULT)).isNotNull();
             // Stall: read nothing. The backend fills the socket, then must pause: wait (on a slow or
             // busy machine, for as long as it takes) until the count stops moving, then hold still.
-            for (long before = -1, now = server.resultsProduced(); now != before; now = server.resultsProduced()) {
+            // Still for three checks in a row: past its quantum the search runs on lowered threads,
+            // which a busy machine can leave without a core for one half second.
+            long before = -1;
+            for (int still = 0; still < 3; ) {
+                long now = server.resultsProduced();
+                still = now == before ? still + 1 : 0;
                 before = now;
                 Thread.sleep(500);
             }

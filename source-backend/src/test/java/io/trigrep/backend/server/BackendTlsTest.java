@@ -270,7 +270,7 @@ class BackendTlsTest {
             // slow under paranoid leak detection: wait until production stops rather than a fixed time.
             long produced1 = -1;
             long produced2 = bigTls.resultsProduced();
-            for (long until = System.nanoTime() + 20_000_000_000L;
+            for (long until = System.nanoTime() + 60_000_000_000L;
                     produced2 != produced1 && System.nanoTime() < until; ) {
                 Thread.sleep(1000);
                 produced1 = produced2;
