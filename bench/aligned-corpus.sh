@@ -6,7 +6,8 @@
 #   competitors QUERY RUNS WORK_DIR        times csearch (index WORK_DIR/csearchindex) and rg over
 #                                          WORK_DIR/corpus: sets t_c and t_r (median seconds, by
 #                                          hyperfine, process start included, output to /dev/null)
-#                                          and n_c and n_r (their matching lines)
+#                                          and n_c and n_r (their matching lines); with COLD=1
+#                                          each run starts with the page cache dropped (as root)
 #
 # Needs $root (the repository) set by the caller.
 aligned_corpus() {
@@ -20,9 +21,11 @@ aligned_corpus() {
 }
 
 competitors() {
-  local query="$1" runs="$2" work="$3" q
+  local query="$1" runs="$2" work="$3" q warm=(--warmup 1)
   q="${query//\'/\'\\\'\'}"
-  hyperfine -N --runs "$runs" --warmup 1 --export-json "$work/h.json" -i \
+  # COLD=1: no warm-up, the page cache dropped before every run (as root).
+  [ "${COLD:-0}" = 1 ] && warm=(--prepare "sh -c 'sync; echo 3 > /proc/sys/vm/drop_caches'")
+  hyperfine -N --runs "$runs" "${warm[@]}" --export-json "$work/h.json" -i \
     "env CSEARCHINDEX=$work/csearchindex csearch -n '$q'" \
     "rg --no-config -uuu -n '$q' $work/corpus" >/dev/null 2>&1 || true
   read -r t_c t_r < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(" ".join("%.4f" % x["median"] for x in r))' "$work/h.json")

@@ -2,7 +2,9 @@
 # The first queries a freshly started stack answers, once its /readyz is green, with the default
 # warm-up and with --warmup-ms 0: one backend per shard of INDEX and a frontend, started afresh
 # (the shard's pages stay in the page cache; the JVMs start cold). Prints how long each stack took
-# to be ready and, per query, the first fresh search (cache=false) and the five after it.
+# to be ready and, per query, the first fresh search (cache=false) and the five after it. COLD=1
+# (as root) drops the page cache before each stack starts, as after a reboot: the JVMs, the
+# warm-up and the first queries then read the jars, the index and the files from the disk.
 #
 #   bench/first-queries.sh INDEX_DIR [QUERY...]
 set -euo pipefail
@@ -19,6 +21,10 @@ trap 'stack_stop; rm -rf "$work"' EXIT
 
 for warm in 10000 0; do
   export TRIGREP_WARMUP_MS="$warm"
+  if [ "${COLD:-0}" = 1 ]; then
+    sync
+    echo 3 > /proc/sys/vm/drop_caches || { echo "COLD=1 needs root to drop the page cache" >&2; exit 2; }
+  fi
   started=$(date +%s.%N)
   stack_start "$index" "$work/stack-$warm"
   ready=$(date +%s.%N)

@@ -14,7 +14,9 @@
 # QUERIES_FILE has "class<TAB>regex" lines (bench/queries.txt). SHARDS defaults to 2. Every
 # result is kept: the frontend's and backends' result caps are raised above any corpus here, so a
 # query with a million matches is teed and counted whole. Warm: each tool runs once before it is
-# timed.
+# timed. COLD=1 (as root): no warm-up, and the page cache is dropped before every run of HTTP,
+# csearch and rg, so each reads its index and the files from the disk (the JVMs stay warm, as a
+# running service's do); the direct column, warm only, is left out.
 set -euo pipefail
 corpus="$(cd "${1:?usage: bench/http-vs-csearch.sh CORPUS_DIR QUERIES_FILE [RUNS] [SHARDS]}" && pwd)"
 queries="$(cd "$(dirname "${2:?QUERIES_FILE}")" && pwd)/$(basename "$2")"
@@ -24,6 +26,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 for tool in cindex csearch rg hyperfine curl python3; do
   command -v "$tool" >/dev/null || { echo "$tool missing (apt-get install codesearch ripgrep hyperfine curl python3)" >&2; exit 2; }
 done
+if [ "${COLD:-0}" = 1 ] && ! [ -w /proc/sys/vm/drop_caches ]; then
+  echo "COLD=1 needs root to drop the page cache" >&2; exit 2
+fi
 work="$(mktemp -d)"
 export STACK_FRONTEND_ARGS="${STACK_FRONTEND_ARGS:---max-query-results 1000000000 --max-expensive-queries 4}"
 # shellcheck source=bench/stack.sh
@@ -53,17 +58,26 @@ while IFS=$'\t' read -r class query; do
   # share of the result cap (which makes each backend search in doc order on one thread, as the
   # frontend's capped requests do).
   direct() { "$root/trigrep" search --backend "$backends" --context 2 --max-results "$share" --repeat "$runs" "$query" 2>/dev/null; }
-  read -r t_h1 n_h < <(python3 "$root/bench/http_timer.py" "$STACK_URL" "$query" "$runs")
-  read -r n_d t_d1 < <(direct)
-  read -r n_d t_d2 < <(direct)
-  read -r t_h2 n_h < <(python3 "$root/bench/http_timer.py" "$STACK_URL" "$query" "$runs")
-  t_h=$(awk -v a="$t_h1" -v b="$t_h2" 'BEGIN { printf "%.4f", (a + b) / 2 }')
-  t_d=$(awk -v a="$t_d1" -v b="$t_d2" 'BEGIN { printf "%.4f", (a + b) / 2 }')
+  if [ "${COLD:-0}" = 1 ]; then
+    read -r t_h n_h < <(COLD=1 python3 "$root/bench/http_timer.py" "$STACK_URL" "$query" "$runs")
+    t_d="-"; n_d="$n_h"; fe="-"
+  else
+    read -r t_h1 n_h < <(python3 "$root/bench/http_timer.py" "$STACK_URL" "$query" "$runs")
+    read -r n_d t_d1 < <(direct)
+    read -r n_d t_d2 < <(direct)
+    read -r t_h2 n_h < <(python3 "$root/bench/http_timer.py" "$STACK_URL" "$query" "$runs")
+    t_h=$(awk -v a="$t_h1" -v b="$t_h2" 'BEGIN { printf "%.4f", (a + b) / 2 }')
+    t_d=$(awk -v a="$t_d1" -v b="$t_d2" 'BEGIN { printf "%.4f", (a + b) / 2 }')
+    fe="$(awk -v a="$t_h" -v b="$t_d" 'BEGIN { printf "%.1f", (a - b) * 1000 }')"
+  fi
   competitors "$query" "$runs" "$work"
   flag=""; [ "$n_h" = "$n_d" ] && [ "$n_h" = "$n_r" ] || flag="  counts differ"
   printf '%-9s %-30s %8s %8s %8s %8s %9s %9s %9s %8s %8s %8s%s\n' "$class" "$query" "$t_h" "$t_d" "$t_c" "$t_r" \
-    "$n_h" "$n_c" "$n_r" "$(awk -v a="$t_h" -v b="$t_d" 'BEGIN { printf "%.1f", (a - b) * 1000 }')" \
-    "$(ratio "$t_h" "$t_c")" "$(ratio "$t_h" "$t_r")" "$flag"
+    "$n_h" "$n_c" "$n_r" "$fe" "$(ratio "$t_h" "$t_c")" "$(ratio "$t_h" "$t_r")" "$flag"
 done < "$queries"
 grep -E '^files|^index' "$work/index.out" | sed 's/^/# trigrep /'
-echo "# $shards backends and the frontend on this machine; medians of $runs runs after warm-up (HTTP and direct: the mean of two such medians)"
+if [ "${COLD:-0}" = 1 ]; then
+  echo "# $shards backends and the frontend on this machine; cold page cache: medians of $runs runs, each after dropping the page cache"
+else
+  echo "# $shards backends and the frontend on this machine; medians of $runs runs after warm-up (HTTP and direct: the mean of two such medians)"
+fi

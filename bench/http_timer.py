@@ -7,9 +7,13 @@ Each run is GET /api/v1/search?q=QUERY&cache=false (a fresh search every time, n
 answer) on one kept-alive connection, timed from sending the request to the last byte of the
 answer. After one warm-up run, prints "MEDIAN_SECONDS TOTAL_RESULTS" (TOTAL_RESULTS of the last
 run). A refusal (429) is retried after its Retry-After; any other non-200 answer stops the script.
+With COLD=1 in the environment (as root) there is no warm-up run, and the page cache is dropped
+(sync, then 3 > /proc/sys/vm/drop_caches) before every run: the backends read the index and the
+files from the disk, as after a reboot, while the JVMs stay warm.
 """
 import http.client
 import json
+import os
 import statistics
 import sys
 import time
@@ -22,10 +26,13 @@ def main():
     url = urllib.parse.urlsplit(base)
     conn = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
     path = "/api/v1/search?" + urllib.parse.urlencode({"q": query, "cache": "false", "per_page": per_page})
+    cold = os.environ.get("COLD") == "1"
     times = []
     total = None
-    for run in range(runs + 1):
+    for run in range(0 if cold else -1, runs):
         while True:
+            if cold:
+                drop_page_cache()
             start = time.perf_counter()
             conn.request("GET", path)
             answer = conn.getresponse()
@@ -41,9 +48,15 @@ def main():
         if page.get("status") != "done" or page.get("partial"):
             sys.exit("http_timer: %s did not finish whole: %s" % (query, body[:300].decode("utf-8", "replace")))
         total = page["total_results"]
-        if run > 0:
+        if run >= 0:
             times.append(elapsed)
     print("%.4f %d" % (statistics.median(times), total))
+
+
+def drop_page_cache():
+    os.sync()
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("3\n")
 
 
 if __name__ == "__main__":
