@@ -229,23 +229,29 @@ public final class QueryRun implements AutoCloseable {
     /**
      * Where the run of frames in {@code view} must end so that the shard's result frames stay
      * within its part of the byte cap: the limit when all fit, else the start of the first result
-     * frame that does not. Counts the results' bytes that fit, exactly: progress frames come when
-     * the clock says, so counting them would move the cut from run to run.
+     * frame that does not. Counts only result frames, as {@link #ingestOne} does once they are
+     * recorded: progress frames come when the clock says, so counting them would move the cut
+     * from run to run. A run that fits whole even if every byte were a result's (all but the
+     * last runs of a capped query, every run of an uncapped one) is not walked here: the ingest
+     * walks its frames once, not twice.
      */
     private int withinByteCap(int shard, ByteBuffer view) throws IOException {
         long quota = caps.bytesOf(shard, shards.size());
         int start = view.position();
         int end = view.limit();
+        if (resultBytes[shard] + (end - start) <= quota) {
+            return end;
+        }
+        long counted = resultBytes[shard];
         try {
             for (int at = start; at < end; ) {
                 int length = (int) Framing.frameLength(view, at, end - at, FrameLimits.DEFAULT);
                 view.limit(at + length).position(at);
-                Response.Which which = Messages.peekResponse(view);
-                if (which == Response.Which.RESULT || which == Response.Which.FILE_MATCH) {
-                    if (resultBytes[shard] + length > quota) {
+                if (isResult(Messages.peekResponse(view))) {
+                    if (counted + length > quota) {
                         return at;
                     }
-                    resultBytes[shard] += length;
+                    counted += length;
                 }
                 view.limit(end);
                 at += length;
@@ -254,6 +260,10 @@ public final class QueryRun implements AutoCloseable {
         } finally {
             view.limit(end).position(start);
         }
+    }
+
+    private static boolean isResult(Response.Which which) {
+        return which == Response.Which.RESULT || which == Response.Which.FILE_MATCH;
     }
 
     /** The shard reached its part of a cap: it is done (what it sent so far is its answer) and its stream is closed. */
@@ -299,10 +309,12 @@ public final class QueryRun implements AutoCloseable {
         Response.Which which = Messages.peekResponse(frame);
         switch (which) {
             case RESULT, FILE_MATCH -> {
+                int length = frame.remaining();
                 if (!index.add(shard, frame, offset)) {
                     failNow(shard, Outcome.MALFORMED, "a result frame this frontend cannot read");
                     return false;
                 }
+                resultBytes[shard] += length;
                 if (firstResultNanos < 0) {
                     firstResultNanos = System.nanoTime() - startedNanos;
                 }

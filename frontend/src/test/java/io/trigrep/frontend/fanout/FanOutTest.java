@@ -215,4 +215,43 @@ class FanOutTest {
             }
         }
     }
+
+    /**
+     * A byte cap keeps exactly the result frames that fit, in the order the backend sent them:
+     * with the cap falling inside a frame, the results are the uncapped stream's up to that frame.
+     * A query matching most lines, so that the stream arrives in several reads and the count
+     * carries from one to the next.
+     */
+    @Test
+    void theByteCapKeepsExactlyTheResultFramesThatFit() throws Exception {
+        try (FanOut one = new FanOut(List.of(addresses.get(0)), dir.resolve("data-byte-cap"), 2)) {
+            List<Integer> lengths = new ArrayList<>();
+            try (QueryRun all =
+                    one.search("[a-z]", false, 5, Duration.ofSeconds(30), new QueryCaps(1_000_000, 1L << 30))) {
+                all.completion().get(30, TimeUnit.SECONDS);
+                assertThat(all.capped()).isNull();
+                for (int r = 0; r < all.index().size(); r++) {
+                    lengths.add(all.index().length(r));
+                }
+            }
+            assertThat(lengths.stream().mapToLong(Integer::longValue).sum())
+                    .as("bytes of results, several reads' worth")
+                    .isGreaterThan(2L * FanOut.MAX_READ_BYTES);
+            int kept = lengths.size() / 2;
+            long cap = lengths.get(kept) / 2;
+            for (int r = 0; r < kept; r++) {
+                cap += lengths.get(r);
+            }
+            try (QueryRun cut = one.search("[a-z]", false, 5, Duration.ofSeconds(30), new QueryCaps(1_000_000, cap))) {
+                cut.completion().get(30, TimeUnit.SECONDS);
+                assertThat(cut.capped()).isNotNull();
+                assertThat(cut.capped().reason()).isEqualTo("bytes");
+                List<Integer> cutLengths = new ArrayList<>();
+                for (int r = 0; r < cut.index().size(); r++) {
+                    cutLengths.add(cut.index().length(r));
+                }
+                assertThat(cutLengths).isEqualTo(lengths.subList(0, kept));
+            }
+        }
+    }
 }
