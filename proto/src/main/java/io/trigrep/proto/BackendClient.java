@@ -167,7 +167,7 @@ public final class BackendClient {
             while (true) {
                 ByteBuffer frame = next();
                 Response.Which which = Messages.peekResponse(frame);
-                if (which == Response.Which.RESULT || which == Response.Which.FILE_MATCH) {
+                if (which.isResult()) {
                     results++;
                 } else if (which != Response.Which.PROGRESS) {
                     ByteBuffer copy = ByteBuffer.allocate(frame.remaining());

@@ -18,7 +18,12 @@ public final class Response {
         FILE,
         STATUS,
         FILE_MATCH,
-        _NOT_IN_SCHEMA
+        _NOT_IN_SCHEMA;
+
+        /** Whether a message of this kind is one result of a search: a matching line, or a file as a match of its own. */
+        public boolean isResult() {
+            return this == RESULT || this == FILE_MATCH;
+        }
     }
 
     static final Layout.Slot TAG = Layout.Slot.data(-1, "(union)", "UInt16", 0, 16);

@@ -247,7 +247,7 @@ public final class QueryRun implements AutoCloseable {
             for (int at = start; at < end; ) {
                 int length = (int) Framing.frameLength(view, at, end - at, FrameLimits.DEFAULT);
                 view.limit(at + length).position(at);
-                if (isResult(Messages.peekResponse(view))) {
+                if (Messages.peekResponse(view).isResult()) {
                     if (counted + length > quota) {
                         return at;
                     }
@@ -260,10 +260,6 @@ public final class QueryRun implements AutoCloseable {
         } finally {
             view.limit(end).position(start);
         }
-    }
-
-    private static boolean isResult(Response.Which which) {
-        return which == Response.Which.RESULT || which == Response.Which.FILE_MATCH;
     }
 
     /** The shard reached its part of a cap: it is done (what it sent so far is its answer) and its stream is closed. */
