@@ -30,6 +30,8 @@ struct SearchRequest {
   maxResults @5 :UInt32;     # 0 means the backend's own cap
   deadlineMillis @6 :UInt32; # relative to the request's arrival; 0 means the backend's default
   contextLines @7 :UInt8;    # lines before and after each match
+  fileResults @8 :Bool;      # answer matching lines as FileResults, each shown line once, not one
+                             # Result per line; older backends ignore it and send Results
 }
 
 struct Filter {
@@ -66,7 +68,46 @@ struct Response {
     file @4 :File;
     status @5 :Status;
     fileMatch @6 :FileMatch;
+    fileResults @7 :FileResults;
   }
+}
+
+# Matching lines of one file with their context, each shown line sent once: a line that is context
+# to two matches, or one match's line and another's context, is not repeated, and the package and
+# path come once. What a backend sends instead of Result when SearchRequest.fileResults asks; it
+# streams a third of Result's bytes on a result-heavy query. A file with many matches comes as
+# several of these, each self-contained (its own package, path and lines). Package and path take
+# Result's first two pointers, so the frontend reads all result kinds alike to sort them.
+struct FileResults {
+  package @0 :Text;
+  path @1 :Text;             # relative to the package
+  lines @2 :Data;            # the shown lines in file order, each followed by one '\n' (a line holds
+                             # none: lines are split at '\n'), cut ones as their window (see windows)
+  runs @3 :List(LineRun);    # the line numbers of `lines`: consecutive lines of the file form a run
+  windows @4 :List(LineWindow); # the lines of `lines` shown cut, in order; empty when none is
+  matches @5 :List(LineMatch); # in file order
+  ranges @6 :List(Range);    # every match's ranges, match after match (LineMatch.ranges counts each
+                             # one's), as UTF-8 byte offsets into its line's shown text
+}
+
+struct LineRun {
+  first @0 :UInt32;          # 1-based number of the run's first line
+  count @1 :UInt32;          # lines in the run
+}
+
+struct LineWindow {
+  line @0 :UInt32;           # index in FileResults.lines
+  start @1 :UInt32;          # byte offset in the full line where the shown text begins
+  bytes @2 :UInt32;          # the full line's length, without its terminator
+}
+
+struct LineMatch {
+  line @0 :UInt32;           # index in FileResults.lines of the matching line
+  ranking @1 :Float32;       # higher is better
+  ranges @2 :UInt32;         # how many of FileResults.ranges, in order, are this match's
+  before @3 :UInt8;          # context lines before: the lines just before `line` in FileResults.lines
+  after @4 :UInt8;           # context lines after: the lines just after it
+  symbol @5 :Symbol;         # a sym: query's result: the definition on this line; null otherwise
 }
 
 # A file as a result of its own: one whose path a file-name query (path: or file:

@@ -104,9 +104,9 @@ public final class BackendClient {
         }
     }
 
-    /** Whether {@code which} ends an answer: anything but a result (line or file) and progress. */
+    /** Whether {@code which} ends an answer: anything but results and progress. */
     static boolean isLast(Response.Which which) {
-        return which != Response.Which.RESULT && which != Response.Which.FILE_MATCH && which != Response.Which.PROGRESS;
+        return !which.isResult() && which != Response.Which.PROGRESS;
     }
 
     /**
@@ -122,6 +122,7 @@ public final class BackendClient {
         private final InputStream in;
         private final SocketChannel channel;
         private ByteBuffer buffer;
+        private final ResultPeek peek = new ResultPeek();
 
         public Connection(InetSocketAddress backend) throws IOException {
             this(backend, Tls.PLAIN);
@@ -167,7 +168,12 @@ public final class BackendClient {
             while (true) {
                 ByteBuffer frame = next();
                 Response.Which which = Messages.peekResponse(frame);
-                if (which.isResult()) {
+                if (which == Response.Which.FILE_RESULTS) {
+                    if (!peek.peek(frame)) {
+                        throw new MalformedMessageException("malformed fileResults message from " + backend);
+                    }
+                    results += peek.results();
+                } else if (which.isResult()) {
                     results++;
                 } else if (which != Response.Which.PROGRESS) {
                     ByteBuffer copy = ByteBuffer.allocate(frame.remaining());

@@ -104,6 +104,7 @@ public final class Messages {
                     text(file.getPath());
                     text(file.getLanguage());
                 }
+                case FILE_RESULTS -> fileResults(response.getFileResults());
                 case _NOT_IN_SCHEMA -> {}
             }
             // The walk above read every pointer once; the consumer gets the whole budget again.
@@ -141,12 +142,40 @@ public final class Messages {
         result.getBeforeBytes();
         result.getAfterBytes();
         if (result.hasSymbol()) {
-            Symbol.Reader symbol = result.getSymbol();
-            text(symbol.getName());
-            text(symbol.getKind());
-            text(symbol.getScope());
-            text(symbol.getLanguage());
+            symbol(result.getSymbol());
         }
+    }
+
+    private static void fileResults(FileResults.Reader file) {
+        text(file.getPackage());
+        text(file.getPath());
+        data(file.getLines());
+        StructList.Reader<LineRun.Reader> runs = file.getRuns();
+        for (int i = 0; i < runs.size(); i++) {
+            runs.get(i);
+        }
+        StructList.Reader<LineWindow.Reader> windows = file.getWindows();
+        for (int i = 0; i < windows.size(); i++) {
+            windows.get(i);
+        }
+        StructList.Reader<LineMatch.Reader> matches = file.getMatches();
+        for (int i = 0; i < matches.size(); i++) {
+            LineMatch.Reader match = matches.get(i);
+            if (match.hasSymbol()) {
+                symbol(match.getSymbol());
+            }
+        }
+        StructList.Reader<Range.Reader> ranges = file.getRanges();
+        for (int i = 0; i < ranges.size(); i++) {
+            ranges.get(i);
+        }
+    }
+
+    private static void symbol(Symbol.Reader symbol) {
+        text(symbol.getName());
+        text(symbol.getKind());
+        text(symbol.getScope());
+        text(symbol.getLanguage());
     }
 
     private static void texts(TextList.Reader list) {

@@ -18,11 +18,15 @@ public final class Response {
         FILE,
         STATUS,
         FILE_MATCH,
+        FILE_RESULTS,
         _NOT_IN_SCHEMA;
 
-        /** Whether a message of this kind is one result of a search: a matching line, or a file as a match of its own. */
+        /**
+         * Whether a message of this kind holds results of a search: a matching line, a file's
+         * matching lines, or a file as a match of its own.
+         */
         public boolean isResult() {
-            return this == RESULT || this == FILE_MATCH;
+            return this == RESULT || this == FILE_MATCH || this == FILE_RESULTS;
         }
     }
 
@@ -39,8 +43,10 @@ public final class Response {
             Layout.Slot.pointer(5, "status", "Status", 0).inUnion(5);
     static final Layout.Slot FILE_MATCH =
             Layout.Slot.pointer(6, "fileMatch", "FileMatch", 0).inUnion(6);
-    static final Layout.Struct LAYOUT =
-            new Layout.Struct("Response", 8, 1, TAG, List.of(RESULT, PROGRESS, DONE, ERROR, FILE, STATUS, FILE_MATCH));
+    static final Layout.Slot FILE_RESULTS =
+            Layout.Slot.pointer(7, "fileResults", "FileResults", 0).inUnion(7);
+    static final Layout.Struct LAYOUT = new Layout.Struct(
+            "Response", 8, 1, TAG, List.of(RESULT, PROGRESS, DONE, ERROR, FILE, STATUS, FILE_MATCH, FILE_RESULTS));
 
     public static final BindingFactory<Builder, Reader> factory =
             new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
@@ -89,6 +95,11 @@ public final class Response {
             _setShortField(TAG.index(), (short) FILE_MATCH.unionTag());
             return _initPointerField(FileMatch.factory, FILE_MATCH.index(), 0);
         }
+
+        public FileResults.Builder initFileResults() {
+            _setShortField(TAG.index(), (short) FILE_RESULTS.unionTag());
+            return _initPointerField(FileResults.factory, FILE_RESULTS.index(), 0);
+        }
     }
 
     public static final class Reader extends StructReader {
@@ -133,6 +144,11 @@ public final class Response {
         public FileMatch.Reader getFileMatch() {
             expect(Which.FILE_MATCH);
             return _getPointerField(FileMatch.factory, FILE_MATCH.index());
+        }
+
+        public FileResults.Reader getFileResults() {
+            expect(Which.FILE_RESULTS);
+            return _getPointerField(FileResults.factory, FILE_RESULTS.index());
         }
 
         private void expect(Which member) {

@@ -4,15 +4,19 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Reads what sorting needs from a framed {@code Response{result}} or {@code Response{fileMatch}}
- * without building readers and without allocating: the ranking, and where the package and path
- * bytes are (the first two pointers of both). For the frontend's ingest path, which sees every result. Only the single-segment layout that every trigrep writer
+ * Reads what sorting needs from a framed {@code Response{result}}, {@code Response{fileMatch}} or
+ * {@code Response{fileResults}} without building readers and without allocating: how many results
+ * it holds (a file's matching lines are several), the ranking of each, and where the package and
+ * path bytes are (the first two pointers of all three). For the frontend's ingest path, which sees every result. Only the single-segment layout that every trigrep writer
  * produces is accepted; anything else is reported as not a result, and the caller falls back to
  * {@link Messages#response}.
  */
 public final class ResultPeek {
     private static final short RESULT = (short) Response.RESULT.unionTag();
     private static final short FILE_MATCH = (short) Response.FILE_MATCH.unionTag();
+    private static final short FILE_RESULTS = (short) Response.FILE_RESULTS.unionTag();
+    /** Byte offset of LineMatch's ranking in its data section. */
+    private static final int MATCH_RANKING = LineMatch.RANKING.bitOffset() / 8;
 
     private ByteBuffer frame;
     private int base;
@@ -21,6 +25,11 @@ public final class ResultPeek {
     private int packageLength;
     private int pathOffset;
     private int pathLength;
+    private int results;
+    /** For a fileResults: where its first LineMatch starts, and the words of each. */
+    private int matchesAt;
+
+    private int matchWords;
 
     /** Peeks at {@code frame} (position to limit); returns false when it is not a single-segment result. */
     public boolean peek(ByteBuffer frame) {
@@ -43,7 +52,7 @@ public final class ResultPeek {
             return false;
         }
         short member = le.getShort(response);
-        if (member != RESULT && member != FILE_MATCH) {
+        if (member != RESULT && member != FILE_MATCH && member != FILE_RESULTS) {
             return false;
         }
         int responseDataWords = dataWords(le, base);
@@ -54,12 +63,55 @@ public final class ResultPeek {
         long resultPointer = le.getLong(response + 8 * responseDataWords);
         int dataWords = (int) (resultPointer >>> 32) & 0xffff;
         int pointers = (int) (resultPointer >>> 48) & 0xffff;
-        if (dataWords < 1 || pointers < 2) {
+        if (dataWords < (member == FILE_RESULTS ? 0 : 1) || pointers < 2) {
             return false;
         }
-        ranking = le.getFloat(result + (member == RESULT ? Result.RANKING : FileMatch.RANKING).bitOffset() / 8);
         int firstPointer = result + 8 * dataWords;
+        if (member == FILE_RESULTS) {
+            if (!matches(le, pointers > MATCHES_POINTER ? firstPointer + 8 * MATCHES_POINTER : -1, segmentEnd)) {
+                return false;
+            }
+        } else {
+            results = 1;
+            matchWords = 0;
+            ranking = le.getFloat(result + (member == RESULT ? Result.RANKING : FileMatch.RANKING).bitOffset() / 8);
+        }
         return text(le, firstPointer, segmentEnd, true) && text(le, firstPointer + 8, segmentEnd, false);
+    }
+
+    private static final int MATCHES_POINTER = FileResults.MATCHES.index();
+
+    /**
+     * Reads a fileResults' list of matches, whose pointer is at {@code at} (-1 when the struct has
+     * no such pointer: no matches): an inline-composite list whose elements have at least the one
+     * data word that holds the ranking.
+     */
+    private boolean matches(ByteBuffer le, int at, int segmentEnd) {
+        long pointer = at < 0 ? 0 : le.getLong(at);
+        matchWords = 0;
+        if (pointer == 0) {
+            results = 0;
+            return true;
+        }
+        if ((pointer & 3) != 1 || (pointer >>> 32 & 7) != 7) {
+            return false;
+        }
+        long tagAt = at + 8 + 8L * ((int) pointer >> 2);
+        long words = pointer >>> 35;
+        if (tagAt < base || tagAt + 8 + 8 * words > segmentEnd) {
+            return false;
+        }
+        long tag = le.getLong((int) tagAt);
+        long count = (tag & 0xffffffffL) >>> 2;
+        int elementWords = (int) (tag >>> 32 & 0xffff) + (int) (tag >>> 48 & 0xffff);
+        if ((tag & 3) != 0 || (tag >>> 32 & 0xffff) < 1 || count * elementWords > words) {
+            return false;
+        }
+        results = (int) count;
+        matchesAt = (int) tagAt + 8;
+        matchWords = elementWords;
+        ranking = results == 0 ? 0f : ranking(0);
+        return true;
     }
 
     private static int dataWords(ByteBuffer le, int pointerAt) {
@@ -109,8 +161,19 @@ public final class ResultPeek {
         return true;
     }
 
+    /** The first result's ranking. */
     public float ranking() {
         return ranking;
+    }
+
+    /** How many results the frame holds: 1 for a result or fileMatch, a fileResults' matches (possibly 0). */
+    public int results() {
+        return results;
+    }
+
+    /** The ranking of result {@code i} of the frame, {@code 0 <= i < results()}. */
+    public float ranking(int i) {
+        return matchWords == 0 ? ranking : frame.getFloat(matchesAt + 8 * matchWords * i + MATCH_RANKING);
     }
 
     /** The frame the offsets below index into (little-endian view). */

@@ -20,12 +20,22 @@ public final class SearchRequest {
     static final Layout.Slot MAX_RESULTS = Layout.Slot.data(5, "maxResults", "UInt32", 32, 32);
     static final Layout.Slot DEADLINE_MILLIS = Layout.Slot.data(6, "deadlineMillis", "UInt32", 64, 32);
     static final Layout.Slot CONTEXT_LINES = Layout.Slot.data(7, "contextLines", "UInt8", 8, 8);
+    static final Layout.Slot FILE_RESULTS = Layout.Slot.data(8, "fileResults", "Bool", 2, 1);
     static final Layout.Struct LAYOUT = new Layout.Struct(
             "SearchRequest",
             16,
             3,
             null,
-            List.of(QUERY, PATTERN, LITERAL, CASE_INSENSITIVE, FILTERS, MAX_RESULTS, DEADLINE_MILLIS, CONTEXT_LINES));
+            List.of(
+                    QUERY,
+                    PATTERN,
+                    LITERAL,
+                    CASE_INSENSITIVE,
+                    FILTERS,
+                    MAX_RESULTS,
+                    DEADLINE_MILLIS,
+                    CONTEXT_LINES,
+                    FILE_RESULTS));
 
     public static final BindingFactory<Builder, Reader> factory =
             new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
@@ -81,6 +91,12 @@ public final class SearchRequest {
             _setByteField(CONTEXT_LINES.index(), (byte) value);
             return this;
         }
+
+        /** Asks for matching lines as {@link FileResults}, each shown line once, instead of one {@link Result} per line. */
+        public Builder setFileResults(boolean value) {
+            _setBooleanField(FILE_RESULTS.index(), value);
+            return this;
+        }
     }
 
     public static final class Reader extends StructReader {
@@ -120,6 +136,11 @@ public final class SearchRequest {
 
         public int getContextLines() {
             return Byte.toUnsignedInt(_getByteField(CONTEXT_LINES.index()));
+        }
+
+        /** Whether the frontend reads {@link FileResults}; older frontends leave it false and get Results. */
+        public boolean getFileResults() {
+            return _getBooleanField(FILE_RESULTS.index());
         }
     }
 }

@@ -6,7 +6,8 @@
  * A frontend opens a TCP connection and sends framed {@link io.trigrep.proto.Request}s, one at a
  * time: the next only after the last message of the previous answer. For {@code search} the
  * backend answers with framed {@link io.trigrep.proto.Response} messages: any number of
- * {@code result} and {@code progress}, then exactly one {@code done} or {@code error}.
+ * results ({@code result}, or {@code fileResults} when the request set {@code fileResults}, and
+ * {@code fileMatch}) and {@code progress}, then exactly one {@code done} or {@code error}.
  * {@code fetchFile} is answered by one {@code file} or {@code error}; {@code ping} by one
  * {@code status}. The connection stays open for the next request; the backend closes it after a
  * malformed request, a request sent before the previous answer ended, or 30 s without a request.
@@ -87,6 +88,69 @@
  * (ResultWriterTest uses 16 for brevity): {@code context = "aaaaMATCHbbbbbbb", contextStart = 36,
  * lineBytes = 65}, the match {@code [40, 45)} sent as {@code (start = 4, end = 9)}.
  *
+ * <h2>Results by file (FileResults, since version 3)</h2>
+ * A search request with {@code fileResults} set is answered with {@code fileResults} messages in
+ * place of {@code result}s: each holds matching lines of one file, and every line it shows (a
+ * match's line or one of its context lines) once. On a result-heavy query most lines are context
+ * to several matches, and most files have several: sending each once, with the package and path
+ * once per message, cut the bytes streamed by about two thirds (see BENCHMARKS.md). Older
+ * backends ignore the field and send {@code result}s; readers take both.
+ * <ul>
+ *   <li>{@code lines} (Data) is the shown lines in file order, each followed by one {@code
+ * }
+ *       (no line holds one: lines are split at {@code
+ * }; a {@code
+ * } before it stays);
+ *   <li>{@code runs} numbers them: each run is {@code first} (1-based) and {@code count}
+ *       consecutive lines, the runs in order, covering {@code lines};
+ *   <li>{@code windows} lists the lines shown cut, by index in {@code lines}, with the byte
+ *       offset in the full line where the shown text starts and the full line's length. Cuts are
+ *       made as for Result (above): a context line to its prefix, a matching line to its window
+ *       around its first match. A line that is one match's line and another's context is shown
+ *       once, as the matching line's window;
+ *   <li>{@code matches}, in file order: the matching line's index in {@code lines}, the ranking,
+ *       how many ranges are this match's, and {@code before} / {@code after}, how many lines just
+ *       before and after it in {@code lines} are its context; a sym: query's {@code symbol};
+ *   <li>{@code ranges} holds every match's ranges, match after match, as byte offsets into that
+ *       match's shown line (clipped to its window as for Result).
+ * </ul>
+ * A file with many matches comes as several messages, each self-contained (its own package,
+ * path and lines; a context line at the boundary is in both): the writer ends a message once its
+ * lines reach 32 KiB or it holds 1,024 matches, so a page that shows one match reads a bounded
+ * message. Readers clamp what contradicts the message (an index past its lines, counts past its
+ * lists; {@link io.trigrep.proto.FileResultsIndex}).
+ * <p>Example: package {@code zlib}, path {@code a.c}, a file {@code "int x;\nx++;\n"}, one
+ * match on line 2 ({@code x}, bytes {@code [0, 1)}) with one line of context, ranking 0.5; one
+ * segment of 23 words, 192 bytes framed (FileResultsWriterTest checks these bytes):
+ * <pre>
+ * 00 00 00 00 17 00 00 00   table: 1 segment, 23 words
+ * 00 00 00 00 01 00 01 00   root: struct, 1 data word, 1 pointer               (Response)
+ * 07 00 00 00 00 00 00 00   Response data: union tag 7 = fileResults
+ * 00 00 00 00 00 00 07 00   Response pointer: struct, 0 data words, 7 pointers (FileResults)
+ * 19 00 00 00 2a 00 00 00   package: list of 5 bytes at word 10
+ * 19 00 00 00 22 00 00 00   path: list of 4 bytes at word 11
+ * 19 00 00 00 62 00 00 00   lines: list of 12 bytes at word 12
+ * 1d 00 00 00 0f 00 00 00   runs: composite list of 1 word at word 14
+ * 21 00 00 00 07 00 00 00   windows: composite list of 0 words at word 16
+ * 21 00 00 00 1f 00 00 00   matches: composite list of 3 words at word 17
+ * 2d 00 00 00 0f 00 00 00   ranges: composite list of 1 word at word 21
+ * 7a 6c 69 62 00 00 00 00   "zlib" NUL
+ * 61 2e 63 00 00 00 00 00   "a.c" NUL
+ * 69 6e 74 20 78 3b 0a 78   "int x;
+ * " "x
+ * 2b 2b 3b 0a 00 00 00 00   ++;
+ * ", padding
+ * 04 00 00 00 01 00 00 00   runs tag: 1 element of 1 data word
+ * 01 00 00 00 02 00 00 00   run: first 1, count 2
+ * 00 00 00 00 02 00 00 00   windows tag: 0 elements of 2 data words
+ * 04 00 00 00 02 00 01 00   matches tag: 1 element of 2 data words, 1 pointer
+ * 01 00 00 00 00 00 00 3f   match: line index 1, ranking 0.5
+ * 01 00 00 00 01 00 00 00   1 range, 1 line before, 0 after
+ * 00 00 00 00 00 00 00 00   symbol: null
+ * 04 00 00 00 01 00 00 00   ranges tag: 1 element of 1 data word
+ * 00 00 00 00 01 00 00 00   range [0, 1)
+ * </pre>
+ *
  * <h2>Files (FetchFile / File)</h2>
  * A {@code fetchFile} with only package and path asks for the whole file (older frontends); a
  * backend refuses, with {@code badRequest}, a whole file whose answer would not fit in a frame.
@@ -103,14 +167,18 @@
  *
  * <h2>Writers</h2>
  * {@link io.trigrep.proto.ResultWriter} writes {@code result} messages without a builder and
- * without allocating, byte-identical to what {@code capnp encode} produces; everything else goes
- * through the runtime's {@code MessageBuilder} and {@link io.trigrep.proto.Framing#write}.
+ * without allocating, byte-identical to what {@code capnp encode} produces;
+ * {@link io.trigrep.proto.FileResultsWriter} writes {@code fileResults} the same way, its objects
+ * in field order; everything else goes through the runtime's {@code MessageBuilder} and
+ * {@link io.trigrep.proto.Framing#write}.
  *
  * <h2>Schema evolution</h2>
  * Version 1 is {@code trigrep.capnp} as first committed. Version 2 (issue 13) added the cut
  * fields of Result ({@code contextStart}, {@code lineBytes}, {@code beforeBytes},
  * {@code afterBytes}), windows and byte ranges to FetchFile and File (with LineCut), and
- * {@code skipped} to Status (with Skipped). Fields and union members are only added,
+ * {@code skipped} to Status (with Skipped). Version 3 (issue 14) added
+ * {@code SearchRequest.fileResults} and the {@code fileResults} member (FileResults, LineRun,
+ * LineWindow, LineMatch). Fields and union members are only added,
  * with new ordinals; readers map unknown union members and enumerants to {@code _NOT_IN_SCHEMA}.
  * The bindings are written by hand (no {@code capnpc-java} here); {@code SchemaLayoutTest} checks
  * every offset against {@code capnp compile -ocapnp}.

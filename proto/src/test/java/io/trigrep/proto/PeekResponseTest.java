@@ -38,6 +38,7 @@ class PeekResponseTest {
                 case FILE -> r.initFile().setPackage("p").setPath("a.c");
                 case STATUS -> r.initStatus().setShard("s");
                 case FILE_MATCH -> r.initFileMatch().setPackage("p").setPath("a.c");
+                case FILE_RESULTS -> r.initFileResults().setPackage("p").setPath("a.c");
                 case _NOT_IN_SCHEMA -> throw new IllegalArgumentException("not writable: " + kind);
             }
         });

@@ -37,7 +37,11 @@ class SchemaLayoutTest {
             Status.LAYOUT,
             Skipped.LAYOUT,
             FileMatch.LAYOUT,
-            Symbol.LAYOUT);
+            Symbol.LAYOUT,
+            FileResults.LAYOUT,
+            LineRun.LAYOUT,
+            LineWindow.LAYOUT,
+            LineMatch.LAYOUT);
     static final List<Layout.Enum> BOUND_ENUMS =
             List.of(Filter.Kind.LAYOUT, Done.Truncation.LAYOUT, Failure.Code.LAYOUT);
 

@@ -505,6 +505,7 @@ final class Values {
                         f.getBytes(),
                         f.getLanguage().toString());
             }
+            case FILE_RESULTS -> throw new AssertionError("FileResultsWriterTest reads fileResults, not Values");
             case _NOT_IN_SCHEMA -> throw new AssertionError("unknown response");
         };
     }
