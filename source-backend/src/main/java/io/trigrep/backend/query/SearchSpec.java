@@ -20,7 +20,8 @@ import java.util.List;
  * own. For a file-name query ({@link ParsedQuery#filesOnly}) it is null too: no content is read.
  * For a symbol query it is null, {@code symbolNames} matches the names, and {@code plan} is the
  * trigram plan of that regex over names (the shard's symbol index), not over contents. A boolean
- * query's {@code sym:} operands are in its plan as {@link Query.Defines}.
+ * query's {@code sym:} operands are in its plan as {@link Query.Defines}. {@code fileResults}: the
+ * matching lines go out grouped by file ({@link #byFile}).
  */
 @SuppressWarnings(
         "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
@@ -40,7 +41,8 @@ public record SearchSpec(
         long deadlineNanos,
         int contextLines,
         Operands operands,
-        Pattern symbolNames) {
+        Pattern symbolNames,
+        boolean fileResults) {
     /** RE2J programs larger than this are refused: they would be slow on every line of every file. */
     public static final int MAX_PROGRAM_SIZE = 20_000;
 
@@ -121,7 +123,33 @@ public record SearchSpec(
                 deadlineNanos,
                 contextLines,
                 operands,
-                names);
+                names,
+                false);
+    }
+
+    /**
+     * The same search answered by file ({@code FileResults}, each shown line once) instead of one
+     * {@code Result} per line: what a frontend that reads them asks for.
+     */
+    public SearchSpec byFile() {
+        return new SearchSpec(
+                query,
+                pattern,
+                literal,
+                foldedLiteral,
+                plan,
+                packages,
+                notPackages,
+                paths,
+                notPaths,
+                fileTypes,
+                notFileTypes,
+                maxResults,
+                deadlineNanos,
+                contextLines,
+                operands,
+                symbolNames,
+                true);
     }
 
     /** A {@code sym:} regex compiled for names, as RE2J runs it on each candidate name: refused where it stands when it would match every name. */

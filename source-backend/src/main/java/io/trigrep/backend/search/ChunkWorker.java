@@ -10,6 +10,8 @@ import io.trigrep.indexer.format.Shard;
 import io.trigrep.indexer.segments.Segment;
 import io.trigrep.indexer.symbols.Symbols;
 import io.trigrep.proto.FileMatch;
+import io.trigrep.proto.FileResultsWriter;
+import io.trigrep.proto.MatchLines;
 import io.trigrep.proto.ResultWriter;
 import io.trigrep.re2j.Pattern;
 import java.nio.ByteBuffer;
@@ -101,7 +103,11 @@ final class ChunkWorker implements ShownDefinitions.Sink {
     /** While a sym: query's line is written: its definition; null otherwise. */
     private Definition pending;
 
+    /** Writes a Result per matching line; null when results go by file. */
     private final ResultWriter writer;
+    /** Writes a file's matching lines as FileResults; null when each line is a Result. */
+    private final FileResultsWriter fileWriter;
+
     private final int[] chunkSegments = new int[CHUNK_DOCS];
     private final int[] chunk = new int[CHUNK_DOCS];
     private final int[] froms = new int[CHUNK_DOCS];
@@ -162,7 +168,8 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         this.shownDefinitions = spec.operands() != null && spec.operands().showsDefinitions()
                 ? new ShownDefinitions(this, spec.operands())
                 : null;
-        this.writer = new ResultWriter(spec.contextLines());
+        this.writer = spec.fileResults() ? null : new ResultWriter(spec.contextLines());
+        this.fileWriter = spec.fileResults() ? new FileResultsWriter(spec.contextLines()) : null;
     }
 
     /** Searches one chunk; returns whether more chunks may follow. What is left to write is in {@link #takeOutput}. */
@@ -255,7 +262,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         linesFound = 0;
         if (hits != null) {
             definitions(doc, from, line);
-            content = null;
+            endFile();
             return;
         }
         // A doc handed back mid-file (from > 0) paused after a shown line: its condition held.
@@ -273,6 +280,18 @@ final class ChunkWorker implements ShownDefinitions.Sink {
                 // It meets the condition with no line to show (only NOT operands, or an OR whose
                 // shown side is absent): the file itself is the result.
                 fileMatch(doc, packageName, pathString != null ? pathString : docs.path(doc), 0.5f * staticRank);
+            }
+        }
+        endFile();
+    }
+
+    /** The file's lines are all reported: its last frame of results by file goes out, and its bytes are let go. */
+    private void endFile() throws Exception {
+        if (fileWriter != null && fileWriter.pending() > 0) {
+            fileWriter.writeTo(out);
+            if (out.readableBytes() >= BATCH_BYTES) {
+                sink.write(out);
+                out = sink.allocator().buffer(BATCH_BYTES);
             }
         }
         content = null;
@@ -429,6 +448,9 @@ final class ChunkWorker implements ShownDefinitions.Sink {
             pathMatches =
                     spec.pattern() != null && spec.pattern().matcher(pathString).find() ? 1 : 0;
             source = Unpooled.wrappedBuffer(content, 0, length);
+            if (fileWriter != null) {
+                fileWriter.file(pkg, path, source);
+            }
         }
         float ranking;
         if (pending != null) {
@@ -443,37 +465,25 @@ final class ChunkWorker implements ShownDefinitions.Sink {
             ranking = Ranking.of(
                     staticRank, content, lineStart, lineEnd, ranges[0], ranges[1], pathMatches == 1, defines);
         }
-        writer.start(pkg, path, source, lineNumber, ranking);
-        if (pending != null) {
-            writer.symbol(pending.name(), pending.kind(), pending.scope(), pending.language());
-        }
-        int contextLines = spec.contextLines();
-        int found = 0;
-        for (int cursor = lineStart; found < contextLines && cursor > 0; found++) {
-            int previousEnd = cursor - 1;
-            int previousStart = LineMatcher.lineStart(content, previousEnd);
-            context[2 * found] = previousStart;
-            context[2 * found + 1] = previousEnd;
-            cursor = previousStart;
-        }
-        for (int i = found - 1; i >= 0; i--) {
-            writer.before(context[2 * i], context[2 * i + 1] - context[2 * i]);
-        }
-        writer.match(lineStart, lineEnd - lineStart);
-        for (int i = 0, cursor = lineEnd; i < contextLines && cursor + 1 < length; i++) {
-            int nextStart = cursor + 1;
-            int nextEnd = LineMatcher.lineEnd(content, length, nextStart);
-            writer.after(nextStart, nextEnd - nextStart);
-            cursor = nextEnd;
-        }
-        // On a long line only the matches in the shown window are written: stop at the first past it.
-        for (int i = 0; i < rangeCount; i++) {
-            if (writer.range(ranges[2 * i] - lineStart, ranges[2 * i + 1] - lineStart)
-                    .pastWindow()) {
-                break;
+        if (fileWriter != null) {
+            fileWriter.start(lineNumber, ranking);
+            if (pending != null) {
+                fileWriter.symbol(pending.name(), pending.kind(), pending.scope(), pending.language());
             }
+            lines(fileWriter, lineStart, lineEnd, ranges, rangeCount);
+            fileWriter.add(out);
+            if (!fileWriter.frameDue()) {
+                return true;
+            }
+            fileWriter.writeTo(out);
+        } else {
+            writer.start(pkg, path, source, lineNumber, ranking);
+            if (pending != null) {
+                writer.symbol(pending.name(), pending.kind(), pending.scope(), pending.language());
+            }
+            lines(writer, lineStart, lineEnd, ranges, rangeCount);
+            writer.writeTo(out);
         }
-        writer.writeTo(out);
         if (out.readableBytes() >= BATCH_BYTES) {
             sink.write(out);
             out = sink.allocator().buffer(BATCH_BYTES);
@@ -485,5 +495,35 @@ final class ChunkWorker implements ShownDefinitions.Sink {
             }
         }
         return true;
+    }
+
+    /** Gives {@code w} the matching line, the context lines around it and its ranges (absolute pairs in {@code ranges}). */
+    private void lines(MatchLines w, int lineStart, int lineEnd, int[] ranges, int rangeCount) {
+        int contextLines = spec.contextLines();
+        int found = 0;
+        for (int cursor = lineStart; found < contextLines && cursor > 0; found++) {
+            int previousEnd = cursor - 1;
+            int previousStart = LineMatcher.lineStart(content, previousEnd);
+            context[2 * found] = previousStart;
+            context[2 * found + 1] = previousEnd;
+            cursor = previousStart;
+        }
+        for (int i = found - 1; i >= 0; i--) {
+            w.before(context[2 * i], context[2 * i + 1] - context[2 * i]);
+        }
+        w.match(lineStart, lineEnd - lineStart);
+        for (int i = 0, cursor = lineEnd; i < contextLines && cursor + 1 < length; i++) {
+            int nextStart = cursor + 1;
+            int nextEnd = LineMatcher.lineEnd(content, length, nextStart);
+            w.after(nextStart, nextEnd - nextStart);
+            cursor = nextEnd;
+        }
+        // On a long line only the matches in the shown window are written: stop at the first past it.
+        for (int i = 0; i < rangeCount; i++) {
+            if (w.range(ranges[2 * i] - lineStart, ranges[2 * i + 1] - lineStart)
+                    .pastWindow()) {
+                break;
+            }
+        }
     }
 }

@@ -141,6 +141,9 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
                     maxResults(request),
                     deadlineNanos(request),
                     Math.min(request.getContextLines(), config.maxContextLines()));
+            if (request.getFileResults()) {
+                spec = spec.byFile();
+            }
         } catch (QueryException e) {
             backend.metrics().refused("bad_query");
             error(Failure.Code.BAD_QUERY, e.getMessage(), e.position());

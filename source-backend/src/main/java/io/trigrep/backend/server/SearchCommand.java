@@ -3,6 +3,7 @@ package io.trigrep.backend.server;
 import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Done;
 import io.trigrep.proto.FileMatch;
+import io.trigrep.proto.FileResultsIndex;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
@@ -155,7 +156,8 @@ public final class SearchCommand implements Callable<Integer> {
                 .setQuery(query)
                 .setLiteral(literal)
                 .setContextLines(context)
-                .setMaxResults(maxResults);
+                .setMaxResults(maxResults)
+                .setFileResults(true);
         long start = System.nanoTime();
         if (count) {
             return connection.count(request, response -> {
@@ -170,6 +172,16 @@ public final class SearchCommand implements Callable<Integer> {
                 results[0]++;
                 Result.Reader r = response.getResult();
                 out.write(r.getPackage() + "/" + r.getPath() + ":" + r.getLine() + ":" + r.getContext() + "\n");
+            } else if (response.which() == Response.Which.FILE_RESULTS) {
+                // A file's matching lines, each shown line sent once: one line of output per match, as for a Result.
+                FileResultsIndex file = new FileResultsIndex(response.getFileResults());
+                String name = file.file().getPackage() + "/" + file.file().getPath() + ":";
+                for (int m = 0; m < file.matches(); m++) {
+                    results[0]++;
+                    int line = file.match(m).getLine();
+                    out.write(name + file.number(line) + ":" + new String(file.text(line), StandardCharsets.UTF_8)
+                            + "\n");
+                }
             } else if (response.which() == Response.Which.FILE_MATCH) {
                 // A whole file (a file-name query, or a boolean one with no line to show): its name, as find prints
                 // one.
