@@ -177,7 +177,8 @@ public final class FanOut implements AutoCloseable {
                     .setLiteral(literal)
                     .setContextLines(contextLines)
                     .setDeadlineMillis((int) Math.min(Integer.MAX_VALUE, deadline.toMillis()))
-                    .setMaxResults(caps.resultsOf(i, backends.size()));
+                    .setMaxResults(caps.resultsOf(i, backends.size()))
+                    .setFileResults(true);
             connections.get(i).ask(run, i, request);
         }
         // The deadline's task holds the run, and with it every result record, until it fires:

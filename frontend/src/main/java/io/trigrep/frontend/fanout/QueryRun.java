@@ -304,7 +304,7 @@ public final class QueryRun implements AutoCloseable {
     private boolean ingestOne(int shard, ByteBuffer frame, long offset) throws IOException {
         Response.Which which = Messages.peekResponse(frame);
         switch (which) {
-            case RESULT, FILE_MATCH -> {
+            case RESULT, FILE_MATCH, FILE_RESULTS -> {
                 int length = frame.remaining();
                 if (!index.add(shard, frame, offset)) {
                     failNow(shard, Outcome.MALFORMED, "a result frame this frontend cannot read");

@@ -4,10 +4,10 @@ import io.trigrep.frontend.fanout.CorpusStatus;
 import io.trigrep.frontend.fanout.QueryRun;
 import io.trigrep.frontend.fanout.ShardStatus;
 import io.trigrep.frontend.query.QueryService;
+import io.trigrep.frontend.query.StoredResult;
 import io.trigrep.frontend.store.ResultIndex;
 import io.trigrep.proto.FileMatch;
 import io.trigrep.proto.Response;
-import io.trigrep.proto.Result;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Supplier;
@@ -143,7 +143,7 @@ final class HtmlPages {
         h.raw("<ol class=\"results\" start=\"")
                 .number((long) (page - 1) * PER_PAGE + 1)
                 .raw("\">");
-        for (Response.Reader r : QueryService.read(run, index.sorted((page - 1) * PER_PAGE, page * PER_PAGE))) {
+        for (StoredResult r : QueryService.read(run, index.sorted((page - 1) * PER_PAGE, page * PER_PAGE))) {
             result(h, q, r);
         }
         h.raw("</ol>");
@@ -522,11 +522,11 @@ final class HtmlPages {
     }
 
     /** One result of either kind. */
-    private static void result(Html h, UiQuery q, Response.Reader reader) {
-        if (reader.which() == Response.Which.FILE_MATCH) {
-            file(h, q, reader.getFileMatch());
+    private static void result(Html h, UiQuery q, StoredResult stored) {
+        if (stored.which() == Response.Which.FILE_MATCH) {
+            file(h, q, stored.response().getFileMatch());
         } else {
-            result(h, q, reader.getResult());
+            result(h, q, ResultView.of(stored));
         }
     }
 
@@ -569,8 +569,7 @@ final class HtmlPages {
     }
 
     /** One line result: its location, linked to the file view at its line, and its lines with the matches marked. */
-    private static void result(Html h, UiQuery q, Result.Reader reader) {
-        ResultView r = new ResultView(reader);
+    private static void result(Html h, UiQuery q, ResultView r) {
         long line = r.line;
         h.raw("<li class=\"result\"><a class=\"loc\" href=\"/show?package=")
                 .text(Html.url(r.pkg))
@@ -616,11 +615,12 @@ final class HtmlPages {
     }
 
     private static void contextLine(Html h, long number, String text, ResultView.Cut cut) {
-        h.raw("<span class=\"l\"><span class=\"n\">")
-                .number(number)
-                .raw("</span>")
-                .text(text);
-        if (cut != null) {
+        h.raw("<span class=\"l\"><span class=\"n\">").number(number).raw("</span>");
+        if (cut != null && cut.start() > 0) {
+            cutMark(h, cut.bytes()); // the matching line of another result, shown around its match
+        }
+        h.text(text);
+        if (cut != null && cut.end() < cut.bytes()) {
             cutMark(h, cut.bytes());
         }
         h.raw("\n</span>");

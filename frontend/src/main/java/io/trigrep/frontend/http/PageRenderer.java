@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.trigrep.frontend.fanout.QueryRun;
 import io.trigrep.frontend.fanout.ShardStatus;
 import io.trigrep.frontend.query.QueryService;
+import io.trigrep.frontend.query.StoredResult;
 import io.trigrep.frontend.store.ResultIndex;
 import io.trigrep.proto.FileMatch;
 import io.trigrep.proto.Response;
@@ -33,7 +34,7 @@ final class PageRenderer {
             json.writeNumberField("pages", pages);
             json.writeNumberField("per_page", perPage);
             json.writeArrayFieldStart("results");
-            for (Response.Reader r : QueryService.read(run, index.sorted(page * perPage, (page + 1) * perPage))) {
+            for (StoredResult r : QueryService.read(run, index.sorted(page * perPage, (page + 1) * perPage))) {
                 result(json, r);
             }
             json.writeEndArray();
@@ -125,11 +126,11 @@ final class PageRenderer {
     }
 
     /** One result of either kind: a matching line, or a whole file (a file-name query's, or a boolean query's without a line to show). */
-    static void result(JsonGenerator json, Response.Reader r) throws IOException {
+    static void result(JsonGenerator json, StoredResult r) throws IOException {
         if (r.which() == Response.Which.FILE_MATCH) {
-            file(json, r.getFileMatch());
+            file(json, r.response().getFileMatch());
         } else {
-            result(json, new ResultView(r.getResult()));
+            result(json, ResultView.of(r));
         }
     }
 
@@ -257,7 +258,7 @@ final class PageRenderer {
             json.writeArrayFieldStart("results");
             int from = Math.min(best.length, page * perPage);
             int to = Math.min(best.length, (page + 1) * perPage);
-            for (Response.Reader r : QueryService.read(run, java.util.Arrays.copyOfRange(best, from, to))) {
+            for (StoredResult r : QueryService.read(run, java.util.Arrays.copyOfRange(best, from, to))) {
                 result(json, r);
             }
             json.writeEndArray();

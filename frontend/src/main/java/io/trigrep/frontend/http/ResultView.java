@@ -1,5 +1,8 @@
 package io.trigrep.frontend.http;
 
+import io.trigrep.frontend.query.StoredResult;
+import io.trigrep.proto.FileResultsIndex;
+import io.trigrep.proto.LineMatch;
 import io.trigrep.proto.Range;
 import io.trigrep.proto.Result;
 import io.trigrep.proto.Symbol;
@@ -38,6 +41,70 @@ final class ResultView {
     /** A definition line's result (a sym: query's, or a boolean query's sym: operand's): the definition on the line (name, kind, scope, language); null otherwise. */
     final String[] symbol;
 
+    /** The line result {@code r}: a result of its own, or one match of a fileResults. */
+    static ResultView of(StoredResult r) {
+        return r.file() != null
+                ? new ResultView(r.file(), r.match())
+                : new ResultView(r.response().getResult());
+    }
+
+    /**
+     * Match {@code m} of a fileResults message: its line and context from the message's lines.
+     * Indexes the message claims past its lines read as empty lines (see {@link FileResultsIndex}),
+     * and context counts past the message's first or last line stop there.
+     */
+    ResultView(FileResultsIndex file, int m) {
+        pkg = file.file().getPackage().toString();
+        path = file.file().getPath().toString();
+        LineMatch.Reader match = file.match(m);
+        int lines = file.lines();
+        long claimed = Integer.toUnsignedLong(match.getLine());
+        int at = claimed < lines ? (int) claimed : -1; // -1: no such line, shown empty without context
+        line = file.number(at);
+        ranking = match.getRanking();
+        context = file.text(at);
+        int from = file.firstRange(m);
+        int to = file.firstRange(m + 1);
+        int[] kept = new int[2 * (to - from)];
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            Range.Reader range = file.range(i);
+            long start = Integer.toUnsignedLong(range.getStart());
+            long end = Math.min(Integer.toUnsignedLong(range.getEnd()), context.length);
+            if (start <= end) {
+                kept[n++] = (int) start;
+                kept[n++] = (int) end;
+            }
+        }
+        ranges = java.util.Arrays.copyOf(kept, n);
+        int before = at < 0 ? 0 : Math.min(match.getBefore(), at);
+        int after = at < 0 ? 0 : Math.min(match.getAfter(), lines - 1 - at);
+        this.before = new String[before];
+        this.after = new String[after];
+        beforeCuts = new Cut[before];
+        afterCuts = new Cut[after];
+        for (int i = 0; i < before; i++) {
+            int k = at - before + i;
+            this.before[i] = ShownText.decode(file.text(k));
+            beforeCuts[i] = cut(file, k, line - before + i);
+        }
+        for (int i = 0; i < after; i++) {
+            int k = at + 1 + i;
+            this.after[i] = ShownText.decode(file.text(k));
+            afterCuts[i] = cut(file, k, line + 1 + i);
+        }
+        contextCut = cut(file, at, line);
+        symbol = match.hasSymbol() ? symbol(match.getSymbol()) : null;
+    }
+
+    /** Line {@code k} of the message, numbered {@code number} as shown: its cut, or null when shown whole. */
+    private static Cut cut(FileResultsIndex file, int k, long number) {
+        long start = file.start(k);
+        long end = start + file.text(k).length;
+        long full = file.full(k);
+        return start > 0 || end < full ? new Cut(number, start, end, full) : null;
+    }
+
     ResultView(Result.Reader r) {
         pkg = r.getPackage().toString();
         path = r.getPath().toString();
@@ -70,17 +137,7 @@ final class ResultView {
         // 0 from writers that do not cut; a claim shorter than what was sent is clamped to it.
         full = full == 0 && start == 0 ? end : Math.max(full, end);
         contextCut = start > 0 || end < full ? new Cut(line, start, end, full) : null;
-        if (r.hasSymbol()) {
-            Symbol.Reader d = r.getSymbol();
-            symbol = new String[] {
-                ShownText.decode(bytes(d.getName())),
-                ShownText.decode(bytes(d.getKind())),
-                ShownText.decode(bytes(d.getScope())),
-                ShownText.decode(bytes(d.getLanguage()))
-            };
-        } else {
-            symbol = null;
-        }
+        symbol = r.hasSymbol() ? symbol(r.getSymbol()) : null;
     }
 
     private static void lines(
@@ -94,6 +151,16 @@ final class ResultView {
                 cuts[i] = new Cut(first + i, 0, shown.length, full);
             }
         }
+    }
+
+    /** A definition's name, kind, scope and language, decoded for showing. */
+    private static String[] symbol(Symbol.Reader d) {
+        return new String[] {
+            ShownText.decode(bytes(d.getName())),
+            ShownText.decode(bytes(d.getKind())),
+            ShownText.decode(bytes(d.getScope())),
+            ShownText.decode(bytes(d.getLanguage()))
+        };
     }
 
     /** Every cut line, in line order. */

@@ -12,6 +12,7 @@ import io.trigrep.frontend.fanout.QueryRun;
 import io.trigrep.frontend.fanout.ShardStatus;
 import io.trigrep.frontend.store.ResultIndex;
 import io.trigrep.proto.Failure;
+import io.trigrep.proto.FileResultsIndex;
 import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
@@ -178,12 +179,11 @@ public final class QueryService {
 
     /**
      * Result {@code r} of the run (an index into its {@link ResultIndex}), read back from its tee by
-     * offset: a {@code result} (a line) or a {@code fileMatch} (a whole file).
+     * offset: a {@code result} (a line), one match of a {@code fileResults} (a file's lines), or a
+     * {@code fileMatch} (a whole file).
      */
-    public static Response.Reader read(QueryRun run, int r) throws IOException {
-        ResultIndex index = run.index();
-        ByteBuffer frame = run.tee().read(index.offset(r), index.length(r));
-        return Messages.response(Framing.read(frame, FrameLimits.DEFAULT));
+    public static StoredResult read(QueryRun run, int r) throws IOException {
+        return read(run, new int[] {r})[0];
     }
 
     /** A page's span of the tee read with one call at most: a selective query's page is a few kilobytes. */
@@ -193,36 +193,49 @@ public final class QueryService {
      * The {@code results} of the run (a page's), as {@link #read} reads each. When their frames lie
      * within {@link #PAGE_SPAN_BYTES} of the tee, as a selective query's do, the span is read once:
      * one system call per page instead of one per result, each tens of microseconds on a virtual
-     * machine.
+     * machine. Results of one frame share its reading.
      */
-    public static Response.Reader[] read(QueryRun run, int[] results) throws IOException {
+    public static StoredResult[] read(QueryRun run, int[] results) throws IOException {
         return read(run, results, PAGE_SPAN_BYTES);
     }
 
-    static Response.Reader[] read(QueryRun run, int[] results, long maxSpan) throws IOException {
+    static StoredResult[] read(QueryRun run, int[] results, long maxSpan) throws IOException {
         ResultIndex index = run.index();
-        Response.Reader[] out = new Response.Reader[results.length];
+        StoredResult[] out = new StoredResult[results.length];
         long first = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
         for (int r : results) {
             first = Math.min(first, index.offset(r));
             end = Math.max(end, index.offset(r) + index.length(r));
         }
-        if (results.length == 0 || end - first > maxSpan) {
-            for (int i = 0; i < results.length; i++) {
-                out[i] = read(run, results[i]);
-            }
-            return out;
-        }
-        ByteBuffer span = run.tee().read(first, (int) (end - first));
+        ByteBuffer span =
+                results.length == 0 || end - first > maxSpan ? null : run.tee().read(first, (int) (end - first));
+        java.util.Map<Long, StoredResult> frames = new java.util.HashMap<>();
         for (int i = 0; i < results.length; i++) {
-            int at = (int) (index.offset(results[i]) - first);
-            ByteBuffer frame = span.duplicate()
-                    .limit(at + index.length(results[i]))
-                    .position(at)
-                    .slice()
-                    .order(ByteOrder.LITTLE_ENDIAN);
-            out[i] = Messages.response(Framing.read(frame, FrameLimits.DEFAULT));
+            int r = results[i];
+            long offset = index.offset(r);
+            StoredResult same = frames.get(offset);
+            if (same != null) {
+                out[i] = new StoredResult(same.response(), same.file(), index.match(r));
+                continue;
+            }
+            ByteBuffer frame;
+            if (span == null) {
+                frame = run.tee().read(offset, index.length(r));
+            } else {
+                int at = (int) (offset - first);
+                frame = span.duplicate()
+                        .limit(at + index.length(r))
+                        .position(at)
+                        .slice()
+                        .order(ByteOrder.LITTLE_ENDIAN);
+            }
+            Response.Reader response = Messages.response(Framing.read(frame, FrameLimits.DEFAULT));
+            FileResultsIndex file = response.which() == Response.Which.FILE_RESULTS
+                    ? new FileResultsIndex(response.getFileResults())
+                    : null;
+            out[i] = new StoredResult(response, file, index.match(r));
+            frames.put(offset, out[i]);
         }
         return out;
     }

@@ -25,7 +25,7 @@ import java.util.Arrays;
  */
 final class ResultColumns {
     /**
-     * Longs per result, side by side: the offset; the order's key ({@link #key}: the ranking and
+     * Longs per result, side by side: the offset and the match in the frame; the order's key ({@link #key}: the ranking and
      * the path hash, compared in one load as one signed long); the length and the package.
      */
     private static final int LONGS = 3;
@@ -36,6 +36,14 @@ final class ResultColumns {
     static final int FIRST = 256;
 
     static final long LOW = 0xffff_ffffL;
+    /**
+     * The low bits of a result's first long say which of its frame's results it is; the high bits
+     * are the frame's tee offset (up to 1 TiB, far past any query's byte cap). A backend writes at
+     * most 1,024 matches per frame; a frame claiming more than this is refused.
+     */
+    static final int MATCH_BITS = 24;
+
+    static final int MAX_MATCH = (1 << MATCH_BITS) - 1;
 
     /** The writer's chunk table: chunk 0 may be replaced by a larger copy, later chunks never. */
     private long[][] chunks = new long[16][];
@@ -124,19 +132,20 @@ final class ResultColumns {
     }
 
     /**
-     * Records the result whose frame was teed at {@code offset}, from stream {@code stream} (a
-     * small number, such as a shard's index); returns false when the frame is not a result this
-     * path can read (the caller then reads it fully or treats it as corrupt).
+     * Records the results of the frame teed at {@code offset}, from stream {@code stream} (a small
+     * number, such as a shard's index): one for a result or fileMatch, each match of a fileResults.
+     * Returns false when the frame is not one this path can read (the caller then reads it fully
+     * or treats it as corrupt).
      */
     boolean add(int stream, ByteBuffer frame, long offset) {
-        if (!peek.peek(frame)) {
+        if (!peek.peek(frame) || offset >>> (Long.SIZE - MATCH_BITS) != 0 || peek.results() > MAX_MATCH) {
             return false;
         }
-        ByteBuffer f = peek.frame();
-        int slot = count % CHUNK * LONGS;
-        if (slot == 0 || slot == tail.length) {
-            grow(slot);
+        int results = peek.results();
+        if (results == 0) {
+            return true;
         }
+        ByteBuffer f = peek.frame();
         if (offset < lastOffset) {
             offsetsInArrivalOrder = false;
         }
@@ -152,11 +161,19 @@ final class ResultColumns {
         int ko = peek.packageOffset();
         int kl = peek.packageLength();
         int id = pkg.sameAs(f, ko, kl) ? pkg.value() : pkg.set(f, ko, kl, pool.intern(f, ko, kl));
-        long[] c = tail;
-        c[slot] = offset;
-        c[slot + 1] = key(peek.ranking(), fileHash(pool.hash(id), pathHash));
-        c[slot + 2] = (long) (f.limit() - f.position()) << 32 | (id & LOW);
-        count++;
+        int hash = fileHash(pool.hash(id), pathHash);
+        long lengthAndPackage = (long) (f.limit() - f.position()) << 32 | (id & LOW);
+        for (int m = 0; m < results; m++) {
+            int slot = count % CHUNK * LONGS;
+            if (slot == 0 || slot == tail.length) {
+                grow(slot);
+            }
+            long[] c = tail;
+            c[slot] = offset << MATCH_BITS | m;
+            c[slot + 1] = key(peek.ranking(m), hash);
+            c[slot + 2] = lengthAndPackage;
+            count++;
+        }
         return true;
     }
 
@@ -233,8 +250,14 @@ final class ResultColumns {
         return h;
     }
 
+    /** Where the result's frame is in the tee. */
     long offset(int result) {
-        return published[result / CHUNK][result % CHUNK * LONGS];
+        return published[result / CHUNK][result % CHUNK * LONGS] >>> MATCH_BITS;
+    }
+
+    /** Which of its frame's results it is: 0 but for the matches of a fileResults after its first. */
+    int match(int result) {
+        return (int) (published[result / CHUNK][result % CHUNK * LONGS] & MAX_MATCH);
     }
 
     int length(int result) {

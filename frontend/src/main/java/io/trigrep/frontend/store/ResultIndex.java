@@ -57,6 +57,11 @@ public final class ResultIndex {
         return columns.offset(result);
     }
 
+    /** Which of its frame's results it is (a fileResults frame holds a file's matching lines). */
+    public int match(int result) {
+        return columns.match(result);
+    }
+
     public int length(int result) {
         return columns.length(result);
     }

@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.trigrep.backend.TestShards;
 import io.trigrep.backend.server.BackendConfig;
 import io.trigrep.backend.server.BackendServer;
+import io.trigrep.frontend.query.QueryService;
+import io.trigrep.frontend.query.StoredResult;
 import io.trigrep.frontend.store.ResultIndex;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.proto.BackendClient;
-import io.trigrep.proto.FrameLimits;
-import io.trigrep.proto.Framing;
+import io.trigrep.proto.FileResultsIndex;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
@@ -18,7 +19,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -82,15 +82,20 @@ class FanOutTest {
         return out;
     }
 
+    /** The run's results in rank order, as package/path:line, read back from its tee. */
     static List<String> results(QueryRun run) throws Exception {
         List<String> out = new ArrayList<>();
         ResultIndex index = run.index();
         for (int rank = 0; rank < index.size(); rank++) {
-            int r = index.sorted(rank);
-            ByteBuffer frame = run.tee().read(index.offset(r), index.length(r));
-            Result.Reader result =
-                    Messages.response(Framing.read(frame, FrameLimits.DEFAULT)).getResult();
-            out.add(result.getPackage() + "/" + result.getPath() + ":" + result.getLine());
+            StoredResult stored = QueryService.read(run, index.sorted(rank));
+            if (stored.file() != null) {
+                FileResultsIndex file = stored.file();
+                int line = file.match(stored.match()).getLine();
+                out.add(file.file().getPackage() + "/" + file.file().getPath() + ":" + file.number(line));
+            } else {
+                Result.Reader result = stored.response().getResult();
+                out.add(result.getPackage() + "/" + result.getPath() + ":" + result.getLine());
+            }
         }
         return out;
     }
@@ -224,34 +229,41 @@ class FanOutTest {
      */
     @Test
     void theByteCapKeepsExactlyTheResultFramesThatFit() throws Exception {
-        try (FanOut one = new FanOut(List.of(addresses.get(0)), dir.resolve("data-byte-cap"), 2)) {
-            List<Integer> lengths = new ArrayList<>();
+        // The whole corpus on one backend: results by file send each line once, and one shard of
+        // three no longer streams several reads' worth.
+        try (FanOut one = new FanOut(List.of(whole), dir.resolve("data-byte-cap"), 2)) {
+            List<Integer> lengths;
             try (QueryRun all =
                     one.search("[a-z]", false, 5, Duration.ofSeconds(30), new QueryCaps(1_000_000, 1L << 30))) {
                 all.completion().get(30, TimeUnit.SECONDS);
                 assertThat(all.capped()).isNull();
-                for (int r = 0; r < all.index().size(); r++) {
-                    lengths.add(all.index().length(r));
-                }
+                lengths = frameLengths(all.index());
             }
-            assertThat(lengths.stream().mapToLong(Integer::longValue).sum())
-                    .as("bytes of results, several reads' worth")
-                    .isGreaterThan(2L * FanOut.MAX_READ_BYTES);
-            int kept = lengths.size() / 2;
-            long cap = lengths.get(kept) / 2;
-            for (int r = 0; r < kept; r++) {
-                cap += lengths.get(r);
+            // The cut falls past the first read's worth of frames, inside a later run of them.
+            int kept = 0;
+            long cap = 0;
+            while (kept < lengths.size() && cap <= FanOut.MAX_READ_BYTES) {
+                cap += lengths.get(kept++);
             }
+            assertThat(kept).as("frames past the first read's worth").isLessThan(lengths.size());
+            cap += lengths.get(kept) / 2;
             try (QueryRun cut = one.search("[a-z]", false, 5, Duration.ofSeconds(30), new QueryCaps(1_000_000, cap))) {
                 cut.completion().get(30, TimeUnit.SECONDS);
                 assertThat(cut.capped()).isNotNull();
                 assertThat(cut.capped().reason()).isEqualTo("bytes");
-                List<Integer> cutLengths = new ArrayList<>();
-                for (int r = 0; r < cut.index().size(); r++) {
-                    cutLengths.add(cut.index().length(r));
-                }
-                assertThat(cutLengths).isEqualTo(lengths.subList(0, kept));
+                assertThat(frameLengths(cut.index())).isEqualTo(lengths.subList(0, kept));
             }
         }
+    }
+
+    /** The lengths of the result frames, in arrival order: a file's matching lines share one. */
+    private static List<Integer> frameLengths(ResultIndex index) {
+        List<Integer> lengths = new ArrayList<>();
+        for (int r = 0; r < index.size(); r++) {
+            if (index.match(r) == 0) {
+                lengths.add(index.length(r));
+            }
+        }
+        return lengths;
     }
 }

@@ -37,8 +37,7 @@ class QueryServiceReadTest {
                 int to = from + random.nextInt(results.length - from + 1);
                 // a span limit below the whole page's span as well as above it: both ways are taken
                 long maxSpan = trial % 3 == 0 ? 64 : 1 << 20;
-                Response.Reader[] read =
-                        QueryService.read(run, java.util.Arrays.copyOfRange(results, from, to), maxSpan);
+                StoredResult[] read = QueryService.read(run, java.util.Arrays.copyOfRange(results, from, to), maxSpan);
                 assertThat(read).hasSize(to - from);
                 for (int i = from; i < to; i++) {
                     assertThat(describe(read[i - from]))
@@ -49,7 +48,15 @@ class QueryServiceReadTest {
         }
     }
 
-    private static String describe(Response.Reader r) {
+    private static String describe(StoredResult stored) {
+        Response.Reader r = stored.response();
+        if (r.which() == Response.Which.FILE_RESULTS) {
+            io.trigrep.proto.FileResultsIndex file = stored.file();
+            int at = file.match(stored.match()).getLine();
+            return "line " + file.file().getPackage() + "/" + file.file().getPath() + ":" + file.number(at) + " "
+                    + file.match(stored.match()).getRanking() + " "
+                    + new String(file.text(at), java.nio.charset.StandardCharsets.UTF_8);
+        }
         if (r.which() == Response.Which.RESULT) {
             io.trigrep.proto.Result.Reader line = r.getResult();
             return "line " + line.getPackage() + "/" + line.getPath() + ":" + Integer.toUnsignedLong(line.getLine())
