@@ -3,8 +3,10 @@ package io.trigrep.bench.frontend;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.trigrep.frontend.store.ResultIndex;
+import io.trigrep.proto.FileResultsWriter;
 import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Framing;
+import io.trigrep.proto.MatchLines;
 import io.trigrep.proto.ResultWriter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -25,10 +27,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What the frontend does per result frame besides teeing it: find the frame's length, peek at its
+ * What the frontend does per result besides teeing it: find its frame's length, peek at its
  * ranking, path and package, and record them in the {@link ResultIndex} (one operation = one
- * frame). The frames are a backend's encoding of real-looking results, three streams interleaved
- * a socket read at a time, each file's matches together as a backend sends them. Run with
+ * result). The frames are a backend's encoding of real-looking results, three streams interleaved
+ * a socket read at a time, each file's matches together as a backend sends them: a Result frame
+ * each, or with {@code byFile} a FileResults frame for each file's matches. Run with
  * {@code -prof gc}: the index's own columns are about 24 bytes per result (the retained record);
  * anything beyond that is garbage per result.
  */
@@ -45,6 +48,12 @@ public class ResultIngestBenchmark {
     /** Matches per file before the path changes: 1 (every result from another file) or 20. */
     @Param({"20", "1"})
     public int matchesPerFile;
+
+    /** Whether the backend sent each file's matches in one FileResults frame rather than a Result each. */
+    @Param({"false", "true"})
+    public boolean byFile;
+
+    private int frames;
 
     private ByteBuffer reads;
     private final int[] starts = new int[FRAMES + 1];
@@ -69,8 +78,10 @@ public class ResultIngestBenchmark {
             lineLengths[i] = lines[i].length();
         }
         ResultWriter writer = new ResultWriter(2);
+        FileResultsWriter fileWriter = new FileResultsWriter(2);
         ByteBuf out = Unpooled.directBuffer(FRAMES * 400);
         int[] fileOf = new int[3];
+        frames = 0;
         for (int i = 0; i < FRAMES; i++) {
             int stream = (i / FRAMES_PER_READ) % 3;
             if (i % matchesPerFile == 0) {
@@ -79,20 +90,43 @@ public class ResultIngestBenchmark {
             byte[] pkg =
                     ("package-" + stream + "-" + fileOf[stream] / 50 + "_1.2.3-4").getBytes(StandardCharsets.UTF_8);
             byte[] path = ("src/lib/subsystem/file-" + fileOf[stream] + ".c").getBytes(StandardCharsets.UTF_8);
-            writer.start(pkg, path, source, 1000 + i, (i * 7919 % 1000) / 1000f)
-                    .before(lineStarts[0], lineLengths[0])
-                    .before(lineStarts[1], lineLengths[1])
-                    .match(lineStarts[2], lineLengths[2])
-                    .after(lineStarts[3], lineLengths[3])
-                    .after(lineStarts[4], lineLengths[4])
-                    .range(8, 14);
-            starts[i] = out.writerIndex();
-            streams[i] = stream;
-            writer.writeTo(out);
+            if (byFile) {
+                if (i % matchesPerFile == 0) {
+                    fileWriter.file(pkg, path, source);
+                }
+                fileWriter.start(3 * (i % matchesPerFile) + 3, (i * 7919 % 1000) / 1000f);
+                feed(fileWriter, lineStarts, lineLengths);
+                fileWriter.add(out);
+                if (i % matchesPerFile == matchesPerFile - 1 || i == FRAMES - 1) {
+                    starts[frames] = out.writerIndex();
+                    streams[frames++] = stream;
+                    fileWriter.writeTo(out);
+                }
+            } else {
+                writer.start(pkg, path, source, 1000 + i, (i * 7919 % 1000) / 1000f);
+                feed(writer, lineStarts, lineLengths);
+                starts[frames] = out.writerIndex();
+                streams[frames++] = stream;
+                writer.writeTo(out);
+            }
         }
-        starts[FRAMES] = out.writerIndex();
+        starts[frames] = out.writerIndex();
         reads = out.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
         index = new ResultIndex();
+    }
+
+    /**
+     * The five lines of the source file around its third, as a backend's worker gives them. By
+     * file, the matches are numbered three lines apart, so two of each one's five lines are the
+     * previous one's, and its frame holds them once, as on a result-heavy file.
+     */
+    private static void feed(MatchLines w, int[] starts, int[] lengths) {
+        w.before(starts[0], lengths[0])
+                .before(starts[1], lengths[1])
+                .match(starts[2], lengths[2])
+                .after(starts[3], lengths[3])
+                .after(starts[4], lengths[4])
+                .range(8, 14);
     }
 
     @Benchmark
@@ -102,7 +136,7 @@ public class ResultIngestBenchmark {
             index = new ResultIndex(); // bounded, like one query of four million results
         }
         ByteBuffer view = reads;
-        int end = starts[FRAMES];
+        int end = starts[frames];
         int frame = 0;
         for (int at = 0; at < end; frame++) {
             int length = (int) Framing.frameLength(view, at, end - at, FrameLimits.DEFAULT);
