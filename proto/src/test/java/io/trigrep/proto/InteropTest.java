@@ -104,7 +104,7 @@ class InteropTest {
                 .containsExactly(
                         "(search = (query = \"foo(bar package:zlib\", pattern = \"foo\\\\(bar\", literal = true, caseInsensitive = true, "
                                 + "filters = [(kind = package, negated = false, value = \"zlib\"), (kind = filetype, negated = true, value = \"c++\")], "
-                                + "maxResults = 1000, deadlineMillis = 2500, contextLines = 3))",
+                                + "maxResults = 1000, deadlineMillis = 2500, contextLines = 3, fileResults = false))",
                         "(fetchFile = (package = \"zlib\", path = \"README\", firstLine = 0, maxLines = 0, maxLineBytes = 0, byteOffset = 0, byteCount = 0))",
                         "(fetchFile = (package = \"zlib\", path = \"big.js\", firstLine = 100, maxLines = 1000, maxLineBytes = 10000, "
                                 + "byteOffset = 8589934592, byteCount = 65536))",
@@ -195,6 +195,39 @@ class InteropTest {
                                 255),
                         new FetchValue("a", "b/c"),
                         new PingValue());
+    }
+
+    /**
+     * A file's matches as FileResultsWriter writes them, decoded by capnp: two matches whose
+     * context overlaps (lines 2 to 6 sent once), one with a definition, and a cut line.
+     */
+    @Test
+    void capnpDecodesFileResults() throws Exception {
+        String text = "int x;\nx++;\ny = x;\n" + "z".repeat(20) + "x\nend\n";
+        ByteBuf source = Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.UTF_8));
+        FileResultsWriter w = new FileResultsWriter(1, 8);
+        ByteBuf stream = Unpooled.buffer();
+        w.file("zlib".getBytes(StandardCharsets.UTF_8), "a.c".getBytes(StandardCharsets.UTF_8), source);
+        w.start(2, 0.5f).before(0, 6).match(7, 4).after(12, 6).range(0, 1);
+        w.add(stream);
+        w.start(4, 0.25f)
+                .symbol(
+                        "x".getBytes(StandardCharsets.UTF_8),
+                        "variable".getBytes(StandardCharsets.UTF_8),
+                        new byte[0],
+                        "C".getBytes(StandardCharsets.UTF_8));
+        w.before(12, 6).match(19, 21).after(41, 3).range(20, 21);
+        w.add(stream);
+        w.writeTo(stream);
+        source.release();
+        assertThat(run(stream, "decode", "--short", "Response"))
+                .containsExactly("(fileResults = (package = \"zlib\", path = \"a.c\", "
+                        + "lines = \"int x;\\nx++;\\ny = x;\\nzzzzzzzx\\nend\\n\", "
+                        + "runs = [(first = 1, count = 5)], windows = [(line = 3, start = 13, bytes = 21)], "
+                        + "matches = [(line = 1, ranking = 0.5, ranges = 1, before = 1, after = 1), "
+                        + "(line = 3, ranking = 0.25, ranges = 1, before = 1, after = 1, "
+                        + "symbol = (name = \"x\", kind = \"variable\", scope = \"\", language = \"C\"))], "
+                        + "ranges = [(start = 0, end = 1), (start = 7, end = 8)]))");
     }
 
     private static List<String> decode(String root, List<Object> values) throws Exception {
