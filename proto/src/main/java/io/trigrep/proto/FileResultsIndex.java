@@ -15,6 +15,13 @@ import org.capnproto.StructList;
  */
 public final class FileResultsIndex {
     private final FileResults.Reader file;
+    /**
+     * Read once: a page shows many matches of one message through this index, and every read of a
+     * text is charged to the message's one read budget (about 8 bytes read per byte of message).
+     */
+    private final String pkg;
+
+    private final String path;
     private final ByteBuffer lines;
     private final int linesStart;
     /** Per line: the offset after its text (where its '\n' is), relative to {@link #linesStart}. */
@@ -31,6 +38,8 @@ public final class FileResultsIndex {
 
     public FileResultsIndex(FileResults.Reader file) {
         this.file = file;
+        pkg = file.getPackage().toString();
+        path = file.getPath().toString();
         Data.Reader data = file.getLines();
         lines = data.asByteBuffer();
         linesStart = lines.position();
@@ -88,6 +97,14 @@ public final class FileResultsIndex {
         return file;
     }
 
+    public String pkg() {
+        return pkg;
+    }
+
+    public String path() {
+        return path;
+    }
+
     /** Lines in the message. */
     public int lines() {
         return ends.length;
@@ -123,12 +140,15 @@ public final class FileResultsIndex {
         return Math.max(fulls[i], end);
     }
 
-    /** Matches in the message. */
+    /** Matches in the message; {@link #match} of an index past them is refused. */
     public int matches() {
         return matches.size();
     }
 
     public LineMatch.Reader match(int m) {
+        if (m < 0 || m >= matches.size()) {
+            throw new IndexOutOfBoundsException("match " + m + " of a message with " + matches.size());
+        }
         return matches.get(m);
     }
 

@@ -56,6 +56,9 @@ public final class ResultPeek {
             return false;
         }
         int responseDataWords = dataWords(le, base);
+        if ((le.getLong(base) >>> 48 & 0xffff) < 1) {
+            return false; // no pointer section: a reader would see the member as empty, not what is past it
+        }
         int result = structTarget(le, response + 8 * responseDataWords, segmentEnd);
         if (result < 0) {
             return false;
@@ -80,11 +83,12 @@ public final class ResultPeek {
     }
 
     private static final int MATCHES_POINTER = FileResults.MATCHES.index();
+    private static final int MATCH_DATA_WORDS = LineMatch.LAYOUT.dataBytes() / 8;
 
     /**
      * Reads a fileResults' list of matches, whose pointer is at {@code at} (-1 when the struct has
-     * no such pointer: no matches): an inline-composite list whose elements have at least the one
-     * data word that holds the ranking.
+     * no such pointer: no matches): an inline-composite list whose elements have at least
+     * LineMatch's data words and pointer.
      */
     private boolean matches(ByteBuffer le, int at, int segmentEnd) {
         long pointer = at < 0 ? 0 : le.getLong(at);
@@ -104,7 +108,12 @@ public final class ResultPeek {
         long tag = le.getLong((int) tagAt);
         long count = (tag & 0xffffffffL) >>> 2;
         int elementWords = (int) (tag >>> 32 & 0xffff) + (int) (tag >>> 48 & 0xffff);
-        if ((tag & 3) != 0 || (tag >>> 32 & 0xffff) < 1 || count * elementWords > words) {
+        // Every LineMatch ever written has its two data words and its pointer: a frame's matches
+        // then take at least as many bytes as the frontend's records of them.
+        if ((tag & 3) != 0
+                || (tag >>> 32 & 0xffff) < MATCH_DATA_WORDS
+                || (tag >>> 48 & 0xffff) < 1
+                || count * elementWords > words) {
             return false;
         }
         results = (int) count;

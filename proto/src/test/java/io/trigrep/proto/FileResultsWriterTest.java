@@ -177,6 +177,39 @@ class FileResultsWriterTest {
         }
     }
 
+    /**
+     * The peek refuses what a reader would read differently or what would cost the frontend more
+     * than its bytes: a Response without a pointer section (a reader sees an empty member, not the
+     * words after it), matches smaller than a LineMatch (records would outgrow the byte cap).
+     */
+    @Test
+    void thePeekRefusesFramesAReaderWouldReadOtherwise() {
+        ByteBuf source = Unpooled.wrappedBuffer(utf8("int x;\nx++;\n"));
+        FileResultsWriter w = new FileResultsWriter(1);
+        ByteBuf out = Unpooled.buffer();
+        w.file(utf8("zlib"), utf8("a.c"), source);
+        w.start(2, 0.5f).before(0, 6).match(7, 4).range(0, 1);
+        w.add(out);
+        w.writeTo(out);
+        byte[] frame = io.netty.buffer.ByteBufUtil.getBytes(out);
+        out.release();
+        ResultPeek peek = new ResultPeek();
+        assertThat(peek.peek(ByteBuffer.wrap(frame).order(ByteOrder.LITTLE_ENDIAN)))
+                .isTrue();
+        assertThat(peek.results()).isEqualTo(1);
+
+        byte[] noPointers = frame.clone();
+        noPointers[8 + 6] = 0; // the root pointer's pointer count (bytes 6-7 of word 0)
+        assertThat(peek.peek(ByteBuffer.wrap(noPointers).order(ByteOrder.LITTLE_ENDIAN)))
+                .isFalse();
+
+        byte[] smallMatches = frame.clone();
+        // The matches' tag (word 17 of the segment, after the 8-byte table): 1 data word, not 2.
+        smallMatches[8 + 8 * 17 + 4] = 1;
+        assertThat(peek.peek(ByteBuffer.wrap(smallMatches).order(ByteOrder.LITTLE_ENDIAN)))
+                .isFalse();
+    }
+
     @Test
     void thePeekSeesEveryMatchAndItsRanking() throws Exception {
         List<String> lines = List.of("a x", "b", "c x", "d", "", "", "", "e x");

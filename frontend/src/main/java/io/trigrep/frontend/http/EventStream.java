@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.fanout.QueryRun;
 import io.trigrep.frontend.query.QueryService;
+import io.trigrep.frontend.query.StoredResult;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -107,8 +108,8 @@ final class EventStream {
             json.writeNumberField("files_total", now.filesTotal());
             json.writeNumberField("results_so_far", among);
             json.writeArrayFieldStart("best");
-            for (int r : best) {
-                PageRenderer.result(json, QueryService.read(run, r));
+            for (StoredResult r : QueryService.read(run, best)) {
+                PageRenderer.result(json, r);
             }
             json.writeEndArray();
             json.writeEndObject();

@@ -167,8 +167,8 @@ final class HtmlPages {
             String name = index.packages().name(grouped.packages()[i]);
             int count = grouped.counts()[i];
             h.raw("<section class=\"package\"><h2>").text(name).raw("</h2><ol class=\"results\">");
-            for (int r : grouped.top()[i]) {
-                result(h, q, QueryService.read(run, r));
+            for (StoredResult r : QueryService.read(run, grouped.top()[i])) {
+                result(h, q, r);
             }
             h.raw("</ol>");
             h.raw("<p class=\"more\"><a href=\"")

@@ -62,8 +62,8 @@ final class PageRenderer {
                 json.writeStringField("package", index.packages().name(grouped.packages()[i]));
                 json.writeNumberField("results_total", grouped.counts()[i]);
                 json.writeArrayFieldStart("results");
-                for (int r : grouped.top()[i]) {
-                    result(json, QueryService.read(run, r));
+                for (StoredResult r : QueryService.read(run, grouped.top()[i])) {
+                    result(json, r);
                 }
                 json.writeEndArray();
                 json.writeEndObject();

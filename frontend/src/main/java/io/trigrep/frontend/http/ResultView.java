@@ -54,8 +54,23 @@ final class ResultView {
      * and context counts past the message's first or last line stop there.
      */
     ResultView(FileResultsIndex file, int m) {
-        pkg = file.file().getPackage().toString();
-        path = file.file().getPath().toString();
+        pkg = file.pkg();
+        path = file.path();
+        if (m < 0 || m >= file.matches()) {
+            // The ingest's peek counted more matches than the message holds (a hostile frame):
+            // an empty line of the file, not an exception that fails the page.
+            line = 0;
+            ranking = 0f;
+            context = new byte[0];
+            ranges = new int[0];
+            before = new String[0];
+            after = new String[0];
+            beforeCuts = new Cut[0];
+            afterCuts = new Cut[0];
+            contextCut = null;
+            symbol = null;
+            return;
+        }
         LineMatch.Reader match = file.match(m);
         int lines = file.lines();
         long claimed = Integer.toUnsignedLong(match.getLine());

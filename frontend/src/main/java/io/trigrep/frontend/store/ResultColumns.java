@@ -39,7 +39,8 @@ final class ResultColumns {
     /**
      * The low bits of a result's first long say which of its frame's results it is; the high bits
      * are the frame's tee offset (up to 1 TiB, far past any query's byte cap). A backend writes at
-     * most 1,024 matches per frame; a frame claiming more than this is refused.
+     * most 1,024 matches per frame, and the peek refuses a frame whose matches take fewer bytes
+     * than their records would (24 each), so the byte cap bounds the records too.
      */
     static final int MATCH_BITS = 24;
 

@@ -91,7 +91,7 @@ class FanOutTest {
             if (stored.file() != null) {
                 FileResultsIndex file = stored.file();
                 int line = file.match(stored.match()).getLine();
-                out.add(file.file().getPackage() + "/" + file.file().getPath() + ":" + file.number(line));
+                out.add(file.pkg() + "/" + file.path() + ":" + file.number(line));
             } else {
                 Result.Reader result = stored.response().getResult();
                 out.add(result.getPackage() + "/" + result.getPath() + ":" + result.getLine());

@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.trigrep.proto.FileResults;
 import io.trigrep.proto.FileResultsIndex;
+import io.trigrep.proto.FileResultsWriter;
 import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.LineMatch;
@@ -22,6 +23,51 @@ import org.junit.jupiter.api.Test;
  * and never throws: a backend is not trusted with the frontend's pages.
  */
 class FileResultsViewTest {
+    /**
+     * A page of a thousand matches of one message (the API's largest page, a file whose every line
+     * matches): each view reads its package and path from the index, not from the message, whose
+     * read budget (8 bytes read per byte of message) a thousand reads of a long path overdrew.
+     */
+    @Test
+    void aThousandMatchesOfOneMessageShowWithoutOverdrawingItsReadBudget() throws Exception {
+        byte[] file = "x\n".repeat(1000).getBytes(StandardCharsets.UTF_8);
+        ByteBuf source = Unpooled.wrappedBuffer(file);
+        FileResultsWriter w = new FileResultsWriter(2);
+        ByteBuf frame = Unpooled.buffer();
+        w.file(
+                "p".repeat(50).getBytes(StandardCharsets.UTF_8),
+                "d/".repeat(100).getBytes(StandardCharsets.UTF_8),
+                source);
+        for (int line = 0; line < 1000; line++) {
+            w.start(line + 1, 1f);
+            for (int k = Math.max(0, line - 2); k < line; k++) {
+                w.before(2 * k, 1);
+            }
+            w.match(2 * line, 1);
+            for (int k = line + 1; k < Math.min(1000, line + 3); k++) {
+                w.after(2 * k, 1);
+            }
+            w.range(0, 1);
+            w.add(frame);
+        }
+        w.writeTo(frame);
+        try {
+            Response.Reader read = Messages.response(Framing.read(frame, FrameLimits.DEFAULT));
+            FileResultsIndex index = new FileResultsIndex(read.getFileResults());
+            assertThat(index.matches()).isEqualTo(1000);
+            for (int m = 0; m < 1000; m++) {
+                ResultView view = new ResultView(index, m);
+                assertThat(view.line).isEqualTo(m + 1);
+                assertThat(view.path).hasSize(200);
+            }
+            // A match the message does not hold (the peek of a hostile frame counted more): an empty line.
+            assertThat(new ResultView(index, 1000).context).isEmpty();
+        } finally {
+            frame.release();
+            source.release();
+        }
+    }
+
     @Test
     void contradictoryClaimsAreClampedNotTrusted() throws Exception {
         MessageBuilder message = Messages.newBuilder();

@@ -53,7 +53,7 @@ class QueryServiceReadTest {
         if (r.which() == Response.Which.FILE_RESULTS) {
             io.trigrep.proto.FileResultsIndex file = stored.file();
             int at = file.match(stored.match()).getLine();
-            return "line " + file.file().getPackage() + "/" + file.file().getPath() + ":" + file.number(at) + " "
+            return "line " + file.pkg() + "/" + file.path() + ":" + file.number(at) + " "
                     + file.match(stored.match()).getRanking() + " "
                     + new String(file.text(at), java.nio.charset.StandardCharsets.UTF_8);
         }

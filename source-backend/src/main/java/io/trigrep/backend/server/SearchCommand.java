@@ -175,7 +175,7 @@ public final class SearchCommand implements Callable<Integer> {
             } else if (response.which() == Response.Which.FILE_RESULTS) {
                 // A file's matching lines, each shown line sent once: one line of output per match, as for a Result.
                 FileResultsIndex file = new FileResultsIndex(response.getFileResults());
-                String name = file.file().getPackage() + "/" + file.file().getPath() + ":";
+                String name = file.pkg() + "/" + file.path() + ":";
                 for (int m = 0; m < file.matches(); m++) {
                     results[0]++;
                     int line = file.match(m).getLine();
