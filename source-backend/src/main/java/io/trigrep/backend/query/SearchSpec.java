@@ -21,7 +21,7 @@ import java.util.List;
  * For a symbol query it is null, {@code symbolNames} matches the names, and {@code plan} is the
  * trigram plan of that regex over names (the shard's symbol index), not over contents. A boolean
  * query's {@code sym:} operands are in its plan as {@link Query.Defines}. {@code fileResults}: the
- * matching lines go out grouped by file ({@link #byFile}).
+ * matching lines go out grouped by file.
  */
 @SuppressWarnings(
         "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
@@ -51,6 +51,16 @@ public record SearchSpec(
     public static final String EMPTY_MATCH = "the regex matches the empty string, so every line of every file";
 
     public static SearchSpec of(ParsedQuery query, int maxResults, long deadlineNanos, int contextLines)
+            throws QueryException {
+        return of(query, maxResults, deadlineNanos, contextLines, false);
+    }
+
+    /**
+     * The same, answered by file when {@code fileResults} ({@code FileResults}, each shown line
+     * once) instead of one {@code Result} per line: what a frontend that reads them asks for.
+     */
+    public static SearchSpec of(
+            ParsedQuery query, int maxResults, long deadlineNanos, int contextLines, boolean fileResults)
             throws QueryException {
         if (maxResults < 1) {
             throw new QueryException("maxResults must be > 0, got " + maxResults, 0);
@@ -124,32 +134,7 @@ public record SearchSpec(
                 contextLines,
                 operands,
                 names,
-                false);
-    }
-
-    /**
-     * The same search answered by file ({@code FileResults}, each shown line once) instead of one
-     * {@code Result} per line: what a frontend that reads them asks for.
-     */
-    public SearchSpec byFile() {
-        return new SearchSpec(
-                query,
-                pattern,
-                literal,
-                foldedLiteral,
-                plan,
-                packages,
-                notPackages,
-                paths,
-                notPaths,
-                fileTypes,
-                notFileTypes,
-                maxResults,
-                deadlineNanos,
-                contextLines,
-                operands,
-                symbolNames,
-                true);
+                fileResults);
     }
 
     /** A {@code sym:} regex compiled for names, as RE2J runs it on each candidate name: refused where it stands when it would match every name. */

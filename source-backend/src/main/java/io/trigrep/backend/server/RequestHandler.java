@@ -140,10 +140,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
                     parse(request),
                     maxResults(request),
                     deadlineNanos(request),
-                    Math.min(request.getContextLines(), config.maxContextLines()));
-            if (request.getFileResults()) {
-                spec = spec.byFile();
-            }
+                    Math.min(request.getContextLines(), config.maxContextLines()),
+                    request.getFileResults());
         } catch (QueryException e) {
             backend.metrics().refused("bad_query");
             error(Failure.Code.BAD_QUERY, e.getMessage(), e.position());
