@@ -115,9 +115,8 @@ public final class FileResultsIndex {
         if (i < 0 || i >= ends.length) {
             return new byte[0];
         }
-        int from = i == 0 ? 0 : ends[i - 1] + 1;
-        byte[] out = new byte[ends[i] - from];
-        lines.get(linesStart + from, out);
+        byte[] out = new byte[shownBytes(i)];
+        lines.get(linesStart + ends[i] - out.length, out);
         return out;
     }
 
@@ -131,13 +130,14 @@ public final class FileResultsIndex {
         return i < 0 || i >= ends.length ? 0 : starts[i];
     }
 
+    /** How many bytes of line {@code i} the message shows; 0 when there is no such line. */
+    public int shownBytes(int i) {
+        return i < 0 || i >= ends.length ? 0 : ends[i] - (i == 0 ? 0 : ends[i - 1] + 1);
+    }
+
     /** The full length of line {@code i}: at least where its shown text ends. */
     public long full(int i) {
-        if (i < 0 || i >= ends.length) {
-            return 0;
-        }
-        long end = starts[i] + ends[i] - (i == 0 ? 0 : ends[i - 1] + 1);
-        return Math.max(fulls[i], end);
+        return i < 0 || i >= ends.length ? 0 : Math.max(fulls[i], starts[i] + shownBytes(i));
     }
 
     /** Matches in the message; {@link #match} of an index past them is refused. */

@@ -8,6 +8,7 @@ import io.trigrep.proto.Result;
 import io.trigrep.proto.Symbol;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import org.capnproto.PrimitiveList;
 import org.capnproto.StructList;
 import org.capnproto.Text;
@@ -51,47 +52,22 @@ final class ResultView {
     /**
      * Match {@code m} of a fileResults message: its line and context from the message's lines.
      * Indexes the message claims past its lines read as empty lines (see {@link FileResultsIndex}),
-     * and context counts past the message's first or last line stop there.
+     * and context counts past the message's first or last line stop there. A match the message
+     * does not hold (the ingest's peek of a hostile frame counted more) is such a line too.
      */
     ResultView(FileResultsIndex file, int m) {
         pkg = file.pkg();
         path = file.path();
-        if (m < 0 || m >= file.matches()) {
-            // The ingest's peek counted more matches than the message holds (a hostile frame):
-            // an empty line of the file, not an exception that fails the page.
-            line = 0;
-            ranking = 0f;
-            context = new byte[0];
-            ranges = new int[0];
-            before = new String[0];
-            after = new String[0];
-            beforeCuts = new Cut[0];
-            afterCuts = new Cut[0];
-            contextCut = null;
-            symbol = null;
-            return;
-        }
-        LineMatch.Reader match = file.match(m);
+        LineMatch.Reader match = m >= 0 && m < file.matches() ? file.match(m) : null;
         int lines = file.lines();
-        long claimed = Integer.toUnsignedLong(match.getLine());
-        int at = claimed < lines ? (int) claimed : -1; // -1: no such line, shown empty without context
+        long claimed = match == null ? -1 : Integer.toUnsignedLong(match.getLine());
+        int at = claimed >= 0 && claimed < lines ? (int) claimed : -1; // -1: shown empty, without context
         line = file.number(at);
-        ranking = match.getRanking();
+        ranking = match == null ? 0f : match.getRanking();
         context = file.text(at);
-        int from = file.firstRange(m);
-        int to = file.firstRange(m + 1);
-        int[] kept = new int[2 * (to - from)];
-        int n = 0;
-        for (int i = from; i < to; i++) {
-            Range.Reader range = file.range(i);
-            long start = Integer.toUnsignedLong(range.getStart());
-            long end = Math.min(Integer.toUnsignedLong(range.getEnd()), context.length);
-            if (start <= end) {
-                kept[n++] = (int) start;
-                kept[n++] = (int) end;
-            }
-        }
-        ranges = java.util.Arrays.copyOf(kept, n);
+        ranges = match == null
+                ? new int[0]
+                : clipped(file::range, file.firstRange(m), file.firstRange(m + 1), context.length);
         int before = at < 0 ? 0 : Math.min(match.getBefore(), at);
         int after = at < 0 ? 0 : Math.min(match.getAfter(), lines - 1 - at);
         this.before = new String[before];
@@ -109,15 +85,34 @@ final class ResultView {
             afterCuts[i] = cut(file, k, line + 1 + i);
         }
         contextCut = cut(file, at, line);
-        symbol = match.hasSymbol() ? symbol(match.getSymbol()) : null;
+        symbol = match != null && match.hasSymbol() ? symbol(match.getSymbol()) : null;
     }
 
     /** Line {@code k} of the message, numbered {@code number} as shown: its cut, or null when shown whole. */
     private static Cut cut(FileResultsIndex file, int k, long number) {
         long start = file.start(k);
-        long end = start + file.text(k).length;
+        long end = start + file.shownBytes(k);
         long full = file.full(k);
         return start > 0 || end < full ? new Cut(number, start, end, full) : null;
+    }
+
+    /**
+     * Ranges {@code from} to {@code to - 1} as pairs of offsets into a line of {@code length} bytes:
+     * a range past the end clipped to it, a reversed one dropped.
+     */
+    private static int[] clipped(IntFunction<Range.Reader> range, int from, int to, int length) {
+        int[] kept = new int[2 * (to - from)];
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            Range.Reader r = range.apply(i);
+            long start = Integer.toUnsignedLong(r.getStart());
+            long end = Math.min(Integer.toUnsignedLong(r.getEnd()), length);
+            if (start <= end) {
+                kept[n++] = (int) start;
+                kept[n++] = (int) end;
+            }
+        }
+        return java.util.Arrays.copyOf(kept, n);
     }
 
     ResultView(Result.Reader r) {
@@ -127,17 +122,7 @@ final class ResultView {
         ranking = r.getRanking();
         context = bytes(r.getContext());
         StructList.Reader<Range.Reader> list = r.getRanges();
-        int[] kept = new int[2 * list.size()];
-        int n = 0;
-        for (int i = 0; i < list.size(); i++) {
-            long start = Integer.toUnsignedLong(list.get(i).getStart());
-            long end = Math.min(Integer.toUnsignedLong(list.get(i).getEnd()), context.length);
-            if (start <= end) {
-                kept[n++] = (int) start;
-                kept[n++] = (int) end;
-            }
-        }
-        ranges = java.util.Arrays.copyOf(kept, n);
+        ranges = clipped(list::get, 0, list.size(), context.length);
         TextList.Reader b = r.getBefore();
         TextList.Reader a = r.getAfter();
         before = new String[b.size()];
