@@ -286,7 +286,7 @@ public final class FileResultsWriter implements MatchLines {
 
     /** Frame size in bytes of the matches added so far. */
     public int frameBytes() {
-        return 8 + 8 * words(windows());
+        return 8 + 8 * words(windows(), symbolsWords());
     }
 
     private int windows() {
@@ -297,7 +297,7 @@ public final class FileResultsWriter implements MatchLines {
         return cut;
     }
 
-    private int words(int windows) {
+    private int words(int windows, int symbolsWords) {
         return FIXED_WORDS
                 + WordWriter.textWords(pkg.length)
                 + WordWriter.textWords(path.length)
@@ -308,7 +308,7 @@ public final class FileResultsWriter implements MatchLines {
                 + 2 * windows
                 + 1
                 + MATCH_WORDS * matches
-                + symbolsWords()
+                + symbolsWords
                 + 1
                 + rangeCount;
     }
@@ -339,7 +339,8 @@ public final class FileResultsWriter implements MatchLines {
             return;
         }
         int windows = windows();
-        int total = words(windows);
+        int symbolsWords = symbolsWords();
+        int total = words(windows, symbolsWords);
         WordWriter w = words;
         w.begin(total);
         w.putLong(ROOT);
@@ -347,7 +348,6 @@ public final class FileResultsWriter implements MatchLines {
         w.putLong(FILE_RESULTS);
 
         // The seven pointers, each aimed at where its object will land in write order.
-        int symbolsWords = symbolsWords();
         int next = FIXED_WORDS;
         int pointer = 3;
         next = w.pointTo(pointer++, next, WordWriter.textPointer(pkg.length), WordWriter.textWords(pkg.length));
@@ -364,9 +364,16 @@ public final class FileResultsWriter implements MatchLines {
         w.text(pkg, 0, pkg.length);
         w.text(path, 0, path.length);
         int to = w.dataAt(lineBytes);
-        for (int i = 0; i < lines; i++) {
-            w.blobBytes(source, lineSource[i], to, lineShown[i]);
-            to += lineShown[i];
+        for (int i = 0; i < lines; ) {
+            // Lines that follow each other in the source, each shown up to its newline, are one
+            // span of it, newlines included: one copy, not one per line.
+            int from = lineSource[i];
+            int end = from + lineShown[i];
+            while (++i < lines && lineSource[i] == end + 1 && source.getByte(end) == '\n') {
+                end = lineSource[i] + lineShown[i];
+            }
+            w.blobBytes(source, from, to, end - from);
+            to += end - from;
             w.blobByte(to++, (byte) '\n');
         }
         w.putLong(WordWriter.compositeTag(runs, 1, 0));
