@@ -32,7 +32,13 @@ public final class FileMatch {
      */
     public static void write(ByteBuf out, byte[] pkg, byte[] path, float ranking, long bytes, byte[] language) {
         // Root pointer, Response's data word and pointer, FileMatch's two data words and three pointers, the texts.
-        int words = 1 + 2 + 2 + 3 + textWords(pkg.length) + textWords(path.length) + textWords(language.length);
+        int words = 1
+                + 2
+                + 2
+                + 3
+                + WordWriter.textWords(pkg.length)
+                + WordWriter.textWords(path.length)
+                + WordWriter.textWords(language.length);
         MessageBuilder message = new MessageBuilder(words);
         Builder file = message.initRoot(Response.factory)
                 .initFileMatch()
@@ -42,11 +48,6 @@ public final class FileMatch {
         file.setText(PATH, path);
         file.setText(LANGUAGE, language);
         Framing.write(message, out);
-    }
-
-    /** Words a text of {@code length} bytes takes: the bytes, its NUL, padding to a word. */
-    private static int textWords(int length) {
-        return (length + 1 + 7) / 8;
     }
 
     public static final class Builder extends StructBuilder implements BindingFactory.Viewable<Reader> {

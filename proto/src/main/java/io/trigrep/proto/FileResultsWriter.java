@@ -232,11 +232,8 @@ public final class FileResultsWriter implements MatchLines {
         if (2 * (rangeCount + n) > ranges.length) {
             ranges = Arrays.copyOf(ranges, Math.max(2 * ranges.length, 2 * (rangeCount + n)));
         }
-        for (int i = 0; i < n; i++) {
-            ranges[2 * rangeCount] = matched.rangeStart(i);
-            ranges[2 * rangeCount + 1] = matched.rangeEnd(i);
-            rangeCount++;
-        }
+        System.arraycopy(matched.ranges(), 0, ranges, 2 * rangeCount, 2 * n);
+        rangeCount += n;
         matched.clear();
     }
 
@@ -412,10 +409,7 @@ public final class FileResultsWriter implements MatchLines {
                 ResultWriter.symbols(w, matchSymbol[i]);
             }
         }
-        w.putLong(WordWriter.compositeTag(rangeCount, 1, 0));
-        for (int i = 0; i < rangeCount; i++) {
-            w.putLong(Integer.toUnsignedLong(ranges[2 * i]) | (long) ranges[2 * i + 1] << 32);
-        }
+        w.ranges(ranges, rangeCount);
         w.end(total, out);
         clearFrame();
     }

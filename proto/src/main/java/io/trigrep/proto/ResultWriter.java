@@ -240,10 +240,7 @@ public final class ResultWriter implements MatchLines {
         w.text(source, matched.offset() + windowStart, shown);
         lines(afterOffsets, afterLengths, afterCount);
         // Inline-composite list: a tag word (element count, element size), then one word per range.
-        w.putLong(WordWriter.compositeTag(rangeCount, 1, 0));
-        for (int i = 0; i < rangeCount; i++) {
-            w.putLong(Integer.toUnsignedLong(matched.rangeStart(i)) | (long) matched.rangeEnd(i) << 32);
-        }
+        w.ranges(matched.ranges(), rangeCount);
         if (beforeCut) {
             w.ints(beforeFull, beforeCount);
         }

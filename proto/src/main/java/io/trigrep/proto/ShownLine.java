@@ -116,13 +116,9 @@ final class ShownLine {
         return rangeCount;
     }
 
-    /** Range {@code i}'s start, as a byte offset into the shown window. */
-    int rangeStart(int i) {
-        return ranges[2 * i];
-    }
-
-    int rangeEnd(int i) {
-        return ranges[2 * i + 1];
+    /** The ranges as pairs of byte offsets into the shown window, {@link #rangeCount} of them; not to be changed. */
+    int[] ranges() {
+        return ranges;
     }
 
     /** Places the window: whole when short, else around {@code firstMatch} on UTF-8 boundaries. */

@@ -61,6 +61,14 @@ final class WordWriter {
         }
     }
 
+    /** A List(Range): its inline-composite tag, then one word per range of {@code pairs} (start, end, ...). */
+    void ranges(int[] pairs, int count) {
+        putLong(compositeTag(count, 1, 0));
+        for (int i = 0; i < count; i++) {
+            putLong(Integer.toUnsignedLong(pairs[2 * i]) | (long) pairs[2 * i + 1] << 32);
+        }
+    }
+
     /** Writes the pointer at word {@code pointer} to an object at word {@code target}; returns the word after the object. */
     int pointTo(int pointer, int target, long pointerWithoutOffset, int objectWords) {
         long offset = target - (pointer + 1L);
