@@ -249,7 +249,7 @@ class FramingStreamsTest {
         byte[] stream = new byte[a.length + b.length];
         System.arraycopy(a, 0, stream, 0, a.length);
         System.arraycopy(b, 0, stream, a.length, b.length);
-        Recording alloc = new Recording();
+        RecordingAllocator alloc = new RecordingAllocator();
         EmbeddedChannel channel = new EmbeddedChannel(new FrameRunDecoder(FrameLimits.DEFAULT));
         channel.config().setAllocator(alloc);
         channel.writeInbound(Unpooled.wrappedBuffer(stream, 0, 3));
@@ -271,33 +271,11 @@ class FramingStreamsTest {
         assertThat(alloc.made).isNotEmpty().allMatch(made -> made.refCnt() == 0);
     }
 
-    /** An allocator that remembers what it made, to show that every carry was released. */
-    private static final class Recording extends io.netty.buffer.AbstractByteBufAllocator {
-        final List<ByteBuf> made = new ArrayList<>();
-
-        @Override
-        protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-            ByteBuf made = Unpooled.buffer(initialCapacity, maxCapacity);
-            this.made.add(made);
-            return made;
-        }
-
-        @Override
-        protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-            return newHeapBuffer(initialCapacity, maxCapacity);
-        }
-
-        @Override
-        public boolean isDirectBufferPooled() {
-            return false;
-        }
-    }
-
     @Test
     void aCarryIsReleasedWhenTheStreamEndsFailsOrTheDecoderIsRemoved() {
         byte[] good = framed(new ProgressValue(1, 2, 3, 4));
         for (String how : new String[] {"end", "malformed", "removed"}) {
-            Recording alloc = new Recording();
+            RecordingAllocator alloc = new RecordingAllocator();
             FrameRunDecoder decoder = new FrameRunDecoder(FrameLimits.DEFAULT);
             EmbeddedChannel channel = new EmbeddedChannel(decoder);
             channel.config().setAllocator(alloc);

@@ -68,6 +68,9 @@ final class ChunkWorker implements ShownDefinitions.Sink {
     }
 
     private final SearchSpec spec;
+    /** Results go out once they take this many bytes: {@link #BATCH_BYTES}, or less for an in-order search's small pieces. */
+    private final int batchBytes;
+
     private final List<Segment> segments;
     /** A sym: query's definitions per segment; null for other queries. */
     private final SymbolHits[] segmentHits;
@@ -144,7 +147,9 @@ final class ChunkWorker implements ShownDefinitions.Sink {
             SymbolHits[][] defined,
             FrameSink sink,
             Coordinator coordinator,
-            Scratch scratch) {
+            Scratch scratch,
+            int batchBytes) {
+        this.batchBytes = batchBytes;
         this.segments = segments;
         this.segmentHits = hits;
         this.segmentDefined = defined;
@@ -174,7 +179,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
 
     /** Searches one chunk; returns whether more chunks may follow. What is left to write is in {@link #takeOutput}. */
     boolean search() throws Exception {
-        out = sink.allocator().buffer(BATCH_BYTES);
+        out = sink.allocator().buffer(batchBytes);
         int n = coordinator.nextChunk(chunkSegments, chunk, froms, lines);
         for (int i = 0; i < n; i++) {
             if (coordinator.cancelled() || full || coordinator.pastDeadline()) {
@@ -289,9 +294,9 @@ final class ChunkWorker implements ShownDefinitions.Sink {
     private void endFile() throws Exception {
         if (fileWriter != null && fileWriter.pending() > 0) {
             fileWriter.writeTo(out);
-            if (out.readableBytes() >= BATCH_BYTES) {
+            if (out.readableBytes() >= batchBytes) {
                 sink.write(out);
-                out = sink.allocator().buffer(BATCH_BYTES);
+                out = sink.allocator().buffer(batchBytes);
             }
         }
         content = null;
@@ -418,21 +423,21 @@ final class ChunkWorker implements ShownDefinitions.Sink {
                 ranking,
                 docs.contentLength(doc),
                 type == FileType.UNKNOWN ? NO_LANGUAGE : type.displayName().getBytes(StandardCharsets.UTF_8));
-        if (out.readableBytes() >= BATCH_BYTES) {
+        if (out.readableBytes() >= batchBytes) {
             sink.write(out);
-            out = sink.allocator().buffer(BATCH_BYTES);
+            out = sink.allocator().buffer(batchBytes);
         }
     }
 
     @Override
     public boolean line(int lineStart, int lineEnd, int lineNumber, int[] ranges, int rangeCount) {
-        linesFound++;
+        // The deadline is checked before the line is counted: a line counted is a line sent.
+        if ((++linesFound & 255) == 0 && coordinator.pastDeadline()) {
+            return false;
+        }
         long count = coordinator.countResult();
         if (count > spec.maxResults()) {
             full = true;
-            return false;
-        }
-        if ((count & 255) == 0 && coordinator.pastDeadline()) {
             return false;
         }
         if (path == null) {
@@ -484,9 +489,9 @@ final class ChunkWorker implements ShownDefinitions.Sink {
             lines(writer, lineStart, lineEnd, ranges, rangeCount);
             writer.writeTo(out);
         }
-        if (out.readableBytes() >= BATCH_BYTES) {
+        if (out.readableBytes() >= batchBytes) {
             sink.write(out);
-            out = sink.allocator().buffer(BATCH_BYTES);
+            out = sink.allocator().buffer(batchBytes);
             if (!sink.isWritable()) {
                 // Pause inside the file: it is handed back and resumes at the next line.
                 pauseAt = lineEnd + 1;

@@ -1,6 +1,7 @@
 package io.trigrep.backend.search;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.trigrep.backend.plan.Query;
 import io.trigrep.backend.query.Operands;
 import io.trigrep.backend.query.SearchSpec;
@@ -32,6 +33,9 @@ import org.capnproto.MessageBuilder;
  * Where it queues is {@link SearchPool}'s to say, by when the query arrived and whether it has
  * run for more than {@link #QUANTUM_NANOS}. While the sink is not writable
  * no task is queued at all: the search is paused, holding no thread, until {@link #resume}.
+ * A search whose results must leave in doc order ({@link Parallelism#inOrder}) runs its tasks
+ * the same way, but each task searches a piece and holds what it found until the pieces before it
+ * are sent ({@link PieceOrder}); the pieces, not the candidates, are then what is handed out.
  * The stream ends with exactly one done or error message, or with nothing once cancelled. Where
  * the search is ({@link Phase}) and why it stops ({@link Stop}) are explicit; the searching
  * itself is {@link ChunkWorker}'s.
@@ -104,7 +108,14 @@ public final class SearchExecution {
     private final SearchSpec spec;
     private final FrameSink sink;
     private final Executor pool;
+    /** Tasks at most at once. */
     private final int parallelism;
+    /** The pieces not yet sent when results are held to leave in doc order; null when each task writes straight to the sink. */
+    private final PieceOrder order;
+    /** Bytes of results after which a task writes them out (to the sink, or to its piece). */
+    private final int batchBytes;
+    /** An in-order task's piece holds about this many bytes at most before it hands on the rest. */
+    private final int pieceBytes;
     /** This search's place in {@link SearchQueue}'s foreground order. */
     private final long arrival = SearchQueue.arrival();
     /** Time its chunks have run on the pool, all tasks together. */
@@ -125,6 +136,8 @@ public final class SearchExecution {
      * that holds the key), about 29 KiB of heap per query, for ever.
      */
     private final ConcurrentLinkedQueue<ChunkWorker> idleWorkers = new ConcurrentLinkedQueue<>();
+    /** The same for an in-order search's tasks, each worker with the lane it reports through. */
+    private final ConcurrentLinkedQueue<Lane> idleLanes = new ConcurrentLinkedQueue<>();
 
     private final ChunkWorker.Coordinator coordinator = new Coordination();
     private final Scratch scratch;
@@ -165,7 +178,7 @@ public final class SearchExecution {
             SearchSpec spec,
             FrameSink sink,
             Executor pool,
-            int parallelism,
+            Parallelism parallelism,
             LongSupplier nanoTime,
             Runnable onEnd,
             LongAdder produced,
@@ -191,7 +204,7 @@ public final class SearchExecution {
             SearchSpec spec,
             FrameSink sink,
             Executor pool,
-            int parallelism,
+            Parallelism parallelism,
             LongSupplier nanoTime,
             Runnable onEnd,
             LongAdder produced,
@@ -207,7 +220,10 @@ public final class SearchExecution {
         this.spec = spec;
         this.sink = sink;
         this.pool = pool;
-        this.parallelism = parallelism;
+        this.parallelism = parallelism.tasks();
+        this.order = parallelism.reorders() ? new PieceOrder(parallelism.window()) : null;
+        this.pieceBytes = parallelism.pieceBytes();
+        this.batchBytes = Math.min(ChunkWorker.BATCH_BYTES, parallelism.pieceBytes());
         this.nanoTime = nanoTime;
         this.started = nanoTime.getAsLong();
         this.lastProgress = new AtomicLong(started);
@@ -384,6 +400,10 @@ public final class SearchExecution {
         assert Thread.holdsLock(lock);
         assert phase.canMoveTo(next) : "a search cannot go from " + phase + " to " + next;
         phase = next;
+        if (next == Phase.ENDED && order != null) {
+            // Pieces no task searches any more: what they hold is never sent.
+            order.dropAll();
+        }
     }
 
     /** Records why the search stops unless a stronger reason already did; no more work is handed out. */
@@ -416,30 +436,20 @@ public final class SearchExecution {
     }
 
     private void runChunk() {
+        if (order != null) {
+            runPiece();
+            return;
+        }
         ChunkWorker idle = idleWorkers.poll();
-        ChunkWorker worker = idle != null
-                ? idle
-                : new ChunkWorker(spec, needles, operandNeedles, segments, hits, defined, sink, coordinator, scratch);
+        ChunkWorker worker = idle != null ? idle : newWorker(sink, coordinator);
         boolean more;
         long started = System.nanoTime();
         try {
             more = worker.search();
             ranNanos.add(System.nanoTime() - started);
         } catch (Exception | OutOfMemoryError e) {
-            // Whatever ends a chunk ends the search with an error: a task that died silently
-            // would leave its search waiting for ever, and its client with it.
-            ByteBuf left = worker.takeOutput();
-            if (left != null) {
-                left.release();
-            }
-            synchronized (lock) {
-                stop(
-                        Stop.FAILED,
-                        e instanceof OutOfMemoryError
-                                ? "out of memory while searching"
-                                : e.getMessage() == null ? e.toString() : e.getMessage());
-            }
-            finishIfLast(true);
+            release(worker.takeOutput());
+            failed(e);
             return;
         }
         ByteBuf out = worker.takeOutput();
@@ -455,19 +465,131 @@ public final class SearchExecution {
             return;
         }
         if (more && !cancelled) {
-            boolean resumeNow;
-            synchronized (lock) {
-                active--;
-                // The sink may have drained since the check above, and its writability event with it.
-                resumeNow = sink.isWritable();
-                moveTo(resumeNow ? Phase.RUNNING : Phase.PAUSED);
-            }
-            if (resumeNow) {
-                schedule();
-            }
+            pause();
             return;
         }
         finishIfLast(true);
+    }
+
+    /**
+     * An in-order task: searches one piece, then sends whatever pieces are now first and done,
+     * and goes on while there is work it may start.
+     */
+    private void runPiece() {
+        Lane idle = idleLanes.poll();
+        Lane lane = idle != null ? idle : new Lane();
+        long started = System.nanoTime();
+        try {
+            lane.worker.search();
+            ranNanos.add(System.nanoTime() - started);
+        } catch (Exception | OutOfMemoryError e) {
+            Piece p = lane.piece;
+            lane.piece = null;
+            release(lane.worker.takeOutput());
+            if (p != null) {
+                synchronized (lock) {
+                    p.clear();
+                    p.discarded = true;
+                }
+            }
+            failed(e);
+            return;
+        }
+        ByteBuf out = lane.worker.takeOutput();
+        Piece p = lane.piece;
+        lane.piece = null;
+        idleLanes.offer(lane);
+        boolean goOn;
+        boolean finish;
+        synchronized (lock) {
+            if (p == null || p.discarded || stop == Stop.CANCELLED) {
+                release(out);
+                if (p != null) {
+                    p.clear();
+                }
+            } else {
+                if (out.isReadable()) {
+                    p.write(out);
+                } else {
+                    out.release();
+                }
+                order.done(p);
+                sendInOrder();
+            }
+            finish = stop != Stop.NONE || (exhausted && order.isEmpty());
+            boolean work = order.hasQueued() || (!exhausted && order.acceptsNew());
+            boolean writable = sink.isWritable();
+            goOn = !finish && work && p != null && writable;
+            if (!finish && !goOn && (!work || writable)) {
+                // Another task holds the work this one waits for, and tops the tasks up when it ends.
+                active--;
+                return;
+            }
+        }
+        if (finish) {
+            finishIfLast(true);
+        } else if (goOn) {
+            pool.execute(task());
+            schedule();
+        } else {
+            pause();
+        }
+    }
+
+    /** Holds the lock: sends the pieces that are first and done, in doc order. */
+    private void sendInOrder() {
+        assert Thread.holdsLock(lock);
+        if (stop == Stop.FAILED || stop == Stop.CANCELLED) {
+            return;
+        }
+        for (Piece p = order.poll(results.get(), spec.maxResults());
+                p != null;
+                p = order.poll(results.get(), spec.maxResults())) {
+            long sent = results.get();
+            for (ByteBuf frame : p.frames) {
+                sink.write(frame);
+            }
+            p.frames.clear();
+            results.addAndGet(p.results);
+            filesSearched.addAndGet(p.files);
+            produced.add(Math.max(0, Math.min(p.results, spec.maxResults() - sent)));
+        }
+    }
+
+    /** A task stopped because the sink is full: the search waits for {@link #resume}. */
+    private void pause() {
+        boolean resumeNow;
+        synchronized (lock) {
+            active--;
+            // The sink may have drained since the check, and its writability event with it.
+            resumeNow = sink.isWritable();
+            moveTo(resumeNow ? Phase.RUNNING : Phase.PAUSED);
+        }
+        if (resumeNow) {
+            schedule();
+        }
+    }
+
+    /** Whatever ends a chunk ends the search with an error: a task that died silently would leave its search, and its client, waiting for ever. */
+    private void failed(Throwable e) {
+        synchronized (lock) {
+            stop(
+                    Stop.FAILED,
+                    e instanceof OutOfMemoryError
+                            ? "out of memory while searching"
+                            : e.getMessage() == null ? e.toString() : e.getMessage());
+        }
+        finishIfLast(true);
+    }
+
+    private static void release(ByteBuf buf) {
+        if (buf != null) {
+            buf.release();
+        }
+    }
+
+    private ChunkWorker newWorker(FrameSink to, ChunkWorker.Coordinator by) {
+        return new ChunkWorker(spec, needles, operandNeedles, segments, hits, defined, to, by, scratch, batchBytes);
     }
 
     /** Called when a task has no more work: the last one writes done (or error) and ends the stream. */
@@ -478,7 +600,10 @@ public final class SearchExecution {
                 active--;
             }
             reason = stop;
-            if (active > 0 || phase == Phase.ENDED || (reason == Stop.NONE && !(exhausted && resumable.isEmpty()))) {
+            if (active > 0
+                    || phase == Phase.ENDED
+                    || (reason == Stop.NONE
+                            && !(exhausted && resumable.isEmpty() && (order == null || order.isEmpty())))) {
                 return;
             }
             moveTo(Phase.ENDED);
@@ -522,6 +647,49 @@ public final class SearchExecution {
         return true;
     }
 
+    /**
+     * Holds the lock: adds candidates after the first {@code n} items, up to a chunk's docs or
+     * bytes, and counts them; returns the items now.
+     */
+    private int fresh(int[] segs, int[] docs, int[] froms, int[] lines, int n) throws Exception {
+        assert Thread.holdsLock(lock);
+        int first = n;
+        long bytes = 0;
+        while (n < docs.length && !exhausted && bytes < CHUNK_BYTES) {
+            int doc = candidates.next();
+            if (doc == DocIterator.NO_MORE_DOCS) {
+                exhausted = true;
+                break;
+            }
+            // A file-name query reads no content: its chunks are bounded by docs alone.
+            int segment = candidates.segment();
+            bytes += filesOnly ? 0 : tables[segment].contentLength(doc);
+            segs[n] = segment;
+            docs[n] = doc;
+            froms[n] = 0;
+            lines[n++] = 1;
+        }
+        candidateFiles.addAndGet(n - first);
+        return n;
+    }
+
+    /** A progress message to {@code out}, when one is due. */
+    private void progress(ByteBuf out) {
+        long now = nanoTime.getAsLong();
+        long last = lastProgress.get();
+        if (now - last < PROGRESS_NANOS || !lastProgress.compareAndSet(last, now)) {
+            return;
+        }
+        MessageBuilder message = Messages.newBuilder();
+        message.initRoot(Response.factory)
+                .initProgress()
+                .setFilesSearched(filesSearched.get())
+                .setCandidateFiles(candidateFiles.get())
+                .setTotalFiles(totalFiles)
+                .setResults(Math.min(results.get(), spec.maxResults()));
+        Framing.write(message, out);
+    }
+
     /** The search as its workers see it. */
     private final class Coordination implements ChunkWorker.Coordinator {
         @Override
@@ -538,24 +706,7 @@ public final class SearchExecution {
                     froms[n] = item[2];
                     lines[n++] = item[3];
                 }
-                int fresh = n;
-                long bytes = 0;
-                while (n < docs.length && !exhausted && bytes < CHUNK_BYTES) {
-                    int doc = candidates.next();
-                    if (doc == DocIterator.NO_MORE_DOCS) {
-                        exhausted = true;
-                        break;
-                    }
-                    // A file-name query reads no content: its chunks are bounded by docs alone.
-                    int segment = candidates.segment();
-                    bytes += filesOnly ? 0 : tables[segment].contentLength(doc);
-                    segs[n] = segment;
-                    docs[n] = doc;
-                    froms[n] = 0;
-                    lines[n++] = 1;
-                }
-                candidateFiles.addAndGet(n - fresh);
-                return n;
+                return fresh(segs, docs, froms, lines, n);
             }
         }
 
@@ -595,19 +746,7 @@ public final class SearchExecution {
         @Override
         public void fileSearched(ByteBuf out) {
             filesSearched.incrementAndGet();
-            long now = nanoTime.getAsLong();
-            long last = lastProgress.get();
-            if (now - last < PROGRESS_NANOS || !lastProgress.compareAndSet(last, now)) {
-                return;
-            }
-            MessageBuilder message = Messages.newBuilder();
-            message.initRoot(Response.factory)
-                    .initProgress()
-                    .setFilesSearched(filesSearched.get())
-                    .setCandidateFiles(candidateFiles.get())
-                    .setTotalFiles(totalFiles)
-                    .setResults(Math.min(results.get(), spec.maxResults()));
-            Framing.write(message, out);
+            progress(out);
         }
 
         @Override
@@ -623,6 +762,122 @@ public final class SearchExecution {
                 names.set(packageId, name);
             }
             return name;
+        }
+    }
+
+    /**
+     * An in-order task's view of its search: the piece it searches is where its results are
+     * counted and its frames held ({@link PieceOrder}). One per task running at once, with its
+     * worker, reused from piece to piece.
+     */
+    private final class Lane implements ChunkWorker.Coordinator, FrameSink {
+        final ChunkWorker worker = newWorker(this, this);
+        /** The piece being searched; null between pieces. */
+        Piece piece;
+
+        @Override
+        public int nextChunk(int[] segs, int[] docs, int[] froms, int[] lines) throws Exception {
+            synchronized (lock) {
+                piece = null;
+                if (stop != Stop.NONE || !sink.isWritable() || SearchExecution.this.pastDeadline()) {
+                    return 0;
+                }
+                Piece p = order.take();
+                if (p != null) {
+                    piece = p;
+                    return p.copyTo(segs, docs, froms, lines);
+                }
+                if (exhausted || !order.acceptsNew()) {
+                    return 0;
+                }
+                int n = fresh(segs, docs, froms, lines, 0);
+                if (n == 0) {
+                    return 0;
+                }
+                p = order.appendTaken();
+                for (int i = 0; i < n; i++) {
+                    p.add(segs[i], docs[i], froms[i], lines[i]);
+                }
+                piece = p;
+                return n;
+            }
+        }
+
+        @Override
+        public void handBack(int segment, int doc, int from, int line) {
+            synchronized (lock) {
+                Piece next = order.handOn(piece);
+                boolean added = next == null || next.add(segment, doc, from, line);
+                assert added : "a piece hands on at most the items it was given";
+            }
+        }
+
+        @Override
+        public boolean cancelled() {
+            if (stop == Stop.NONE && !piece.discarded) {
+                return false;
+            }
+            // The search stopped (another task saw the deadline, say), or a piece before this one
+            // reached the cap: the piece ends here, and nothing after it may be sent.
+            piece.truncated = true;
+            return true;
+        }
+
+        @Override
+        public boolean pastDeadline() {
+            boolean past = SearchExecution.this.pastDeadline();
+            if (past) {
+                piece.truncated = true;
+            }
+            return past;
+        }
+
+        @Override
+        public long countResult() {
+            // Too low while pieces before this one are unsent: PieceOrder.poll corrects it.
+            return results.get() + ++piece.results;
+        }
+
+        @Override
+        public void stopForMaxResults() {
+            synchronized (lock) {
+                order.full(piece);
+                if (piece.exact) {
+                    stop(Stop.MAX_RESULTS, null);
+                }
+            }
+        }
+
+        @Override
+        public void fileSearched(ByteBuf out) {
+            piece.files++;
+            progress(out);
+        }
+
+        @Override
+        public byte[] packageName(int segment, int packageId) throws Exception {
+            return coordinator.packageName(segment, packageId);
+        }
+
+        /** While its piece holds less than a piece's bytes; past them, the worker hands the rest on. */
+        @Override
+        public boolean isWritable() {
+            return piece.bytes < pieceBytes;
+        }
+
+        @Override
+        public void write(ByteBuf frames) {
+            piece.write(frames);
+        }
+
+        @Override
+        public void finish(ByteBuf frames) {
+            throw new IllegalStateException("a piece's task never ends the stream");
+        }
+
+        @Override
+        public ByteBufAllocator allocator() {
+            return sink.allocator();
         }
     }
 }

@@ -10,6 +10,7 @@ import io.trigrep.backend.query.QueryParser;
 import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.backend.search.FileWindow;
 import io.trigrep.backend.search.FrameSink;
+import io.trigrep.backend.search.Parallelism;
 import io.trigrep.backend.search.SearchExecution;
 import io.trigrep.backend.search.ShardPaths;
 import io.trigrep.indexer.format.Manifest;
@@ -168,10 +169,13 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         }
         long started = System.nanoTime();
         // A request that names its own cap (the frontend's share of its per-query cap) gets exactly
-        // the first results in doc-id (static rank) order, then line order: one task searches the
-        // files in that order, so what falls under the cap never depends on how threads raced, and
-        // a capped answer is the same on every run. Without a cap (./trigrep search) every thread works.
-        int parallelism = request.getMaxResults() != 0 ? 1 : config.threads();
+        // the first results in doc-id (static rank) order, then line order: its tasks' results
+        // leave in that order and are cut at the cap as one task's would be, so what falls under
+        // the cap never depends on how threads raced, and a capped answer is the same on every
+        // run. Without a cap (./trigrep search) results leave as they are found.
+        Parallelism parallelism = request.getMaxResults() != 0
+                ? Parallelism.inOrder(config.threads())
+                : Parallelism.unordered(config.threads());
         try {
             execution = new SearchExecution(
                     live,

@@ -77,7 +77,15 @@ class SearchExecutionLeakTest {
             }
         };
         SearchExecution execution = new SearchExecution(
-                shard, spec, sink, pool, 2, System::nanoTime, ended::countDown, new LongAdder(), new Scratch());
+                shard,
+                spec,
+                sink,
+                pool,
+                Parallelism.unordered(2),
+                System::nanoTime,
+                ended::countDown,
+                new LongAdder(),
+                new Scratch());
         execution.start();
         assertThat(ended.await(30, TimeUnit.SECONDS)).as("search ended").isTrue();
         return new WeakReference<>(execution);

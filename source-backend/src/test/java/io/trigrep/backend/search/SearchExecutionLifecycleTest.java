@@ -11,9 +11,6 @@ import io.trigrep.backend.query.QueryParser;
 import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.proto.Done;
-import io.trigrep.proto.FrameLimits;
-import io.trigrep.proto.Framing;
-import io.trigrep.proto.Messages;
 import io.trigrep.proto.Response;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
@@ -69,18 +66,13 @@ class SearchExecutionLifecycleTest {
 
         @Override
         public void finish(ByteBuf frames) {
-            try {
-                Response.Reader last = Messages.response(Framing.read(frames, FrameLimits.DEFAULT));
+            SinkFrames.read(frames, last -> {
                 if (last.which() == Response.Which.DONE) {
                     results = last.getDone().getResults();
                     truncation = last.getDone().getTruncation();
                 }
                 end = last.which();
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            } finally {
-                frames.release();
-            }
+            });
         }
 
         @Override
@@ -93,7 +85,15 @@ class SearchExecutionLifecycleTest {
         SearchSpec spec =
                 SearchSpec.of(QueryParser.parse("return", false), Integer.MAX_VALUE, TimeUnit.SECONDS.toNanos(30), 0);
         return new SearchExecution(
-                shard, spec, sink, pool, 2, System::nanoTime, ended::countDown, new LongAdder(), new Scratch());
+                shard,
+                spec,
+                sink,
+                pool,
+                Parallelism.unordered(2),
+                System::nanoTime,
+                ended::countDown,
+                new LongAdder(),
+                new Scratch());
     }
 
     @Test

@@ -12,9 +12,6 @@ import io.trigrep.indexer.build.IndexBuilder;
 import io.trigrep.indexer.build.SymbolChoice;
 import io.trigrep.indexer.segments.LiveShard;
 import io.trigrep.indexer.symbols.SymbolExtractor;
-import io.trigrep.proto.FrameLimits;
-import io.trigrep.proto.Framing;
-import io.trigrep.proto.Messages;
 import io.trigrep.proto.Response;
 import io.trigrep.proto.Result;
 import java.nio.file.Files;
@@ -114,25 +111,15 @@ class SymOperandPauseTest {
         }
 
         private void read(ByteBuf frames) {
-            try {
-                int at = frames.readerIndex();
-                while (at < frames.writerIndex()) {
-                    int length = (int) Framing.frameLength(frames, at, frames.writerIndex() - at, FrameLimits.DEFAULT);
-                    Response.Reader r = Messages.response(Framing.read(frames.slice(at, length), FrameLimits.DEFAULT));
-                    if (r.which() == Response.Which.RESULT) {
-                        Result.Reader result = r.getResult();
-                        results.add(result.getPath() + ":" + result.getLine() + " "
-                                + (result.hasSymbol() ? result.getSymbol().getName() : "-"));
-                    } else if (r.which() == Response.Which.DONE || r.which() == Response.Which.ERROR) {
-                        end = r.which();
-                    }
-                    at += length;
+            SinkFrames.read(frames, r -> {
+                if (r.which() == Response.Which.RESULT) {
+                    Result.Reader result = r.getResult();
+                    results.add(result.getPath() + ":" + result.getLine() + " "
+                            + (result.hasSymbol() ? result.getSymbol().getName() : "-"));
+                } else if (r.which() == Response.Which.DONE || r.which() == Response.Which.ERROR) {
+                    end = r.which();
                 }
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            } finally {
-                frames.release();
-            }
+            });
         }
 
         @Override
@@ -151,7 +138,15 @@ class SymOperandPauseTest {
         Sink sink = new Sink(pausing);
         // One task: the results come in file order, so two runs compare line by line.
         SearchExecution execution = new SearchExecution(
-                live, spec, sink, pool, 1, System::nanoTime, ended::countDown, new LongAdder(), new Scratch());
+                live,
+                spec,
+                sink,
+                pool,
+                Parallelism.unordered(1),
+                System::nanoTime,
+                ended::countDown,
+                new LongAdder(),
+                new Scratch());
         execution.start();
         while (!ended.await(1, TimeUnit.MILLISECONDS)) {
             if (!sink.writable) {
