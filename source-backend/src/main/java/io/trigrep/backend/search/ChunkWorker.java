@@ -295,7 +295,9 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         if (fileWriter != null && fileWriter.pending() > 0) {
             fileWriter.writeTo(out);
             if (out.readableBytes() >= batchBytes) {
-                sink.write(out);
+                ByteBuf full = out;
+                out = null; // the sink owns it now, whether or not the next allocation succeeds
+                sink.write(full);
                 out = sink.allocator().buffer(batchBytes);
             }
         }
@@ -424,7 +426,9 @@ final class ChunkWorker implements ShownDefinitions.Sink {
                 docs.contentLength(doc),
                 type == FileType.UNKNOWN ? NO_LANGUAGE : type.displayName().getBytes(StandardCharsets.UTF_8));
         if (out.readableBytes() >= batchBytes) {
-            sink.write(out);
+            ByteBuf full = out;
+            out = null; // the sink owns it now, whether or not the next allocation succeeds
+            sink.write(full);
             out = sink.allocator().buffer(batchBytes);
         }
     }
@@ -490,7 +494,9 @@ final class ChunkWorker implements ShownDefinitions.Sink {
             writer.writeTo(out);
         }
         if (out.readableBytes() >= batchBytes) {
-            sink.write(out);
+            ByteBuf full = out;
+            out = null; // the sink owns it now, whether or not the next allocation succeeds
+            sink.write(full);
             out = sink.allocator().buffer(batchBytes);
             if (!sink.isWritable()) {
                 // Pause inside the file: it is handed back and resumes at the next line.

@@ -168,7 +168,8 @@ final class PieceOrder {
     }
 
     private Piece firstQueued() {
-        for (Piece p = head; p != null; p = p.next) {
+        int at = 0;
+        for (Piece p = head; p != null && at++ < window; p = p.next) {
             if (p.state == Piece.State.QUEUED) {
                 return p;
             }

@@ -329,8 +329,11 @@ public final class SearchExecution {
             hits = found;
             defined = definedFound;
             moveTo(Phase.RUNNING);
+            // One task to begin with: more join as chunks are drawn while candidates remain
+            // (widen), so a query whose candidates fit in one chunk makes one worker, not one per thread.
+            active++;
         }
-        schedule();
+        pool.execute(task());
     }
 
     /** Segment {@code s}'s definitions for each sym: operand of the boolean query, by operand index (null for a regex operand). */
@@ -430,6 +433,19 @@ public final class SearchExecution {
         }
     }
 
+    /**
+     * Holds the lock: a chunk was just drawn and candidates remain, so another task joins while
+     * fewer than {@link #parallelism} run. A worker costs its matchers and buffers (a few hundred
+     * microseconds): a task per thread for every query cost a many-users load a quarter of its rate.
+     */
+    private void widen() {
+        assert Thread.holdsLock(lock);
+        if (active < parallelism && phase == Phase.RUNNING && stop == Stop.NONE && !exhausted) {
+            active++;
+            pool.execute(task());
+        }
+    }
+
     /** The next chunk's task, placed by this search's arrival and the time it has run. */
     private Runnable task() {
         return new SearchQueue.Task(arrival, ranNanos.sum() > QUANTUM_NANOS, this::runChunk);
@@ -519,8 +535,8 @@ public final class SearchExecution {
             finish = stop != Stop.NONE || (exhausted && order.isEmpty());
             boolean work = order.hasQueued() || (!exhausted && order.acceptsNew());
             boolean writable = sink.isWritable();
-            goOn = !finish && work && p != null && writable;
-            if (!finish && !goOn && (!work || writable)) {
+            goOn = !finish && work && writable;
+            if (!finish && !work) {
                 // Another task holds the work this one waits for, and tops the tasks up when it ends.
                 active--;
                 return;
@@ -530,7 +546,6 @@ public final class SearchExecution {
             finishIfLast(true);
         } else if (goOn) {
             pool.execute(task());
-            schedule();
         } else {
             pause();
         }
@@ -558,14 +573,21 @@ public final class SearchExecution {
 
     /** A task stopped because the sink is full: the search waits for {@link #resume}. */
     private void pause() {
-        boolean resumeNow;
+        boolean stopped;
+        boolean resumeNow = false;
         synchronized (lock) {
-            active--;
-            // The sink may have drained since the check, and its writability event with it.
-            resumeNow = sink.isWritable();
-            moveTo(resumeNow ? Phase.RUNNING : Phase.PAUSED);
+            stopped = stop != Stop.NONE;
+            if (!stopped) {
+                active--;
+                // The sink may have drained since the check, and its writability event with it.
+                resumeNow = sink.isWritable();
+                moveTo(resumeNow ? Phase.RUNNING : Phase.PAUSED);
+            }
         }
-        if (resumeNow) {
+        if (stopped) {
+            // Stopped (cancelled, say) since the task looked: paused now, the search would never end.
+            finishIfLast(true);
+        } else if (resumeNow) {
             schedule();
         }
     }
@@ -612,28 +634,34 @@ public final class SearchExecution {
             onEnd.run();
             return;
         }
-        ByteBuf out = sink.allocator().buffer(256);
-        MessageBuilder message = Messages.newBuilder();
-        if (reason == Stop.FAILED) {
-            message.initRoot(Response.factory)
-                    .initError()
-                    .setCode(Failure.Code.INTERNAL)
-                    .setMessage(ShardPaths.without(live, failure));
-        } else {
-            message.initRoot(Response.factory)
-                    .initDone()
-                    .setResults(Math.min(results.get(), spec.maxResults()))
-                    .setFilesSearched(filesSearched.get())
-                    .setCandidateFiles(candidateFiles.get())
-                    .setTotalFiles(totalFiles)
-                    .setElapsedNanos(nanoTime.getAsLong() - started)
-                    .setTruncation(reason.truncation)
-                    .setFullScan(fullScan)
-                    .setGeneration(live.generation());
+        try {
+            ByteBuf out = sink.allocator().buffer(256);
+            MessageBuilder message = Messages.newBuilder();
+            if (reason == Stop.FAILED) {
+                message.initRoot(Response.factory)
+                        .initError()
+                        .setCode(Failure.Code.INTERNAL)
+                        .setMessage(ShardPaths.without(live, failure));
+            } else {
+                message.initRoot(Response.factory)
+                        .initDone()
+                        .setResults(Math.min(results.get(), spec.maxResults()))
+                        .setFilesSearched(filesSearched.get())
+                        .setCandidateFiles(candidateFiles.get())
+                        .setTotalFiles(totalFiles)
+                        .setElapsedNanos(nanoTime.getAsLong() - started)
+                        .setTruncation(reason.truncation)
+                        .setFullScan(fullScan)
+                        .setGeneration(live.generation());
+            }
+            Framing.write(message, out);
+            sink.finish(out);
+
+        } finally {
+            // Even when the last message cannot be made (no memory for it): the search holds its generation until this
+            // runs.
+            onEnd.run();
         }
-        Framing.write(message, out);
-        sink.finish(out);
-        onEnd.run();
     }
 
     /** The one deadline check, between docs and every 256 results: past it, the search is truncated. */
@@ -706,7 +734,9 @@ public final class SearchExecution {
                     froms[n] = item[2];
                     lines[n++] = item[3];
                 }
-                return fresh(segs, docs, froms, lines, n);
+                n = fresh(segs, docs, froms, lines, n);
+                widen();
+                return n;
             }
         }
 
@@ -794,6 +824,7 @@ public final class SearchExecution {
                 if (n == 0) {
                     return 0;
                 }
+                widen();
                 p = order.appendTaken();
                 for (int i = 0; i < n; i++) {
                     p.add(segs[i], docs[i], froms[i], lines[i]);

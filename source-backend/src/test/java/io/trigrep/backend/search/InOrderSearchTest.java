@@ -21,10 +21,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -80,14 +82,18 @@ class InOrderSearchTest {
     @AfterAll
     static void stop() {
         pool.shutdownNow();
+        EVENT_LOOP.shutdownNow();
     }
+
+    /** Where a blipping sink's resumes run, as a channel's writability events run on its event loop. */
+    static final ExecutorService EVENT_LOOP = Executors.newSingleThreadExecutor();
 
     /** What a stream held: each match as "package/path:line ranking", then how it ended. */
     record Answer(List<String> matches, long results, Done.Truncation truncation) {}
 
     /** Takes the frames, decodes them, and may stall after a write as a slow reader does. */
     static final class Sink implements io.trigrep.backend.search.FrameSink {
-        final RecordingAllocator allocator = new RecordingAllocator();
+        final RecordingAllocator allocator;
         final List<String> matches = new ArrayList<>();
         final Random stalls;
         volatile boolean writable = true;
@@ -95,13 +101,32 @@ class InOrderSearchTest {
         long results = -1;
         Done.Truncation truncation;
         String error;
+        /** When set, one look in five finds the sink full for an instant: it drains at once, and resumes the search from another thread, as an event loop would. */
+        Random blips;
+
+        volatile SearchExecution execution;
 
         Sink(Random stalls) {
+            this(stalls, new RecordingAllocator());
+        }
+
+        Sink(Random stalls, RecordingAllocator allocator) {
             this.stalls = stalls;
+            this.allocator = allocator;
         }
 
         @Override
         public boolean isWritable() {
+            if (blips != null) {
+                boolean blip;
+                synchronized (blips) {
+                    blip = blips.nextInt(5) == 0;
+                }
+                if (blip) {
+                    CompletableFuture.runAsync(() -> execution.resume(), EVENT_LOOP);
+                    return false;
+                }
+            }
             return writable;
         }
 
@@ -151,6 +176,55 @@ class InOrderSearchTest {
         }
     }
 
+    /** A search started: its sink, and how many times its end ran. */
+    record Started(SearchExecution execution, Sink sink, CountDownLatch ended, AtomicInteger ends) {
+        /** Waits for the end, draining a stalled sink as its reader would; false after {@code seconds}. */
+        boolean await(int seconds) throws InterruptedException {
+            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            while (!ended.await(200, TimeUnit.MICROSECONDS)) {
+                if (System.nanoTime() > giveUp) {
+                    return false;
+                }
+                if (!sink.writable) {
+                    sink.writable = true;
+                    execution.resume();
+                }
+            }
+            return true;
+        }
+    }
+
+    private static Started start(
+            String query,
+            int cap,
+            int context,
+            boolean byFile,
+            Parallelism parallelism,
+            Sink sink,
+            LongSupplier clock,
+            long deadlineNanos)
+            throws Exception {
+        SearchSpec spec = SearchSpec.of(QueryParser.parse(query, false), cap, deadlineNanos, context, byFile);
+        CountDownLatch ended = new CountDownLatch(1);
+        AtomicInteger ends = new AtomicInteger();
+        SearchExecution execution = new SearchExecution(
+                shard,
+                spec,
+                sink,
+                pool,
+                parallelism,
+                clock,
+                () -> {
+                    ends.incrementAndGet();
+                    ended.countDown();
+                },
+                new LongAdder(),
+                new Scratch());
+        sink.execution = execution;
+        execution.start();
+        return new Started(execution, sink, ended, ends);
+    }
+
     private static Answer run(
             String query,
             int cap,
@@ -161,20 +235,12 @@ class InOrderSearchTest {
             LongSupplier clock,
             long deadlineNanos)
             throws Exception {
-        SearchSpec spec = SearchSpec.of(QueryParser.parse(query, false), cap, deadlineNanos, context, byFile);
-        Sink sink = new Sink(stalls);
-        CountDownLatch ended = new CountDownLatch(1);
-        SearchExecution execution = new SearchExecution(
-                shard, spec, sink, pool, parallelism, clock, ended::countDown, new LongAdder(), new Scratch());
-        execution.start();
-        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!ended.await(200, TimeUnit.MICROSECONDS)) {
-            assertThat(System.nanoTime()).as("search ended").isLessThan(giveUp);
-            if (!sink.writable) {
-                sink.writable = true;
-                execution.resume();
-            }
-        }
+        return answer(start(query, cap, context, byFile, parallelism, new Sink(stalls), clock, deadlineNanos));
+    }
+
+    private static Answer answer(Started started) throws Exception {
+        assertThat(started.await(60)).as("search ended").isTrue();
+        Sink sink = started.sink();
         synchronized (sink) {
             assertThat(sink.error).as("no error").isNull();
             assertThat(sink.ended).as("the stream ended").isTrue();
@@ -302,5 +368,137 @@ class InOrderSearchTest {
         Answer actual = run("alpha", Integer.MAX_VALUE, 2, false, p, new Random(1));
         assertSameMatches(actual, expected, "stalls");
         assertThat(actual.matches().get(0).getBytes(StandardCharsets.UTF_8)).isNotEmpty();
+    }
+
+    @Test
+    void aSinkFullForAnInstantNeverLeavesTheSearchWaiting() throws Exception {
+        // A task that found the sink full took no piece; the sink drained and resume() found the
+        // search running. The task must go on, or no task is left and nothing wakes the search.
+        Answer expected = oneTask("alpha", Integer.MAX_VALUE, 0, true);
+        Random random = new Random(13);
+        for (int round = 0; round < 20; round++) {
+            Sink sink = new Sink(null);
+            sink.blips = new Random(round);
+            Parallelism p = new Parallelism(2 + random.nextInt(3), true, 4_096, 1 + random.nextInt(8));
+            Started started =
+                    start("alpha", Integer.MAX_VALUE, 0, true, p, sink, System::nanoTime, TimeUnit.SECONDS.toNanos(60));
+            assertSameMatches(answer(started), expected, "round " + round + " " + p);
+        }
+    }
+
+    @Test
+    void cancelledAtAnyMomentItEndsOnceAndReleasesEverything() throws Exception {
+        Random random = new Random(11);
+        for (int round = 0; round < 60; round++) {
+            Parallelism p =
+                    new Parallelism(2 + random.nextInt(3), true, 1 + random.nextInt(8_192), 1 + random.nextInt(8));
+            int cap = random.nextBoolean() ? Integer.MAX_VALUE : 1 + random.nextInt(20_000);
+            Sink sink = new Sink(random.nextBoolean() ? new Random(round) : null);
+            Started started = start(
+                    "alpha",
+                    cap,
+                    random.nextInt(2),
+                    random.nextBoolean(),
+                    p,
+                    sink,
+                    System::nanoTime,
+                    TimeUnit.SECONDS.toNanos(60));
+            long cancelAt = System.nanoTime() + random.nextInt(30_000_000);
+            while (System.nanoTime() < cancelAt && started.ended().getCount() > 0) {
+                if (!sink.writable && random.nextInt(4) != 0) {
+                    sink.writable = true;
+                    started.execution().resume();
+                }
+                Thread.onSpinWait();
+            }
+            started.execution().cancel();
+            String what = "round " + round + " " + p;
+            assertThat(started.ended().await(10, TimeUnit.SECONDS)).as(what).isTrue();
+            assertThat(started.ends().get()).as(what + ": ends once").isOne();
+            synchronized (sink) {
+                assertThat(sink.allocator.unreleased()).as(what).isZero();
+            }
+        }
+    }
+
+    @Test
+    void aFailedAllocationEndsTheSearchWithAnErrorAndReleasesEverything() throws Exception {
+        Random random = new Random(3);
+        for (int round = 0; round < 30; round++) {
+            Parallelism p = round % 3 == 0
+                    ? Parallelism.unordered(3)
+                    : new Parallelism(3, true, 1 + random.nextInt(8_192), 1 + random.nextInt(8));
+            boolean byFile = random.nextBoolean();
+            Sink counting = new Sink(null);
+            answer(start(
+                    "alpha",
+                    Integer.MAX_VALUE,
+                    0,
+                    byFile,
+                    p,
+                    counting,
+                    System::nanoTime,
+                    TimeUnit.SECONDS.toNanos(60)));
+            long failAt = 1 + random.nextInt((int) counting.allocator.allocations());
+            Sink sink = new Sink(null, new RecordingAllocator(failAt));
+            Started started = start(
+                    "alpha", Integer.MAX_VALUE, 0, byFile, p, sink, System::nanoTime, TimeUnit.SECONDS.toNanos(60));
+            String what =
+                    "round " + round + " " + p + " allocation " + failAt + " of " + counting.allocator.allocations();
+            assertThat(started.await(20)).as(what + ": ended").isTrue();
+            synchronized (sink) {
+                assertThat(sink.allocator.unreleased()).as(what).isZero();
+                if (sink.allocator.allocations() >= failAt && sink.error == null) {
+                    // Only the last message's own allocation may fail without an error sent.
+                    assertThat(sink.allocator.allocations())
+                            .as(what + ": no error sent")
+                            .isEqualTo(failAt);
+                    assertThat(sink.ended).as(what).isFalse();
+                } else if (sink.allocator.allocations() >= failAt) {
+                    assertThat(sink.error).as(what).contains("out of memory");
+                }
+            }
+        }
+    }
+
+    @Test
+    void aSlowFirstPieceHoldsNoMorePiecesThanTheWindow() throws Exception {
+        // Every few thousand clock reads a task sleeps: the piece it searches holds up the order
+        // while the other tasks search on. What they hold must stay within the window.
+        int tasks = 3;
+        int window = 3;
+        for (boolean byFile : new boolean[] {true, false}) {
+            AtomicLong reads = new AtomicLong();
+            LongSupplier slow = () -> {
+                if (reads.incrementAndGet() % 2_000 == 0) {
+                    try {
+                        Thread.sleep(100);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return System.nanoTime();
+            };
+            Sink sink = new Sink(null);
+            Started started = start(
+                    "alpha",
+                    Integer.MAX_VALUE,
+                    2,
+                    byFile,
+                    new Parallelism(tasks, true, 4_096, window),
+                    sink,
+                    slow,
+                    Long.MAX_VALUE / 4);
+            long most = 0;
+            while (!started.ended().await(1, TimeUnit.MILLISECONDS)) {
+                most = Math.max(most, sink.allocator.unreleased());
+            }
+            assertThat(answer(started).matches())
+                    .hasSize(oneTask("alpha", Integer.MAX_VALUE, 2, byFile)
+                            .matches()
+                            .size());
+            // Each piece holds a batch or two, each task one being filled.
+            assertThat(most).as("buffers held at once, byFile " + byFile).isLessThanOrEqualTo(3L * (window + tasks));
+        }
     }
 }
