@@ -238,6 +238,14 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         return taken;
     }
 
+    /** The batch goes to the sink, and a new one is begun. */
+    private void writeBatch() {
+        ByteBuf full = out;
+        out = null; // the sink owns it now, whether or not the next allocation succeeds
+        sink.write(full);
+        out = sink.allocator().buffer(batchBytes);
+    }
+
     private void searchDoc(int doc, int from, int line) throws Exception {
         byte[] packageName = coordinator.packageName(bound, docs.packageId(doc));
         String docPath = null;
@@ -295,10 +303,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         if (fileWriter != null && fileWriter.pending() > 0) {
             fileWriter.writeTo(out);
             if (out.readableBytes() >= batchBytes) {
-                ByteBuf full = out;
-                out = null; // the sink owns it now, whether or not the next allocation succeeds
-                sink.write(full);
-                out = sink.allocator().buffer(batchBytes);
+                writeBatch();
             }
         }
         content = null;
@@ -426,10 +431,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
                 docs.contentLength(doc),
                 type == FileType.UNKNOWN ? NO_LANGUAGE : type.displayName().getBytes(StandardCharsets.UTF_8));
         if (out.readableBytes() >= batchBytes) {
-            ByteBuf full = out;
-            out = null; // the sink owns it now, whether or not the next allocation succeeds
-            sink.write(full);
-            out = sink.allocator().buffer(batchBytes);
+            writeBatch();
         }
     }
 
@@ -494,10 +496,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
             writer.writeTo(out);
         }
         if (out.readableBytes() >= batchBytes) {
-            ByteBuf full = out;
-            out = null; // the sink owns it now, whether or not the next allocation succeeds
-            sink.write(full);
-            out = sink.allocator().buffer(batchBytes);
+            writeBatch();
             if (!sink.isWritable()) {
                 // Pause inside the file: it is handed back and resumes at the next line.
                 pauseAt = lineEnd + 1;
