@@ -435,8 +435,8 @@ public final class SearchExecution {
 
     /**
      * Holds the lock: a chunk was just drawn and candidates remain, so another task joins while
-     * fewer than {@link #parallelism} run. A worker costs its matchers and buffers (a few hundred
-     * microseconds): a task per thread for every query cost a many-users load a quarter of its rate.
+     * fewer than {@link #parallelism} run. Each task makes a worker (its matchers and buffers): a
+     * query whose candidates fit in one chunk needs one, not one per thread.
      */
     private void widen() {
         assert Thread.holdsLock(lock);
@@ -656,10 +656,8 @@ public final class SearchExecution {
             }
             Framing.write(message, out);
             sink.finish(out);
-
         } finally {
-            // Even when the last message cannot be made (no memory for it): the search holds its generation until this
-            // runs.
+            // Also when the last message cannot be made: the search holds its generation until this runs.
             onEnd.run();
         }
     }
