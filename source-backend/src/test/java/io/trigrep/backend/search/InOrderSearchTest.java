@@ -13,7 +13,6 @@ import io.trigrep.proto.FileResultsIndex;
 import io.trigrep.proto.LineMatch;
 import io.trigrep.proto.RecordingAllocator;
 import io.trigrep.proto.Result;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -363,11 +362,32 @@ class InOrderSearchTest {
 
     @Test
     void aReaderThatStallsOftenHoldsTheSearchToAFewPieces() throws Exception {
-        Parallelism p = new Parallelism(4, true, 4_096, 4);
-        Answer expected = oneTask("alpha", Integer.MAX_VALUE, 2, false);
-        Answer actual = run("alpha", Integer.MAX_VALUE, 2, false, p, new Random(1));
-        assertSameMatches(actual, expected, "stalls");
-        assertThat(actual.matches().get(0).getBytes(StandardCharsets.UTF_8)).isNotEmpty();
+        // The reader leaves the sink full for a millisecond after a third of its writes: the
+        // search pauses, and what its tasks hold meanwhile stays within the window.
+        int tasks = 4;
+        int window = 4;
+        Sink sink = new Sink(new Random(1));
+        Started started = start(
+                "alpha",
+                Integer.MAX_VALUE,
+                2,
+                false,
+                new Parallelism(tasks, true, 4_096, window),
+                sink,
+                System::nanoTime,
+                TimeUnit.SECONDS.toNanos(60));
+        long most = 0;
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!started.ended().await(1, TimeUnit.MILLISECONDS)) {
+            assertThat(System.nanoTime()).as("search ended").isLessThan(giveUp);
+            most = Math.max(most, sink.allocator.unreleased());
+            if (!sink.writable) {
+                sink.writable = true;
+                started.execution().resume();
+            }
+        }
+        assertSameMatches(answer(started), oneTask("alpha", Integer.MAX_VALUE, 2, false), "stalls");
+        assertThat(most).as("buffers held at once").isLessThanOrEqualTo(3L * (window + tasks));
     }
 
     @Test
