@@ -134,9 +134,8 @@ class FileResultsWriterTest {
         }
     }
 
-    /** The worked example of package-info, byte for byte. */
-    @Test
-    void theWorkedExampleOfThePackageDocumentation() {
+    /** The frame of package-info's worked example: line 2 of a.c in zlib, one line of context before. */
+    private static ByteBuf workedExample() {
         ByteBuf source = Unpooled.wrappedBuffer(utf8("int x;\nx++;\n"));
         FileResultsWriter w = new FileResultsWriter(1);
         ByteBuf out = Unpooled.buffer();
@@ -144,6 +143,13 @@ class FileResultsWriterTest {
         w.start(2, 0.5f).before(0, 6).match(7, 4).range(0, 1);
         w.add(out);
         w.writeTo(out);
+        return out;
+    }
+
+    /** The worked example of package-info, byte for byte. */
+    @Test
+    void theWorkedExampleOfThePackageDocumentation() {
+        ByteBuf out = workedExample();
         String expected = String.join(
                 "",
                 "0000000017000000",
@@ -184,13 +190,7 @@ class FileResultsWriterTest {
      */
     @Test
     void thePeekRefusesFramesAReaderWouldReadOtherwise() {
-        ByteBuf source = Unpooled.wrappedBuffer(utf8("int x;\nx++;\n"));
-        FileResultsWriter w = new FileResultsWriter(1);
-        ByteBuf out = Unpooled.buffer();
-        w.file(utf8("zlib"), utf8("a.c"), source);
-        w.start(2, 0.5f).before(0, 6).match(7, 4).range(0, 1);
-        w.add(out);
-        w.writeTo(out);
+        ByteBuf out = workedExample();
         byte[] frame = io.netty.buffer.ByteBufUtil.getBytes(out);
         out.release();
         ResultPeek peek = new ResultPeek();
