@@ -34,6 +34,12 @@ final class ChunkWorker implements ShownDefinitions.Sink {
      * 10 % more CPU; at 256 KiB they streamed it 13 % faster, to the frontend and to a client alike.
      */
     static final int BATCH_BYTES = 256 << 10;
+    /**
+     * A batch's buffer holds this much more than its batch: a batch goes out once it holds
+     * {@code batchBytes}, so its last frame goes past that, and a buffer without room for it grew
+     * (a new buffer, and a copy of the batch) in most batches.
+     */
+    static final int BATCH_HEADROOM = 64 << 10;
 
     /** What a worker asks of the search it works for; every method may be called from any pool thread. */
     interface Coordinator {
@@ -179,7 +185,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
 
     /** Searches one chunk; returns whether more chunks may follow. What is left to write is in {@link #takeOutput}. */
     boolean search() throws Exception {
-        out = sink.allocator().buffer(batchBytes);
+        out = sink.allocator().buffer(batchBytes + BATCH_HEADROOM);
         int n = coordinator.nextChunk(chunkSegments, chunk, froms, lines);
         for (int i = 0; i < n; i++) {
             if (coordinator.cancelled() || full || coordinator.pastDeadline()) {
@@ -243,7 +249,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         ByteBuf full = out;
         out = null; // the sink owns it now, whether or not the next allocation succeeds
         sink.write(full);
-        out = sink.allocator().buffer(batchBytes);
+        out = sink.allocator().buffer(batchBytes + BATCH_HEADROOM);
     }
 
     private void searchDoc(int doc, int from, int line) throws Exception {

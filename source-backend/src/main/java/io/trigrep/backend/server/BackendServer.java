@@ -1,6 +1,7 @@
 package io.trigrep.backend.server;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -102,6 +103,10 @@ public final class BackendServer implements AutoCloseable {
                 // A client may send its request and shut down its output: the answer must still go out.
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
+                // Results go out in batches of 256 KiB. Netty's default allocator pools nothing over
+                // 16 KiB in a heap this small: each batch was a new direct buffer, zeroed and freed
+                // by a Cleaner (3 % of a backend's CPU on Linux `struct`). The pooled one reuses them.
+                .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .childHandler(new BackendServerInitializer(
                         new Backend(
                                 generations,
