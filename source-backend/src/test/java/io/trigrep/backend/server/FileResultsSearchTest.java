@@ -38,6 +38,7 @@ class FileResultsSearchTest {
     static Path dir;
     static BackendServer server;
     static InetSocketAddress address;
+    static Shard shard;
 
     /** One match as a page shows it. */
     record Shown(
@@ -57,7 +58,7 @@ class FileResultsSearchTest {
     @BeforeAll
     static void start() throws Exception {
         dir = Files.createTempDirectory("file-results");
-        Shard shard = TestShards.build(TestShards.CORPUS, dir, 1).get(0);
+        shard = TestShards.build(TestShards.CORPUS, dir, 1).get(0);
         server = new BackendServer(shard, BackendConfig.defaults());
         address = server.start("127.0.0.1", 0);
     }
@@ -120,6 +121,61 @@ class FileResultsSearchTest {
             // Files with many matches come in few frames: that is the point.
             assertThat(byFile.frames()).isLessThan(byLine.frames() / 2);
         }
+    }
+
+    /**
+     * Every match's context lines are the lines of its file around it, by line and by file: matches
+     * on neighbouring lines share context lines, which the backend finds once (checked here against
+     * the file's own lines, not against another answer of the backend's).
+     */
+    @ParameterizedTest(name = "[{index}] {0} context={1}")
+    @CsvSource(
+            delimiter = ';',
+            value = {"\\w+;2", "\\w+;3", "return;2", "^};1", "[{}];3", "e;10", "int;1"})
+    void contextLinesAreTheFileLinesAroundEachMatch(String query, int context) throws Exception {
+        java.util.TreeMap<String, Path> files = TestShards.files(shard, TestShards.CORPUS);
+        for (boolean byFile : new boolean[] {false, true}) {
+            Answer answer = search(query, context, 100_000, byFile);
+            assertThat(answer.matches()).isNotEmpty();
+            int compared = 0;
+            for (Shown s : answer.matches()) {
+                List<String> lines = fileLines(files.get(s.file()));
+                int at = (int) s.line() - 1;
+                String where = s.file() + ":" + s.line() + (byFile ? " by file" : " by line");
+                assertThat(s.before()).as(where).hasSize(Math.min(context, at));
+                assertThat(s.after()).as(where).hasSize(Math.min(context, lines.size() - 1 - at));
+                for (int k = 0; k < s.before().size(); k++) {
+                    compared += sameWhenWhole(
+                            s.before().get(k), lines.get(at - s.before().size() + k), where);
+                }
+                compared += sameWhenWhole(s.context(), lines.get(at), where);
+                for (int k = 0; k < s.after().size(); k++) {
+                    compared += sameWhenWhole(s.after().get(k), lines.get(at + 1 + k), where);
+                }
+            }
+            assertThat(compared)
+                    .as("lines short enough to be shown whole")
+                    .isGreaterThan(answer.matches().size());
+        }
+    }
+
+    /** The file's lines, as the backend counts them: a last newline ends the last line, it does not start one. */
+    private static List<String> fileLines(Path file) throws Exception {
+        String text = text(Files.readAllBytes(file));
+        List<String> lines = new ArrayList<>(List.of(text.split("\n", -1)));
+        if (text.endsWith("\n")) {
+            lines.remove(lines.size() - 1);
+        }
+        return lines;
+    }
+
+    /** 1 when {@code expected} is short enough to be shown whole, and then {@code shown} must be it; else 0. */
+    private static int sameWhenWhole(String shown, String expected, String where) {
+        if (expected.length() > 60) {
+            return 0;
+        }
+        assertThat(shown).as(where).isEqualTo(expected);
+        return 1;
     }
 
     static Answer search(String query, int context, int cap, boolean byFile) throws Exception {
