@@ -41,11 +41,6 @@ public final class FanOut implements AutoCloseable {
     private final ExecutorService writers;
     /** The writers of queries past their quantum ({@link SerialExecutor}), as many, at a lower OS priority. */
     private final ExecutorService heavyWriters;
-    /**
-     * Full sorts of completed queries, off the writers: one thread per two cores, so that sorts of
-     * several result-heavy queries finishing at once take turns instead of all the cores.
-     */
-    private final ExecutorService sorts;
     /** Writes the tees' full buffers; its tasks never wait on anything but the disk. */
     private final ExecutorService teeIo;
 
@@ -86,11 +81,6 @@ public final class FanOut implements AutoCloseable {
         });
         this.heavyWriters =
                 Executors.newFixedThreadPool(writerThreads, r -> BackgroundPriority.thread(r, "trigrep-tee-heavy"));
-        this.sorts =
-                Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors() / 2), r -> {
-                    // Sorts are aside by design (the first page is served without them): they yield the cores.
-                    return BackgroundPriority.thread(r, "trigrep-sort");
-                });
         this.teeIo = Executors.newFixedThreadPool(TeeFile.DEPTH, r -> {
             // Only large answers write through these (a selective one never fills a buffer).
             return BackgroundPriority.thread(r, "trigrep-tee-io");
@@ -152,7 +142,7 @@ public final class FanOut implements AutoCloseable {
             throws IOException {
         Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
         QueryRun run = new QueryRun(
-                shardNames(), new TeeFile(tee, teeIo, teeAlignment), writers, heavyWriters, sorts, caps, generations);
+                shardNames(), new TeeFile(tee, teeIo, teeAlignment), writers, heavyWriters, caps, generations);
         // Started before any backend is asked, finished before the run completes: a client that got
         // its answer finds the query in /metrics.
         metrics.queryStarted();
@@ -203,10 +193,6 @@ public final class FanOut implements AutoCloseable {
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         writers.shutdownNow();
         heavyWriters.shutdownNow();
-        // A page may wait (uninterruptibly) for a promised order: the sorts not begun run here.
-        for (Runnable sort : sorts.shutdownNow()) {
-            sort.run();
-        }
         teeIo.shutdown();
     }
 }

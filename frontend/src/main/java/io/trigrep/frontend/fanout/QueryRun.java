@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One query across every backend: each backend's frames are teed to disk and indexed, in
@@ -38,7 +37,6 @@ public final class QueryRun implements AutoCloseable {
     private final TeeFile tee;
     private final ResultIndex index = new ResultIndex();
     private final Executor writer;
-    private final Executor sorts;
     private final CompletableFuture<QueryRun> completion = new CompletableFuture<>();
     /**
      * Runs on the writer just before {@link #completion} completes: what must be recorded by the
@@ -81,23 +79,15 @@ public final class QueryRun implements AutoCloseable {
     private final long[] searchedOn;
 
     QueryRun(List<String> shards, TeeFile tee, Executor pool) {
-        this(shards, tee, pool, pool, pool, QueryCaps.forCache(1L << 30), new ShardGenerations(shards.size()));
+        this(shards, tee, pool, pool, QueryCaps.forCache(1L << 30), new ShardGenerations(shards.size()));
     }
 
     /**
      * A run whose writer runs on {@code pool}, and on {@code heavy} once it has had its quantum
-     * ({@link SerialExecutor}), and whose full sort, once complete, runs on {@code sorts}: a sort of
-     * a million results takes a pool thread for 0.1-0.3 s, and with two such queries finishing at
-     * once a selective query's few results waited for both.
+     * ({@link SerialExecutor}). Its full sort is made by the first page that needs a rank past
+     * the first ones ({@link ResultIndex#sorted(int)}), on that page's thread.
      */
-    QueryRun(
-            List<String> shards,
-            TeeFile tee,
-            Executor pool,
-            Executor heavy,
-            Executor sorts,
-            QueryCaps caps,
-            ShardGenerations known) {
+    QueryRun(List<String> shards, TeeFile tee, Executor pool, Executor heavy, QueryCaps caps, ShardGenerations known) {
         if (known.shards() != shards.size()) {
             throw new IllegalArgumentException(
                     "generations of " + known.shards() + " shards for a run of " + shards.size());
@@ -118,7 +108,6 @@ public final class QueryRun implements AutoCloseable {
         }
         this.tee = tee;
         this.writer = new SerialExecutor(pool, heavy);
-        this.sorts = sorts;
     }
 
     /** Sets what runs just before the run completes; set before any backend is asked. */
@@ -484,25 +473,7 @@ public final class QueryRun implements AutoCloseable {
             elapsedNanos = System.nanoTime() - startedNanos;
             beforeCompletion.accept(this);
             completion.complete(this);
-            if (!index.ordered()) {
-                sortAside(); // pages past the first ranks wait for it
-            }
         });
-    }
-
-    /** Sorts on {@link #sorts}, or here when that pool no longer takes work (the frontend is stopping). */
-    private void sortAside() {
-        try {
-            sorts.execute(() -> {
-                try {
-                    index.sort();
-                } catch (RuntimeException e) {
-                    // The order's promise now carries the failure to every page that waits for a rank.
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            index.sort();
-        }
     }
 
     /** Time from start to the first result, or -1 when there was none. */

@@ -56,7 +56,7 @@ final class PackageGroups {
                 .toArray();
     }
 
-    /** The grouped view (once sorted): at most {@code perPackage} results of each package. */
+    /** The grouped view, from the full order (made here when nobody has): at most {@code perPackage} results of each package. */
     ResultIndex.Grouped grouped(int perPackage) {
         int[] c = packageCounts();
         int[] seen = new int[c.length];
@@ -65,7 +65,7 @@ final class PackageGroups {
         int packagesSeen = 0;
         int total = columns.size();
         for (int rank = 0; rank < total; rank++) {
-            int r = order.sorted(rank);
+            int r = order.sortedOnDemand(rank);
             int p = columns.packageId(r);
             if (top[p] == null) {
                 top[p] = new int[Math.min(perPackage, c[p])];

@@ -4,14 +4,17 @@ import java.util.Arrays;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
  * The order of a query's results: ranking (best first), then the package-and-path hash, then tee
  * offset. The first ranks can be chosen before the full sort and promise it: a rank past them
  * waits on the promise, a {@link CompletableFuture} that the sort completes, or fails when the sort
- * failed or results came after it was made (then the order would not hold). 4 bytes per result.
- * Single writer, on the thread that adds results; any thread may read ranks.
+ * failed or results came after it was made (then the order would not hold). Either the writer
+ * {@link #sort}s, or the first reader of such a rank makes the order on its own thread and others
+ * wait for it ({@link #sortedOnDemand}). 4 bytes per result. Single writer, on the thread that adds
+ * results; any thread may read ranks.
  */
 final class ResultOrder {
     static final String NOT_SORTED = "sort() first: results were added after the last sort";
@@ -23,12 +26,13 @@ final class ResultOrder {
 
     /**
      * The first ranks (null unless {@link #selectFirst} chose them) and the full order, done once
-     * sorted. One object so that a reader sees both of the same moment.
+     * sorted, with whether a reader has taken on making it. One object so that a reader sees all
+     * of the same moment.
      */
     @SuppressWarnings(
             "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
     // compare
-    private record Ranks(int[] first, CompletableFuture<int[]> all) {}
+    private record Ranks(int[] first, CompletableFuture<int[]> all, AtomicBoolean sortTaken) {}
 
     private final ResultColumns columns;
     /** Null while results are being added. */
@@ -49,9 +53,10 @@ final class ResultOrder {
 
     /**
      * Selects the first {@code k} ranks without sorting everything (one pass, about a fifth of a
-     * full sort's time for 5 million results) and promises a {@link #sort} to follow: the query can
-     * answer its first pages as soon as its last backend is done, and the sort (the last 0.1 s
-     * of a 5-million-result query, while users waited) runs after.
+     * full sort's time for 5 million results) and promises the full order: the query can answer
+     * its first pages as soon as its last backend is done, and the sort (the last 0.1 s of a
+     * 5-million-result query, while users waited) is made by {@link #sort}, or by the first reader
+     * of a rank past these.
      */
     void selectFirst(int k) {
         columns.publish();
@@ -59,7 +64,7 @@ final class ResultOrder {
         boolean keep = before != null && !before.all().isCompletedExceptionally();
         int[] first = best(k);
         CompletableFuture<int[]> all = keep ? before.all() : new CompletableFuture<>();
-        ranks = new Ranks(first, all);
+        ranks = new Ranks(first, all, keep ? before.sortTaken() : new AtomicBoolean());
         if (first.length == columns.added()) {
             all.complete(first); // every result was chosen: the first ranks are the full order
         }
@@ -92,7 +97,9 @@ final class ResultOrder {
         boolean pending = promised != null && !promised.all().isDone();
         CompletableFuture<int[]> all = pending ? promised.all() : new CompletableFuture<>();
         if (!pending) {
-            ranks = new Ranks(null, all);
+            ranks = new Ranks(null, all, new AtomicBoolean(true));
+        } else {
+            promised.sortTaken().set(true);
         }
         try {
             all.complete(make.get());
@@ -107,6 +114,19 @@ final class ResultOrder {
      * waits for the promised {@link #sort}; it fails when the sort failed or a result came first.
      */
     int sorted(int rank) {
+        return sorted(rank, false);
+    }
+
+    /**
+     * {@link #sorted(int)}, but a rank past the first ones is not left waiting for a sort nobody
+     * began: the first caller to need the promised order makes it, on its own thread, and later
+     * ones wait for it. For readers of a complete query, whose writer sorts nothing.
+     */
+    int sortedOnDemand(int rank) {
+        return sorted(rank, true);
+    }
+
+    private int sorted(int rank, boolean sortIfNobodyDoes) {
         Ranks r = ranks;
         if (r == null) {
             throw new IllegalStateException(NOT_SORTED);
@@ -119,6 +139,16 @@ final class ResultOrder {
         int[] first = r.first();
         if (first != null && rank < first.length) {
             return first[rank];
+        }
+        if (sortIfNobodyDoes && r.sortTaken().compareAndSet(false, true)) {
+            // The writer made the promise once its last result was in: read what it published. A
+            // result added meanwhile cancels the promise, and this then completes nothing.
+            try {
+                all.complete(fullOrder(columns.size()));
+            } catch (RuntimeException | Error e) {
+                all.completeExceptionally(e);
+                throw e;
+            }
         }
         return full(all)[rank];
     }
@@ -204,7 +234,12 @@ final class ResultOrder {
     }
 
     private int[] fullOrder() {
-        int[] all = new int[columns.added()];
+        return fullOrder(columns.added());
+    }
+
+    /** The first {@code n} results, sorted. */
+    private int[] fullOrder(int n) {
+        int[] all = new int[n];
         for (int i = 0; i < all.length; i++) {
             all[i] = i;
         }

@@ -47,8 +47,7 @@ class QueryCacheTest {
         for (int i = 0; i < known.shards(); i++) {
             shards.add("shard-" + i);
         }
-        return new QueryRun(
-                shards, tee, Runnable::run, Runnable::run, Runnable::run, QueryCaps.forCache(1L << 30), known);
+        return new QueryRun(shards, tee, Runnable::run, Runnable::run, QueryCaps.forCache(1L << 30), known);
     }
 
     /** Ends shard {@code shard}'s answer with a real "done" frame that says it searched {@code generation}. */
