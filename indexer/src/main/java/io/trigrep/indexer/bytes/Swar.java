@@ -27,12 +27,18 @@ public final class Swar {
 
     private static final long NEWLINES = '\n' * ONES;
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private Swar() {}
 
     /** The eight bytes {@code bytes[at, at + 8)} as a little-endian word. */
     public static long word(byte[] bytes, int at) {
         return (long) LONGS.get(bytes, at);
+    }
+
+    /** The four bytes {@code bytes[at, at + 4)} as a little-endian int. */
+    public static int halfWord(byte[] bytes, int at) {
+        return (int) INTS.get(bytes, at);
     }
 
     /** Stores {@code word} little endian into {@code bytes[at, at + 8)}. */

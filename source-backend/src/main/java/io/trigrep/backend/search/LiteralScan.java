@@ -3,9 +3,6 @@ package io.trigrep.backend.search;
 import io.trigrep.indexer.bytes.Swar;
 import io.trigrep.simd.VectorScan;
 import io.trigrep.simd.Vectors;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -16,8 +13,6 @@ import java.util.List;
  * buffer it reports).
  */
 final class LiteralScan {
-    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-
     private final Ranges ranges = new Ranges();
 
     /**
@@ -170,8 +165,8 @@ final class LiteralScan {
             }
             if (n >= Integer.BYTES) {
                 // Two ints that overlap cover four to eight bytes.
-                return (int) INTS.get(text, at) == (int) INTS.get(needle, 0)
-                        && (int) INTS.get(text, at + n - Integer.BYTES) == (int) INTS.get(needle, n - Integer.BYTES);
+                return Swar.halfWord(text, at) == Swar.halfWord(needle, 0)
+                        && Swar.halfWord(text, at + n - Integer.BYTES) == Swar.halfWord(needle, n - Integer.BYTES);
             }
             for (int k = 0; k < n; k++) {
                 if (text[at + k] != needle[k]) {
