@@ -121,7 +121,6 @@ final class ChunkWorker implements ShownDefinitions.Sink {
     private final int[] chunk = new int[CHUNK_DOCS];
     private final int[] froms = new int[CHUNK_DOCS];
     private final int[] lines = new int[CHUNK_DOCS];
-    private final int[] context = new int[2 * SearchSpec.MAX_CONTEXT_LINES];
     /** Lines of the file being searched whose bounds its matches found, for the context of the next ones. */
     private final KnownLines known = new KnownLines();
 
@@ -528,14 +527,12 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         known.put(lineNumber, lineStart, lineEnd);
         int found = 0;
         for (int cursor = lineStart; found < contextLines && cursor > 0; found++) {
-            int number = lineNumber - 1 - found;
-            known.findBefore(content, number, cursor);
-            context[2 * found] = known.start(number);
-            context[2 * found + 1] = known.end(number);
-            cursor = known.start(number);
+            known.findBefore(content, lineNumber - 1 - found, cursor);
+            cursor = known.start(lineNumber - 1 - found);
         }
-        for (int i = found - 1; i >= 0; i--) {
-            w.before(context[2 * i], context[2 * i + 1] - context[2 * i]);
+        // Found backwards, each extending the run down from the match's line: all still known.
+        for (int number = lineNumber - found; number < lineNumber; number++) {
+            w.before(known.start(number), known.end(number) - known.start(number));
         }
         w.match(lineStart, lineEnd - lineStart);
         for (int i = 0, cursor = lineEnd; i < contextLines && cursor + 1 < length; i++) {
