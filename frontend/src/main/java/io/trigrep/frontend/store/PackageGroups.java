@@ -65,7 +65,7 @@ final class PackageGroups {
         int packagesSeen = 0;
         int total = columns.size();
         for (int rank = 0; rank < total; rank++) {
-            int r = order.sortedOnDemand(rank);
+            int r = order.sorted(rank);
             int p = columns.packageId(r);
             if (top[p] == null) {
                 top[p] = new int[Math.min(perPackage, c[p])];

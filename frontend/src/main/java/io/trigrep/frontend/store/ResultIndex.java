@@ -103,14 +103,14 @@ public final class ResultIndex {
      * first caller makes it, on its own thread, and others wait for it.
      */
     public int sorted(int rank) {
-        return order.sortedOnDemand(rank);
+        return order.sorted(rank);
     }
 
     /** The results at ranks {@code from} to {@code to - 1} (clamped to the results there are), as {@link #sorted(int)} finds each. */
     public int[] sorted(int from, int to) {
         int[] results = new int[Math.max(0, Math.min(to, size()) - from)];
         for (int i = 0; i < results.length; i++) {
-            results[i] = order.sortedOnDemand(from + i);
+            results[i] = order.sorted(from + i);
         }
         return results;
     }

@@ -12,9 +12,9 @@ import java.util.function.Supplier;
  * offset. The first ranks can be chosen before the full sort and promise it: a rank past them
  * waits on the promise, a {@link CompletableFuture} that the sort completes, or fails when the sort
  * failed or results came after it was made (then the order would not hold). Either the writer
- * {@link #sort}s, or the first reader of such a rank makes the order on its own thread and others
- * wait for it ({@link #sortedOnDemand}). 4 bytes per result. Single writer, on the thread that adds
- * results; any thread may read ranks.
+ * {@link #sort}s, or the first reader of such a rank makes the order on its own thread, and others
+ * wait for it. 4 bytes per result. Single writer, on the thread that adds results; any thread may
+ * read ranks.
  */
 final class ResultOrder {
     static final String NOT_SORTED = "sort() first: results were added after the last sort";
@@ -111,22 +111,11 @@ final class ResultOrder {
 
     /**
      * The result at {@code rank} in sorted order. A rank past the ones {@link #selectFirst} chose
-     * waits for the promised {@link #sort}; it fails when the sort failed or a result came first.
+     * needs the promised full order: the first caller to need it makes it, on its own thread,
+     * unless the writer's {@link #sort} is making it; others wait for it. It fails when the sort
+     * failed or a result came first.
      */
     int sorted(int rank) {
-        return sorted(rank, false);
-    }
-
-    /**
-     * {@link #sorted(int)}, but a rank past the first ones is not left waiting for a sort nobody
-     * began: the first caller to need the promised order makes it, on its own thread, and later
-     * ones wait for it. For readers of a complete query, whose writer sorts nothing.
-     */
-    int sortedOnDemand(int rank) {
-        return sorted(rank, true);
-    }
-
-    private int sorted(int rank, boolean sortIfNobodyDoes) {
         Ranks r = ranks;
         if (r == null) {
             throw new IllegalStateException(NOT_SORTED);
@@ -140,7 +129,7 @@ final class ResultOrder {
         if (first != null && rank < first.length) {
             return first[rank];
         }
-        if (sortIfNobodyDoes && r.sortTaken().compareAndSet(false, true)) {
+        if (r.sortTaken().compareAndSet(false, true)) {
             // The writer made the promise once its last result was in: read what it published. A
             // result added meanwhile cancels the promise, and this then completes nothing.
             try {

@@ -11,15 +11,21 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The order of a query's results: exact, and promised by the first ranks to pages that wait for it. */
-@Timeout(60) // a rank that waits for a sort nobody runs fails here instead of hanging
+/**
+ * The order of a query's results: exact, and promised by the first ranks: a page past them makes
+ * the order itself, or waits for the sort being made.
+ */
+@Timeout(60) // a rank that waits for a sort nobody finishes fails here instead of hanging
 class ResultOrderTest {
     /** Columns and their order, wired as {@link ResultIndex} wires them. */
     private static final class Results {
@@ -57,6 +63,57 @@ class ResultOrderTest {
         int expected(int rank) {
             return expected.get(rank).index();
         }
+
+        /** Every result's index, in the expected order. */
+        int[] expectedOrder() {
+            return expected.stream().mapToInt(Expected::index).toArray();
+        }
+    }
+
+    /**
+     * A writer's {@link ResultOrder#settle} begun on a thread of its own and held before it makes
+     * anything: the promised order is being made, so readers past the first ranks wait for it.
+     */
+    private static final class HeldSort {
+        private final CountDownLatch begun = new CountDownLatch(1);
+        private final CountDownLatch release = new CountDownLatch(1);
+        private volatile Supplier<int[]> outcome;
+        /** What the settle threw, once it ended. */
+        private final AtomicReference<Throwable> thrown = new AtomicReference<>();
+
+        private final Thread thread;
+
+        HeldSort(ResultOrder order) throws InterruptedException {
+            thread = new Thread(
+                    () -> {
+                        try {
+                            order.settle(() -> {
+                                begun.countDown();
+                                try {
+                                    release.await();
+                                } catch (InterruptedException e) {
+                                    throw new IllegalStateException(e);
+                                }
+                                return outcome.get();
+                            });
+                        } catch (Throwable e) {
+                            thrown.set(e);
+                        }
+                    },
+                    "held-sort");
+            thread.setDaemon(true);
+            thread.start();
+            begun.await();
+        }
+
+        /** The sort ends with {@code order} as what it made, or throwing what {@code make} throws; returns what settle threw. */
+        Throwable end(Supplier<int[]> make) throws InterruptedException {
+            outcome = make;
+            release.countDown();
+            thread.join(10_000);
+            assertThat(thread.isAlive()).as("the held sort ended").isFalse();
+            return thrown.get();
+        }
     }
 
     /** Looks {@code rank} up on a thread of its own; returns once that thread waits for the sort (it fails if it never does). */
@@ -81,7 +138,7 @@ class ResultOrderTest {
     }
 
     @Test
-    void firstRanksAreAnsweredBeforeTheSortAndLaterOnesWaitForIt() throws Exception {
+    void firstRanksAreAnsweredBeforeTheSortAndTheFirstLaterOneMakesIt() throws Exception {
         Results results = new Results().random(17, 20_000);
         ResultOrder order = results.order;
         assertThatThrownBy(() -> order.sorted(0)).isInstanceOf(IllegalStateException.class);
@@ -90,10 +147,9 @@ class ResultOrderTest {
         for (int rank = 0; rank < 100; rank++) {
             assertThat(order.sorted(rank)).as("rank %d", rank).isEqualTo(results.expected(rank));
         }
-        FutureTask<Integer> later = waitingFor(order, 5_000);
-        assertThat(later).as("a rank past the first waits for the sort").isNotDone();
-        order.sort();
-        assertThat(later.get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(5_000));
+        assertThat(order.complete()).as("the first ranks are all that is made").isFalse();
+        assertThat(order.sorted(5_000)).as("made by its reader").isEqualTo(results.expected(5_000));
+        assertThat(order.complete()).isTrue();
         for (int rank = 0; rank < results.expected.size(); rank++) {
             assertThat(order.sorted(rank)).as("rank %d", rank).isEqualTo(results.expected(rank));
         }
@@ -159,13 +215,14 @@ class ResultOrderTest {
         Results results = new Results().random(5, 5_000);
         ResultOrder order = results.order;
         order.selectFirst(10);
+        HeldSort sort = new HeldSort(order);
         List<FutureTask<Integer>> waiting = new ArrayList<>();
         for (int rank : new int[] {10, 11, 2_500, 4_999}) {
             waiting.add(waitingFor(order, rank));
         }
         assertThat(waiting).as("ranks past the first ten wait").noneMatch(FutureTask::isDone);
         assertThat(order.sorted(9)).as("a first rank does not wait").isEqualTo(results.expected(9));
-        order.sort();
+        assertThat(sort.end(results::expectedOrder)).isNull();
         assertThat(waiting.get(0).get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(10));
         assertThat(waiting.get(1).get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(11));
         assertThat(waiting.get(2).get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(2_500));
@@ -186,10 +243,11 @@ class ResultOrderTest {
         Results results = new Results().random(23, 2_000);
         ResultOrder order = results.order;
         order.selectFirst(10);
+        HeldSort sort = new HeldSort(order);
         FutureTask<Integer> later = waitingFor(order, 1_000);
         assertThat(later).isNotDone();
         OutOfMemoryError cause = new OutOfMemoryError("no room for the sort's keys");
-        assertThatThrownBy(() -> order.settle(() -> {
+        assertThat(sort.end(() -> {
                     throw cause;
                 }))
                 .as("the failure is not swallowed")
@@ -214,6 +272,7 @@ class ResultOrderTest {
         Results results = new Results().random(29, 2_000);
         ResultOrder order = results.order;
         order.selectFirst(10);
+        HeldSort sort = new HeldSort(order);
         FutureTask<Integer> later = waitingFor(order, 1_000);
         assertThat(later).isNotDone();
         assertThat(results.add(0, frame("p", "late.c", 0.5f), results.offset)).isTrue();
@@ -226,6 +285,10 @@ class ResultOrderTest {
                 .as("the first ranks went with it")
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage(ResultOrder.NOT_SORTED);
+        assertThat(sort.end(results::expectedOrder))
+                .as("a sort that ends after the promise was cancelled completes nothing, and throws nothing")
+                .isNull();
+        assertThatThrownBy(() -> order.sorted(0)).hasMessage(ResultOrder.NOT_SORTED);
     }
 
     @Test
@@ -233,6 +296,7 @@ class ResultOrderTest {
         Results results = new Results().random(31, 2_000);
         ResultOrder order = results.order;
         order.selectFirst(10);
+        HeldSort sort = new HeldSort(order);
         AtomicBoolean interruptedAfter = new AtomicBoolean();
         int[] got = {-1};
         Thread waiter = new Thread(() -> {
@@ -244,7 +308,7 @@ class ResultOrderTest {
         waiter.interrupt();
         awaitWaiting(waiter);
         assertThat(waiter.isAlive()).as("still waiting for the sort").isTrue();
-        order.sort();
+        assertThat(sort.end(results::expectedOrder)).isNull();
         waiter.join(10_000);
         assertThat(waiter.isAlive()).isFalse();
         assertThat(got[0]).isEqualTo(results.expected(1_500));
@@ -348,10 +412,12 @@ class ResultOrderTest {
         Results results = new Results().random(43, 2_000);
         ResultOrder order = results.order;
         order.selectFirst(10);
+        HeldSort sort = new HeldSort(order);
         FutureTask<Integer> later = waitingFor(order, 1_000);
         order.selectFirst(20);
         assertThat(order.sorted(15)).as("answered from the new first ranks").isEqualTo(results.expected(15));
-        order.sort();
+        assertThat(later).as("still waiting for the sort being made").isNotDone();
+        assertThat(sort.end(results::expectedOrder)).isNull();
         assertThat(later.get(10, TimeUnit.SECONDS))
                 .as("the first caller's promise was kept")
                 .isEqualTo(results.expected(1_000));
@@ -368,12 +434,9 @@ class ResultOrderTest {
                 }))
                 .isSameAs(cause);
         order.selectFirst(10);
-        FutureTask<Integer> later = waitingFor(order, 1_000);
-        assertThat(later)
-                .as("waits for the next sort instead of failing with the last one's cause")
-                .isNotDone();
-        order.sort();
-        assertThat(later.get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(1_000));
+        assertThat(order.sorted(1_000))
+                .as("made anew by its reader instead of failing with the last one's cause")
+                .isEqualTo(results.expected(1_000));
     }
 
     @Test
