@@ -19,8 +19,8 @@ work="$(mktemp -d)"
 trap 'stack_stop; rm -rf "$work"' EXIT
 "$root/trigrep" index --help >/dev/null 2>&1   # build once, outside the timings
 
-for warm in 10000 0; do
-  export TRIGREP_WARMUP_MS="$warm"
+for warm in default 0; do
+  if [ "$warm" = default ]; then unset TRIGREP_WARMUP_MS; else export TRIGREP_WARMUP_MS="$warm"; fi
   if [ "${COLD:-0}" = 1 ]; then
     sync
     echo 3 > /proc/sys/vm/drop_caches || { echo "COLD=1 needs root to drop the page cache" >&2; exit 2; }

@@ -22,7 +22,8 @@ corpus (default: the -sources.jar of every library trigrep runs on, fetched with
   --reindex          build the shards again even if the corpus did not change
   --ready-seconds S  give up when the frontend is not ready S seconds after it started
                      (env TRIGREP_DEMO_READY_SECONDS; default 120). Ready includes each
-                     backend verifying its shard and warming up (--warmup-ms, up to 10 s)
+                     backend verifying its shard and warming up, then the frontend warming up
+                     (--warmup-ms: up to 10 s a backend, 30 s the frontend)
 USAGE
 }
 

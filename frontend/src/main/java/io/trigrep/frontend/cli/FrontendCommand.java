@@ -156,7 +156,7 @@ public final class FrontendCommand implements Callable<Integer> {
 
     @Option(
             names = "--warmup-ms",
-            defaultValue = "${env:TRIGREP_WARMUP_MS:-10000}",
+            defaultValue = "${env:TRIGREP_WARMUP_MS:-30000}",
             description =
                     "wait up to this long for every backend to be ready, then warm the frontend up (capped searches rendered as "
                             + "each view renders them, then requests down a selective query's path to its own port) for up to this "

@@ -1,5 +1,9 @@
 package io.trigrep.frontend.http;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.trigrep.backend.warm.Settling;
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCaps;
 import io.trigrep.frontend.fanout.QueryRun;
@@ -12,23 +16,28 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
  * Brings a freshly started frontend to the speed of a warm one before it reports ready, once its
- * backends are ready (the caller waits for them): searches whose results are ingested, teed, sorted and rendered as every
- * view renders them, and requests to its own port for the HTTP codec, the JSON API and the web
- * UI, in rounds until a round is no faster than the one before or the budget is spent. The
- * searches are capped ({@link #CAP}): they warm the code, they do not load the backends.
+ * backends are ready (the caller waits for them). First rounds of capped searches for common words
+ * ({@link #CAP}: they warm the code, they do not load the backends), ingested, teed, sorted and
+ * rendered as every view renders them, with requests to its own port for the HTTP codec, the JSON
+ * API and the web UI, until a round is no faster than the one before or the rounds' share of the
+ * budget is spent.
  *
- * <p>Then the path of a selective query, {@link #SMALL_REQUESTS} times over its own port: a
- * search that finds nothing (asked of the backends, teed, answered) and the same answer from the
- * cache. The rounds run that path a few times, so it stayed interpreted or at the JIT's first
- * tier: a fresh frontend over warm backends answered its first hundred selective queries in a
- * median 9.6 ms, its seven hundredth to thousandth in 2.0 ms, which a warm one takes from the
- * first. The JIT compiles a method fully after thousands of calls, not after a few rounds.
+ * <p>Then the path of a selective query, over its own port, until its latency stops falling
+ * ({@link Settling}): the rounds run that path a few times, so it stayed at the JIT's first tiers.
+ * A fresh frontend over warm backends answered its first hundred selective queries in a median
+ * 8-13 ms, and under 2 ms after 1,500 to 2,500 more, which a warm one takes from the first. The
+ * query is one that finds a few results in this corpus ({@link #selectiveQuery}: an identifier
+ * from the rounds' own results), because the path of results (ingest, tee, a page with context
+ * lines) is not the path of a search that finds nothing: after 700 requests that found nothing, the
+ * first hundred that found 15 lines still took a median 8.6 ms.
  */
 final class FrontendWarmup {
     /** Common words of source code and two regex shapes, one of which has no trigram (a capped scan). */
@@ -49,24 +58,53 @@ final class FrontendWarmup {
 
     private static final int MIN_ROUNDS = 3;
     /** The share of the budget the rounds may take, in tenths: a round is not begun when the last one's time would pass it. */
-    private static final int ROUNDS_SHARE = 5;
-    /** Requests down a selective query's path after the rounds: past the point where its latency stopped falling (about 700). */
-    static final int SMALL_REQUESTS = 1500;
+    private static final int ROUNDS_SHARE = 4;
+    /** Requests down a selective query's path per batch, of which half are timed; a batch's median is what {@link Settling} weighs. */
+    private static final int BATCH = 64;
+    /** Batches at the least (about 500 requests), and batches in a row not a tenth faster before the latency counts as settled. */
+    private static final int MIN_BATCHES = 8;
+
+    private static final int PATIENCE = 8;
+    /** At most this many requests down the selective path, however the latency moves. */
+    static final int MAX_SMALL_REQUESTS = 12_000;
     /** Pages of ten rendered per warm-up search: a selective query's page is rendered once per request, not four times a round. */
     private static final int PAGES_PER_SEARCH = 20;
+    /** Identifiers from the rounds' results asked as literals, at most, to find a selective query. */
+    private static final int PROBES = 12;
+    /** Identifiers taken from one rendered page, at most. */
+    private static final int PER_PAGE = 2;
+    /** The words of {@link #QUERIES}: an identifier holding one is no selective query. */
+    private static final List<String> COMMON = List.of("return", "include", "static", "error", "printf", "todo");
+    /** A selective query, for the warm-up: at least one result and at most this many. */
+    private static final int SELECTIVE_RESULTS = 100;
+
+    private static final JsonFactory JSON = new JsonFactory();
 
     /**
-     * What warming did: rounds, then requests down a selective query's path, time taken, the first
-     * and last whole rounds' times (-1 without one), and why the rounds stopped.
+     * What warming did: rounds, their time, the first and last whole rounds' times (-1 without
+     * one) and why they stopped; then the selective path: its query (empty when none was found, and
+     * a search that finds nothing took its place), requests sent, the first and best batches'
+     * medians (-1 without a batch) and why it stopped.
      */
     record Outcome(
-            int rounds, int smallRequests, long nanos, long firstRoundNanos, long lastRoundNanos, String stoppedBy) {}
+            int rounds,
+            long nanos,
+            long firstRoundNanos,
+            long lastRoundNanos,
+            String stoppedBy,
+            String selective,
+            int smallRequests,
+            long firstBatchNanos,
+            long bestBatchNanos,
+            String smallStoppedBy) {}
 
     private final FanOut fanOut;
     private final URI self;
     private final LongSupplier clock;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** Identifiers seen on the rounds' first pages, at most {@link #PROBES}: for {@link #selectiveQuery}. */
+    private final Set<String> identifiers = new LinkedHashSet<>();
 
     FrontendWarmup(FanOut fanOut, URI self, LongSupplier clock) {
         this.fanOut = fanOut;
@@ -81,6 +119,7 @@ final class FrontendWarmup {
      */
     Outcome run(long budgetNanos) throws IOException, InterruptedException {
         long start = clock.getAsLong();
+        long deadline = start + budgetNanos;
         long first = -1;
         long last = -1;
         long previous = Long.MAX_VALUE;
@@ -93,13 +132,14 @@ final class FrontendWarmup {
             if (rounds > 0 && roundStart - start + last > share) {
                 // The next round would likely end past the rounds' share: on a slow or busy machine
                 // it took the selective path's time (a run with rounds of 2.4, 1.8 and 1.3 s and a
-                // 10 s budget left time for 309 of the 1,500 requests).
+                // 10 s budget left time for 309 of the 1,500 requests then sent).
                 stoppedBy = "their share of the budget";
                 break;
             }
             for (String query : QUERIES) {
                 if (!search(query)) {
-                    return new Outcome(rounds, 0, clock.getAsLong() - start, first, last, "a failed search");
+                    return new Outcome(
+                            rounds, clock.getAsLong() - start, first, last, "a failed search", "", 0, -1, -1, "");
                 }
                 if (clock.getAsLong() - start > share) {
                     stoppedBy = "their share of the budget";
@@ -115,46 +155,87 @@ final class FrontendWarmup {
             }
             previous = last;
         }
-        int small = smallRequests(start + budgetNanos);
-        return new Outcome(rounds, small, clock.getAsLong() - start, first, last, stoppedBy);
+        String selective = selectiveQuery(deadline);
+        Settling.Run small = smallRequests(selective, deadline);
+        return new Outcome(
+                rounds,
+                clock.getAsLong() - start,
+                first,
+                last,
+                stoppedBy,
+                selective,
+                small.sent(),
+                small.firstBatchNanos(),
+                small.bestBatchNanos(),
+                small.stoppedBy());
     }
 
     /**
-     * Up to {@link #SMALL_REQUESTS} requests for searches that find nothing; stops at
-     * {@code deadline}. Returns how many were sent. Most are regexes, as users' queries are by
-     * default: the frontend parses and plans each one to refuse a bad query itself, and that code
-     * was still being compiled after ready while the warm-up asked only literals. In every
-     * sixteen requests: eight fresh regex searches, four literal ones, three cached answers and
-     * the web UI's page.
+     * Of the rounds' first {@link #PROBES} identifiers (10 to 40 characters) asked as literals,
+     * the one whose search took least among those that found at least one result and at most
+     * {@link #SELECTIVE_RESULTS}: a query like a user's selective one, whatever the corpus, and
+     * the quickest, so that the budget buys the most requests (an identifier that found 90 lines
+     * among many candidate files took 5 ms a search when settled, against 1.5 for one like
+     * {@code XML_ParserCreate}). Empty when none qualifies.
      */
-    private int smallRequests(long deadline) throws IOException, InterruptedException {
+    private String selectiveQuery(long deadline) throws IOException {
+        String best = "";
+        long bestNanos = Long.MAX_VALUE;
+        int probes = 0;
+        for (String word : identifiers) {
+            if (probes++ == PROBES || clock.getAsLong() - deadline >= 0) {
+                break;
+            }
+            long before = clock.getAsLong();
+            try (QueryRun run = fanOut.search(word, true, 2, Duration.ofSeconds(30), CAP)) {
+                if (!finished(run)) {
+                    return best;
+                }
+                long took = clock.getAsLong() - before;
+                int results = run.index().size();
+                if (results >= 1 && results <= SELECTIVE_RESULTS && took < bestNanos) {
+                    best = word;
+                    bestNanos = took;
+                }
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Requests down a selective query's path in batches of {@link #BATCH}, until the median of a
+     * batch's fresh searches for {@code selective} has settled, {@link #MAX_SMALL_REQUESTS} are
+     * sent or {@code deadline} passes. Most are regexes, as users' queries are by default: the
+     * frontend parses and plans each one to refuse a bad query itself, and that code was still
+     * being compiled after ready while the warm-up asked only literals. In every sixteen requests:
+     * eight fresh searches for the selective query (the timed ones), four fresh searches that find
+     * nothing (a regex and a literal), three cached answers and the web UI's page of results.
+     */
+    private Settling.Run smallRequests(String selective, long deadline) throws IOException, InterruptedException {
+        String found = selective.isEmpty() ? NOTHING_REGEX : URLEncoder.encode(selective, StandardCharsets.UTF_8);
+        HttpRequest timed = get("/api/v1/search?cache=false&q=" + found);
         HttpRequest freshRegex = get("/api/v1/search?cache=false&q=" + NOTHING_REGEX);
         HttpRequest freshLiteral = get("/api/v1/search?cache=false&match_mode=literal&q=" + NOTHING);
-        HttpRequest cached = get("/api/v1/search?q=" + NOTHING_REGEX);
-        HttpRequest webUi = get("/search?q=" + NOTHING_REGEX);
-        List<HttpRequest> turns = List.of(
-                freshRegex,
-                freshLiteral,
-                freshRegex,
-                cached,
-                freshRegex,
-                freshLiteral,
-                freshRegex,
-                cached,
-                freshRegex,
-                freshLiteral,
-                freshRegex,
-                cached,
-                freshRegex,
-                freshLiteral,
-                freshRegex,
-                webUi);
-        int sent = 0;
-        while (sent < SMALL_REQUESTS && clock.getAsLong() - deadline < 0) {
-            http.send(turns.get(sent % turns.size()), HttpResponse.BodyHandlers.discarding());
-            sent++;
-        }
-        return sent;
+        HttpRequest cached = get("/api/v1/search?q=" + found);
+        HttpRequest webUi = get("/search?q=" + found);
+        // Every other request is a timed one; between them, these in turn.
+        List<HttpRequest> between =
+                List.of(freshRegex, cached, freshLiteral, cached, freshRegex, cached, freshLiteral, webUi);
+        int[] turn = {0};
+        return new Settling(MIN_BATCHES, PATIENCE)
+                .run(
+                        () -> send(timed),
+                        () -> send(between.get(turn[0]++ % between.size())),
+                        BATCH,
+                        MAX_SMALL_REQUESTS,
+                        deadline,
+                        clock);
+    }
+
+    /** Sends {@code request}; true when it was answered (any status: a warm-up request is never refused for being one). */
+    private boolean send(HttpRequest request) throws IOException, InterruptedException {
+        http.send(request, HttpResponse.BodyHandlers.discarding());
+        return true;
     }
 
     private HttpRequest get(String path) {
@@ -166,25 +247,88 @@ final class FrontendWarmup {
     /** One capped search, rendered as each view would render it; false when it failed. */
     private boolean search(String query) throws IOException {
         try (QueryRun run = fanOut.search(query, false, 2, Duration.ofSeconds(30), CAP)) {
-            try {
-                run.completion().get(30, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                return false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-            if (QueryService.outcome(run) != QueryService.Outcome.ANSWERED) {
+            if (!finished(run)) {
                 return false;
             }
             for (int page = 0; page < PAGES_PER_SEARCH; page++) {
-                PageRenderer.page(query, run, page, 10);
+                byte[] rendered = PageRenderer.page(query, run, page, 10);
+                if (page == 0 && identifiers.size() < PROBES) {
+                    identifiers(rendered);
+                }
             }
             PageRenderer.page(query, run, 1, 50);
             PageRenderer.grouped(query, run, 0, 10, 3);
             PageRenderer.packages(query, run);
             return true;
         }
+    }
+
+    /** Waits for {@code run} to end; true when it was answered in full. */
+    private static boolean finished(QueryRun run) {
+        try {
+            run.completion().get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return QueryService.outcome(run) == QueryService.Outcome.ANSWERED;
+    }
+
+    /**
+     * Adds to {@link #identifiers} two identifiers of 10 to 40 characters from a rendered page's
+     * matching lines, none holding one of the rounds' words: from the page of {@code return}, the
+     * first twelve were all like {@code return_EOF}, whose trigrams are the commonest there are,
+     * and the quickest of them took 7.6 ms a search.
+     */
+    private void identifiers(byte[] page) throws IOException {
+        int added = 0;
+        try (JsonParser json = JSON.createParser(page)) {
+            for (JsonToken token = json.nextToken(); token != null && added < PER_PAGE; token = json.nextToken()) {
+                if (token == JsonToken.FIELD_NAME
+                        && "context".equals(json.currentName())
+                        && json.nextToken() == JsonToken.VALUE_STRING) {
+                    for (String word : words(json.getText())) {
+                        if (added < PER_PAGE && !common(word) && identifiers.add(word)) {
+                            added++;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean common(String word) {
+        String lower = word.toLowerCase(java.util.Locale.ROOT);
+        for (String common : COMMON) {
+            if (lower.contains(common)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The identifiers of 10 to 40 characters in {@code line}. */
+    private static List<String> words(String line) {
+        List<String> words = new java.util.ArrayList<>();
+        int start = -1;
+        for (int i = 0; i <= line.length(); i++) {
+            char c = i < line.length() ? line.charAt(i) : ' ';
+            boolean part = c == '_'
+                    || (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (start >= 0 && c >= '0' && c <= '9');
+            if (part) {
+                start = start < 0 ? i : start;
+                continue;
+            }
+            if (start >= 0 && i - start >= 10 && i - start <= 40) {
+                words.add(line.substring(start, i));
+            }
+            start = -1;
+        }
+        return words;
     }
 
     /** The HTTP paths a user's first requests take, with a query that finds nothing so the backends do no work. */

@@ -207,11 +207,18 @@ public final class BackendServer implements AutoCloseable {
             if (self.getAddress().isAnyLocalAddress()) {
                 self = new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), self.getPort());
             }
-            Warmup.Outcome done =
-                    Warmup.run(self, client, Warmup.searches(words(4)), budget.toNanos(), System::nanoTime);
+            java.util.List<String> words = words(Warmup.SAMPLED_WORDS);
+            Warmup.Outcome done = Warmup.run(
+                    self,
+                    client,
+                    Warmup.searches(words.subList(0, Math.min(4, words.size()))),
+                    Warmup.rare(words),
+                    budget.toNanos(),
+                    System::nanoTime);
             log.printf(
                     "backend %s: warmed up, %d searches in %d rounds, %.2f s (first round %.0f ms, last %.0f ms; slowest search"
-                            + " %.0f ms: %s)%n",
+                            + " %.0f ms: %s), then %d selective searches for %s (median %.1f ms in the first batch, %.1f"
+                            + " ms at best; stopped: %s)%n",
                     name,
                     done.searches(),
                     done.rounds(),
@@ -219,7 +226,12 @@ public final class BackendServer implements AutoCloseable {
                     done.firstRoundNanos() / 1e6,
                     done.lastRoundNanos() / 1e6,
                     done.slowestNanos() / 1e6,
-                    done.slowest());
+                    done.slowest(),
+                    done.selectiveSearches(),
+                    done.selective().isEmpty() ? "no word (none found a few results)" : "\"" + done.selective() + "\"",
+                    done.firstBatchNanos() / 1e6,
+                    done.bestBatchNanos() / 1e6,
+                    done.selectiveStoppedBy().isEmpty() ? "not run" : done.selectiveStoppedBy());
         } catch (java.io.IOException | RuntimeException e) {
             log.println("backend " + name + ": warm-up stopped, serving cold: " + e);
         } finally {
