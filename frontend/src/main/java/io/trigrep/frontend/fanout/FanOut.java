@@ -3,6 +3,7 @@ package io.trigrep.frontend.fanout;
 import io.netty.channel.EventLoopGroup;
 import io.trigrep.backend.sched.BackgroundPriority;
 import io.trigrep.frontend.metrics.FrontendMetrics;
+import io.trigrep.frontend.store.TeeBuffers;
 import io.trigrep.frontend.store.TeeFile;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
@@ -36,6 +37,12 @@ public final class FanOut implements AutoCloseable {
     private final Path dataDir;
     /** Direct writes' alignment in {@link #dataDir}, found once. */
     private final int teeAlignment;
+    /**
+     * The tees' buffers, kept across queries: 16 cover as many selective queries at once (each
+     * fills less than one), and keeping them never raises the direct memory held above what the
+     * tees have held at once ({@link TeeBuffers}).
+     */
+    private final TeeBuffers teeBuffers = new TeeBuffers(16);
 
     private final EventLoopGroup group = Transport.DEFAULT.group(2);
     private final ExecutorService writers;
@@ -142,7 +149,12 @@ public final class FanOut implements AutoCloseable {
             throws IOException {
         Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
         QueryRun run = new QueryRun(
-                shardNames(), new TeeFile(tee, teeIo, teeAlignment), writers, heavyWriters, caps, generations);
+                shardNames(),
+                new TeeFile(tee, teeIo, teeAlignment, teeBuffers),
+                writers,
+                heavyWriters,
+                caps,
+                generations);
         // Started before any backend is asked, finished before the run completes: a client that got
         // its answer finds the query in /metrics.
         metrics.queryStarted();
@@ -194,5 +206,6 @@ public final class FanOut implements AutoCloseable {
         writers.shutdownNow();
         heavyWriters.shutdownNow();
         teeIo.shutdown();
+        teeBuffers.clear();
     }
 }

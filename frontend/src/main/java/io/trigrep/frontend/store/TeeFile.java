@@ -1,7 +1,6 @@
 package io.trigrep.frontend.store;
 
 import com.sun.nio.file.ExtendedOpenOption;
-import io.netty.util.internal.PlatformDependent;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
@@ -47,7 +46,7 @@ import java.util.concurrent.Executor;
  * flight and takes the rest from the buffer.
  */
 public final class TeeFile implements Closeable {
-    private static final int BUFFER_BYTES = 1 << 20;
+    private static final int BUFFER_BYTES = TeeBuffers.BUFFER_BYTES;
     public static final int DEPTH = 4;
     private static final long REMOVE_STEP_BYTES = 32L << 20;
     private static final long REMOVE_PAUSE_MILLIS = 20;
@@ -86,10 +85,12 @@ public final class TeeFile implements Closeable {
     private ByteBuffer buffer;
 
     private final ArrayDeque<ByteBuffer> spare = new ArrayDeque<>();
-    /** The allocations the buffers are cut from (at most {@link #DEPTH}), to free them. */
-    private final List<ByteBuffer> allocations = new ArrayList<>();
+    /** The buffers taken from {@link #buffers} (at most {@link #DEPTH}), to give them back. */
+    private final List<TeeBuffers.Buffer> allocations = new ArrayList<>();
+    /** Where buffers come from and go back to. */
+    private final TeeBuffers buffers;
 
-    /** A tee whose full buffers are written by the thread that appends. */
+    /** A tee whose full buffers are written by the thread that appends, in buffers of its own. */
     public TeeFile(Path path) throws IOException {
         this(path, Runnable::run, true);
     }
@@ -102,18 +103,18 @@ public final class TeeFile implements Closeable {
     /**
      * Full buffers are written on {@code io}; direct writes are aligned to {@code alignment}, the
      * folder's {@link #directAlignment} found once by the caller rather than once per query (the
-     * lookup reads the mount table).
+     * lookup reads the mount table); buffers come from {@code buffers}, shared by the tees.
      */
-    public TeeFile(Path path, Executor io, int alignment) throws IOException {
-        this(path, io, true, alignment);
+    public TeeFile(Path path, Executor io, int alignment, TeeBuffers buffers) throws IOException {
+        this(path, io, true, alignment, buffers);
     }
 
     /** {@code direct} false writes through the page cache even where direct I/O is possible (tests both). */
     TeeFile(Path path, Executor io, boolean direct) throws IOException {
-        this(path, io, direct, 0);
+        this(path, io, direct, 0, new TeeBuffers(0));
     }
 
-    private TeeFile(Path path, Executor io, boolean direct, int alignment) {
+    private TeeFile(Path path, Executor io, boolean direct, int alignment, TeeBuffers buffers) {
         if (alignment != 0 && (alignment < 512 || alignment > BUFFER_BYTES || Integer.bitCount(alignment) != 1)) {
             throw new IllegalArgumentException(
                     "alignment must be a power of two in [512, " + BUFFER_BYTES + "], got " + alignment);
@@ -122,6 +123,7 @@ public final class TeeFile implements Closeable {
         this.io = io;
         this.tryDirect = direct;
         this.alignment = alignment;
+        this.buffers = buffers;
     }
 
     /** Creates the file and opens it, once. Under the monitor. */
@@ -257,10 +259,9 @@ public final class TeeFile implements Closeable {
     }
 
     private ByteBuffer allocate() {
-        ByteBuffer raw = ByteBuffer.allocateDirect(BUFFER_BYTES + block);
-        ByteBuffer aligned = raw.alignedSlice(block).limit(BUFFER_BYTES).slice();
-        allocations.add(raw);
-        return aligned;
+        TeeBuffers.Buffer b = buffers.take(block);
+        allocations.add(b);
+        return b.aligned();
     }
 
     private void ensureBuffer() throws IOException {
@@ -295,12 +296,10 @@ public final class TeeFile implements Closeable {
         free();
     }
 
-    /** Frees every buffer; only when none is in flight (the I/O executor would write from freed memory). */
-    @SuppressWarnings(
-            "deprecation") // deprecated in Netty 4.2, but Java 17 has no public call that frees a direct buffer now
+    /** Gives every buffer back; only when none is in flight (the I/O executor would write from memory another tee then fills). */
     private void free() {
-        for (ByteBuffer raw : allocations) {
-            PlatformDependent.freeDirectBuffer(raw);
+        for (TeeBuffers.Buffer b : allocations) {
+            buffers.give(b);
         }
         allocations.clear();
         spare.clear();

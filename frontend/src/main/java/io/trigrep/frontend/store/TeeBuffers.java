@@ -1,0 +1,101 @@
+package io.trigrep.frontend.store;
+
+import io.netty.util.internal.PlatformDependent;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+
+/**
+ * The 1 MiB direct buffers tees gather their appends in, kept across queries: each query used to
+ * allocate its own and free it when done, and the JVM zeroes a new direct buffer, whose fresh
+ * pages the kernel then faults in one by one. A selective query tees a few kilobytes, yet under
+ * 16 connections of them that zeroing and faulting took 40 % of the frontend's CPU
+ * ({@code Unsafe.setMemory} under {@code TeeFile.allocate}, and the page faults below it).
+ *
+ * <p>Up to {@code retained} buffers wait here between queries; one given back beyond that is
+ * freed. A buffer is allocated only when none waits, so the direct memory held never exceeds
+ * the most the tees have held at once: the pool adds nothing to the budget of 4 buffers per query
+ * slot. Buffers are aligned to {@link #ALIGNMENT}, enough for the direct writes of every file
+ * system whose block size is at most that; a tee that needs more gets buffers of its own. Reused
+ * buffers hold the bytes of an earlier query: a tee writes only the bytes it appended, so none
+ * reaches another query's file. Thread-safe.
+ */
+public final class TeeBuffers {
+    static final int BUFFER_BYTES = 1 << 20;
+    static final int ALIGNMENT = 4096;
+
+    /** A buffer: {@code aligned}, exactly {@link #BUFFER_BYTES} cut from {@code raw}, the allocation to free. */
+    record Buffer(ByteBuffer raw, ByteBuffer aligned) {}
+
+    private final int retained;
+    private final ArrayDeque<Buffer> spare = new ArrayDeque<>();
+
+    /** Keeps up to {@code retained} buffers between queries; 0 frees every buffer given back. */
+    public TeeBuffers(int retained) {
+        if (retained < 0) {
+            throw new IllegalArgumentException("retained must be at least 0, got " + retained);
+        }
+        this.retained = retained;
+    }
+
+    /** A buffer whose address is a multiple of {@code block} (a power of two), position 0, limit and capacity {@link #BUFFER_BYTES}. */
+    Buffer take(int block) {
+        if (block <= ALIGNMENT) {
+            synchronized (this) {
+                Buffer b = spare.poll();
+                if (b != null) {
+                    b.aligned().clear();
+                    return b;
+                }
+            }
+            return allocate(ALIGNMENT);
+        }
+        return allocate(block);
+    }
+
+    /** Takes {@code b} back: kept for the next query when it fits and room is left, else freed. */
+    void give(Buffer b) {
+        if (isPoolable(b)) {
+            synchronized (this) {
+                if (spare.size() < retained) {
+                    spare.push(b);
+                    return;
+                }
+            }
+        }
+        free(b);
+    }
+
+    /** Buffers waiting now. */
+    synchronized int waiting() {
+        return spare.size();
+    }
+
+    /** Frees every waiting buffer; the pool stays usable. */
+    public void clear() {
+        while (true) {
+            Buffer b;
+            synchronized (this) {
+                b = spare.poll();
+            }
+            if (b == null) {
+                return;
+            }
+            free(b);
+        }
+    }
+
+    private static boolean isPoolable(Buffer b) {
+        return b.aligned().alignmentOffset(0, ALIGNMENT) == 0;
+    }
+
+    private static Buffer allocate(int block) {
+        ByteBuffer raw = ByteBuffer.allocateDirect(BUFFER_BYTES + block);
+        return new Buffer(raw, raw.alignedSlice(block).limit(BUFFER_BYTES).slice());
+    }
+
+    @SuppressWarnings(
+            "deprecation") // deprecated in Netty 4.2, but Java 17 has no public call that frees a direct buffer now
+    private static void free(Buffer b) {
+        PlatformDependent.freeDirectBuffer(b.raw());
+    }
+}
