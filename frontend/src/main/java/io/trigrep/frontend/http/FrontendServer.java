@@ -167,7 +167,11 @@ public final class FrontendServer implements AutoCloseable {
                     done.lastRoundNanos() / 1e6,
                     done.stoppedBy(),
                     done.smallRequests(),
-                    done.selective().isEmpty() ? "a search that finds nothing" : "\"" + done.selective() + "\"",
+                    done.selective().isEmpty()
+                            ? "a search that finds nothing"
+                            : done.selective().stream()
+                                    .map(q -> "\"" + q + "\"")
+                                    .collect(java.util.stream.Collectors.joining(", ")),
                     done.firstBatchNanos() / 1e6,
                     done.bestBatchNanos() / 1e6,
                     done.smallStoppedBy());

@@ -228,7 +228,11 @@ public final class BackendServer implements AutoCloseable {
                     done.slowestNanos() / 1e6,
                     done.slowest(),
                     done.selectiveSearches(),
-                    done.selective().isEmpty() ? "no word (none found a few results)" : "\"" + done.selective() + "\"",
+                    done.selective().isEmpty()
+                            ? "no word (none found a few results)"
+                            : done.selective().stream()
+                                    .map(w -> "\"" + w + "\"")
+                                    .collect(java.util.stream.Collectors.joining(", ")),
                     done.firstBatchNanos() / 1e6,
                     done.bestBatchNanos() / 1e6,
                     done.selectiveStoppedBy().isEmpty() ? "not run" : done.selectiveStoppedBy());
