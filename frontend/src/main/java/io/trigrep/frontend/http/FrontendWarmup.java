@@ -84,7 +84,7 @@ final class FrontendWarmup {
     /** A selective query, for the warm-up: at least one result and at most this many. */
     private static final int SELECTIVE_RESULTS = 100;
     /** Selective queries asked, at most. */
-    private static final int SELECTIVE_QUERIES = 3;
+    static final int SELECTIVE_QUERIES = 3;
 
     private static final JsonFactory JSON = new JsonFactory();
 
