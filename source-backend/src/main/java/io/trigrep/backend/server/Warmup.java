@@ -27,10 +27,10 @@ import org.capnproto.MessageBuilder;
  * bytes, to compile them well. The shard's pages are warmed by the checksum verification that
  * precedes this (with {@code --verify off}, only the pages these searches touch).
  *
- * <p>Then a selective query's path (a rare identifier of the shard, its literal and a call regex),
- * in batches until its latency stops falling ({@link Settling}): the rounds run it a few dozen
- * times, and its per-search code (request decoding, planning, posting-list intersection) reaches
- * the JIT's last tier after thousands. Right after a ready stack, a selective query asked of the
+ * <p>Then a selective query's path (up to three rare identifiers of the shard, their literals and
+ * call regexes), for at least {@link #MIN_BATCHES} batches and until its latency stops falling
+ * ({@link Settling}): the rounds run it a few dozen times, and its per-search code (request
+ * decoding, planning, posting-list intersection) reaches the JIT's last tier after thousands. Right after a ready stack, a selective query asked of the
  * backends directly took a median 9.6 ms, and 5.3 ms once they had answered 3,000 more.
  */
 final class Warmup {
@@ -169,8 +169,8 @@ final class Warmup {
      * Sends {@code round} to the backend at {@code self} again and again on one connection, for at
      * least {@link #MIN_ROUNDS} rounds, until a round takes no less than 0.9 of the one before it
      * or {@link #ROUNDS_SHARE} of {@code budgetNanos} have passed; then the selective path, with
-     * the quickest of {@code rare}'s first {@link #PROBES} words that find a few results (and two more), until its
-     * latency settles or the budget is spent. A search the backend refuses ends the warm-up: it is
+     * the quickest of {@code rare}'s first {@link #PROBES} words that find a few results timed and
+     * up to two more between, until its latency settles or the budget is spent. A search the backend refuses ends the warm-up: it is
      * only a warm-up, never a reason not to serve.
      */
     static Outcome run(
