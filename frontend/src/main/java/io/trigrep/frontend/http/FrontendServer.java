@@ -160,21 +160,14 @@ public final class FrontendServer implements AutoCloseable {
                     .run(budget.toNanos());
             log.printf(
                     "frontend: warmed up, %d rounds, %.2f s (first round %.0f ms, last %.0f ms; stopped: %s), then %d"
-                            + " small requests for %s (median %.1f ms in the first batch, %.1f ms at best; stopped: %s)%n",
+                            + " small requests %s%n",
                     done.rounds(),
                     done.nanos() / 1e9,
                     done.firstRoundNanos() / 1e6,
                     done.lastRoundNanos() / 1e6,
                     done.stoppedBy(),
                     done.smallRequests(),
-                    done.selective().isEmpty()
-                            ? "a search that finds nothing"
-                            : done.selective().stream()
-                                    .map(q -> "\"" + q + "\"")
-                                    .collect(java.util.stream.Collectors.joining(", ")),
-                    done.firstBatchNanos() / 1e6,
-                    done.bestBatchNanos() / 1e6,
-                    done.smallStoppedBy());
+                    done.smallPath().describe(done.selective(), "a search that finds nothing"));
         } catch (java.io.IOException | RuntimeException e) {
             log.println("frontend: warm-up stopped, serving cold: " + e);
         } catch (InterruptedException e) {

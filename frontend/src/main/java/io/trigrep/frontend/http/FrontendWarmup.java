@@ -91,8 +91,7 @@ final class FrontendWarmup {
     /**
      * What warming did: rounds, their time, the first and last whole rounds' times (-1 without
      * one) and why they stopped; then the selective path: its queries, the timed one first (none
-     * when none was found, and a search that finds nothing took their place), requests sent, the first and best batches'
-     * medians (-1 without a batch) and why it stopped.
+     * when none was found, and a search that finds nothing took their place), requests sent, and how its steps ran.
      */
     record Outcome(
             int rounds,
@@ -102,9 +101,7 @@ final class FrontendWarmup {
             String stoppedBy,
             List<String> selective,
             int smallRequests,
-            long firstBatchNanos,
-            long bestBatchNanos,
-            String smallStoppedBy) {}
+            Settling.Run smallPath) {}
 
     private final FanOut fanOut;
     private final URI self;
@@ -154,9 +151,7 @@ final class FrontendWarmup {
                             "a failed search",
                             List.of(),
                             0,
-                            -1,
-                            -1,
-                            "");
+                            Settling.Run.NOT_RUN);
                 }
                 if (clock.getAsLong() - start > share) {
                     stoppedBy = "their share of the budget";
@@ -182,9 +177,7 @@ final class FrontendWarmup {
                 stoppedBy,
                 selective,
                 (small.sent() + 1) / 2 + small.sent() / 2 * AT_ONCE,
-                small.firstBatchNanos(),
-                small.bestBatchNanos(),
-                small.stoppedBy());
+                small);
     }
 
     /**

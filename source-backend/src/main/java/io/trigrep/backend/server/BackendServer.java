@@ -217,8 +217,7 @@ public final class BackendServer implements AutoCloseable {
                     System::nanoTime);
             log.printf(
                     "backend %s: warmed up, %d searches in %d rounds, %.2f s (first round %.0f ms, last %.0f ms; slowest search"
-                            + " %.0f ms: %s), then %d selective searches for %s (median %.1f ms in the first batch, %.1f"
-                            + " ms at best; stopped: %s)%n",
+                            + " %.0f ms: %s), then %d selective searches %s%n",
                     name,
                     done.searches(),
                     done.rounds(),
@@ -227,15 +226,8 @@ public final class BackendServer implements AutoCloseable {
                     done.lastRoundNanos() / 1e6,
                     done.slowestNanos() / 1e6,
                     done.slowest(),
-                    done.selectiveSearches(),
-                    done.selective().isEmpty()
-                            ? "no word (none found a few results)"
-                            : done.selective().stream()
-                                    .map(w -> "\"" + w + "\"")
-                                    .collect(java.util.stream.Collectors.joining(", ")),
-                    done.firstBatchNanos() / 1e6,
-                    done.bestBatchNanos() / 1e6,
-                    done.selectiveStoppedBy().isEmpty() ? "not run" : done.selectiveStoppedBy());
+                    done.selectivePath().sent(),
+                    done.selectivePath().describe(done.selective(), "no word (none found a few results)"));
         } catch (java.io.IOException | RuntimeException e) {
             log.println("backend " + name + ": warm-up stopped, serving cold: " + e);
         } finally {

@@ -37,8 +37,7 @@ final class Warmup {
     /**
      * What warming did: searches sent in the rounds, whole rounds, time taken, the first and last
      * whole rounds' times (-1 without one) and the slowest search; then the selective path: its
-     * words, the timed one first (none when none was found: no selective searches then), searches sent, the first and
-     * best batches' medians (-1 without a batch) and why it stopped (empty when it did not run).
+     * words, the timed one first (none when none was found, and then it did not run), and how it ran.
      */
     record Outcome(
             int searches,
@@ -49,15 +48,11 @@ final class Warmup {
             String slowest,
             long slowestNanos,
             List<String> selective,
-            int selectiveSearches,
-            long firstBatchNanos,
-            long bestBatchNanos,
-            String selectiveStoppedBy) {}
+            Settling.Run selectivePath) {}
 
-    /** The selective path's part of an outcome. */
-    private record Selective(
-            List<String> words, int searches, long firstBatchNanos, long bestBatchNanos, String stoppedBy) {
-        static final Selective NONE = new Selective(List.of(), 0, -1, -1, "");
+    /** The selective path's part of an outcome: its words, the timed one first, and how it ran. */
+    private record Selective(List<String> words, Settling.Run run) {
+        static final Selective NONE = new Selective(List.of(), Settling.Run.NOT_RUN);
     }
 
     /** Results one search may send: enough to warm the encoder and the writes, bounded. */
@@ -233,10 +228,7 @@ final class Warmup {
                     slowest,
                     slowestNanos,
                     selective.words(),
-                    selective.searches(),
-                    selective.firstBatchNanos(),
-                    selective.bestBatchNanos(),
-                    selective.stoppedBy());
+                    selective.run());
         }
     }
 
@@ -288,7 +280,7 @@ final class Warmup {
                         MAX_SELECTIVE_SEARCHES,
                         deadline,
                         clock);
-        return new Selective(words, run.sent(), run.firstBatchNanos(), run.bestBatchNanos(), run.stoppedBy());
+        return new Selective(words, run);
     }
 
     /** Sends one search; its results, or -1 when the backend refused it. */

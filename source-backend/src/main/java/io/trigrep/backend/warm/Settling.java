@@ -1,7 +1,9 @@
 package io.trigrep.backend.warm;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 
 /**
  * Tells when a warming JVM's latency has stopped falling: fed the median time of each batch of
@@ -51,7 +53,26 @@ public final class Settling {
     }
 
     /** What {@link #run} did: requests sent, the first and best batches' medians (-1 without a batch), and why it stopped. */
-    public record Run(int sent, long firstBatchNanos, long bestBatchNanos, String stoppedBy) {}
+    public record Run(int sent, long firstBatchNanos, long bestBatchNanos, String stoppedBy) {
+        /** A run that never began: there was nothing to send. */
+        public static final Run NOT_RUN = new Run(0, -1, -1, "not run");
+
+        /**
+         * How a warm-up log says it: {@code for "a", "b" (median M ms in the first batch, B ms at
+         * best; stopped: S)}, without the medians before a whole batch, and with {@code none} in place of the quoted list when {@code queries} is empty.
+         */
+        public String describe(List<String> queries, String none) {
+            String asked = queries.isEmpty()
+                    ? none
+                    : queries.stream().map(q -> "\"" + q + "\"").collect(Collectors.joining(", "));
+            if (firstBatchNanos < 0) {
+                return String.format("for %s (no whole batch; stopped: %s)", asked, stoppedBy);
+            }
+            return String.format(
+                    "for %s (median %.1f ms in the first batch, %.1f ms at best; stopped: %s)",
+                    asked, firstBatchNanos / 1e6, bestBatchNanos / 1e6, stoppedBy);
+        }
+    }
 
     /**
      * Sends requests in batches of {@code batch}, every other one {@code timed} and the rest

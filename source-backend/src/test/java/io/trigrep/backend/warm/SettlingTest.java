@@ -84,4 +84,14 @@ class SettlingTest {
         assertThat(new Settling(3, 2).run(slow, () -> false, 8, 1_000, Long.MAX_VALUE, clock::get))
                 .isEqualTo(new Settling.Run(1, -1, -1, "a refused request"));
     }
+
+    @Test
+    void describeQuotesTheQueriesOrSaysNone() {
+        Settling.Run run = new Settling.Run(640, 2_400_000, 1_100_000, "the budget");
+        assertThat(run.describe(java.util.List.of("a_b", "c"), "nothing"))
+                .isEqualTo(
+                        "for \"a_b\", \"c\" (median 2.4 ms in the first batch, 1.1 ms at best; stopped: the budget)");
+        assertThat(Settling.Run.NOT_RUN.describe(java.util.List.of(), "no word"))
+                .isEqualTo("for no word (no whole batch; stopped: not run)");
+    }
 }
