@@ -8,6 +8,7 @@
 #                                          hyperfine, process start included, output to /dev/null)
 #                                          and n_c and n_r (their matching lines); with COLD=1
 #                                          each run starts with the page cache dropped (as root)
+#   competitor_counts QUERY WORK_DIR       sets n_c and n_r alone
 #
 # Needs $root (the repository) set by the caller.
 aligned_corpus() {
@@ -29,6 +30,11 @@ competitors() {
     "env CSEARCHINDEX=$work/csearchindex csearch -n '$q'" \
     "rg --no-config -uuu -n '$q' $work/corpus" >/dev/null 2>&1 || true
   read -r t_c t_r < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(" ".join("%.4f" % x["median"] for x in r))' "$work/h.json")
+  competitor_counts "$query" "$work"
+}
+
+competitor_counts() {
+  local query="$1" work="$2"
   n_c=$(CSEARCHINDEX="$work/csearchindex" csearch -n "$query" | wc -l || true)
   n_r=$(rg --no-config -uuu -n "$query" "$work/corpus" | wc -l || true)
 }

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Query latency as a user of the JSON API feels it: each query timed end to end over HTTP
-# (bench/http_timer.py: request to last byte, a fresh search every time) through a frontend and
-# one backend per shard, next to the same backends asked directly (./trigrep search --repeat, no
-# frontend), csearch and rg (hyperfine, process start included), on the same files, in the same
-# run. The direct column sends each backend the frontend's own request (context lines, its share
-# of the result cap), so the difference is the frontend's cost. HTTP and direct are timed in the
-# order HTTP, direct, direct, HTTP, each the mean of its two medians. Prints per query the median
-# seconds of each, the counts of matching lines, the frontend's cost (HTTP minus direct, in ms),
-# and the ratios HTTP/csearch and HTTP/rg.
+# (request to last byte, a fresh search every time) through a frontend and one backend per shard,
+# next to the same backends asked directly (./trigrep search --repeat, no frontend), csearch and
+# rg (process start included, output to /dev/null), on the same files, in the same run. HTTP,
+# csearch and rg take turns, one run each per round (bench/interleaved_timer.py), so that the
+# machine's drift falls on all three alike. The direct column sends each backend the frontend's own
+# request (context lines, its share of the result cap), so the difference is the frontend's cost;
+# it is timed before and after the rounds, the mean of its two medians. Prints per query the
+# median seconds of each, the counts of matching lines, the frontend's cost (HTTP minus direct, in
+# ms), and the ratios HTTP/csearch and HTTP/rg.
 #
 #   bench/http-vs-csearch.sh CORPUS_DIR QUERIES_FILE [RUNS] [SHARDS]
 #
-# QUERIES_FILE has "class<TAB>regex" lines (bench/queries.txt). SHARDS defaults to 2. Every
+# QUERIES_FILE has "class<TAB>regex" lines (bench/queries.txt). RUNS (rounds) defaults to 5. SHARDS defaults to 2. Every
 # result is kept: the frontend's and backends' result caps are raised above any corpus here, so a
 # query with a million matches is teed and counted whole. Warm: each tool runs once before it is
 # timed. COLD=1 (as root): no warm-up, and the page cache is dropped before every run of HTTP,
@@ -23,8 +24,8 @@ queries="$(cd "$(dirname "${2:?QUERIES_FILE}")" && pwd)/$(basename "$2")"
 runs="${3:-5}"
 shards="${4:-2}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-for tool in cindex csearch rg hyperfine curl python3; do
-  command -v "$tool" >/dev/null || { echo "$tool missing (apt-get install codesearch ripgrep hyperfine curl python3)" >&2; exit 2; }
+for tool in cindex csearch rg curl python3; do
+  command -v "$tool" >/dev/null || { echo "$tool missing (apt-get install codesearch ripgrep curl python3)" >&2; exit 2; }
 done
 if [ "${COLD:-0}" = 1 ] && ! [ -w /proc/sys/vm/drop_caches ]; then
   echo "COLD=1 needs root to drop the page cache" >&2; exit 2
@@ -52,32 +53,32 @@ printf '%-9s %-30s %8s %8s %8s %8s %9s %9s %9s %8s %8s %8s\n' \
   class query http direct csearch rg n_http n_csearch n_rg fe_ms http/cs http/rg
 while IFS=$'\t' read -r class query; do
   case "$class" in ''|'#'*) continue ;; esac
-  # HTTP, direct, direct, HTTP: whichever runs first pays what a query costs the first time it is
-  # asked (page tables of its posting lists, caches), and the machine drifts; each figure is the
-  # mean of its two medians. The direct request is the frontend's own: two context lines, and its
-  # share of the result cap (which makes each backend search in doc order on one thread, as the
-  # frontend's capped requests do).
+  # HTTP, csearch and rg are timed in turn, round after round (bench/interleaved_timer.py): the
+  # VM's speed drifts over minutes, and tools timed in blocks one after the other compared the
+  # minutes as much as the tools. The direct column is timed before and after those rounds, each
+  # a median of its own runs, and is the mean of the two. The direct request is the frontend's own:
+  # two context lines, and its share of the result cap (so each backend searches in doc order, as
+  # the frontend's capped requests do).
   direct() { "$root/trigrep" search --backend "$backends" --context 2 --max-results "$share" --repeat "$runs" "$query" 2>/dev/null; }
+  interleaved() { python3 "$root/bench/interleaved_timer.py" "$STACK_URL" "$query" "$runs" "$work/csearchindex" "$work/corpus"; }
   if [ "${COLD:-0}" = 1 ]; then
-    read -r t_h n_h < <(COLD=1 python3 "$root/bench/http_timer.py" "$STACK_URL" "$query" "$runs")
+    read -r t_h t_c t_r n_h < <(COLD=1 interleaved)
     t_d="-"; n_d="$n_h"; fe="-"
   else
-    read -r t_h1 n_h < <(python3 "$root/bench/http_timer.py" "$STACK_URL" "$query" "$runs")
     read -r n_d t_d1 < <(direct)
+    read -r t_h t_c t_r n_h < <(interleaved)
     read -r n_d t_d2 < <(direct)
-    read -r t_h2 n_h < <(python3 "$root/bench/http_timer.py" "$STACK_URL" "$query" "$runs")
-    t_h=$(awk -v a="$t_h1" -v b="$t_h2" 'BEGIN { printf "%.4f", (a + b) / 2 }')
     t_d=$(awk -v a="$t_d1" -v b="$t_d2" 'BEGIN { printf "%.4f", (a + b) / 2 }')
     fe="$(awk -v a="$t_h" -v b="$t_d" 'BEGIN { printf "%.1f", (a - b) * 1000 }')"
   fi
-  competitors "$query" "$runs" "$work"
+  competitor_counts "$query" "$work"
   flag=""; [ "$n_h" = "$n_d" ] && [ "$n_h" = "$n_r" ] || flag="  counts differ"
   printf '%-9s %-30s %8s %8s %8s %8s %9s %9s %9s %8s %8s %8s%s\n' "$class" "$query" "$t_h" "$t_d" "$t_c" "$t_r" \
     "$n_h" "$n_c" "$n_r" "$fe" "$(ratio "$t_h" "$t_c")" "$(ratio "$t_h" "$t_r")" "$flag"
 done < "$queries"
 grep -E '^files|^index' "$work/index.out" | sed 's/^/# trigrep /'
 if [ "${COLD:-0}" = 1 ]; then
-  echo "# $shards backends and the frontend on this machine; cold page cache: medians of $runs runs, each after dropping the page cache"
+  echo "# $shards backends and the frontend on this machine; cold page cache: medians of $runs rounds (HTTP, csearch and rg in turn), each run after dropping the page cache"
 else
-  echo "# $shards backends and the frontend on this machine; medians of $runs runs after warm-up (HTTP and direct: the mean of two such medians)"
+  echo "# $shards backends and the frontend on this machine; medians of $runs rounds after warm-up (HTTP, csearch and rg in turn; direct: the mean of two medians)"
 fi

@@ -23,19 +23,34 @@ import urllib.parse
 def main():
     base, query, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
     per_page = sys.argv[4] if len(sys.argv) > 4 else "10"
-    url = urllib.parse.urlsplit(base)
-    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
-    path = "/api/v1/search?" + urllib.parse.urlencode({"q": query, "cache": "false", "per_page": per_page})
+    search = Search(base, query, per_page)
     cold = os.environ.get("COLD") == "1"
     times = []
-    total = None
     for run in range(0 if cold else -1, runs):
+        if cold:
+            drop_page_cache()
+        elapsed = search.once()
+        if run >= 0:
+            times.append(elapsed)
+    print("%.4f %d" % (statistics.median(times), search.total))
+
+
+class Search:
+    """One query asked again and again on one kept-alive connection; bench/interleaved_timer.py uses it too."""
+
+    def __init__(self, base, query, per_page="10"):
+        url = urllib.parse.urlsplit(base)
+        self.conn = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
+        self.query = query
+        self.path = "/api/v1/search?" + urllib.parse.urlencode({"q": query, "cache": "false", "per_page": per_page})
+        self.total = None
+
+    def once(self):
+        """Seconds from sending the request to the answer's last byte; a 429 is waited out and asked again, untimed."""
         while True:
-            if cold:
-                drop_page_cache()
             start = time.perf_counter()
-            conn.request("GET", path)
-            answer = conn.getresponse()
+            self.conn.request("GET", self.path)
+            answer = self.conn.getresponse()
             body = answer.read()
             elapsed = time.perf_counter() - start
             if answer.status == 429:
@@ -43,14 +58,12 @@ def main():
                 continue
             break
         if answer.status != 200:
-            sys.exit("http_timer: %s answered %d: %s" % (query, answer.status, body[:300].decode("utf-8", "replace")))
+            sys.exit("http_timer: %s answered %d: %s" % (self.query, answer.status, body[:300].decode("utf-8", "replace")))
         page = json.loads(body)
         if page.get("status") != "done" or page.get("partial"):
-            sys.exit("http_timer: %s did not finish whole: %s" % (query, body[:300].decode("utf-8", "replace")))
-        total = page["total_results"]
-        if run >= 0:
-            times.append(elapsed)
-    print("%.4f %d" % (statistics.median(times), total))
+            sys.exit("http_timer: %s did not finish whole: %s" % (self.query, body[:300].decode("utf-8", "replace")))
+        self.total = page["total_results"]
+        return elapsed
 
 
 def drop_page_cache():
