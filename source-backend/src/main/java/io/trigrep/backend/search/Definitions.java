@@ -37,6 +37,13 @@ final class Definitions {
     private int ranked;
     private final int[] cachedNames = new int[CACHE];
     private final boolean[] cachedVerdicts = new boolean[CACHE];
+    /** The looked-up way's cursor: the doc and line last asked, and that doc's keys from {@code keysAt} to {@code keysEnd}. */
+    private int keysDoc = -1;
+
+    private int keysLine;
+    private int keysAt;
+    private int keysEnd;
+
     private int doc = -1;
     private int[] lines = new int[16];
     private int[] names = new int[16];
@@ -67,7 +74,7 @@ final class Definitions {
             lookedUp = true;
         }
         if (definedLines != null) {
-            return Arrays.binarySearch(definedLines, (long) doc << 32 | line) >= 0;
+            return definedOnLookedUp(doc, line);
         }
         if (doc != this.doc) {
             load(doc);
@@ -85,6 +92,36 @@ final class Definitions {
             }
         }
         return false;
+    }
+
+    /**
+     * The looked-up way: the doc's keys are found once, then its lines, which come in order, by a
+     * cursor that only moves forward. A binary search per line over up to {@link #MAX_LOOKED_UP}
+     * keys was 3.4 % of a Linux backend's samples on {@code struct}.
+     */
+    private boolean definedOnLookedUp(int doc, int line) {
+        if (doc != keysDoc || line < keysLine) {
+            keysDoc = doc;
+            keysAt = firstKeyAtLeast((long) doc << 32);
+            keysEnd = firstKeyAtLeast(((long) doc + 1) << 32);
+        }
+        keysLine = line;
+        while (keysAt < keysEnd && (int) definedLines[keysAt] < line) {
+            keysAt++;
+        }
+        return keysAt < keysEnd && (int) definedLines[keysAt] == line;
+    }
+
+    /** The index of the first looked-up key at or above {@code key}. */
+    private int firstKeyAtLeast(long key) {
+        int at = Arrays.binarySearch(definedLines, key);
+        if (at < 0) {
+            return -at - 1;
+        }
+        while (at > 0 && definedLines[at - 1] == key) {
+            at--;
+        }
+        return at;
     }
 
     private void load(int doc) throws CorruptIndexException {

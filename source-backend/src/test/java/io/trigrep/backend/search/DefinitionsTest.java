@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -71,6 +72,33 @@ class DefinitionsTest {
         assertThat(defined(new Definitions(symbols, pattern, plan, 0))).isEqualTo(truth);
         assertThat(defined(new Definitions(symbols, pattern, plan, Integer.MAX_VALUE)))
                 .isEqualTo(truth);
+    }
+
+    /**
+     * Docs come in rank order, not by number, and a paused file's lines resume at a line already
+     * asked: the look-up way's cursor must agree with reading each file whatever the order.
+     */
+    @Test
+    void theLookUpWayAgreesInAnyOrderOfDocsAndLines() throws Exception {
+        Pattern pattern = Pattern.compile("lua_[a-z]+", Pattern.MULTILINE);
+        Query plan = Planner.plan("lua_[a-z]+", false, false);
+        Definitions lookedUp = new Definitions(symbols, pattern, plan, 0);
+        Definitions perFile = new Definitions(symbols, pattern, plan, Integer.MAX_VALUE);
+        int yes = 0;
+        for (int doc = symbols.docCount() - 1; doc >= 0; doc--) {
+            int last = 0;
+            for (int s = symbols.firstOfDoc(doc); s < symbols.endOfDoc(doc); s++) {
+                last = Math.max(last, symbols.line(s));
+            }
+            for (int line : new int[] {last, 1, last / 2, last / 2, last / 2 + 1, last + 1, 2, last}) {
+                boolean expected = perFile.defines(doc, line);
+                assertThat(lookedUp.defines(doc, line))
+                        .as("doc %d line %d", doc, line)
+                        .isEqualTo(expected);
+                yes += expected ? 1 : 0;
+            }
+        }
+        assertThat(yes).as("some lines asked define a name").isPositive();
     }
 
     /** The (doc, line) of every symbol whose name {@code pattern} finds, each once, in order. */
