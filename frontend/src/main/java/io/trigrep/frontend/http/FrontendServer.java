@@ -159,12 +159,10 @@ public final class FrontendServer implements AutoCloseable {
                             fanOut, java.net.URI.create("http://" + host + ":" + address.getPort()), System::nanoTime)
                     .run(budget.toNanos());
             log.printf(
-                    "frontend: warmed up, %d rounds, %.2f s (first round %.0f ms, last %.0f ms; stopped: %s), then %d"
-                            + " small requests %s%n",
+                    "frontend: warmed up, %d rounds, %.2f s (%s; stopped: %s), then %d small requests %s%n",
                     done.rounds(),
                     done.nanos() / 1e9,
-                    done.firstRoundNanos() / 1e6,
-                    done.lastRoundNanos() / 1e6,
+                    io.trigrep.backend.warm.Rounds.describe(done.firstRoundNanos(), done.lastRoundNanos()),
                     done.stoppedBy(),
                     done.smallRequests(),
                     done.smallPath().describe(done.selective(), "a search that finds nothing"));

@@ -216,14 +216,13 @@ public final class BackendServer implements AutoCloseable {
                     budget.toNanos(),
                     System::nanoTime);
             log.printf(
-                    "backend %s: warmed up, %d searches in %d rounds, %.2f s (first round %.0f ms, last %.0f ms; slowest search"
+                    "backend %s: warmed up, %d searches in %d rounds, %.2f s (%s; slowest search"
                             + " %.0f ms: %s), then %d selective searches %s%n",
                     name,
                     done.searches(),
                     done.rounds(),
                     done.nanos() / 1e9,
-                    done.firstRoundNanos() / 1e6,
-                    done.lastRoundNanos() / 1e6,
+                    io.trigrep.backend.warm.Rounds.describe(done.firstRoundNanos(), done.lastRoundNanos()),
                     done.slowestNanos() / 1e6,
                     done.slowest(),
                     done.selectivePath().sent(),
