@@ -127,6 +127,22 @@ public class SearchKernelBenchmark {
         return frequentLiteral.countRanges(content, content.length);
     }
 
+    /**
+     * {@code struct} with two context lines on each side found for each matching line, as a
+     * result-heavy query's search finds them; the scan told which lines the context already
+     * found (as the search's sink tells it), or not ({@code Rescanned}): the difference is what
+     * stepping over known lines saves.
+     */
+    @Benchmark
+    public long frequentLiteralWithContext() {
+        return frequentLiteral.countShownBytes(content, content.length, 2, true);
+    }
+
+    @Benchmark
+    public long frequentLiteralWithContextRescanned() {
+        return frequentLiteral.countShownBytes(content, content.length, 2, false);
+    }
+
     @Benchmark
     public int verifyRegexWithNeedles() {
         return needles.countRanges(content, content.length);

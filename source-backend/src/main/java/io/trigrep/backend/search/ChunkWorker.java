@@ -516,31 +516,14 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         return true;
     }
 
-    /**
-     * Gives {@code w} the matching line, the context lines around it and its ranges (absolute
-     * pairs in {@code ranges}). Nearby matches share context lines: a line's bounds found for one
-     * are taken from {@link #known} for the next (on Linux {@code struct}, scanning for the
-     * context lines' newlines was a tenth of a backend's CPU).
-     */
+    @Override
+    public int knownEnd(int number) {
+        return known.has(number) ? known.end(number) : -1;
+    }
+
+    /** Gives {@code w} the matching line, the context lines around it ({@link KnownLines#around}) and its ranges (absolute pairs in {@code ranges}). */
     private void lines(MatchLines w, int lineStart, int lineEnd, int lineNumber, int[] ranges, int rangeCount) {
-        int contextLines = spec.contextLines();
-        known.put(lineNumber, lineStart, lineEnd);
-        int found = 0;
-        for (int cursor = lineStart; found < contextLines && cursor > 0; found++) {
-            known.findBefore(content, lineNumber - 1 - found, cursor);
-            cursor = known.start(lineNumber - 1 - found);
-        }
-        // Found backwards, each extending the run down from the match's line: all still known.
-        for (int number = lineNumber - found; number < lineNumber; number++) {
-            w.before(known.start(number), known.end(number) - known.start(number));
-        }
-        w.match(lineStart, lineEnd - lineStart);
-        for (int i = 0, cursor = lineEnd; i < contextLines && cursor + 1 < length; i++) {
-            int number = lineNumber + 1 + i;
-            known.findAfter(content, length, number, cursor);
-            w.after(known.start(number), known.end(number) - known.start(number));
-            cursor = known.end(number);
-        }
+        known.around(content, length, lineStart, lineEnd, lineNumber, spec.contextLines(), w);
         // On a long line only the matches in the shown window are written: stop at the first past it.
         for (int i = 0; i < rangeCount; i++) {
             if (w.range(ranges[2 * i] - lineStart, ranges[2 * i + 1] - lineStart)

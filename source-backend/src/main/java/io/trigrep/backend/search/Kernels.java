@@ -49,6 +49,87 @@ public final class Kernels {
             matcher.search(content, length, 0, 1, sink);
             return sink.ranges;
         }
+
+        /**
+         * Searches as a search does for a results-by-line answer: each matching line's {@code
+         * contextLines} lines on each side are found ({@link KnownLines#around}), and when {@code
+         * tellKnown} the matcher is told which lines those were ({@link LineSink#knownEnd}), as
+         * the search's sink tells it. Returns the bytes of the lines shown, context included.
+         */
+        public long countShownBytes(byte[] content, int length, int contextLines, boolean tellKnown) {
+            ContextSink context = tellKnown ? knowing : blind;
+            context.start(content, length, contextLines);
+            matcher.search(content, length, 0, 1, context);
+            return context.shown.bytes;
+        }
+
+        private final ContextSink knowing = new ContextSink(true);
+        private final ContextSink blind = new ContextSink(false);
+    }
+
+    /** Finds each matching line's context as the search does, and counts the bytes shown. */
+    private static final class ContextSink implements LineSink {
+        private final boolean tellKnown;
+        private final KnownLines known = new KnownLines();
+        private final ShownBytes shown = new ShownBytes();
+        private byte[] content;
+        private int length;
+        private int contextLines;
+
+        ContextSink(boolean tellKnown) {
+            this.tellKnown = tellKnown;
+        }
+
+        void start(byte[] content, int length, int contextLines) {
+            this.content = content;
+            this.length = length;
+            this.contextLines = contextLines;
+            known.clear();
+            shown.bytes = 0;
+        }
+
+        @Override
+        public boolean line(int lineStart, int lineEnd, int lineNumber, int[] ranges, int rangeCount) {
+            known.around(content, length, lineStart, lineEnd, lineNumber, contextLines, shown);
+            return true;
+        }
+
+        @Override
+        public int knownEnd(int number) {
+            return tellKnown && known.has(number) ? known.end(number) : -1;
+        }
+    }
+
+    private static final class ShownBytes implements io.trigrep.proto.MatchLines {
+        long bytes;
+
+        @Override
+        public ShownBytes before(int offset, int length) {
+            bytes += length;
+            return this;
+        }
+
+        @Override
+        public ShownBytes match(int offset, int length) {
+            bytes += length;
+            return this;
+        }
+
+        @Override
+        public ShownBytes after(int offset, int length) {
+            bytes += length;
+            return this;
+        }
+
+        @Override
+        public ShownBytes range(int start, int end) {
+            return this;
+        }
+
+        @Override
+        public boolean pastWindow() {
+            return false;
+        }
     }
 
     /** The lazy DFA alone, built once; not thread-safe. */

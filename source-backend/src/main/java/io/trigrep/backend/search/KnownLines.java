@@ -1,6 +1,7 @@
 package io.trigrep.backend.search;
 
 import io.trigrep.backend.query.SearchSpec;
+import io.trigrep.proto.MatchLines;
 
 /**
  * The bounds of a run of consecutive lines of the file being searched, as its matches' lines and
@@ -39,6 +40,34 @@ final class KnownLines {
     /** The newline that ends known line {@code number} (or the file's length). */
     int end(int number) {
         return ends[number & (SIZE - 1)];
+    }
+
+    /**
+     * Gives {@code w} up to {@code contextLines} lines before matching line {@code number}
+     * ({@code [lineStart, lineEnd)} of {@code content[0, length)}), oldest first, the line, and up
+     * to {@code contextLines} after it, each made known. Nearby matches share context lines: a
+     * line's bounds found for one are taken from here for the next (on Linux {@code struct},
+     * scanning for the context lines' newlines was a tenth of a backend's CPU), and the scan for
+     * the next match steps over the lines after this one ({@link LineSink#knownEnd}).
+     */
+    void around(byte[] content, int length, int lineStart, int lineEnd, int number, int contextLines, MatchLines w) {
+        put(number, lineStart, lineEnd);
+        int found = 0;
+        for (int cursor = lineStart; found < contextLines && cursor > 0; found++) {
+            findBefore(content, number - 1 - found, cursor);
+            cursor = start(number - 1 - found);
+        }
+        // Found backwards, each extending the run down from the match's line: all still known.
+        for (int n = number - found; n < number; n++) {
+            w.before(start(n), end(n) - start(n));
+        }
+        w.match(lineStart, lineEnd - lineStart);
+        for (int i = 0, cursor = lineEnd; i < contextLines && cursor + 1 < length; i++) {
+            int n = number + 1 + i;
+            findAfter(content, length, n, cursor);
+            w.after(start(n), end(n) - start(n));
+            cursor = end(n);
+        }
     }
 
     /** Makes line {@code number} known: it ends just before {@code nextStart}, where the line after it starts. */

@@ -8,4 +8,13 @@ interface LineSink {
      * {@code ranges}. Returns false to stop searching this file.
      */
     boolean line(int lineStart, int lineEnd, int lineNumber, int[] ranges, int rangeCount);
+
+    /**
+     * The end (its newline, or the content's length) of line {@code number} of the file being
+     * searched, when the sink already found that line's bounds (as context after a match), else
+     * -1: a matcher need not count that line's newline again.
+     */
+    default int knownEnd(int number) {
+        return -1;
+    }
 }
