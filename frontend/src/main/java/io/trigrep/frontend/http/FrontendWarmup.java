@@ -159,15 +159,7 @@ final class FrontendWarmup {
             }
             for (String query : QUERIES) {
                 if (!search(query)) {
-                    return new Outcome(
-                            rounds,
-                            clock.getAsLong() - start,
-                            first,
-                            last,
-                            "a failed search",
-                            List.of(),
-                            0,
-                            Settling.Run.NOT_RUN);
+                    return failed(rounds, clock.getAsLong() - start, first, last);
                 }
                 if (clock.getAsLong() - start > share) {
                     stoppedBy = "their share of the budget";
@@ -175,15 +167,7 @@ final class FrontendWarmup {
                 }
             }
             if (!stream()) {
-                return new Outcome(
-                        rounds,
-                        clock.getAsLong() - start,
-                        first,
-                        last,
-                        "a failed search",
-                        List.of(),
-                        0,
-                        Settling.Run.NOT_RUN);
+                return failed(rounds, clock.getAsLong() - start, first, last);
             }
             requests();
             last = clock.getAsLong() - roundStart;
@@ -205,6 +189,11 @@ final class FrontendWarmup {
                 selective,
                 (small.sent() + 1) / 2 + small.sent() / 2 * AT_ONCE,
                 small);
+    }
+
+    /** A warm-up cut short by a search that failed: the rounds so far, and no selective path. */
+    private static Outcome failed(int rounds, long nanos, long first, long last) {
+        return new Outcome(rounds, nanos, first, last, "a failed search", List.of(), 0, Settling.Run.NOT_RUN);
     }
 
     /**

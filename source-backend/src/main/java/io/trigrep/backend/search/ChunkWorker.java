@@ -518,7 +518,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
 
     @Override
     public int knownEnd(int number) {
-        return known.has(number) ? known.end(number) : -1;
+        return known.knownEnd(number);
     }
 
     /** Gives {@code w} the matching line, the context lines around it ({@link KnownLines#around}) and its ranges (absolute pairs in {@code ranges}). */

@@ -28,6 +28,8 @@ public final class Kernels {
     public static final class Lines {
         private final LineMatcher matcher;
         private final CountingSink sink = new CountingSink();
+        private final ContextSink knowing = new ContextSink(true);
+        private final ContextSink blind = new ContextSink(false);
 
         private Lines(LineMatcher matcher) {
             this.matcher = matcher;
@@ -62,9 +64,6 @@ public final class Kernels {
             matcher.search(content, length, 0, 1, context);
             return context.shown.bytes;
         }
-
-        private final ContextSink knowing = new ContextSink(true);
-        private final ContextSink blind = new ContextSink(false);
     }
 
     /** Finds each matching line's context as the search does, and counts the bytes shown. */
@@ -96,7 +95,7 @@ public final class Kernels {
 
         @Override
         public int knownEnd(int number) {
-            return tellKnown && known.has(number) ? known.end(number) : -1;
+            return tellKnown ? known.knownEnd(number) : -1;
         }
     }
 

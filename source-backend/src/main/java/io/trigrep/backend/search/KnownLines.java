@@ -32,6 +32,11 @@ final class KnownLines {
         return number >= first && number <= last;
     }
 
+    /** The end of line {@code number} when it is known, else -1: what a sink answers {@link LineSink#knownEnd} with. */
+    int knownEnd(int number) {
+        return has(number) ? end(number) : -1;
+    }
+
     /** The first byte of known line {@code number}. */
     int start(int number) {
         return starts[number & (SIZE - 1)];

@@ -25,6 +25,8 @@ class KnownLinesTest {
         }
         assertThat(known.has(7)).isFalse();
         assertThat(known.has(12)).isFalse();
+        assertThat(known.knownEnd(11)).as("a known line's end").isEqualTo(43);
+        assertThat(known.knownEnd(12)).as("an unknown line").isEqualTo(-1);
         known.findAfter(TEXT, TEXT.length, 40, 4 * 39 - 1);
         assertThat(known.end(40)).as("the last line ends at the text's end").isEqualTo(TEXT.length);
     }
