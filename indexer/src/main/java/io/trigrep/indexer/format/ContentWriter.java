@@ -4,25 +4,22 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
-/** Writes {@code contents.tgc}: the files' bytes back to back, uncompressed, so the backend can run regexes on the mapping. */
+/**
+ * Writes {@code contents.tgc}: the files' bytes back to back, uncompressed, so the backend can run
+ * regexes on the mapping. A {@linkplain FormatOutput#bulk bulk} output: the bytes bypass the page
+ * cache where the file system allows it.
+ */
 public final class ContentWriter implements AutoCloseable {
     private final FormatOutput out;
 
     public ContentWriter(Path path) throws IOException {
-        this.out = new FormatOutput(path, Envelope.KIND_CONTENTS);
+        this.out = FormatOutput.bulk(path, Envelope.KIND_CONTENTS);
     }
 
     /** Appends one file's bytes; returns the file offset they start at. */
     public long append(ByteBuffer content) throws IOException {
         long at = out.position();
         out.write(content);
-        return at;
-    }
-
-    /** Appends a whole file of contents (a package's spool); returns the offset its first byte lands at. */
-    public long appendFile(java.nio.channels.FileChannel source, ByteBuffer mapped) throws IOException {
-        long at = out.position();
-        out.transferFrom(source, 0, mapped.remaining(), mapped);
         return at;
     }
 

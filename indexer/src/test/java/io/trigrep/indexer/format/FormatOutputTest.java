@@ -3,6 +3,7 @@ package io.trigrep.indexer.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -14,15 +15,33 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The one writer of shard bytes, past its 256 KiB buffer: every kind of value, arrays, buffers
- * and file copies land in order and in the checksum; short sources are errors; a finished or
- * closed output has let go of its file.
+ * The one writer of shard bytes, past its buffer (256 KiB, or 1 MiB for a bulk output, whether
+ * its aligned runs go with direct I/O or through the page cache): every kind of value, arrays,
+ * buffers and file copies land in order and in the checksum; short sources are errors; a
+ * finished or closed output has let go of its file.
  */
 class FormatOutputTest {
-    /** More than the output's buffer holds, so each kind of write meets a full buffer. */
+    /** More than a bulk output's buffer holds, so each kind of write meets a full buffer. */
     static final int MANY = 300_000;
+
+    /** How an output writes: the three ways a shard file can be written. */
+    enum Mode {
+        BUFFERED,
+        BULK,
+        BULK_WITHOUT_DIRECT_IO;
+
+        FormatOutput open(Path file, int kind) throws IOException {
+            return switch (this) {
+                case BUFFERED -> new FormatOutput(file, kind);
+                case BULK -> FormatOutput.bulk(file, kind);
+                case BULK_WITHOUT_DIRECT_IO -> FormatOutput.bulk(file, kind, false);
+            };
+        }
+    }
 
     @TempDir
     Path dir;
@@ -49,10 +68,11 @@ class FormatOutputTest {
         return file;
     }
 
-    @Test
-    void eachKindOfValueCrossesTheBufferInOrder() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void eachKindOfValueCrossesTheBufferInOrder(Mode mode) throws Exception {
         Path file = dir.resolve("values");
-        FormatOutput out = new FormatOutput(file, Envelope.KIND_CONTENTS);
+        FormatOutput out = mode.open(file, Envelope.KIND_CONTENTS);
         for (int i = 0; i < MANY; i++) {
             out.writeByte(i);
         }
@@ -91,11 +111,12 @@ class FormatOutputTest {
         assertThat(body(file)).isEqualTo(expected.flip());
     }
 
-    @Test
-    void arraysAndBuffersLargerThanTheBufferLandWhole() throws Exception {
-        byte[] array = Files.readAllBytes(source(700_001));
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void arraysAndBuffersLargerThanTheBufferLandWhole(Mode mode) throws Exception {
+        byte[] array = Files.readAllBytes(source(1_100_001));
         Path file = dir.resolve("arrays");
-        FormatOutput out = new FormatOutput(file, Envelope.KIND_CONTENTS);
+        FormatOutput out = mode.open(file, Envelope.KIND_CONTENTS);
         out.writeByte(0x55);
         out.write(array, 1, array.length - 1);
         ByteBuffer buffer = ByteBuffer.wrap(array);
@@ -111,31 +132,74 @@ class FormatOutputTest {
         assertThat(body.slice(array.length, array.length - 3)).isEqualTo(ByteBuffer.wrap(array, 3, array.length - 3));
     }
 
-    @Test
-    void copiedAndTransferredRangesLandAfterBufferedBytes() throws Exception {
-        Path source = source(600_000);
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void copiedAndTransferredRangesLandAfterBufferedBytes(Mode mode) throws Exception {
+        Path source = source(3_000_000);
         byte[] expected = Files.readAllBytes(source);
         Path file = dir.resolve("copies");
-        FormatOutput out = new FormatOutput(file, Envelope.KIND_CONTENTS);
+        FormatOutput out = mode.open(file, Envelope.KIND_CONTENTS);
+        int copied = 2_500_000;
+        int moved = 300_000;
         try (FileChannel channel = FileChannel.open(source, StandardOpenOption.READ)) {
             out.writeInt(7);
-            out.copyFrom(channel, 5, 550_000);
-            assertThat(out.position()).isEqualTo(16 + 4 + 550_000);
+            out.copyFrom(channel, 5, copied);
+            assertThat(out.position()).isEqualTo(16 + 4 + copied);
             out.writeInt(8);
-            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 100, 300_000);
-            out.transferFrom(channel, 100, 300_000, mapped);
-            assertThat(out.position()).isEqualTo(16 + 4 + 550_000 + 4 + 300_000);
+            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 100, moved);
+            out.transferFrom(channel, 100, moved, mapped);
+            assertThat(out.position()).isEqualTo(16 + 4 + copied + 4 + moved);
             out.writeInt(9);
         }
         out.finish();
         assertComplete(file);
         ByteBuffer body = body(file);
         assertThat(body.getInt(0)).isEqualTo(7);
-        assertThat(body.slice(4, 550_000)).isEqualTo(ByteBuffer.wrap(expected, 5, 550_000));
-        assertThat(body.getInt(550_004)).isEqualTo(8);
-        assertThat(body.slice(550_008, 300_000)).isEqualTo(ByteBuffer.wrap(expected, 100, 300_000));
-        assertThat(body.getInt(850_008)).isEqualTo(9);
-        assertThat(body.remaining()).isEqualTo(850_012);
+        assertThat(body.slice(4, copied)).isEqualTo(ByteBuffer.wrap(expected, 5, copied));
+        assertThat(body.getInt(4 + copied)).isEqualTo(8);
+        assertThat(body.slice(8 + copied, moved)).isEqualTo(ByteBuffer.wrap(expected, 100, moved));
+        assertThat(body.getInt(8 + copied + moved)).isEqualTo(9);
+        assertThat(body.remaining()).isEqualTo(12 + copied + moved);
+    }
+
+    /** A block-aligned body: the last partial block is empty, so only the footer goes buffered. */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void aBodyThatEndsOnABlockStillGetsItsFooter(Mode mode) throws Exception {
+        Path source = source(1 << 21);
+        Path file = dir.resolve("aligned");
+        FormatOutput out = mode.open(file, Envelope.KIND_CONTENTS);
+        try (FileChannel channel = FileChannel.open(source, StandardOpenOption.READ)) {
+            out.copyFrom(channel, 0, (1 << 21) - 16);
+        }
+        assertThat(out.position()).isEqualTo(1 << 21);
+        out.finish();
+        assertComplete(file);
+        assertThat(body(file)).isEqualTo(ByteBuffer.wrap(Files.readAllBytes(source), 0, (1 << 21) - 16));
+    }
+
+    /** Where this test's file system takes direct I/O, a bulk output uses it until the end. */
+    @Test
+    void aBulkOutputBypassesThePageCacheWhereTheFileSystemAllows() throws Exception {
+        Path probe = dir.resolve("probe");
+        boolean allowed;
+        try {
+            FileChannel.open(probe, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT)
+                    .close();
+            allowed = true;
+        } catch (IOException | UnsupportedOperationException e) {
+            allowed = false;
+        }
+        FormatOutput out = FormatOutput.bulk(dir.resolve("bulk"), Envelope.KIND_CONTENTS);
+        try (FileChannel channel = FileChannel.open(source(3_000_000), StandardOpenOption.READ)) {
+            out.copyFrom(channel, 0, 3_000_000);
+        }
+        assertThat(out.direct()).isEqualTo(allowed);
+        assertThat(FormatOutput.bulk(dir.resolve("buffered"), Envelope.KIND_CONTENTS, false)
+                        .direct())
+                .isFalse();
+        out.finish();
+        assertComplete(dir.resolve("bulk"));
     }
 
     @Test

@@ -89,7 +89,11 @@ class WriterHandlesTest {
                 DocTableWriter docs = new DocTableWriter(dir.resolve("docs.tgd"))) {
             contents.append(ByteBuffer.wrap(new byte[] {1}));
             docs.addDoc(16, 1, new byte[] {'a'}, 0, 1, 0, 1);
-            assertThat(open()).hasSize(2);
+            // The contents file is open twice where the file system takes direct I/O.
+            assertThat(java.util.Set.copyOf(open()))
+                    .containsExactlyInAnyOrder(
+                            dir.toRealPath().resolve("contents.tgc").toString(),
+                            dir.toRealPath().resolve("docs.tgd").toString());
         }
         assertThat(open()).isEmpty();
     }
