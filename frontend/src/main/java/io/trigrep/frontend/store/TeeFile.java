@@ -1,6 +1,6 @@
 package io.trigrep.frontend.store;
 
-import com.sun.nio.file.ExtendedOpenOption;
+import io.trigrep.indexer.format.DirectIo;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
@@ -139,30 +139,14 @@ public final class TeeFile implements Closeable {
     private FileChannel fullBufferChannel() {
         if (!directTried && tryDirect) {
             directTried = true;
-            directWrites = openDirect(path);
+            directWrites = DirectIo.openForWrites(path);
         }
         return directWrites != null ? directWrites : file;
     }
 
-    private static FileChannel openDirect(Path path) {
-        try {
-            return FileChannel.open(path, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
-        } catch (IOException | UnsupportedOperationException e) {
-            return null; // tmpfs on older kernels, some network and overlay file systems
-        }
-    }
-
     /** The alignment direct writes need in {@code folder}: its file system's block size, or 4096 when unknown. */
     public static int directAlignment(Path folder) {
-        try {
-            long size = Files.getFileStore(folder).getBlockSize();
-            if (size >= 4096 && size <= BUFFER_BYTES && Long.bitCount(size) == 1) {
-                return (int) size;
-            }
-        } catch (IOException | UnsupportedOperationException e) {
-            // fall through: 4096 is a multiple of every logical block size Linux uses
-        }
-        return 4096;
+        return DirectIo.alignment(folder, BUFFER_BYTES);
     }
 
     public Path path() {

@@ -1,12 +1,10 @@
 package io.trigrep.indexer.format;
 
-import com.sun.nio.file.ExtendedOpenOption;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
@@ -20,8 +18,8 @@ import java.util.zip.CRC32C;
  * partial block and the footer through the page cache. Buffered writes of fresh page-cache pages
  * were the largest cost of copying the contents: 2.1 of the Linux build's 18.4 CPU-seconds, all
  * in the kernel's copy into new pages, while the same bytes read back cost 0.03 (BENCHMARKS.md,
- * "Index build against cindex"). The file is fsynced at the end either way, so the disk write is not extra work;
- * it now happens while the postings are built instead of after.
+ * "Index build against cindex"). The file is fsynced at the end either way, so the disk write is
+ * not extra work; it now happens while the postings are built instead of after.
  */
 public final class FormatOutput implements Closeable {
     /** A bulk output's buffer: 1 MiB, so that each direct write is large. */
@@ -59,8 +57,8 @@ public final class FormatOutput implements Closeable {
 
     /** {@code tryDirect} false: the bulk layout through the page cache alone (what a refusing file system gets). */
     static FormatOutput bulk(Path path, int kind, boolean tryDirect) throws IOException {
-        FormatOutput out =
-                new FormatOutput(path, blockSize(path.toAbsolutePath().getParent()), tryDirect);
+        FormatOutput out = new FormatOutput(
+                path, DirectIo.alignment(path.toAbsolutePath().getParent(), BULK_BUFFER / 4), tryDirect);
         out.writeHeader(kind);
         return out;
     }
@@ -78,13 +76,7 @@ public final class FormatOutput implements Closeable {
                 .alignedSlice(align)
                 .slice(0, BULK_BUFFER)
                 .order(ByteOrder.LITTLE_ENDIAN);
-        if (tryDirect) {
-            try {
-                direct = FileChannel.open(path, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
-            } catch (IOException | UnsupportedOperationException e) {
-                // tmpfs on older kernels, some network and overlay file systems: buffered it is
-            }
-        }
+        this.direct = tryDirect ? DirectIo.openForWrites(path) : null;
     }
 
     private void writeHeader(int kind) throws IOException {
@@ -92,19 +84,6 @@ public final class FormatOutput implements Closeable {
         writeInt(kind);
         writeInt(Envelope.VERSION);
         writeInt(0);
-    }
-
-    /** The alignment direct writes need in {@code folder}: its file system's block size, or 4096 when unknown. */
-    private static int blockSize(Path folder) {
-        try {
-            long size = Files.getFileStore(folder).getBlockSize();
-            if (size >= 4096 && size <= BULK_BUFFER / 4 && Long.bitCount(size) == 1) {
-                return (int) size;
-            }
-        } catch (IOException | UnsupportedOperationException e) {
-            // fall through: 4096 is a multiple of every logical block size Linux uses
-        }
-        return 4096;
     }
 
     /** True while aligned runs bypass the page cache. */
