@@ -32,6 +32,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
      * Each batch is a task for the event loop, which it wakes when idle: at 64 KiB, a stream of
      * 5 million results (1.6 GB) cost the three backends 24,000 to 28,000 context switches and
      * 10 % more CPU; at 256 KiB they streamed it 13 % faster, to the frontend and to a client alike.
+     * Linux {@code struct} over HTTP was slower at 128 KiB and at 1 MiB too (BENCHMARKS.md, "Tried and dropped").
      */
     static final int BATCH_BYTES = 256 << 10;
     /**
