@@ -149,6 +149,7 @@ final class Warmup {
         return out;
     }
 
+    /** Shaped as the frontend's and the CLI's searches are (FileResults), so that their code is what gets compiled. */
     private static MessageBuilder search(String query, boolean literal, int maxResults) {
         MessageBuilder request = Messages.newBuilder();
         request.initRoot(Request.factory)
@@ -156,7 +157,8 @@ final class Warmup {
                 .setQuery(query)
                 .setLiteral(literal)
                 .setContextLines(2)
-                .setMaxResults(maxResults);
+                .setMaxResults(maxResults)
+                .setFileResults(true);
         return request;
     }
 

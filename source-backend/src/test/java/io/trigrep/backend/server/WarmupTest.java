@@ -95,6 +95,21 @@ class WarmupTest {
     }
 
     @Test
+    void warmingAsksForResultsAsTheFrontendDoes() throws Exception {
+        Shard shard =
+                TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
+        // The frontend and the CLI ask for FileResults: a warm-up of per-line Results compiled
+        // code no user's query runs, and left the writer of FileResults to the first real ones.
+        assertThat(Warmup.searches(Warmup.words(shard, 12)))
+                .isNotEmpty()
+                .allSatisfy(request -> assertThat(request.getRoot(io.trigrep.proto.Request.factory)
+                                .asReader()
+                                .getSearch()
+                                .getFileResults())
+                        .isTrue());
+    }
+
+    @Test
     void warmingStopsAtItsBudget() throws Exception {
         Shard shard =
                 TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
