@@ -146,7 +146,7 @@ final class ShardBuilder {
         if (symbols != null) {
             phase.accept("definitions (ctags)");
             Path file = folder.resolve(ShardFiles.SYMBOLS);
-            extracted = extractSymbols(symbols, docs, contentOffsets, folder.resolve(ShardFiles.CONTENTS), file);
+            extracted = extractSymbols(symbols, docs, file);
             symbolBytes = Files.size(file);
             List<IndexBuilder.SymbolFailure> named = new ArrayList<>();
             for (SymbolExtractor.Failure f : extracted.failures()) {
@@ -174,11 +174,27 @@ final class ShardBuilder {
         return new String(d.file().path(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    /** Runs ctags over the docs' bytes as written to {@code contents} (read, not mapped: see copyContents). */
-    private static SymbolExtractor.Result extractSymbols(
-            SymbolExtractor extractor, List<Doc> docs, long[] contentOffsets, Path contents, Path out)
+    /**
+     * Runs ctags over the docs' bytes, read from their spools rather than from the contents file
+     * (the same bytes: {@link #copyContents} copies the spools verbatim). The contents file went to
+     * disk by direct I/O and is not in the page cache; ctags's processes reading it back file by
+     * file, interleaved, filled the cache with it in 4 KiB pages, and a backend's mapping of such
+     * pages takes one page-table entry per 4 KiB. Left out of the cache, it is read by the
+     * backend's checksum pass in sequence, in pages of up to 2 MiB: on Linux {@code struct},
+     * 0.58 s back to back and 0.60 s after 3 s idle, against 0.58 and 0.74 s with 4 KiB pages
+     * (BENCHMARKS.md, "Large pages for the contents"). The spools, written just before, are still
+     * cached, so nothing is read from disk here.
+     */
+    private static SymbolExtractor.Result extractSymbols(SymbolExtractor extractor, List<Doc> docs, Path out)
             throws IOException {
-        try (FileChannel channel = FileChannel.open(contents, StandardOpenOption.READ)) {
+        Map<Path, FileChannel> spools = new HashMap<>();
+        try {
+            for (Doc d : docs) {
+                Path spool = d.slice().part().spool();
+                if (!spools.containsKey(spool)) {
+                    spools.put(spool, FileChannel.open(spool, StandardOpenOption.READ));
+                }
+            }
             return extractor.extract(
                     new SymbolExtractor.Docs() {
                         @Override
@@ -198,11 +214,13 @@ final class ShardBuilder {
 
                         @Override
                         public void read(int doc, byte[] into) throws IOException {
+                            Doc d = docs.get(doc);
+                            Path spool = d.slice().part().spool();
                             ByteBuffer target = ByteBuffer.wrap(into, 0, length(doc));
-                            long at = contentOffsets[doc];
+                            long at = d.file().offset();
                             while (target.hasRemaining()) {
-                                if (channel.read(target, at + target.position()) < 0) {
-                                    throw new IOException(contents + ": ends inside doc " + doc);
+                                if (spools.get(spool).read(target, at + target.position()) < 0) {
+                                    throw new IOException(spool + ": ends inside doc " + doc);
                                 }
                             }
                         }
@@ -211,6 +229,10 @@ final class ShardBuilder {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException("interrupted while extracting symbols");
+        } finally {
+            for (FileChannel channel : spools.values()) {
+                channel.close();
+            }
         }
     }
 
