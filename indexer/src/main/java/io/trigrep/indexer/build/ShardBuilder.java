@@ -188,12 +188,16 @@ final class ShardBuilder {
     private static SymbolExtractor.Result extractSymbols(SymbolExtractor extractor, List<Doc> docs, Path out)
             throws IOException {
         Map<Path, FileChannel> spools = new HashMap<>();
+        FileChannel[] spoolOf = new FileChannel[docs.size()];
         try {
-            for (Doc d : docs) {
-                Path spool = d.slice().part().spool();
-                if (!spools.containsKey(spool)) {
-                    spools.put(spool, FileChannel.open(spool, StandardOpenOption.READ));
+            for (int doc = 0; doc < docs.size(); doc++) {
+                Path spool = docs.get(doc).slice().part().spool();
+                FileChannel channel = spools.get(spool);
+                if (channel == null) {
+                    channel = FileChannel.open(spool, StandardOpenOption.READ);
+                    spools.put(spool, channel);
                 }
+                spoolOf[doc] = channel;
             }
             return extractor.extract(
                     new SymbolExtractor.Docs() {
@@ -214,13 +218,12 @@ final class ShardBuilder {
 
                         @Override
                         public void read(int doc, byte[] into) throws IOException {
-                            Doc d = docs.get(doc);
-                            Path spool = d.slice().part().spool();
                             ByteBuffer target = ByteBuffer.wrap(into, 0, length(doc));
-                            long at = d.file().offset();
+                            long at = docs.get(doc).file().offset();
                             while (target.hasRemaining()) {
-                                if (spools.get(spool).read(target, at + target.position()) < 0) {
-                                    throw new IOException(spool + ": ends inside doc " + doc);
+                                if (spoolOf[doc].read(target, at + target.position()) < 0) {
+                                    throw new IOException(
+                                            docs.get(doc).slice().part().spool() + ": ends inside doc " + doc);
                                 }
                             }
                         }
