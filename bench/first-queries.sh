@@ -2,9 +2,14 @@
 # The first queries a freshly started stack answers, once its /readyz is green, with the default
 # warm-up and with --warmup-ms 0: one backend per shard of INDEX and a frontend, started afresh
 # (the shard's pages stay in the page cache; the JVMs start cold). Prints how long each stack took
-# to be ready and, per query, the first fresh search (cache=false) and the five after it. COLD=1
+# to be ready and, per query, the first fresh search (cache=false) and the five after it, each with
+# the CPU seconds the JIT compiler threads of the stack's JVMs used meanwhile: compiling during a
+# query means the warm-up did not run what the query runs (the other threads' CPU goes to the
+# search and to the interpreter, which this does not tell apart). COLD=1
 # (as root) drops the page cache before each stack starts, as after a reboot: the JVMs, the
 # warm-up and the first queries then read the jars, the index and the files from the disk.
+# RESTART=1 then restarts the default stack's first backend alone, behind the warm frontend, and
+# asks the queries again from its ready.
 #
 #   bench/first-queries.sh INDEX_DIR [QUERY...]
 set -euo pipefail
@@ -19,6 +24,67 @@ work="$(mktemp -d)"
 trap 'stack_stop; rm -rf "$work"' EXIT
 "$root/trigrep" index --help >/dev/null 2>&1   # build once, outside the timings
 
+# Asks each query six times, fresh, and prints the times and the compilers' CPU meanwhile.
+ask_queries() {
+  python3 - "$STACK_URL" "$(IFS=,; echo "${STACK_PIDS[*]}")" "${queries[@]}" <<'PY'
+import http.client, os, sys, time, urllib.parse
+url = urllib.parse.urlsplit(sys.argv[1])
+pids = sys.argv[2].split(",")
+tick = os.sysconf("SC_CLK_TCK")
+
+def compilers():
+    """CPU seconds of the JIT compiler threads ("C1/C2 CompilerThre...") of the stack's JVMs so far."""
+    total = 0
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for t in tasks:
+            try:
+                if "Compiler" not in open(f"/proc/{pid}/task/{t}/comm").read():
+                    continue
+                fields = open(f"/proc/{pid}/task/{t}/stat").read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+c = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
+for q in sys.argv[3:]:
+    xs, jit = [], []
+    for i in range(6):
+        before = compilers()
+        s = time.perf_counter()
+        c.request("GET", "/api/v1/search?cache=false&q=" + urllib.parse.quote(q))
+        r = c.getresponse()
+        r.read()
+        xs.append(time.perf_counter() - s)
+        jit.append(compilers() - before)
+    print("  %-24s first %7.1f ms, then %s ms; JIT compilers' CPU %.2f, then %s s" % (
+        q, xs[0] * 1000, " ".join("%.1f" % (x * 1000) for x in xs[1:]), jit[0], " ".join("%.2f" % j for j in jit[1:])))
+PY
+}
+
+# Restarts the first backend alone, on its port, behind the running frontend, and waits until it
+# has warmed up and the frontend is ready again: a rolling restart, as an operator's update does.
+restart_backend() {
+  local dir="$1" port="${STACK_BACKENDS[0]##*:}" shard log started _
+  shard="$(ls -d "$index"/shard-* | head -n 1)"
+  log="$dir/restarted.log"
+  kill "${STACK_PIDS[0]}"
+  wait "${STACK_PIDS[0]}" 2>/dev/null || true
+  started=$(date +%s.%N)
+  "$root/trigrep" backend --shard "$shard" --port "$port" > "$log" 2>&1 &
+  STACK_PIDS[0]=$!
+  for _ in $(seq 2400); do
+    grep -q "warmed up\|serving cold" "$log" 2>/dev/null \
+      && [ "$(curl -s -o /dev/null -w '%{http_code}' "$STACK_URL/readyz")" = 200 ] && break
+    sleep 0.05
+  done
+  echo "backend $(basename "$shard") restarted alone: ready $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s after its start"
+}
+
 for warm in default 0; do
   if [ "$warm" = default ]; then unset TRIGREP_WARMUP_MS; else export TRIGREP_WARMUP_MS="$warm"; fi
   if [ "${COLD:-0}" = 1 ]; then
@@ -29,19 +95,10 @@ for warm in default 0; do
   stack_start "$index" "$work/stack-$warm"
   ready=$(date +%s.%N)
   echo "--warmup-ms $warm: ready $(awk -v a="$started" -v b="$ready" 'BEGIN { printf "%.1f", b - a }') s after the start"
-  python3 - "$STACK_URL" "${queries[@]}" <<'PY'
-import http.client, sys, time, urllib.parse
-url = urllib.parse.urlsplit(sys.argv[1])
-c = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
-for q in sys.argv[2:]:
-    xs = []
-    for i in range(6):
-        s = time.perf_counter()
-        c.request("GET", "/api/v1/search?cache=false&q=" + urllib.parse.quote(q))
-        r = c.getresponse()
-        r.read()
-        xs.append(time.perf_counter() - s)
-    print("  %-24s first %7.1f ms, then %s ms" % (q, xs[0] * 1000, " ".join("%.1f" % (x * 1000) for x in xs[1:])))
-PY
+  ask_queries
+  if [ "$warm" = default ] && [ "${RESTART:-0}" = 1 ]; then
+    restart_backend "$work/stack-$warm"
+    ask_queries
+  fi
   stack_stop
 done
