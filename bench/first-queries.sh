@@ -69,20 +69,25 @@ PY
 # Restarts the first backend alone, on its port, behind the running frontend, and waits until it
 # has warmed up and the frontend is ready again: a rolling restart, as an operator's update does.
 restart_backend() {
-  local dir="$1" port="${STACK_BACKENDS[0]##*:}" shard log started _
-  shard="$(ls -d "$index"/shard-* | head -n 1)"
+  local dir="$1" port="${STACK_BACKENDS[0]##*:}" shards log started _
+  shards=("$index"/shard-*)   # stack_start's order: the first backend serves the first shard
   log="$dir/restarted.log"
   kill "${STACK_PIDS[0]}"
   wait "${STACK_PIDS[0]}" 2>/dev/null || true
   started=$(date +%s.%N)
-  "$root/trigrep" backend --shard "$shard" --port "$port" > "$log" 2>&1 &
-  STACK_PIDS[0]=$!
+  stack_start_backend "${shards[0]}" "$port" "$log"
+  STACK_PIDS[0]=$STACK_BACKEND_PID
   for _ in $(seq 2400); do
-    grep -q "warmed up\|serving cold" "$log" 2>/dev/null \
-      && [ "$(curl -s -o /dev/null -w '%{http_code}' "$STACK_URL/readyz")" = 200 ] && break
+    if grep -q "warmed up\|serving cold" "$log" \
+      && [ "$(curl -s -o /dev/null -w '%{http_code}' "$STACK_URL/readyz")" = 200 ]; then
+      echo "backend $(basename "${shards[0]}") restarted alone: ready $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s after its start"
+      return 0
+    fi
     sleep 0.05
   done
-  echo "backend $(basename "$shard") restarted alone: ready $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s after its start"
+  echo "restarted backend not ready after 120 s, see $log:" >&2
+  tail -n 20 "$log" >&2
+  return 1
 }
 
 for warm in default 0; do

@@ -34,17 +34,25 @@ stack_wait_listening() {
   return 1
 }
 
+# Starts a backend for SHARD on PORT, its output in LOG, and waits until it listens; its pid in
+# STACK_BACKEND_PID.
+stack_start_backend() {
+  local shard="$1" port="$2" log="$3"
+  shift 3
+  "$root/trigrep" backend --shard "$shard" --port "$port" "$@" > "$log" 2>&1 &
+  STACK_BACKEND_PID=$!
+  stack_wait_listening "$log"
+}
+
 stack_start() {
-  local index="$1" work="$2" shard port log
+  local index="$1" work="$2" shard port
   shift 2
   mkdir -p "$work"
   for shard in "$index"/shard-*; do
     port=$(stack_free_port)
-    log="$work/$(basename "$shard").log"
-    "$root/trigrep" backend --shard "$shard" --port "$port" "$@" > "$log" 2>&1 &
-    STACK_PIDS+=($!)
+    stack_start_backend "$shard" "$port" "$work/$(basename "$shard").log" "$@"
+    STACK_PIDS+=("$STACK_BACKEND_PID")
     STACK_BACKENDS+=("127.0.0.1:$port")
-    stack_wait_listening "$log"
   done
   port=$(stack_free_port)
   "$root/trigrep" frontend --backends "$(IFS=,; echo "${STACK_BACKENDS[*]}")" --data "$work/data" --port "$port" \
