@@ -184,7 +184,8 @@ run_demo() {
   # "listening on" line of the last run read before that named a port nobody listens on.
   rm -f "$data"/logs/backend-*.log "$data/logs/frontend.log"
   for ((i = 0; i < shards; i++)); do
-    "$root/trigrep" backend --shard "$shard_dir/shard-$i" --port 0 >"$data/logs/backend-$i.log" 2>&1 &
+    "$root/trigrep" backend --shard "$shard_dir/shard-$i" --port 0 \
+      --warmup-ms "${TRIGREP_WARMUP_MS:-10000}" >"$data/logs/backend-$i.log" 2>&1 &
     demo_pids+=($!)
   done
   for ((i = 0; i < shards; i++)); do
@@ -197,7 +198,8 @@ run_demo() {
   done
 
   # A demo is started to be tried at once: its frontend warms up for 10 s at most, not a
-  # production frontend's 30 (TRIGREP_WARMUP_MS still says otherwise for every role).
+  # production frontend's 30, as its backends did (a production backend's 20 is for a shard of
+  # hundreds of megabytes; TRIGREP_WARMUP_MS still says otherwise for every role).
   "$root/trigrep" frontend --backends "$backends" --data "$data/queries" --port "$port" \
     --warmup-ms "${TRIGREP_WARMUP_MS:-10000}" >"$data/logs/frontend.log" 2>&1 &
   demo_pids+=($!)

@@ -91,7 +91,7 @@ public final class BackendCommand implements Callable<Integer> {
 
     @Option(
             names = "--warmup-ms",
-            defaultValue = "${env:TRIGREP_WARMUP_MS:-10000}",
+            defaultValue = "${env:TRIGREP_WARMUP_MS:-20000}",
             description =
                     "after verification, search the shard through the own port for up to this long (less once searches stop "
                             + "getting faster) before reporting ready, so the first users find it warm; 0 turns it off "
