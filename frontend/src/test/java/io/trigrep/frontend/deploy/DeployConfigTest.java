@@ -44,7 +44,8 @@ class DeployConfigTest {
     static final Pattern FLAG = Pattern.compile("--[a-z][a-z-]*");
 
     /** One launcher role: the flags its command takes, each with its environment variable (or null). */
-    record Role(String name, Map<String, String> envByFlag) {
+    /** A role's flags with the environment variable of each (null: none), and the default each falls back to without it. */
+    record Role(String name, Map<String, String> envByFlag, Map<String, String> defaultByFlag) {
         Set<String> env() {
             return envByFlag.values().stream().filter(e -> e != null).collect(Collectors.toSet());
         }
@@ -67,30 +68,41 @@ class DeployConfigTest {
                     Pattern.compile("run_java \\S+ (io\\.trigrep\\.[\\w.]+)").matcher(line);
             if (run.find() && label != null && !line.trim().startsWith("#")) {
                 Map<String, String> flags = new LinkedHashMap<>();
-                optionsOf(Class.forName(run.group(1)), flags);
-                roles.put(label, new Role(label, flags));
+                Map<String, String> defaults = new LinkedHashMap<>();
+                optionsOf(Class.forName(run.group(1)), flags, defaults);
+                roles.put(label, new Role(label, flags, defaults));
             }
             Matcher script = SCRIPT_ROLE.matcher(line);
             if (script.find() && label != null && !line.trim().startsWith("#")) {
-                roles.put(label, new Role(label, scriptFlags(ROOT.resolve(script.group(1)), script.group(2))));
+                roles.put(
+                        label, new Role(label, scriptFlags(ROOT.resolve(script.group(1)), script.group(2)), Map.of()));
             }
         }
         return roles;
     }
 
-    /** The options of a command class, its superclasses' and those of its mixins (options several roles share). */
-    private static void optionsOf(Class<?> command, Map<String, String> flags) {
+    /**
+     * The options of a command class, its superclasses' and those of its mixins (options several
+     * roles share): each flag's environment variable in {@code flags}, and in {@code defaults} the
+     * value a {@code ${env:NAME:-VALUE}} default falls back to.
+     */
+    private static void optionsOf(Class<?> command, Map<String, String> flags, Map<String, String> defaults) {
         for (Class<?> c = command; c != null; c = c.getSuperclass()) {
             for (Field f : c.getDeclaredFields()) {
                 if (f.isAnnotationPresent(picocli.CommandLine.Mixin.class)) {
-                    optionsOf(f.getType(), flags);
+                    optionsOf(f.getType(), flags, defaults);
                 }
                 Option option = f.getAnnotation(Option.class);
                 // Hidden options are retired ones kept for old scripts: not documented, not configured.
                 if (option != null && !option.hidden()) {
-                    Matcher env = Pattern.compile("\\$\\{env:([A-Z0-9_]+)").matcher(option.defaultValue());
+                    Matcher env = Pattern.compile("\\$\\{env:([A-Z0-9_]+)(?::-([^}]*))?\\}")
+                            .matcher(option.defaultValue());
+                    boolean found = env.find(0);
                     for (String name : option.names()) {
-                        flags.put(name, env.find(0) ? env.group(1) : null);
+                        flags.put(name, found ? env.group(1) : null);
+                        if (found && env.group(2) != null) {
+                            defaults.put(name, env.group(2));
+                        }
                     }
                 }
             }
@@ -247,7 +259,7 @@ class DeployConfigTest {
         Map<String, Role> roles = roles();
         assertThat(roles.keySet()).contains("index", "backend", "frontend", "search", "files");
         Set<String> documented = new TreeSet<>();
-        Matcher row = Pattern.compile("(?m)^\\| (\\S+) \\| (?:`(--[a-z-]+)`)? *\\| `(TRIGREP_[A-Z_]+)` \\|")
+        Matcher row = Pattern.compile("(?m)^\\| (\\S+) \\| (?:`(--[a-z-]+)`)? *\\| `(TRIGREP_[A-Z_]+)` \\|([^|]*)\\|")
                 .matcher(Files.readString(ROOT.resolve("deploy/README.md")));
         Set<String> launcher = launcherEnv();
         while (row.find()) {
@@ -258,6 +270,14 @@ class DeployConfigTest {
                         .as("%s %s", role, row.group(2))
                         .containsEntry(row.group(2), env);
                 documented.add(role + " " + row.group(2));
+                // A default written as a number is the code's; words ("one per core", "none")
+                // describe a sentinel (0, -1, empty) the code falls back to.
+                String written = row.group(4).trim();
+                if (!written.isEmpty() && Character.isDigit(written.charAt(0))) {
+                    assertThat(written.split(" ", 2)[0])
+                            .as("deploy/README.md's default of %s %s", role, row.group(2))
+                            .isEqualTo(roles.get(role).defaultByFlag().get(row.group(2)));
+                }
             } else {
                 assertThat(launcher).as("launcher variable %s", env).contains(env);
             }
