@@ -61,10 +61,17 @@ stack_start() {
   stack_wait_listening "$work/frontend.log"
   STACK_URL="http://127.0.0.1:$port"
   # Backends verify their shard's checksums before they answer: on a busy machine that takes a while.
-  for _ in $(seq 480); do
-    [ "$(curl -s -o /dev/null -w '%{http_code}' "$STACK_URL/readyz")" = 200 ] && return 0
-    sleep 0.25
-  done
+  stack_wait_ready 120 && return 0
   echo "stack: frontend not ready after 120 s, see $work/frontend.log" >&2
   return 1
+}
+
+# Waits up to SECONDS for the frontend at STACK_URL to say ready (/readyz 200), polling every
+# 0.1 s (a bench times how long that took); fails when it does not.
+stack_wait_ready() {
+  local deadline=$((SECONDS + $1))
+  until [ "$(curl -s -o /dev/null -w '%{http_code}' "$STACK_URL/readyz")" = 200 ]; do
+    [ "$SECONDS" -lt "$deadline" ] || return 1
+    sleep 0.1
+  done
 }

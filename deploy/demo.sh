@@ -183,9 +183,13 @@ run_demo() {
   # The last run's logs go first, here: a child truncates its log only once it runs, and a
   # "listening on" line of the last run read before that named a port nobody listens on.
   rm -f "$data"/logs/backend-*.log "$data/logs/frontend.log"
+  # A demo is started to be tried at once: every role warms up for 10 s at most, not a production
+  # backend's 20 (for a shard of hundreds of megabytes) or frontend's 30 (TRIGREP_WARMUP_MS still
+  # says otherwise for every role).
+  local warmup_ms="${TRIGREP_WARMUP_MS:-10000}"
   for ((i = 0; i < shards; i++)); do
     "$root/trigrep" backend --shard "$shard_dir/shard-$i" --port 0 \
-      --warmup-ms "${TRIGREP_WARMUP_MS:-10000}" >"$data/logs/backend-$i.log" 2>&1 &
+      --warmup-ms "$warmup_ms" >"$data/logs/backend-$i.log" 2>&1 &
     demo_pids+=($!)
   done
   for ((i = 0; i < shards; i++)); do
@@ -197,11 +201,8 @@ run_demo() {
     backends="${backends:+$backends,}${line%% *}"
   done
 
-  # A demo is started to be tried at once: its frontend warms up for 10 s at most, not a
-  # production frontend's 30, as its backends did (a production backend's 20 is for a shard of
-  # hundreds of megabytes; TRIGREP_WARMUP_MS still says otherwise for every role).
   "$root/trigrep" frontend --backends "$backends" --data "$data/queries" --port "$port" \
-    --warmup-ms "${TRIGREP_WARMUP_MS:-10000}" >"$data/logs/frontend.log" 2>&1 &
+    --warmup-ms "$warmup_ms" >"$data/logs/frontend.log" 2>&1 &
   demo_pids+=($!)
   local frontend_pid="${demo_pids[$shards]}"
   if ! line="$(demo_await_log "$data/logs/frontend.log" 'listening on http' "$frontend_pid" 120)"; then
