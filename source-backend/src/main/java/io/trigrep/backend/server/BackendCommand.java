@@ -128,6 +128,10 @@ public final class BackendCommand implements Callable<Integer> {
                     "PEM CA certificate; only clients with a certificate it signed are served (env TRIGREP_TLS_CA)")
     Path tlsCa;
 
+    /** The command line running this command: a usage error is reported on its error stream, with its usage. */
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
         Tls tls = Tls.fromOptions(tlsCert, tlsKey, tlsCa, true);
@@ -136,7 +140,11 @@ public final class BackendCommand implements Callable<Integer> {
         Tls selfPing = tls.enabled() ? Tls.client(tlsCert, tlsKey, tlsCa, false) : Tls.PLAIN;
         if (reloadIntervalMs < 0) {
             throw new CommandLine.ParameterException(
-                    new CommandLine(this), "--reload-interval-ms must be >= 0, got " + reloadIntervalMs);
+                    spec.commandLine(), "--reload-interval-ms must be >= 0, got " + reloadIntervalMs);
+        }
+        if (warmupMs < 0) {
+            // Not "off", as 0 is: a negative budget is a mistake, and the shard would be served cold.
+            throw new CommandLine.ParameterException(spec.commandLine(), "--warmup-ms must be >= 0, got " + warmupMs);
         }
         if (verify == Verify.startup) {
             try (LiveShard checked = LiveShard.open(shard)) {
