@@ -19,7 +19,10 @@ final class FoldedLiteralSearch implements LineMatcher {
 
     private final byte[][] coreNeedle;
     private final int[][] corePair;
-    /** The offsets of the literal's two rarest bytes: compared case-blind when the scan folds as it compares. */
+    /**
+     * The offsets of the literal's two rarest bytes: compared case-blind when the scan folds as it
+     * compares. Null for a literal no line holds ({@link LiteralScan#fitsOnALine}), which finds nothing.
+     */
     private final int[] pair;
 
     private final LiteralScan scan = new LiteralScan();
@@ -33,12 +36,17 @@ final class FoldedLiteralSearch implements LineMatcher {
         this.coreNeedle = hasCore ? LiteralScan.latin1(List.of(core)) : null;
         this.corePair = hasCore ? LiteralScan.rarePairs(coreNeedle) : null;
         // Without k or s the scan folds as it compares; with them it reads the lowered copy.
-        this.pair = lowerCase.length == 0 ? null : ByteRarity.rarestPair(lowerCase, core == null);
+        this.pair = lowerCase.length == 0 || !LiteralScan.fitsOnALine(lowerCase)
+                ? null
+                : ByteRarity.rarestPair(lowerCase, core == null);
         this.regex = new RegexRanges(pattern);
     }
 
     @Override
     public void search(byte[] content, int length, int start, int startLine, LineSink sink) {
+        if (pair == null) {
+            return;
+        }
         if (core == null) {
             // No k or s: folding ASCII is exact, and the scan folds as it compares.
             scan.scan(content, literal, pair, content, length, start, startLine, sink, true);

@@ -16,7 +16,8 @@ final class LiteralScan {
     private final Ranges ranges = new Ranges();
 
     /**
-     * Every line of {@code text} (the content, or its lower case) holding the needle, found by
+     * Every line of {@code text} (the content, or its lower case) holding the needle (one that
+     * {@link #fitsOnALine}), found by
      * {@link #nextHit}. Newlines are counted only up to each hit, so a file without one (most
      * candidates of a selective query) costs the scan alone; lines the sink already knows (the
      * context after the last match, {@link LineSink#knownEnd}) are stepped over without counting,
@@ -66,15 +67,28 @@ final class LiteralScan {
             do {
                 count = ranges.add(count, next, next + n);
                 next = nextHit(text, length, needle, pair[0], pair[1], next + n, fold);
-            } while (next >= 0 && next + n <= lineEnd);
+            } while (next >= 0 && next < lineEnd);
             if (!sink.line(lineStart, lineEnd, lineNumber, ranges.array(), count)) {
                 return;
             }
             lineNumber++;
             counted = lineEnd + 1;
-            // A hit that starts on this line and runs past its end (a needle holding a newline) is not a line's.
-            at = next >= 0 && next < counted ? nextHit(text, length, needle, pair[0], pair[1], counted, fold) : next;
+            at = next;
         }
+    }
+
+    /**
+     * Whether {@code needle} can be on a line at all: not when it holds a newline, which ends
+     * every line (grep finds no line for such a literal). The scan is only ever given needles
+     * that can: it takes a hit for the line the hit starts on.
+     */
+    static boolean fitsOnALine(byte[] needle) {
+        for (byte b : needle) {
+            if (b == '\n') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
