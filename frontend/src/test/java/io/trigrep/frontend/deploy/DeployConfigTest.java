@@ -42,9 +42,10 @@ class DeployConfigTest {
     static final Set<String> PROBE_PATHS = Set.of("/healthz", "/readyz", "/metrics");
 
     static final Pattern FLAG = Pattern.compile("--[a-z][a-z-]*");
+    /** An option's {@code ${env:NAME}} or {@code ${env:NAME:-VALUE}} default: the variable, and the value without it. */
+    static final Pattern ENV_DEFAULT = Pattern.compile("\\$\\{env:([A-Z0-9_]+)(?::-([^}]*))?\\}");
 
-    /** One launcher role: the flags its command takes, each with its environment variable (or null). */
-    /** A role's flags with the environment variable of each (null: none), and the default each falls back to without it. */
+    /** One launcher role: the flags its command takes, each with its environment variable (null: none), and the default each falls back to without it. */
     record Role(String name, Map<String, String> envByFlag, Map<String, String> defaultByFlag) {
         Set<String> env() {
             return envByFlag.values().stream().filter(e -> e != null).collect(Collectors.toSet());
@@ -95,8 +96,7 @@ class DeployConfigTest {
                 Option option = f.getAnnotation(Option.class);
                 // Hidden options are retired ones kept for old scripts: not documented, not configured.
                 if (option != null && !option.hidden()) {
-                    Matcher env = Pattern.compile("\\$\\{env:([A-Z0-9_]+)(?::-([^}]*))?\\}")
-                            .matcher(option.defaultValue());
+                    Matcher env = ENV_DEFAULT.matcher(option.defaultValue());
                     boolean found = env.find(0);
                     for (String name : option.names()) {
                         flags.put(name, found ? env.group(1) : null);
