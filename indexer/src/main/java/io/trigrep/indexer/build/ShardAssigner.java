@@ -6,16 +6,27 @@ import java.util.List;
 
 /**
  * Assigns files to shards, balancing bytes whatever the corpus looks like. Each shard has a quota
- * (the total split as evenly as bytes allow). Packages go largest first (ties: lower index) to
- * the shard with the most room left (ties: lowest shard): whole when they fit in it, otherwise
- * split by files in their read order, filling that shard to its quota (a file goes in while that
- * overshoots less than it would leave unused), then the next roomiest, and so on. Small packages
- * thus stay whole while large ones (a kernel tree) spread. A shard's room never drops below
- * minus one file (whole packages only go where they fit; a split fill overshoots by less than the
- * file it adds), and the rooms sum to zero, so each shard is within (shards - 1) times the
+ * (the total split as evenly as bytes allow). Packages go largest first (ties: lower index), each
+ * whole to the shard with the most room left (ties: lowest shard) when it fits there. The ones
+ * that do not fit are split last, over the room the others left: by files in their read order,
+ * in stripes of about {@link #STRIPE_BYTES}, each stripe to the shard with the most room left when
+ * it starts. A stripe also ends early when its shard is full (a file goes in while that overshoots
+ * less than it would leave unused). Small packages thus stay whole while large ones (a kernel
+ * tree) spread, and spread evenly: matches cluster by folder (the kernel's {@code struct} lines
+ * mostly under {@code drivers/}), so a tree cut in halves gave one backend four times the other's
+ * results, where stripes give each shard its share of any query's. A shard's room never drops
+ * below minus one file (whole packages only go where they fit; a stripe overshoots by less than
+ * the file it adds), and the rooms sum to zero, so each shard is within (shards - 1) times the
  * largest file of its quota; in practice within about one file. Deterministic for the same input.
  */
 final class ShardAssigner {
+    /**
+     * A split package's stripe. Small enough that any folder large enough to matter (a driver
+     * family, the arch trees) lands on every shard; large enough that a kernel tree makes about a
+     * thousand slices to copy, not one per file.
+     */
+    static final long STRIPE_BYTES = 1 << 20;
+
     private ShardAssigner() {}
 
     /** Files {@code [from, to)} of package {@code pkg} (indices into the input lists). */
@@ -49,6 +60,12 @@ final class ShardAssigner {
      * the new generation swaps the two at once.
      */
     static List<List<Range>> assign(List<long[]> fileBytes, int shards, long[] held, long slack, int[] preferred) {
+        return assign(fileBytes, shards, held, slack, preferred, STRIPE_BYTES);
+    }
+
+    /** As {@link #assign(List, int, long[], long, int[])}, with stripes of {@code stripeBytes}. */
+    static List<List<Range>> assign(
+            List<long[]> fileBytes, int shards, long[] held, long slack, int[] preferred, long stripeBytes) {
         if (held.length != shards) {
             throw new IllegalArgumentException(held.length + " loads for " + shards + " shards");
         }
@@ -79,34 +96,22 @@ final class ShardAssigner {
         for (int s = 0; s < shards; s++) {
             result.add(new ArrayList<>());
         }
+        List<Integer> split = new ArrayList<>();
         for (int p : order) {
-            long[] files = fileBytes.get(p);
-            if (files.length == 0) {
+            if (fileBytes.get(p).length == 0) {
                 continue;
             }
             int want = preferred[p];
             int shard = want >= 0 && want < shards && packageBytes[p] <= room[want] + slack ? want : roomiest(room);
             if (packageBytes[p] <= room[shard] + slack) {
                 room[shard] -= packageBytes[p];
-                result.get(shard).add(new Range(p, 0, files.length));
-                continue;
+                result.get(shard).add(new Range(p, 0, fileBytes.get(p).length));
+            } else {
+                split.add(p);
             }
-            int from = 0;
-            for (int f = 0; f < files.length; f++) {
-                // Move on when this file would overshoot the shard's quota by more than it leaves unused.
-                if (f > from && 2 * room[shard] < files[f]) {
-                    int next = roomiest(room);
-                    if (next == shard) {
-                        room[shard] -= files[f];
-                        continue;
-                    }
-                    result.get(shard).add(new Range(p, from, f));
-                    from = f;
-                    shard = next;
-                }
-                room[shard] -= files[f];
-            }
-            result.get(shard).add(new Range(p, from, files.length));
+        }
+        for (int p : split) {
+            stripe(p, fileBytes.get(p), room, stripeBytes, result);
         }
         for (int s = 0; s < shards; s++) {
             List<Range> ranges = result.get(s);
@@ -123,6 +128,31 @@ final class ShardAssigner {
             result.set(s, merged);
         }
         return result;
+    }
+
+    /**
+     * Places package {@code p}'s files in stripes, each to the roomiest shard when it starts. A
+     * stripe ends at {@code stripeBytes}, or early when the next file would overshoot its shard's
+     * quota by more than it leaves unused; the roomiest shard may be the same one still.
+     */
+    private static void stripe(int p, long[] files, long[] room, long stripeBytes, List<List<Range>> result) {
+        int shard = roomiest(room);
+        int from = 0;
+        long striped = 0;
+        for (int f = 0; f < files.length; f++) {
+            if (f > from && (striped >= stripeBytes || 2 * room[shard] < files[f])) {
+                int next = roomiest(room);
+                if (next != shard) {
+                    result.get(shard).add(new Range(p, from, f));
+                    from = f;
+                    shard = next;
+                }
+                striped = 0;
+            }
+            room[shard] -= files[f];
+            striped += files[f];
+        }
+        result.get(shard).add(new Range(p, from, files.length));
     }
 
     private static int roomiest(long[] room) {
