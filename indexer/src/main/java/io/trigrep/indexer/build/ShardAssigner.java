@@ -37,15 +37,18 @@ final class ShardAssigner {
      * are package p's file sizes in read order.
      */
     static List<List<Range>> assign(List<long[]> fileBytes, int shards) {
-        int[] none = new int[fileBytes.size()];
-        java.util.Arrays.fill(none, -1);
-        return assign(fileBytes, shards, new long[shards], 0, none);
+        return assign(fileBytes, shards, new long[shards]);
     }
 
     static List<List<Range>> assign(List<long[]> fileBytes, int shards, long[] held) {
-        int[] none = new int[fileBytes.size()];
+        return assign(fileBytes, shards, held, 0, noPreference(fileBytes.size()));
+    }
+
+    /** A {@code preferred} array for {@code packages} packages, none with a shard of its own. */
+    static int[] noPreference(int packages) {
+        int[] none = new int[packages];
         java.util.Arrays.fill(none, -1);
-        return assign(fileBytes, shards, held, 0, none);
+        return none;
     }
 
     /**
@@ -98,14 +101,15 @@ final class ShardAssigner {
         }
         List<Integer> split = new ArrayList<>();
         for (int p : order) {
-            if (fileBytes.get(p).length == 0) {
+            int files = fileBytes.get(p).length;
+            if (files == 0) {
                 continue;
             }
             int want = preferred[p];
             int shard = want >= 0 && want < shards && packageBytes[p] <= room[want] + slack ? want : roomiest(room);
             if (packageBytes[p] <= room[shard] + slack) {
                 room[shard] -= packageBytes[p];
-                result.get(shard).add(new Range(p, 0, fileBytes.get(p).length));
+                result.get(shard).add(new Range(p, 0, files));
             } else {
                 split.add(p);
             }

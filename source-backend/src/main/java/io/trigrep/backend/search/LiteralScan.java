@@ -17,12 +17,12 @@ final class LiteralScan {
 
     /**
      * Every line of {@code text} (the content, or its lower case) holding the needle (one that
-     * {@link #fitsOnALine}), found by
-     * {@link #nextHit}. Newlines are counted only up to each hit, so a file without one (most
-     * candidates of a selective query) costs the scan alone; lines the sink already knows (the
-     * context after the last match, {@link LineSink#knownEnd}) are stepped over without counting,
-     * and a hit on one of them needs no scan for its bounds: on Linux {@code struct}, counting
-     * and finding those bounds again was a tenth of a backend's samples.
+     * {@link #fitsOnALine}), found by {@link #nextHit}. Newlines are counted only up to each hit,
+     * so a file without one (most candidates of a selective query) costs the scan alone; lines the
+     * sink already knows (the context after the last match, {@link LineSink#knownEnd}) are
+     * stepped over without counting, and a hit on one of them needs no scan for its bounds: on
+     * Linux {@code struct}, counting and finding those bounds again was a tenth of a backend's
+     * samples.
      *
      * <p>Each byte is scanned once: the hits on a line are collected by one scan from its first
      * hit on, which goes past the line's end to the next hit, and that hit is the next line's
