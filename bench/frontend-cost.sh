@@ -3,9 +3,10 @@
 # backend per shard of INDEX and a frontend over them (bench/stack.sh, shaped as
 # bench/http-vs-csearch.sh starts it). Per query: the backends asked directly with the frontend's
 # own request (./trigrep search: two context lines, each backend's share of the result cap),
-# median of RUNS; then RUNS fresh searches over HTTP (cache=false, one kept-alive connection, after
-# three not timed), median; then the backends directly again. Prints both medians, the mean of the
-# two direct ones, and the frontend's cost (HTTP minus direct). bench/http-vs-csearch.sh times HTTP
+# median of RUNS; then RUNS fresh searches over HTTP (bench/http_timer.py: cache=false, one
+# kept-alive connection, after one not timed), median; then the backends directly again. Prints the
+# results, both medians, the mean of the two direct ones, and the frontend's cost (HTTP minus
+# direct). bench/http-vs-csearch.sh times HTTP
 # between runs of csearch and rg, which fill both cores and the caches just before each request;
 # this one does not, so the two together tell the frontend's own cost from the machine's.
 #
@@ -33,32 +34,15 @@ backends="$(IFS=,; echo "${STACK_BACKENDS[*]}")"
 share=$(( 1000000000 / ${#STACK_BACKENDS[@]} ))
 
 direct() { "$root/trigrep" search --backend "$backends" --context 2 --max-results "$share" --repeat "$runs" "$1" 2>/dev/null | awk '{ print $2 }'; }
-http() {
-  python3 - "$STACK_URL" "$1" "$runs" <<'PY'
-import http.client, sys, time, urllib.parse
-url = urllib.parse.urlsplit(sys.argv[1])
-conn = http.client.HTTPConnection(url.hostname, url.port, timeout=120)
-path = "/api/v1/search?cache=false&q=" + urllib.parse.quote(sys.argv[2])
-times = []
-for i in range(3 + int(sys.argv[3])):
-    start = time.perf_counter()
-    conn.request("GET", path)
-    answer = conn.getresponse()
-    answer.read()
-    if answer.status != 200:
-        sys.exit("HTTP %d for %s" % (answer.status, sys.argv[2]))
-    times.append(time.perf_counter() - start)
-times = sorted(times[3:])
-print("%.5f" % times[len(times) // 2])
-PY
-}
+# Prints "MEDIAN_SECONDS TOTAL_RESULTS" (bench/http_timer.py).
+http() { python3 "$root/bench/http_timer.py" "$STACK_URL" "$1" "$runs"; }
 
-printf '%-34s %10s %10s %10s\n' query http_ms direct_ms frontend_ms
+printf '%-34s %9s %10s %10s %12s\n' query results http_ms direct_ms frontend_ms
 for q in "${queries[@]}"; do
   d1=$(direct "$q")
-  h=$(http "$q")
+  read -r h n < <(http "$q")
   d2=$(direct "$q")
-  awk -v q="$q" -v h="$h" -v a="$d1" -v b="$d2" \
-    'BEGIN { d = (a + b) / 2; printf "%-34s %10.2f %10.2f %10.2f\n", q, h * 1000, d * 1000, (h - d) * 1000 }'
+  awk -v q="$q" -v n="$n" -v h="$h" -v a="$d1" -v b="$d2" \
+    'BEGIN { d = (a + b) / 2; printf "%-34s %9d %10.2f %10.2f %12.2f\n", q, n, h * 1000, d * 1000, (h - d) * 1000 }'
 done
 echo "# ${#STACK_BACKENDS[@]} backends and the frontend on this machine; medians of $runs, back to back; direct: the mean of two medians"
