@@ -92,9 +92,9 @@ final class FrontendWarmup {
     /** Pages of ten rendered per warm-up search: a selective query's page is rendered once per request, not four times a round. */
     private static final int PAGES_PER_SEARCH = 20;
     /** Identifiers from the rounds' results asked as literals, at most, to find a selective query. */
-    private static final int PROBES = 12;
+    private static final int PROBES = 24;
     /** Identifiers taken from one rendered page, at most. */
-    private static final int PER_PAGE = 2;
+    private static final int PER_PAGE = 4;
     /** The words of {@link #QUERIES}: an identifier holding one is no selective query. */
     private static final List<String> COMMON = List.of("return", "include", "static", "error", "printf", "todo");
     /** A selective query, for the warm-up: at least one result and at most this many. */
@@ -198,38 +198,53 @@ final class FrontendWarmup {
 
     /**
      * Of the rounds' first {@link #PROBES} identifiers (10 to 40 characters) asked as literals,
-     * those that found at least one result and at most {@link #SELECTIVE_RESULTS}, quickest
-     * first, {@link #SELECTIVE_QUERIES} at most: queries like a user's selective ones, whatever
-     * the corpus. The quickest is the timed one, so that the budget buys the most requests (an
-     * identifier that found 90 lines among many candidate files took 5 ms a search when settled,
-     * against 1.5 for one like {@code XML_ParserCreate}). Empty when none qualifies.
+     * those that found at least one result and at most {@link #SELECTIVE_RESULTS}, those the
+     * backends searched the fewest files for first ({@link #choose}), {@link #SELECTIVE_QUERIES}
+     * at most: queries like a user's selective ones, whatever the corpus. Empty when none
+     * qualifies.
      */
     private List<String> selectiveQueries(long deadline) throws IOException {
-        java.util.TreeMap<Long, String> found = new java.util.TreeMap<>();
-        int probes = 0;
+        List<Probe> probes = new java.util.ArrayList<>();
+        int asked = 0;
         for (String word : identifiers) {
-            if (probes++ == PROBES || clock.getAsLong() - deadline >= 0) {
+            if (asked++ == PROBES || clock.getAsLong() - deadline >= 0) {
                 break;
             }
-            // Asked twice, the second time timed: the first of each paid for pages and code the
-            // ones before it had not touched, and ranked them by that.
-            int results = -1;
-            long took = 0;
-            for (int ask = 0; ask < 2; ask++) {
-                long before = clock.getAsLong();
-                try (QueryRun run = fanOut.search(word, true, 2, Duration.ofSeconds(30), CAP)) {
-                    if (!finished(run)) {
-                        return found.values().stream().limit(SELECTIVE_QUERIES).toList();
-                    }
-                    results = run.index().size();
+            long before = clock.getAsLong();
+            try (QueryRun run = fanOut.search(word, true, 2, Duration.ofSeconds(30), CAP)) {
+                if (!finished(run)) {
+                    break;
                 }
-                took = clock.getAsLong() - before;
-            }
-            if (results >= 1 && results <= SELECTIVE_RESULTS) {
-                found.putIfAbsent(took, word);
+                long files = 0;
+                for (var shard : run.statuses()) {
+                    files += shard.filesSearched();
+                }
+                probes.add(new Probe(word, run.index().size(), files, clock.getAsLong() - before));
             }
         }
-        return found.values().stream().limit(SELECTIVE_QUERIES).toList();
+        return choose(probes);
+    }
+
+    /** One identifier asked as a literal: what it found, in how many files searched, and how long it took. */
+    record Probe(String query, int results, long filesSearched, long nanos) {}
+
+    /**
+     * The selective queries among {@code probes}: 1 to {@link #SELECTIVE_RESULTS} results, fewest
+     * files searched first, then quickest; {@link #SELECTIVE_QUERIES} at most. Files searched,
+     * not time, comes first: the warm-up's JVMs are still compiling, so a probe's time says as much
+     * about the code it reached first as about the query, while the files the backends had to
+     * search are what a settled search costs. Picked by time, the queries were identifiers in a
+     * hundred files or more ({@code grow_stack}: 131 files, 16 ms a search when settled, against
+     * 1.9 ms for {@code XML_ParserCreate}), and the budget bought 1,300 to 1,400 requests down
+     * the selective path, too few for its per-request code to reach the JIT's last tier.
+     */
+    static List<String> choose(List<Probe> probes) {
+        return probes.stream()
+                .filter(p -> p.results() >= 1 && p.results() <= SELECTIVE_RESULTS)
+                .sorted(java.util.Comparator.comparingLong(Probe::filesSearched).thenComparingLong(Probe::nanos))
+                .limit(SELECTIVE_QUERIES)
+                .map(Probe::query)
+                .toList();
     }
 
     /**
@@ -344,7 +359,7 @@ final class FrontendWarmup {
     }
 
     /**
-     * Adds to {@link #identifiers} two identifiers of 10 to 40 characters from a rendered page's
+     * Adds to {@link #identifiers} up to {@link #PER_PAGE} identifiers of 10 to 40 characters from a rendered page's
      * matching lines, none holding one of the rounds' words: from the page of {@code return}, the
      * first twelve were all like {@code return_EOF}, whose trigrams are the commonest there are,
      * and the quickest of them took 7.6 ms a search.

@@ -98,6 +98,22 @@ class FrontendWarmupTest {
         }
     }
 
+    @Test
+    void selectiveQueriesAreThoseSearchingFewestFilesThenQuickest() {
+        List<FrontendWarmup.Probe> probes = List.of(
+                new FrontendWarmup.Probe("in_many_files_fast", 12, 131, 1_000_000),
+                new FrontendWarmup.Probe("finds_nothing", 0, 0, 100_000),
+                new FrontendWarmup.Probe("finds_too_much", 101, 2, 100_000),
+                new FrontendWarmup.Probe("in_three_files", 40, 3, 9_000_000),
+                new FrontendWarmup.Probe("in_two_files_slow", 7, 2, 8_000_000),
+                new FrontendWarmup.Probe("in_two_files_quick", 90, 2, 2_000_000));
+        assertThat(FrontendWarmup.choose(probes))
+                .hasSize(FrontendWarmup.SELECTIVE_QUERIES)
+                .containsExactly("in_two_files_quick", "in_two_files_slow", "in_three_files");
+        assertThat(FrontendWarmup.choose(probes.subList(0, 3))).containsExactly("in_many_files_fast");
+        assertThat(FrontendWarmup.choose(List.of())).isEmpty();
+    }
+
     private static List<Path> tees(Path data) throws java.io.IOException {
         try (Stream<Path> files = Files.list(data)) {
             return files.filter(p -> p.toString().endsWith(".tee")).toList();
