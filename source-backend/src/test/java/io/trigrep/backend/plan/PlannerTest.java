@@ -145,6 +145,29 @@ class PlannerTest {
     }
 
     /** The plan may over-select files, never under-select: every file with a match satisfies the query. */
+    /**
+     * A literal's plan is built at once (its trigrams), not by the analysis; both must give the
+     * same plan, s-expression for s-expression, whatever the bytes: quotes and backslashes
+     * (escaped when printed, so ordered apart from their values), control bytes, runes of two to
+     * four UTF-8 bytes, repeated trigrams, and lengths around the exact strings' bound.
+     */
+    @Property(tries = 3000)
+    void aLiteralsPlanIsTheAnalysisPlan(@ForAll("literals") String literal) {
+        Query analyzed =
+                Planner.analyzed(io.trigrep.re2j.SyntaxTree.parsed(Pattern.compile(Pattern.quote(literal), 0)));
+        assertThat(Planner.plan(literal, true, false).toString()).isEqualTo(analyzed.toString());
+        assertThat(Planner.plan(literal, true, false)).isEqualTo(analyzed);
+    }
+
+    @Provide
+    Arbitrary<String> literals() {
+        Arbitrary<String> rune = Arbitraries.oneOf(
+                Arbitraries.of("a", "b", "c", "_", "\"", "\\", "\t", "\u0001", "\u007f", " "),
+                Arbitraries.chars().range('a', 'z').map(String::valueOf),
+                Arbitraries.of("\u00e9", "\u00ff", "\u4e2d", "\u2603", "\ud83d\ude00", "\u017f", "\u212a"));
+        return rune.list().ofMinSize(0).ofMaxSize(40).map(parts -> String.join("", parts));
+    }
+
     @Property(tries = 3000)
     void neverDropsATrueMatch(
             @ForAll("regexes") String regex, @ForAll("texts") List<String> files, @ForAll boolean fold) {
