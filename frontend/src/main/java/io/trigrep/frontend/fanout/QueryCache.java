@@ -38,6 +38,13 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
         private final QueryRun run;
 
         private int users;
+        /** Whether the entry is in the cache's map; guarded by the cache. */
+        private boolean listed;
+        /**
+         * What the entry is charged in {@link #finishedCharge}, counted once its run has finished
+         * (its tee and results no longer grow); -1 until then. Guarded by the cache.
+         */
+        private long charged = -1;
         /** When the run finished, by the cache's clock; Long.MIN_VALUE while it runs. */
         private volatile long finishedNanos = Long.MIN_VALUE;
 
@@ -62,6 +69,16 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
     private final Executor remover;
     private final LongSupplier nanoTime;
     private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+    /**
+     * The listed entries whose charge is not yet in {@link #finishedCharge}: the running ones,
+     * and finished ones until the next {@link #evict} counts them. As many as the queries that
+     * ran since, not as the cache holds.
+     */
+    private final java.util.Set<Entry> uncounted =
+            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** The charges of the listed entries counted so far. */
+    private long finishedCharge;
+
     private long hits;
     private long misses;
     private long evictions;
@@ -143,7 +160,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
             stale++;
         }
         if (entry != null && (fresh || outdated || expired(entry))) {
-            entries.remove(key);
+            unlist(entries.remove(key));
             retire(entry);
             entry = null;
         }
@@ -155,6 +172,8 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
             started.run.completion().whenComplete((run, failure) -> started.finishedNanos = nanoTime.getAsLong());
             entry = started;
             entries.put(key, entry);
+            entry.listed = true;
+            uncounted.add(entry);
         }
         entry.users++;
         return entry;
@@ -169,7 +188,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
 
     public synchronized void release(Entry entry) {
         entry.users--;
-        if (entry.users == 0 && !entries.containsValue(entry)) {
+        if (entry.users == 0 && !entry.listed) {
             close(entry);
         }
         evict();
@@ -190,14 +209,38 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
                 entry.run.tee().size(), CHARGE_PER_RESULT * entry.run.index().size());
     }
 
-    /** Evicts least recently used finished queries while over the byte bound or short of free disk. */
+    /** Takes an entry just removed from the map out of the charges. */
+    private void unlist(Entry entry) {
+        entry.listed = false;
+        if (entry.charged >= 0) {
+            finishedCharge -= entry.charged;
+        } else {
+            uncounted.remove(entry);
+        }
+    }
+
+    /**
+     * Evicts least recently used finished queries while over the byte bound or short of free disk.
+     * Runs on every release, under the cache's lock: the charges of finished entries are kept as a
+     * sum and only the uncounted ones are looked at, since summing every entry (and finding a
+     * released one among them) made each request walk the whole cache, which at a few kilobytes a
+     * selective answer holds hundreds of thousands in the default gigabyte. Without a free-space
+     * floor the file system is not asked.
+     */
     private void evict() {
         List<String> victims = new ArrayList<>();
-        long total = 0;
-        for (Entry e : entries.values()) {
-            total += charge(e);
+        long total = finishedCharge;
+        for (java.util.Iterator<Entry> i = uncounted.iterator(); i.hasNext(); ) {
+            Entry e = i.next();
+            long charge = charge(e);
+            if (e.run.completion().isDone()) {
+                e.charged = charge;
+                finishedCharge += charge;
+                i.remove();
+            }
+            total += charge;
         }
-        long free = freeBytes.getAsLong();
+        long free = minFreeBytes == 0 ? Long.MAX_VALUE : freeBytes.getAsLong();
         for (Map.Entry<String, Entry> e : entries.entrySet()) {
             if (total <= maxBytes && free >= minFreeBytes) {
                 break;
@@ -213,6 +256,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
         }
         for (String key : victims) {
             Entry entry = entries.remove(key);
+            unlist(entry);
             evictions++;
             retire(entry);
         }

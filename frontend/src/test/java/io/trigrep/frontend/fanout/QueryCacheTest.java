@@ -242,6 +242,47 @@ class QueryCacheTest {
     }
 
     @Test
+    void chargesStayExactOverManyEntriesReplacementsAndEvictions() throws Exception {
+        int keep = 50;
+        long each = finished(100);
+        QueryCache cache = new QueryCache(dir, keep * each, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
+        for (int i = 0; i < 200; i++) {
+            QueryCache.Entry e = cache.acquire("q" + i, false, () -> run(100));
+            finish(e.run());
+            cache.release(e);
+        }
+        assertThat(cache.size()).isEqualTo(keep);
+        assertThat(cache.evictions()).isEqualTo(200 - keep);
+        // Fresh runs replace cached answers: each replaced answer's charge leaves with it, so the
+        // bound still holds them all and nothing more is evicted.
+        List<QueryCache.Entry> replaced = new java.util.ArrayList<>();
+        List<QueryCache.Entry> replacements = new java.util.ArrayList<>();
+        for (int i = 150; i < 200; i++) {
+            QueryCache.Entry old = cache.acquire("q" + i, false, () -> run(100));
+            cache.release(old);
+            replaced.add(old);
+            QueryCache.Entry e = cache.acquire("q" + i, true, () -> run(100));
+            finish(e.run());
+            cache.release(e);
+            replacements.add(e);
+        }
+        assertThat(cache.size()).isEqualTo(keep);
+        assertThat(cache.evictions()).isEqualTo(200 - keep);
+        assertThat(cache.bytes()).isEqualTo(keep * each);
+        assertThat(replaced)
+                .allSatisfy(old -> assertThat(old.run().tee().path()).doesNotExist());
+        // One more answer is over the bound by one: the least recently used goes, q150's replacement.
+        QueryCache.Entry last = cache.acquire("last", false, () -> run(100));
+        finish(last.run());
+        cache.release(last);
+        assertThat(cache.size()).isEqualTo(keep);
+        assertThat(cache.evictions()).isEqualTo(200 - keep + 1);
+        assertThat(replacements.get(0).run().tee().path()).doesNotExist();
+        assertThat(replacements.get(1).run().tee().path()).exists();
+        assertThat(cache.bytes()).isEqualTo(keep * each);
+    }
+
+    @Test
     void runningAndInUseQueriesAreNeverEvicted() throws Exception {
         QueryCache cache = new QueryCache(dir, 0, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
         QueryCache.Entry running = cache.acquire("running", false, () -> run(100));
