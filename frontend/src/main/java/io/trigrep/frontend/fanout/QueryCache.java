@@ -16,7 +16,7 @@ import java.util.function.LongSupplier;
 /**
  * Queries by key (the normalised query and its options): a request for a query that is running
  * joins it; a finished one is served again from its tee file without touching the backends.
- * Bounded by the bytes of the tee files and by free disk: least recently used finished queries
+ * Bounded by the bytes of the tee files, by free disk and by the open files its answers hold: least recently used finished queries
  * are evicted first, never one that is running or being read.
  *
  * <p>An evicted or replaced query's file is removed on a thread of its own: unlinking a 1.6 GB
@@ -64,6 +64,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
 
     private final long maxBytes;
     private final long minFreeBytes;
+    private final int maxEntries;
     private final Path folder;
     private final LongSupplier freeBytes;
     private final Executor remover;
@@ -89,6 +90,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
                 folder,
                 maxBytes,
                 minFreeBytes,
+                entriesFor(OpenFiles.limit()),
                 usableSpace(folder),
                 new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
                     Thread t = new Thread(r, "trigrep-cache-remover");
@@ -120,6 +122,19 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
         };
     }
 
+    /**
+     * Cached answers at most for a process allowed {@code descriptors} open files: each keeps its
+     * tee file open, and the HTTP connections may take three quarters of the limit
+     * ({@code ConnectionLimits.connectionsFor}); the cache gets the rest less 512 for shard
+     * connections, running queries' files, jars and the JVM's own. Bounded by bytes alone, a
+     * cache of answers that found nothing (each charged its few bytes of file) held 19,988 files
+     * open after 20,000 such queries, at a limit of 20,000: the frontend then accepted no
+     * connection at all.
+     */
+    static int entriesFor(long descriptors) {
+        return (int) Math.max(16, Math.min(Integer.MAX_VALUE, descriptors / 4 - 512));
+    }
+
     /** {@code remover} closes retired runs and removes their files; {@code nanoTime} is the clock. */
     QueryCache(
             Path folder,
@@ -128,12 +143,28 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
             LongSupplier freeBytes,
             Executor remover,
             LongSupplier nanoTime) {
+        this(folder, maxBytes, minFreeBytes, Integer.MAX_VALUE, freeBytes, remover, nanoTime);
+    }
+
+    /** At most {@code maxEntries} cached answers, running ones included (those are never evicted). */
+    QueryCache(
+            Path folder,
+            long maxBytes,
+            long minFreeBytes,
+            int maxEntries,
+            LongSupplier freeBytes,
+            Executor remover,
+            LongSupplier nanoTime) {
+        if (maxEntries < 1) {
+            throw new IllegalArgumentException("maxEntries must be >= 1, got " + maxEntries);
+        }
         if (maxBytes < 0 || minFreeBytes < 0) {
             throw new IllegalArgumentException("cache limits must be >= 0, got " + maxBytes + " and " + minFreeBytes);
         }
         this.folder = folder;
         this.maxBytes = maxBytes;
         this.minFreeBytes = minFreeBytes;
+        this.maxEntries = maxEntries;
         this.freeBytes = freeBytes;
         this.remover = remover;
         this.nanoTime = nanoTime;
@@ -220,7 +251,8 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
     }
 
     /**
-     * Evicts least recently used finished queries while over the byte bound or short of free disk.
+     * Evicts least recently used finished queries while over the byte or entry bound or short of
+     * free disk.
      * Runs on every release, under the cache's lock: the charges of finished entries are kept as a
      * sum and only the uncounted ones are looked at, since summing every entry (and finding a
      * released one among them) made each request walk the whole cache, which at a few kilobytes a
@@ -241,8 +273,9 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
             total += charge;
         }
         long free = minFreeBytes == 0 ? Long.MAX_VALUE : freeBytes.getAsLong();
+        int count = entries.size();
         for (Map.Entry<String, Entry> e : entries.entrySet()) {
-            if (total <= maxBytes && free >= minFreeBytes) {
+            if (total <= maxBytes && free >= minFreeBytes && count <= maxEntries) {
                 break;
             }
             Entry entry = e.getValue();
@@ -250,6 +283,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
                 continue;
             }
             victims.add(e.getKey());
+            count--;
             long size = entry.run.tee().size();
             total -= charge(entry);
             free = free > Long.MAX_VALUE - size ? Long.MAX_VALUE : free + size;

@@ -1,6 +1,5 @@
 package io.trigrep.frontend.http;
 
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 
 /**
@@ -47,7 +46,8 @@ public record ConnectionLimits(
 
     /**
      * The cap for a process allowed {@code descriptors} open files: three quarters of them, less
-     * 256 for shard connections, query files, jars and the JVM's own, and never over 50,000.
+     * 256 for shard connections, query files, jars and the JVM's own, and never over 50,000. The
+     * cached answers' files have the last quarter ({@code QueryCache.entriesFor}).
      */
     public static int connectionsFor(long descriptors) {
         return (int) Math.max(16, Math.min(50_000, descriptors * 3 / 4 - 256));
@@ -55,9 +55,6 @@ public record ConnectionLimits(
 
     /** The process's open-file limit, or 4096 where the JVM cannot tell. */
     static long descriptorLimit() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
-            return unix.getMaxFileDescriptorCount();
-        }
-        return 4096;
+        return io.trigrep.frontend.fanout.OpenFiles.limit();
     }
 }

@@ -283,6 +283,45 @@ class QueryCacheTest {
     }
 
     @Test
+    void answersBeyondTheEntryBoundAreEvictedHoweverFewTheirBytes() throws Exception {
+        QueryCache cache = new QueryCache(dir, 1L << 40, 0, 3, () -> Long.MAX_VALUE, Runnable::run, clock::get);
+        List<QueryCache.Entry> all = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            QueryCache.Entry e = cache.acquire("q" + i, false, () -> run(0));
+            finish(e.run());
+            cache.release(e);
+            all.add(e);
+        }
+        assertThat(cache.size()).isEqualTo(3);
+        assertThat(cache.evictions()).isEqualTo(7);
+        // The least recently used went, and their files with them: no file stays open for them.
+        assertThat(all.subList(0, 7))
+                .allSatisfy(e -> assertThat(e.run().tee().path()).doesNotExist());
+        assertThat(all.subList(7, 10))
+                .allSatisfy(e -> assertThat(e.run().tee().path()).exists());
+        // Running answers count but are never evicted.
+        QueryCache.Entry running = cache.acquire("running", false, () -> run(0));
+        QueryCache.Entry another = cache.acquire("another", false, () -> run(0));
+        cache.release(cache.acquire("q9", false, () -> run(0)));
+        assertThat(cache.size()).isEqualTo(3);
+        assertThat(running.run().tee().path()).exists();
+        finish(running.run());
+        finish(another.run());
+        cache.release(running);
+        cache.release(another);
+        assertThat(cache.size()).isEqualTo(3);
+    }
+
+    @Test
+    void theEntryBoundLeavesTheConnectionsTheirShareOfTheOpenFiles() {
+        assertThat(QueryCache.entriesFor(20_000)).isEqualTo(4_488);
+        assertThat(QueryCache.entriesFor(20_000) + io.trigrep.frontend.http.ConnectionLimits.connectionsFor(20_000))
+                .isLessThan(20_000 - 512);
+        assertThat(QueryCache.entriesFor(1_024)).isEqualTo(16);
+        assertThat(QueryCache.entriesFor(1L << 40)).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
     void runningAndInUseQueriesAreNeverEvicted() throws Exception {
         QueryCache cache = new QueryCache(dir, 0, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
         QueryCache.Entry running = cache.acquire("running", false, () -> run(100));
