@@ -65,6 +65,9 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
     private final long maxBytes;
     private final long minFreeBytes;
     private final int maxEntries;
+    /** The least an answer is charged, whatever its file and results ({@link #ANSWER_CHARGE}, 0 in tests). */
+    private final long answerCharge;
+
     private final Path folder;
     private final LongSupplier freeBytes;
     private final Executor remover;
@@ -91,6 +94,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
                 maxBytes,
                 minFreeBytes,
                 entriesFor(OpenFiles.limit()),
+                ANSWER_CHARGE,
                 usableSpace(folder),
                 new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
                     Thread t = new Thread(r, "trigrep-cache-remover");
@@ -143,7 +147,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
             LongSupplier freeBytes,
             Executor remover,
             LongSupplier nanoTime) {
-        this(folder, maxBytes, minFreeBytes, Integer.MAX_VALUE, freeBytes, remover, nanoTime);
+        this(folder, maxBytes, minFreeBytes, Integer.MAX_VALUE, 0, freeBytes, remover, nanoTime);
     }
 
     /** At most {@code maxEntries} cached answers, running ones included (those are never evicted). */
@@ -152,6 +156,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
             long maxBytes,
             long minFreeBytes,
             int maxEntries,
+            long answerCharge,
             LongSupplier freeBytes,
             Executor remover,
             LongSupplier nanoTime) {
@@ -165,6 +170,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
         this.maxBytes = maxBytes;
         this.minFreeBytes = minFreeBytes;
         this.maxEntries = maxEntries;
+        this.answerCharge = answerCharge;
         this.freeBytes = freeBytes;
         this.remover = remover;
         this.nanoTime = nanoTime;
@@ -235,9 +241,21 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
      */
     static final long CHARGE_PER_RESULT = 300;
 
-    private static long charge(Entry entry) {
+    /**
+     * The least an answer is charged: what one costs the heap whatever its results (its run, the
+     * result columns' first arrays, the shard statuses, the open file: about 2.7 KB an answer in
+     * a class histogram of 20,000 cached answers that found nothing) at the ratio of {@link
+     * #CHARGE_PER_RESULT}. Charged by its file alone, an answer without results cost a few bytes of
+     * the budget, and a large open-file limit let a cache of them outgrow the heap.
+     */
+    static final long ANSWER_CHARGE = 32L << 10;
+
+    private long charge(Entry entry) {
         return Math.max(
-                entry.run.tee().size(), CHARGE_PER_RESULT * entry.run.index().size());
+                answerCharge,
+                Math.max(
+                        entry.run.tee().size(),
+                        CHARGE_PER_RESULT * entry.run.index().size()));
     }
 
     /** Takes an entry just removed from the map out of the charges. */

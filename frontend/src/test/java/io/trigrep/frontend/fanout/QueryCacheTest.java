@@ -284,7 +284,7 @@ class QueryCacheTest {
 
     @Test
     void answersBeyondTheEntryBoundAreEvictedHoweverFewTheirBytes() throws Exception {
-        QueryCache cache = new QueryCache(dir, 1L << 40, 0, 3, () -> Long.MAX_VALUE, Runnable::run, clock::get);
+        QueryCache cache = new QueryCache(dir, 1L << 40, 0, 3, 0, () -> Long.MAX_VALUE, Runnable::run, clock::get);
         List<QueryCache.Entry> all = new java.util.ArrayList<>();
         for (int i = 0; i < 10; i++) {
             QueryCache.Entry e = cache.acquire("q" + i, false, () -> run(0));
@@ -310,6 +310,26 @@ class QueryCacheTest {
         cache.release(running);
         cache.release(another);
         assertThat(cache.size()).isEqualTo(3);
+    }
+
+    @Test
+    void anAnswerIsChargedAtLeastWhatItCostsTheHeap() throws Exception {
+        QueryCache cache = new QueryCache(
+                dir,
+                3 * QueryCache.ANSWER_CHARGE,
+                0,
+                Integer.MAX_VALUE,
+                QueryCache.ANSWER_CHARGE,
+                () -> Long.MAX_VALUE,
+                Runnable::run,
+                clock::get);
+        for (int i = 0; i < 10; i++) {
+            QueryCache.Entry e = cache.acquire("nothing" + i, false, () -> run(0));
+            finish(e.run());
+            cache.release(e);
+        }
+        assertThat(cache.size()).isEqualTo(3);
+        assertThat(cache.evictions()).isEqualTo(7);
     }
 
     @Test
