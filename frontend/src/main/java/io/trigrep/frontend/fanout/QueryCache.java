@@ -16,8 +16,8 @@ import java.util.function.LongSupplier;
 /**
  * Queries by key (the normalised query and its options): a request for a query that is running
  * joins it; a finished one is served again from its tee file without touching the backends.
- * Bounded by the bytes of the tee files, by free disk and by the open files its answers hold: least recently used finished queries
- * are evicted first, never one that is running or being read.
+ * Bounded by the bytes of the tee files, by free disk and by the open files its answers hold:
+ * least recently used finished queries are evicted first, never one that is running or being read.
  *
  * <p>An evicted or replaced query's file is removed on a thread of its own: unlinking a 1.6 GB
  * file written with direct I/O takes ext4 about 300 ms of waiting for its journal, which would
@@ -270,8 +270,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
 
     /**
      * Evicts least recently used finished queries while over the byte or entry bound or short of
-     * free disk.
-     * Runs on every release, under the cache's lock: the charges of finished entries are kept as a
+     * free disk. Runs on every release, under the cache's lock: the charges of finished entries are kept as a
      * sum and only the uncounted ones are looked at, since summing every entry (and finding a
      * released one among them) made each request walk the whole cache, which at a few kilobytes a
      * selective answer holds hundreds of thousands in the default gigabyte. Without a free-space

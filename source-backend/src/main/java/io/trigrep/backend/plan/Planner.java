@@ -61,7 +61,10 @@ public final class Planner {
         return anyOf(List.of(bytes.toString()));
     }
 
-    /** The plan by the analysis alone, for any tree: what {@link #plan} returns for trees it does not take a shorter way for. */
+    /**
+     * The plan by the analysis alone, for any tree: what {@link #plan} returns for the trees it
+     * takes no shorter way for.
+     */
     static Query analyzed(SyntaxTree tree) {
         Info info = analyze(tree).simplify(true).addExact();
         Query match = info.match;
