@@ -35,7 +35,9 @@ public final class FanOut implements AutoCloseable {
 
     private final List<InetSocketAddress> backends;
     private final Path dataDir;
-    /** Direct writes' alignment in {@link #dataDir}, found once. */
+    /** Whether the tees write their full buffers with direct I/O, around the page cache ({@link TeeFile}). */
+    private final boolean directTee;
+    /** Direct writes' alignment in {@link #dataDir}, found once; 0 without direct writes. */
     private final int teeAlignment;
     /**
      * The tees' buffers, kept across queries: 16 cover as many selective queries at once (each
@@ -73,6 +75,18 @@ public final class FanOut implements AutoCloseable {
     /** Talks to the backends over mutual TLS when {@code tls} (a client configuration) is enabled: searches, fetches and pings. */
     public FanOut(List<InetSocketAddress> backends, Path dataDir, int writerThreads, FrontendMetrics metrics, Tls tls)
             throws IOException {
+        this(backends, dataDir, writerThreads, metrics, tls, false);
+    }
+
+    /** The same; the tees write with direct I/O when {@code directTee}, else through the page cache ({@link TeeFile}). */
+    public FanOut(
+            List<InetSocketAddress> backends,
+            Path dataDir,
+            int writerThreads,
+            FrontendMetrics metrics,
+            Tls tls,
+            boolean directTee)
+            throws IOException {
         this.metrics = metrics;
         this.tls = tls;
         if (backends.isEmpty()) {
@@ -80,7 +94,8 @@ public final class FanOut implements AutoCloseable {
         }
         this.backends = List.copyOf(backends);
         this.dataDir = Files.createDirectories(dataDir);
-        this.teeAlignment = TeeFile.directAlignment(this.dataDir);
+        this.directTee = directTee;
+        this.teeAlignment = directTee ? TeeFile.directAlignment(this.dataDir) : 0;
         this.writers = Executors.newFixedThreadPool(writerThreads, r -> {
             Thread t = new Thread(r, "trigrep-tee");
             t.setDaemon(true);
@@ -150,7 +165,7 @@ public final class FanOut implements AutoCloseable {
         Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
         QueryRun run = new QueryRun(
                 shardNames(),
-                new TeeFile(tee, teeIo, teeAlignment, teeBuffers),
+                new TeeFile(tee, teeIo, directTee, teeAlignment, teeBuffers),
                 writers,
                 heavyWriters,
                 caps,

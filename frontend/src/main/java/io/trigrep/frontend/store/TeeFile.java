@@ -20,15 +20,18 @@ import java.util.concurrent.Executor;
  * back one frame at a time by offset and length when a page is rendered. The file is the frames
  * end to end, nothing else. One writer thread; reads are positional and may come from any thread.
  *
- * <p>Appends gather in 1 MiB block-aligned buffers that go to the file with direct I/O
- * ({@code O_DIRECT}) when full. A query of 5 million results tees 1.6 GB of which a page reads a
- * few kilobytes, mostly never: through the page cache, the kernel's copy into fresh cache pages
- * and their bookkeeping cost more CPU than receiving the bytes from the sockets (about 0.9 of the
- * frontend's 2.7 CPU-seconds for that query), and the dirty pages are written back later anyway.
- * Direct writes hand the buffer to the device. Up to {@link #DEPTH} full buffers are written at
- * once, by the I/O executor, while the writer fills the next: one write at a time left the disk
- * idle between writes and the writer idle during them. Where the file system refuses direct
- * I/O, the same buffers are written through the page cache.
+ * <p>Appends gather in 1 MiB buffers written to the file when full, up to {@link #DEPTH} at once by
+ * the I/O executor while the writer fills the next: one write at a time left the disk idle between
+ * writes and the writer idle during them. By default they go through the page cache: the kernel
+ * copies them into its pages (about 0.85 ms of CPU per MB here) and writes them back later, or
+ * never, for a file evicted within its 30 s expiry, as a fresh heavy query's replaced answer is.
+ * With direct I/O ({@code O_DIRECT}, {@code direct}), 1 MiB block-aligned buffers go to the
+ * device as they are: less CPU per byte and no page cache taken from the shards, but the device's
+ * work is done during the query. On a virtual machine that work runs on the host's CPU and is
+ * taken from the guest's busy cores: Linux {@code struct} (249 MB teed) lost 0.3-0.6 core-s a
+ * query to steal with direct writes and none through the page cache, and answered in 0.75 s
+ * against 0.67 (BENCHMARKS.md, "The tee through the page cache"). Where the file system refuses
+ * direct I/O, the same buffers go through the page cache.
  *
  * <p>Invariants, under the monitor: bytes {@code [0, flushed)} are in the file for good, and
  * {@code flushed} is a multiple of the block size; {@code [flushed, submitted)} are being written
@@ -100,21 +103,24 @@ public final class TeeFile implements Closeable {
         this(path, io, true);
     }
 
-    /**
-     * Full buffers are written on {@code io}; direct writes are aligned to {@code alignment}, the
-     * folder's {@link #directAlignment} found once by the caller rather than once per query (the
-     * lookup reads the mount table); buffers come from {@code buffers}, shared by the tees.
-     */
-    public TeeFile(Path path, Executor io, int alignment, TeeBuffers buffers) throws IOException {
-        this(path, io, true, alignment, buffers);
-    }
-
     /** {@code direct} false writes through the page cache even where direct I/O is possible (tests both). */
     TeeFile(Path path, Executor io, boolean direct) throws IOException {
         this(path, io, direct, 0, new TeeBuffers(0));
     }
 
-    private TeeFile(Path path, Executor io, boolean direct, int alignment, TeeBuffers buffers) {
+    /** Direct writes on {@code io}, aligned to {@code alignment}, in buffers from {@code buffers}; see the next. */
+    public TeeFile(Path path, Executor io, int alignment, TeeBuffers buffers) throws IOException {
+        this(path, io, true, alignment, buffers);
+    }
+
+    /**
+     * Full buffers are written on {@code io}, with direct I/O when {@code direct} and the file
+     * system allows it, else through the page cache; direct writes are aligned to {@code
+     * alignment}, the folder's {@link #directAlignment} found once by the caller rather than once
+     * per query (the lookup reads the mount table), or 0 to find it when the file is created;
+     * buffers come from {@code buffers}, shared by the tees.
+     */
+    public TeeFile(Path path, Executor io, boolean direct, int alignment, TeeBuffers buffers) {
         if (alignment != 0 && (alignment < 512 || alignment > BUFFER_BYTES || Integer.bitCount(alignment) != 1)) {
             throw new IllegalArgumentException(
                     "alignment must be a power of two in [512, " + BUFFER_BYTES + "], got " + alignment);
@@ -154,7 +160,7 @@ public final class TeeFile implements Closeable {
     }
 
     /** True when full buffers bypass the page cache (known once the first buffer filled). */
-    synchronized boolean direct() {
+    public synchronized boolean direct() {
         return directWrites != null;
     }
 

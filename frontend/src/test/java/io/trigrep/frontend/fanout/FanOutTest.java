@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.trigrep.backend.TestShards;
 import io.trigrep.backend.server.BackendConfig;
 import io.trigrep.backend.server.BackendServer;
+import io.trigrep.frontend.metrics.FrontendMetrics;
 import io.trigrep.frontend.query.QueryService;
 import io.trigrep.frontend.query.StoredResult;
 import io.trigrep.frontend.store.ResultIndex;
@@ -119,6 +120,52 @@ class FanOutTest {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * A heavy answer's tee goes through the page cache unless the fan-out was told to write it
+     * around it (direct I/O, where the file system allows it), and the answer is whole either way.
+     */
+    @Test
+    void theTeeWritesThroughThePageCacheUnlessToldToWriteDirect() throws Exception {
+        Path corpus = dir.resolve("heavy-corpus/pkg");
+        Files.createDirectories(corpus);
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 40_000; i++) {
+            text.append("int heavy_")
+                    .append(i)
+                    .append(" = ")
+                    .append(i)
+                    .append("; /* a line long enough that 40,000 of them")
+                    .append(" fill several of the tee's buffers */\n");
+        }
+        Files.writeString(corpus.resolve("heavy.c"), text);
+        BackendServer server = new BackendServer(
+                TestShards.build(corpus.getParent(), dir.resolve("heavy-shard"), 1)
+                        .get(0),
+                BackendConfig.defaults());
+        try {
+            List<InetSocketAddress> one = List.of(server.start("127.0.0.1", 0));
+            for (boolean direct : new boolean[] {false, true}) {
+                Path data = dir.resolve("data-tee-" + direct);
+                try (FanOut fanOut =
+                                new FanOut(one, data, 2, new FrontendMetrics(), io.trigrep.proto.Tls.PLAIN, direct);
+                        QueryRun run = fanOut.search("heavy_", false, 2, Duration.ofSeconds(30))) {
+                    run.completion().get(30, TimeUnit.SECONDS);
+                    assertThat(run.failed()).isEmpty();
+                    assertThat(run.index().size()).isEqualTo(40_000);
+                    assertThat(run.tee().size()).as("several full buffers").isGreaterThan(3L << 20);
+                    String fileSystem = Files.getFileStore(data).type();
+                    if (!direct || List.of("ext4", "xfs", "btrfs").contains(fileSystem)) {
+                        assertThat(run.tee().direct())
+                                .as("direct I/O on " + fileSystem)
+                                .isEqualTo(direct);
+                    }
+                }
+            }
+        } finally {
+            server.close();
         }
     }
 
