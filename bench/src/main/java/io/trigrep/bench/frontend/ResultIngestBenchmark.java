@@ -53,6 +53,10 @@ public class ResultIngestBenchmark {
     @Param({"false", "true"})
     public boolean byFile;
 
+    /** Best results the index keeps as they come (the frontend's 1,000), or 0: all passed over at the end. */
+    @Param({"0", "1000"})
+    public int keep;
+
     private int frames;
 
     private ByteBuffer reads;
@@ -112,7 +116,7 @@ public class ResultIngestBenchmark {
         }
         starts[frames] = out.writerIndex();
         reads = out.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
-        index = new ResultIndex();
+        index = new ResultIndex(keep);
     }
 
     /**
@@ -133,7 +137,7 @@ public class ResultIngestBenchmark {
     @OperationsPerInvocation(FRAMES)
     public int ingest() throws Exception {
         if (index.size() > 1 << 22) {
-            index = new ResultIndex(); // bounded, like one query of four million results
+            index = new ResultIndex(keep); // bounded, like one query of four million results
         }
         ByteBuffer view = reads;
         int end = starts[frames];

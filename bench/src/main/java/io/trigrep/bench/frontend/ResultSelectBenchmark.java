@@ -45,6 +45,10 @@ public class ResultSelectBenchmark {
     @Param({"random", "worst-first"})
     public String arrival;
 
+    /** Best results the index keeps as they come (the frontend's 1,000), or 0: all passed over at the end. */
+    @Param({"0", "1000"})
+    public int keep;
+
     private ResultIndex index;
 
     @Setup(Level.Trial)
@@ -67,7 +71,7 @@ public class ResultSelectBenchmark {
         }
         starts[results] = out.writerIndex();
         ByteBuffer view = out.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
-        index = new ResultIndex();
+        index = new ResultIndex(keep);
         for (int i = 0; i < results; i++) {
             int length = (int) Framing.frameLength(view, starts[i], starts[i + 1] - starts[i], FrameLimits.DEFAULT);
             view.limit(starts[i] + length).position(starts[i]);

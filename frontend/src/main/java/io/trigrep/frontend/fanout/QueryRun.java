@@ -35,7 +35,7 @@ public final class QueryRun implements AutoCloseable {
     private final StreamHandler.Stream[] streams;
 
     private final TeeFile tee;
-    private final ResultIndex index = new ResultIndex();
+    private final ResultIndex index = new ResultIndex(FIRST_RANKS);
     private final Executor writer;
     private final CompletableFuture<QueryRun> completion = new CompletableFuture<>();
     /**

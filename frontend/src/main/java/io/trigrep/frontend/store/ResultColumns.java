@@ -270,6 +270,16 @@ final class ResultColumns {
         return published[result / CHUNK][result % CHUNK * LONGS + 1];
     }
 
+    /** {@link #key} of a result added, published or not: on the writer's thread only. */
+    long addedKey(int result) {
+        return chunks[result / CHUNK][result % CHUNK * LONGS + 1];
+    }
+
+    /** {@link #offset} of a result added, published or not: on the writer's thread only. */
+    long addedOffset(int result) {
+        return chunks[result / CHUNK][result % CHUNK * LONGS] >>> MATCH_BITS;
+    }
+
     float ranking(int result) {
         return Float.intBitsToFloat(signedOrder(~(int) (key(result) >>> 32)));
     }

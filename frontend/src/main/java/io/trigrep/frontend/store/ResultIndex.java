@@ -13,8 +13,22 @@ import java.nio.ByteBuffer;
  */
 public final class ResultIndex {
     private final ResultColumns columns = new ResultColumns();
-    private final ResultOrder order = new ResultOrder(columns);
-    private final PackageGroups groups = new PackageGroups(columns, order);
+    private final ResultOrder order;
+    private final PackageGroups groups;
+
+    public ResultIndex() {
+        this(0);
+    }
+
+    /**
+     * Keeps the {@code keep} best results as they are added: {@link #selectFirst} and {@link
+     * #best} of up to as many, once the last result is in, then order those instead of passing
+     * over every result.
+     */
+    public ResultIndex(int keep) {
+        order = new ResultOrder(columns, keep);
+        groups = new PackageGroups(columns, order);
+    }
 
     /** Packages in the order of their best result, each with its count and its first results in sorted order. */
     @SuppressWarnings(

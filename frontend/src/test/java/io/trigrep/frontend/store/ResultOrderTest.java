@@ -30,9 +30,18 @@ class ResultOrderTest {
     /** Columns and their order, wired as {@link ResultIndex} wires them. */
     private static final class Results {
         final ResultColumns columns = new ResultColumns();
-        final ResultOrder order = new ResultOrder(columns);
+        final ResultOrder order;
         final List<Expected> expected = new ArrayList<>();
         long offset;
+
+        Results() {
+            this(0);
+        }
+
+        /** Keeping the {@code keep} best as they are added. */
+        Results(int keep) {
+            order = new ResultOrder(columns, keep);
+        }
 
         boolean add(int stream, ByteBuffer frame, long at) {
             boolean added = columns.add(stream, frame, at);
@@ -365,43 +374,56 @@ class ResultOrderTest {
     /**
      * The best k, for k below, at and above the number of results, are the first k of the exact
      * order: with awkward rankings, offsets in and out of arrival order, and results arriving
-     * worst first (each better than all before it: every one enters the heap) and best first.
+     * worst first (each better than all before it: every one enters the heap), best first, and the
+     * best of all first (it must not stay at the root of a heap of the worst);
+     * whether the best are found at the end or kept as the results come (fewer, as many or more
+     * kept than asked for), and when some were asked for while results still came.
      */
     @Test
     void theBestKAreTheFirstKOfTheExactOrderWhateverTheArrivalOrder() {
         float[] awkward = {
             0f, -0f, 1f, -1f, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.MIN_VALUE, 0.5f
         };
-        for (String arrival : new String[] {"random", "random offsets", "worst first", "best first"}) {
-            Random random = new Random(arrival.hashCode());
-            Results results = new Results();
-            List<Expected> expected = new ArrayList<>();
-            int total = 3_000;
-            for (int i = 0; i < total; i++) {
-                String path = "f" + random.nextInt(40);
-                float ranking = switch (arrival) {
-                    case "worst first" -> i / (float) total;
-                    case "best first" -> 1 - i / (float) total;
-                    default -> awkward[random.nextInt(awkward.length)];
-                };
-                long offset = arrival.equals("random offsets") ? random.nextInt(1_000_000) : i * 100L;
-                assertThat(results.add(i % 2, frame("p", path, ranking), offset))
-                        .isTrue();
-                expected.add(new Expected(i, ranking, fileHash("p", path), offset, "p"));
-            }
-            expected.sort((a, b) -> {
-                int c = Float.compare(b.ranking(), a.ranking());
-                c = c != 0 ? c : Integer.compare(a.pathHash(), b.pathHash());
-                c = c != 0 ? c : Long.compare(a.offset(), b.offset());
-                return c != 0 ? c : Integer.compare(a.index(), b.index());
-            });
-            for (int k : new int[] {0, 1, 2, 3, 100, 1_000, total - 1, total, total + 1}) {
-                int[] best = results.order.best(k);
-                assertThat(best).as("best(%d), %s", k, arrival).hasSize(Math.min(k, total));
-                for (int rank = 0; rank < best.length; rank++) {
-                    assertThat(best[rank])
-                            .as("best(%d)[%d], %s", k, rank, arrival)
-                            .isEqualTo(expected.get(rank).index());
+        int total = 3_000;
+        for (int keep : new int[] {0, 1, 100, 1_000, total, 5_000}) {
+            for (String arrival :
+                    new String[] {"random", "random offsets", "worst first", "best first", "the best first, then random"
+                    }) {
+                Random random = new Random(arrival.hashCode());
+                Results results = new Results(keep);
+                List<Expected> expected = new ArrayList<>();
+                for (int i = 0; i < total; i++) {
+                    String path = "f" + random.nextInt(40);
+                    float ranking = switch (arrival) {
+                        case "worst first" -> i / (float) total;
+                        case "best first" -> 1 - i / (float) total;
+                        case "the best first, then random" -> i == 0 ? 2f : random.nextFloat();
+                        default -> awkward[random.nextInt(awkward.length)];
+                    };
+                    long offset = arrival.equals("random offsets") ? random.nextInt(1_000_000) : i * 100L;
+                    assertThat(results.add(i % 2, frame("p", path, ranking), offset))
+                            .isTrue();
+                    expected.add(new Expected(i, ranking, fileHash("p", path), offset, "p"));
+                    if (i == total / 3) {
+                        assertThat(results.order.best(10)).hasSize(10); // a page while the query runs
+                    }
+                }
+                expected.sort((a, b) -> {
+                    int c = Float.compare(b.ranking(), a.ranking());
+                    c = c != 0 ? c : Integer.compare(a.pathHash(), b.pathHash());
+                    c = c != 0 ? c : Long.compare(a.offset(), b.offset());
+                    return c != 0 ? c : Integer.compare(a.index(), b.index());
+                });
+                for (int k : new int[] {0, 1, 2, 3, 100, 1_000, total - 1, total, total + 1}) {
+                    int[] best = results.order.best(k);
+                    assertThat(best)
+                            .as("best(%d), %s, %d kept", k, arrival, keep)
+                            .hasSize(Math.min(k, total));
+                    for (int rank = 0; rank < best.length; rank++) {
+                        assertThat(best[rank])
+                                .as("best(%d)[%d], %s, %d kept", k, rank, arrival, keep)
+                                .isEqualTo(expected.get(rank).index());
+                    }
                 }
             }
         }
