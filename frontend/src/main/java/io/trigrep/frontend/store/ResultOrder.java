@@ -38,19 +38,30 @@ final class ResultOrder {
     /** Null while results are being added. */
     private volatile Ranks ranks;
 
-    /**
-     * The best results so far, at most its length, as a heap with the worst at its root: kept as
-     * they are added, so that {@link #best} of as many or fewer, once the last is in, orders these
-     * instead of passing over every result then (11 ms for Linux {@code struct}'s 2 million, on
-     * the answer's path after the last backend was done). Each with its key and offset beside it:
-     * the results added since the last publish are the writer's alone. Writer's thread only.
-     */
-    private final int[] running;
+    private static final int[] NO_RESULTS = new int[0];
+    private static final long[] NO_LONGS = new long[0];
 
-    private final long[] runningKey;
-    private final long[] runningOffset;
+    /**
+     * How many of the best results to keep as they are added, so that {@link #best} of as many or
+     * fewer, once the last is in, orders those instead of passing over every result then (11 ms
+     * for Linux {@code struct}'s 2 million, on the answer's path after the last backend was
+     * done); 0 once {@link #selectFirst} chose the first ranks. Writer's thread only, as the rest
+     * of the running best.
+     */
+    private int keep;
+
+    /**
+     * The running best: grown as results come, up to {@link #keep}, then a heap with the worst at
+     * its root; each with its key and offset beside it, since the results added since the last
+     * publish are the writer's alone. Let go once the first ranks are chosen: a finished query's
+     * index may stay in the cache for long, and 20 KB each would be most of a cached answer's heap.
+     */
+    private int[] running = NO_RESULTS;
+
+    private long[] runningKey = NO_LONGS;
+    private long[] runningOffset = NO_LONGS;
     private int runningSize;
-    /** Results the running heap has seen: the first this many. */
+    /** Results the running best have seen: the first this many. */
     private int seen;
 
     ResultOrder(ResultColumns columns) {
@@ -63,9 +74,7 @@ final class ResultOrder {
             throw new IllegalArgumentException("keep must be >= 0, got " + keep);
         }
         this.columns = columns;
-        this.running = new int[keep];
-        this.runningKey = new long[keep];
-        this.runningOffset = new long[keep];
+        this.keep = keep;
     }
 
     /**
@@ -78,17 +87,23 @@ final class ResultOrder {
             ranks = null;
             r.all().cancel(false);
         }
-        if (running.length == 0) {
+        if (keep == 0) {
             return;
         }
         int added = columns.added();
         for (int i = seen; i < added; i++) {
             long key = columns.addedKey(i);
-            if (runningSize < running.length) {
+            if (runningSize < keep) {
                 // Kept as they come, made a heap only once full: a query with fewer results (a
                 // selective one) has them all sorted at the end anyway.
-                place(runningSize++, i, key, columns.addedOffset(i));
                 if (runningSize == running.length) {
+                    int n = Math.min(keep, Math.max(16, 2 * runningSize));
+                    running = Arrays.copyOf(running, n);
+                    runningKey = Arrays.copyOf(runningKey, n);
+                    runningOffset = Arrays.copyOf(runningOffset, n);
+                }
+                place(runningSize++, i, key, columns.addedOffset(i));
+                if (runningSize == keep) {
                     for (int at = runningSize / 2 - 1; at >= 0; at--) {
                         keepDown(at, running[at], runningKey[at], runningOffset[at]);
                     }
@@ -134,6 +149,11 @@ final class ResultOrder {
         place(at, i, key, offset);
     }
 
+    /** Results the running best have room for now: grown as results come, 0 once let go. */
+    int runningCapacity() {
+        return running.length;
+    }
+
     private void move(int from, int to) {
         place(to, running[from], runningKey[from], runningOffset[from]);
     }
@@ -147,18 +167,24 @@ final class ResultOrder {
     /**
      * Selects the first {@code k} ranks without sorting everything (the running best when they are
      * as many or more; else one pass, about a fifth of a full sort's time for 5 million results)
-     * and promises the full order: the query can answer
-     * its first pages as soon as its last backend is done, and the sort (the last 0.1 s of a
-     * 5-million-result query, while users waited) is made by {@link #sort}, or by the first reader
-     * of a rank past these.
+     * and promises the full order: the query can answer its first pages as soon as its last
+     * backend is done, and the sort (the last 0.1 s of a 5-million-result query, while users
+     * waited) is made by {@link #sort}, or by the first reader of a rank past these. The running
+     * best are let go.
      */
     void selectFirst(int k) {
         columns.publish();
         Ranks before = ranks;
-        boolean keep = before != null && !before.all().isCompletedExceptionally();
+        boolean promised = before != null && !before.all().isCompletedExceptionally();
         int[] first = best(k);
-        CompletableFuture<int[]> all = keep ? before.all() : new CompletableFuture<>();
-        ranks = new Ranks(first, all, keep ? before.sortTaken() : new AtomicBoolean());
+        // Chosen: the running best are not needed again (a later best passes over every result).
+        keep = 0;
+        running = NO_RESULTS;
+        runningKey = NO_LONGS;
+        runningOffset = NO_LONGS;
+        runningSize = 0;
+        CompletableFuture<int[]> all = promised ? before.all() : new CompletableFuture<>();
+        ranks = new Ranks(first, all, promised ? before.sortTaken() : new AtomicBoolean());
         if (first.length == columns.added()) {
             all.complete(first); // every result was chosen: the first ranks are the full order
         }
@@ -267,7 +293,7 @@ final class ResultOrder {
         if (n == 0) {
             return new int[0];
         }
-        if (n <= running.length && seen == total) {
+        if (n <= keep && seen == total) {
             // The running heap holds the best runningSize (>= n, as total > n); its first n are the best n.
             int[] chosen = ordered(Arrays.copyOf(running, runningSize));
             return chosen.length == n ? chosen : Arrays.copyOf(chosen, n);

@@ -51,7 +51,7 @@ class ResultOrderTest {
             return added;
         }
 
-        /** Adds {@code n} results of a few packages and many paths from three streams, in tee order. */
+        /** Adds {@code n} more results of a few packages and many paths from three streams, in tee order. */
         Results random(long seed, int n) {
             Random random = new Random(seed);
             for (int i = 0; i < n; i++) {
@@ -60,7 +60,7 @@ class ResultOrderTest {
                 String pkg = "p" + random.nextInt(5);
                 ByteBuffer frame = frame(pkg, path, ranking);
                 assertThat(add(i % 3, frame, offset)).isTrue();
-                expected.add(new Expected(i, ranking, fileHash(pkg, path), offset, "p"));
+                expected.add(new Expected(expected.size(), ranking, fileHash(pkg, path), offset, "p"));
                 offset += frame.remaining();
             }
             expected.sort(Comparator.comparing(Expected::ranking, Comparator.reverseOrder())
@@ -356,6 +356,28 @@ class ResultOrderTest {
                         .as("rank %d (shuffled offsets: %s)", rank, shuffledOffsets)
                         .containsExactly(want.ranking(), want.pathHash(), want.offset());
             }
+        }
+    }
+
+    /**
+     * The running best take room as results come, not the whole of what they keep at once, and let
+     * it go once the first ranks are chosen (a finished query's index may stay cached for long);
+     * the first ranks and later choices stay exact.
+     */
+    @Test
+    void theRunningBestGrowWithTheResultsAndAreLetGoOnceTheFirstRanksAreChosen() {
+        Results results = new Results(1_000).random(43, 40);
+        assertThat(results.order.runningCapacity()).isBetween(40, 64);
+        results.random(44, 3_000);
+        assertThat(results.order.runningCapacity()).isEqualTo(1_000);
+        results.order.selectFirst(1_000);
+        assertThat(results.order.runningCapacity()).isZero();
+        for (int rank = 0; rank < 1_000; rank++) {
+            assertThat(results.order.sorted(rank)).as("rank %d", rank).isEqualTo(results.expected(rank));
+        }
+        int[] best = results.order.best(10);
+        for (int rank = 0; rank < best.length; rank++) {
+            assertThat(best[rank]).as("best(10)[%d] after", rank).isEqualTo(results.expected(rank));
         }
     }
 
