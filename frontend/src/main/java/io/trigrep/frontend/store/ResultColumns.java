@@ -253,7 +253,7 @@ final class ResultColumns {
 
     /** Where the result's frame is in the tee. */
     long offset(int result) {
-        return published[result / CHUNK][result % CHUNK * LONGS] >>> MATCH_BITS;
+        return offset(published, result);
     }
 
     /** Which of its frame's results it is: 0 but for the matches of a fileResults after its first. */
@@ -267,17 +267,25 @@ final class ResultColumns {
 
     /** The order's key, as {@link #key} makes it. */
     long key(int result) {
-        return published[result / CHUNK][result % CHUNK * LONGS + 1];
+        return key(published, result);
     }
 
     /** {@link #key} of a result added, published or not: on the writer's thread only. */
     long addedKey(int result) {
-        return chunks[result / CHUNK][result % CHUNK * LONGS + 1];
+        return key(chunks, result);
     }
 
     /** {@link #offset} of a result added, published or not: on the writer's thread only. */
     long addedOffset(int result) {
-        return chunks[result / CHUNK][result % CHUNK * LONGS] >>> MATCH_BITS;
+        return offset(chunks, result);
+    }
+
+    private static long key(long[][] table, int result) {
+        return table[result / CHUNK][result % CHUNK * LONGS + 1];
+    }
+
+    private static long offset(long[][] table, int result) {
+        return table[result / CHUNK][result % CHUNK * LONGS] >>> MATCH_BITS;
     }
 
     float ranking(int result) {

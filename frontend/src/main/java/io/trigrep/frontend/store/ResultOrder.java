@@ -38,30 +38,16 @@ final class ResultOrder {
     /** Null while results are being added. */
     private volatile Ranks ranks;
 
-    private static final int[] NO_RESULTS = new int[0];
-    private static final long[] NO_LONGS = new long[0];
-
     /**
-     * How many of the best results to keep as they are added, so that {@link #best} of as many or
-     * fewer, once the last is in, orders those instead of passing over every result then (11 ms
-     * for Linux {@code struct}'s 2 million, on the answer's path after the last backend was
-     * done); 0 once {@link #selectFirst} chose the first ranks. Writer's thread only, as the rest
-     * of the running best.
+     * The best results so far, kept as they are added, so that {@link #best} of as many or fewer,
+     * once the last is in, orders those instead of passing over every result then (11 ms for
+     * Linux {@code struct}'s 2 million, on the answer's path after the last backend was done).
+     * Null when none are kept, and let go once {@link #selectFirst} chose the first ranks: a
+     * finished query's index may stay in the cache for long. Writer's thread only.
      */
-    private int keep;
+    private BestResults running;
 
-    /**
-     * The running best: grown as results come, up to {@link #keep}, then a heap with the worst at
-     * its root; each with its key and offset beside it, since the results added since the last
-     * publish are the writer's alone. Let go once the first ranks are chosen: a finished query's
-     * index may stay in the cache for long, and 20 KB each would be most of a cached answer's heap.
-     */
-    private int[] running = NO_RESULTS;
-
-    private long[] runningKey = NO_LONGS;
-    private long[] runningOffset = NO_LONGS;
-    private int runningSize;
-    /** Results the running best have seen: the first this many. */
+    /** Results {@link #running} has seen: the first this many. */
     private int seen;
 
     ResultOrder(ResultColumns columns) {
@@ -74,7 +60,7 @@ final class ResultOrder {
             throw new IllegalArgumentException("keep must be >= 0, got " + keep);
         }
         this.columns = columns;
-        this.keep = keep;
+        this.running = keep == 0 ? null : new BestResults(keep, 0);
     }
 
     /**
@@ -87,81 +73,20 @@ final class ResultOrder {
             ranks = null;
             r.all().cancel(false);
         }
-        if (keep == 0) {
+        if (running == null) {
             return;
         }
+        // The results added since the last publish are the writer's alone: read through its table.
         int added = columns.added();
         for (int i = seen; i < added; i++) {
-            long key = columns.addedKey(i);
-            if (runningSize < keep) {
-                // Kept as they come, made a heap only once full: a query with fewer results (a
-                // selective one) has them all sorted at the end anyway.
-                if (runningSize == running.length) {
-                    int n = Math.min(keep, Math.max(16, 2 * runningSize));
-                    running = Arrays.copyOf(running, n);
-                    runningKey = Arrays.copyOf(runningKey, n);
-                    runningOffset = Arrays.copyOf(runningOffset, n);
-                }
-                place(runningSize++, i, key, columns.addedOffset(i));
-                if (runningSize == keep) {
-                    for (int at = runningSize / 2 - 1; at >= 0; at--) {
-                        keepDown(at, running[at], runningKey[at], runningOffset[at]);
-                    }
-                }
-            } else if (key <= runningKey[0]) {
-                long offset = columns.addedOffset(i);
-                if (before(key, offset, i, 0)) {
-                    keepDown(0, i, key, offset);
-                }
-            }
+            running.offer(i, columns.addedKey(i), columns.addedOffset(i));
         }
         seen = added;
     }
 
-    /** Whether result {@code i} (its key and offset given) comes before the running heap's {@code at}, as {@link #compare} says. */
-    private boolean before(long key, long offset, int i, int at) {
-        int c = Long.compare(key, runningKey[at]);
-        if (c == 0) {
-            c = Long.compare(offset, runningOffset[at]);
-        }
-        return c != 0 ? c < 0 : i < running[at];
-    }
-
-    /**
-     * Puts result {@code i} at {@code at} of the running heap (at the root, the worst goes) and
-     * moves it down past the worse ones below.
-     */
-    private void keepDown(int at, int i, long key, long offset) {
-        while (true) {
-            int child = 2 * at + 1;
-            if (child >= runningSize) {
-                break;
-            }
-            if (child + 1 < runningSize && before(runningKey[child], runningOffset[child], running[child], child + 1)) {
-                child++;
-            }
-            if (!before(key, offset, i, child)) {
-                break;
-            }
-            move(child, at);
-            at = child;
-        }
-        place(at, i, key, offset);
-    }
-
     /** Results the running best have room for now: grown as results come, 0 once let go. */
     int runningCapacity() {
-        return running.length;
-    }
-
-    private void move(int from, int to) {
-        place(to, running[from], runningKey[from], runningOffset[from]);
-    }
-
-    private void place(int at, int i, long key, long offset) {
-        running[at] = i;
-        runningKey[at] = key;
-        runningOffset[at] = offset;
+        return running == null ? 0 : running.room();
     }
 
     /**
@@ -177,12 +102,7 @@ final class ResultOrder {
         Ranks before = ranks;
         boolean promised = before != null && !before.all().isCompletedExceptionally();
         int[] first = best(k);
-        // Chosen: the running best are not needed again (a later best passes over every result).
-        keep = 0;
-        running = NO_RESULTS;
-        runningKey = NO_LONGS;
-        runningOffset = NO_LONGS;
-        runningSize = 0;
+        running = null; // chosen: not needed again (a later best passes over every result)
         CompletableFuture<int[]> all = promised ? before.all() : new CompletableFuture<>();
         ranks = new Ranks(first, all, promised ? before.sortTaken() : new AtomicBoolean());
         if (first.length == columns.added()) {
@@ -293,58 +213,16 @@ final class ResultOrder {
         if (n == 0) {
             return new int[0];
         }
-        if (n <= keep && seen == total) {
-            // The running heap holds the best runningSize (>= n, as total > n); its first n are the best n.
-            int[] chosen = ordered(Arrays.copyOf(running, runningSize));
+        if (running != null && n <= running.capacity() && seen == total) {
+            // The running best hold min(total, capacity) >= n results; their first n are the best n.
+            int[] chosen = ordered(running.results());
             return chosen.length == n ? chosen : Arrays.copyOf(chosen, n);
         }
-        int[] heap = new int[n];
-        for (int i = 0; i < n; i++) {
-            heap[i] = i;
-            siftUp(heap, i);
+        BestResults best = new BestResults(n, n); // total > n: it fills
+        for (int i = 0; i < total; i++) {
+            best.offer(i, columns.key(i), columns.offset(i));
         }
-        for (int i = n; i < total; i++) {
-            if (compare(i, heap[0]) < 0) {
-                heap[0] = i;
-                siftDown(heap, n);
-            }
-        }
-        return ordered(heap);
-    }
-
-    /** Moves {@code heap[at]} up to its place in a heap whose root is its worst. */
-    private void siftUp(int[] heap, int at) {
-        int item = heap[at];
-        while (at > 0) {
-            int parent = (at - 1) >>> 1;
-            if (compare(heap[parent], item) >= 0) {
-                break;
-            }
-            heap[at] = heap[parent];
-            at = parent;
-        }
-        heap[at] = item;
-    }
-
-    /** Moves the root of {@code heap[0, n)} down to its place. */
-    private void siftDown(int[] heap, int n) {
-        int item = heap[0];
-        int at = 0;
-        while (true) {
-            int child = 2 * at + 1;
-            if (child >= n) {
-                break;
-            }
-            if (child + 1 < n && compare(heap[child + 1], heap[child]) > 0) {
-                child++;
-            }
-            if (compare(item, heap[child]) >= 0) {
-                break;
-            }
-            heap[at] = heap[child];
-            at = child;
-        }
-        heap[at] = item;
+        return ordered(best.results());
     }
 
     private int[] fullOrder() {

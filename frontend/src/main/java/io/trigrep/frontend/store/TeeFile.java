@@ -108,11 +108,6 @@ public final class TeeFile implements Closeable {
         this(path, io, direct, 0, new TeeBuffers(0));
     }
 
-    /** Direct writes on {@code io}, aligned to {@code alignment}, in buffers from {@code buffers}; see the next. */
-    public TeeFile(Path path, Executor io, int alignment, TeeBuffers buffers) throws IOException {
-        this(path, io, true, alignment, buffers);
-    }
-
     /**
      * Full buffers are written on {@code io}, with direct I/O when {@code direct} and the file
      * system allows it, else through the page cache; direct writes are aligned to {@code

@@ -52,12 +52,12 @@ class TeeBuffersTest {
         TeeBuffers pool = new TeeBuffers(2);
         byte[] first = new byte[100_000];
         Arrays.fill(first, (byte) 'A');
-        TeeFile a = new TeeFile(dir.resolve("a.tee"), Runnable::run, 4096, pool);
+        TeeFile a = new TeeFile(dir.resolve("a.tee"), Runnable::run, true, 4096, pool);
         a.append(ByteBuffer.wrap(first));
         a.finish();
         assertThat(pool.waiting()).isEqualTo(1);
 
-        TeeFile b = new TeeFile(dir.resolve("b.tee"), Runnable::run, 4096, pool);
+        TeeFile b = new TeeFile(dir.resolve("b.tee"), Runnable::run, true, 4096, pool);
         b.append(ByteBuffer.wrap(new byte[] {1, 2, 3}));
         assertThat(pool.waiting()).as("b took a's buffer").isZero();
         assertThat(bytes(b.read(0, 3))).containsExactly(1, 2, 3);

@@ -145,12 +145,12 @@ class TeeFileTest {
     void alignmentMustBeAPowerOfTwoFrom512ToTheBufferSize(@TempDir Path dir) throws Exception {
         Path path = dir.resolve("q.tee");
         for (int bad : new int[] {-4096, 1, 256, 511, 513, 3000, 4097, 2 << 20}) {
-            assertThatThrownBy(() -> new TeeFile(path, Runnable::run, bad, new TeeBuffers(2)))
+            assertThatThrownBy(() -> new TeeFile(path, Runnable::run, true, bad, new TeeBuffers(2)))
                     .as("alignment %d", bad)
                     .isInstanceOf(IllegalArgumentException.class);
         }
         for (int good : new int[] {512, 4096, 1 << 20}) {
-            TeeFile tee = new TeeFile(path, Runnable::run, good, new TeeBuffers(2));
+            TeeFile tee = new TeeFile(path, Runnable::run, true, good, new TeeBuffers(2));
             tee.append(ByteBuffer.wrap(new byte[] {4, 5}));
             tee.finish();
             assertThat(bytes(tee.read(0, 2))).containsExactly(4, 5);
