@@ -211,7 +211,7 @@ public final class BackendServer implements AutoCloseable {
             Warmup.Outcome done = Warmup.run(
                     self,
                     client,
-                    Warmup.searches(words.subList(0, Math.min(4, words.size()))),
+                    Warmup.searches(words.subList(0, Math.min(4, words.size())), budget.toNanos()),
                     Warmup.rare(words),
                     budget.toNanos(),
                     System::nanoTime);

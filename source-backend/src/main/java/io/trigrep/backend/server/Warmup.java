@@ -58,9 +58,11 @@ final class Warmup {
     /** Results one search may send: enough to warm the encoder and the writes, bounded. */
     static final int BROAD_RESULTS = 20_000;
 
-    private static final int MIN_ROUNDS = 2;
+    static final int MIN_ROUNDS = 2;
+    /** The shortest deadline a round's search gets, however small the budget: a search needs a few files' time to run its code. */
+    static final int MIN_SEARCH_MILLIS = 50;
     /** The share of the budget the rounds may take, in tenths: the selective path gets the rest. */
-    private static final int ROUNDS_SHARE = 5;
+    static final int ROUNDS_SHARE = 5;
     /** Rare words tried for the selective path, at most, each asked once; the quickest that finds 1 to {@link #SELECTIVE_RESULTS} is kept. */
     static final int PROBES = 8;
 
@@ -134,23 +136,51 @@ final class Warmup {
         return rare;
     }
 
-    /** The searches of one round: for each word a literal, a case-folded, a call and a word-prefix regex; one broad capped scan. */
-    static List<MessageBuilder> searches(List<String> words) {
+    /**
+     * The searches of one round: for each word a literal, a case-folded, a call and a word-prefix
+     * regex; one broad capped scan. Each carries a deadline ({@link #searchDeadlineMillis}) so that
+     * at least {@link #MIN_ROUNDS} whole rounds fit in the rounds' share of {@code budgetNanos}.
+     */
+    static List<MessageBuilder> searches(List<String> words, long budgetNanos) {
+        int count = words.size() * 4 + 1;
+        int deadline = searchDeadlineMillis(budgetNanos, count);
         List<MessageBuilder> out = new ArrayList<>();
         // Every search capped, as the frontend's are: a prefix as common as "stat" matches millions
         // of lines, and one such uncapped search took the whole warm-up budget.
         for (String w : words) {
-            out.add(search(w, true, BROAD_RESULTS));
-            out.add(search("(?i)" + w, false, BROAD_RESULTS));
-            out.add(search(w + "\\s*\\(", false, BROAD_RESULTS));
-            out.add(search("\\b" + w.substring(0, 4) + "[A-Za-z0-9_]*\\b", false, BROAD_RESULTS));
+            out.add(search(w, true, BROAD_RESULTS, deadline));
+            out.add(search("(?i)" + w, false, BROAD_RESULTS, deadline));
+            out.add(search(w + "\\s*\\(", false, BROAD_RESULTS, deadline));
+            out.add(search("\\b" + w.substring(0, 4) + "[A-Za-z0-9_]*\\b", false, BROAD_RESULTS, deadline));
         }
-        out.add(search("[a-z]+_[a-z]+\\(", false, BROAD_RESULTS));
+        out.add(search("[a-z]+_[a-z]+\\(", false, BROAD_RESULTS, deadline));
         return out;
+    }
+
+    /**
+     * How long one of a round's {@code searches} may run: the rounds' share of {@code budgetNanos}
+     * over one round more than {@link #MIN_ROUNDS}, and at least {@link #MIN_SEARCH_MILLIS}. A cap
+     * of results alone did not bound them: on a shard of the Linux tree the first word,
+     * {@code License}, is in every file's first lines, so its 20,000 results came from 20,000
+     * files scanned whole, 2.4 to 4.3 s a search in a cold JVM with two backends warming on two
+     * cores; the share went on five to seventeen searches, the regex shapes of the later words never
+     * ran, and no round was whole. Cut short by its deadline, a search has still run its code on
+     * thousands of files. The round more: a search ends at its first check past the deadline, and
+     * cold ones overran it by half and more (17 searches of 294 ms took 5.1 to 6.7 s).
+     */
+    static int searchDeadlineMillis(long budgetNanos, int searches) {
+        long share = budgetNanos / 10 * ROUNDS_SHARE;
+        long each = share / ((MIN_ROUNDS + 1L) * Math.max(1, searches)) / 1_000_000L;
+        return (int) Math.max(MIN_SEARCH_MILLIS, Math.min(Integer.MAX_VALUE, each));
     }
 
     /** Shaped as the frontend's and the CLI's searches are (FileResults), so that their code is what gets compiled. */
     private static MessageBuilder search(String query, boolean literal, int maxResults) {
+        return search(query, literal, maxResults, 0);
+    }
+
+    /** The same, cut short by the backend after {@code deadlineMillis} (0: the backend's default). */
+    private static MessageBuilder search(String query, boolean literal, int maxResults, int deadlineMillis) {
         MessageBuilder request = Messages.newBuilder();
         request.initRoot(Request.factory)
                 .initSearch()
@@ -158,6 +188,7 @@ final class Warmup {
                 .setLiteral(literal)
                 .setContextLines(2)
                 .setMaxResults(maxResults)
+                .setDeadlineMillis(deadlineMillis)
                 .setFileResults(true);
         return request;
     }

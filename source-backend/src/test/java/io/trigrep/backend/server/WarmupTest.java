@@ -100,13 +100,40 @@ class WarmupTest {
                 TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
         // The frontend and the CLI ask for FileResults: a warm-up of per-line Results compiled
         // code no user's query runs, and left the writer of FileResults to the first real ones.
-        assertThat(Warmup.searches(Warmup.words(shard, 12)))
+        assertThat(Warmup.searches(Warmup.words(shard, 12), 20_000_000_000L))
                 .isNotEmpty()
                 .allSatisfy(request -> assertThat(request.getRoot(io.trigrep.proto.Request.factory)
                                 .asReader()
                                 .getSearch()
                                 .getFileResults())
                         .isTrue());
+    }
+
+    @Test
+    void eachSearchOfARoundHasADeadlineThatLetsMoreThanTheMinimumRoundsFitInTheirShare() throws Exception {
+        Shard shard =
+                TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
+        List<String> words = Warmup.words(shard, 4);
+        for (long budget : new long[] {20_000_000_000L, 8_000_000_000L, 60_000_000_000L}) {
+            List<org.capnproto.MessageBuilder> round = Warmup.searches(words, budget);
+            long share = budget / 10 * Warmup.ROUNDS_SHARE;
+            assertThat(round).as("budget %d ns", budget).allSatisfy(request -> {
+                int deadline = request.getRoot(io.trigrep.proto.Request.factory)
+                        .asReader()
+                        .getSearch()
+                        .getDeadlineMillis();
+                // Positive: 0 would mean the backend's default, minutes on a big shard.
+                assertThat(deadline).isPositive();
+                // Room for one round more than the minimum: searches overrun their deadlines.
+                assertThat(deadline * 1_000_000L * (Warmup.MIN_ROUNDS + 1) * round.size())
+                        .isLessThanOrEqualTo(share);
+                // Not needlessly short: a larger deadline would no longer fit.
+                assertThat((deadline + 1) * 1_000_000L * (Warmup.MIN_ROUNDS + 1) * round.size())
+                        .isGreaterThan(share);
+            });
+        }
+        // However small the budget, a search gets the few files' time it needs to run its code.
+        assertThat(Warmup.searchDeadlineMillis(1_000_000L, 17)).isEqualTo(Warmup.MIN_SEARCH_MILLIS);
     }
 
     @Test
@@ -120,7 +147,7 @@ class WarmupTest {
             Warmup.Outcome done = Warmup.run(
                     address,
                     Tls.PLAIN,
-                    Warmup.searches(Warmup.words(shard, 12)),
+                    Warmup.searches(Warmup.words(shard, 12), 5_000_000_000L),
                     Warmup.rare(Warmup.words(shard, 48)),
                     5_000_000_000L,
                     () -> clock.addAndGet(1_000_000_000L));
