@@ -20,34 +20,30 @@ import java.util.concurrent.Executor;
  * back one frame at a time by offset and length when a page is rendered. The file is the frames
  * end to end, nothing else. One writer thread; reads are positional and may come from any thread.
  *
- * <p>By default appends go through the page cache, each written at once by the appending thread
- * from the caller's buffer: the kernel copies them into its pages (about 0.85 ms of CPU per MB
- * here) and writes them back later, or never, for a file evicted within its 30 s expiry, as a
- * fresh heavy query's replaced answer is. Staged in buffers of the tee's own first, as direct I/O
- * needs, each byte was copied twice and each full buffer handed to another thread to write.
- *
- * <p>With direct I/O ({@code O_DIRECT}, {@code direct}), appends gather in 1 MiB block-aligned
- * buffers written to the device when full, up to {@link #DEPTH} at once by the I/O executor while
- * the writer fills the next (one write at a time left the disk idle between writes and the writer
- * idle during them): less CPU per byte and no page cache taken from the shards, but the device's
+ * <p>Appends gather in 1 MiB buffers written to the file when full, up to {@link #DEPTH} at once by
+ * the I/O executor while the writer fills the next: one write at a time left the disk idle between
+ * writes and the writer idle during them. By default they go through the page cache: the kernel
+ * copies them into its pages (about 0.85 ms of CPU per MB here) and writes them back later, or
+ * never, for a file evicted within its 30 s expiry, as a fresh heavy query's replaced answer is.
+ * With direct I/O ({@code O_DIRECT}, {@code direct}), 1 MiB block-aligned buffers go to the
+ * device as they are: less CPU per byte and no page cache taken from the shards, but the device's
  * work is done during the query. On a virtual machine that work runs on the host's CPU and is
  * taken from the guest's busy cores: Linux {@code struct} (249 MB teed) lost 0.3-0.6 core-s a
  * query to steal with direct writes and none through the page cache, and answered in 0.75 s
  * against 0.67 (BENCHMARKS.md, "The tee through the page cache"). Where the file system refuses
  * direct I/O, the same buffers go through the page cache.
  *
- * <p>Invariants, under the monitor: bytes {@code [0, flushed)} are in the file for good (through
- * the page cache, {@code flushed} is {@code end} after every append), and {@code flushed} is a
- * multiple of the block size (1 there); {@code [flushed, submitted)} are being written
+ * <p>Invariants, under the monitor: bytes {@code [0, flushed)} are in the file for good, and
+ * {@code flushed} is a multiple of the block size; {@code [flushed, submitted)} are being written
  * from buffers in flight; {@code [submitted, end)} are at the start of {@link #buffer} while there
  * is one, and in the file once {@link #finish} let the buffers go. The tail goes through the page
  * cache: a direct write of it waited for the device on every query's path to its answer.
  *
  * <p>The file is created by the first append, on the writer thread: a query is started on an
  * event loop, which must not wait for the disk. It is opened once, for reading and writing
- * through the page cache (reads, appends, the tail); the direct channel is opened only when the
- * first buffer fills. A selective query never fills one: on its path to the answer the tee costs
- * one open and one write. Each further open, close and {@code fstatfs} was a system call on that
+ * through the page cache (reads, the tail); the direct channel is opened only when the first
+ * buffer fills. A selective query never fills one: on its path to the answer the tee costs one
+ * open and one write. Each further open, close and {@code fstatfs} was a system call on that
  * path, and on a virtual machine each is tens of microseconds. Offsets are readable the moment
  * {@link #append} returns: a read that reaches past {@code flushed} waits for the writes in
  * flight and takes the rest from the buffer.
@@ -70,7 +66,7 @@ public final class TeeFile implements Closeable {
     private boolean directTried;
 
     private final Executor io;
-    /** Whether to try direct I/O when the file is created; without it every append is written at once, unbuffered. */
+    /** Whether to try direct I/O when the file is created. */
     private final boolean tryDirect;
     /** Direct writes' alignment when the caller knows it; 0 to find it when the file is created. */
     private final int alignment;
@@ -167,19 +163,6 @@ public final class TeeFile implements Closeable {
     public synchronized long append(ByteBuffer frame) throws IOException {
         throwIfFailed();
         long at = end;
-        if (!tryDirect) {
-            create();
-            int n = frame.remaining();
-            try {
-                writeFully(file, frame, at);
-            } catch (IOException e) {
-                writeFailure = e; // part of the frame may be in the file: no append after it is valid
-                throw e;
-            }
-            end = at + n;
-            flushed = end;
-            return at;
-        }
         ensureBuffer();
         int limit = frame.limit();
         while (frame.hasRemaining()) {

@@ -93,64 +93,27 @@ class TeeFileCloseTest {
 
     @Test
     void closeWritesTheTailFreesTheBuffersAndClosesTheFile(@TempDir Path dir) throws Exception {
-        Path path = dir.resolve("q.tee");
-        byte[] appended = random(MIB + 3000, 1);
-        long before = directBytes();
-        TeeFile tee = new TeeFile(path, Runnable::run, true);
-        tee.append(ByteBuffer.wrap(appended));
-        long open = directBytes();
-        assertThat(open - before).as("a buffer in use").isGreaterThanOrEqualTo(MIB);
-        assertThat(descriptors(path))
-                .as("one channel, and the direct one the full buffer opened (where direct I/O is refused: none)")
-                .isEqualTo(tee.direct() ? 2 : 1);
-        tee.close();
-        assertThat(open - directBytes()).as("the buffer freed").isGreaterThan(FREED);
-        assertThat(descriptors(path)).as("reads and writes closed").isZero();
-        assertThat(Files.readAllBytes(path))
-                .as("the tail written without finish")
-                .isEqualTo(appended);
-        assertThatThrownBy(() -> tee.read(0, 10)).isInstanceOf(IOException.class);
-        tee.delete();
-        assertThat(path).doesNotExist();
-    }
-
-    /**
-     * Through the page cache nothing is staged: each append is in the file when it returns,
-     * written by the appending thread from the caller's buffer (a frame's socket buffer, direct as
-     * Netty's are), with no buffer of the tee's and no write handed to the I/O executor.
-     */
-    @Test
-    void throughThePageCacheEachAppendIsInTheFileAtOnceWithNoBufferNorOtherThread(@TempDir Path dir) throws Exception {
-        Path path = dir.resolve("q.tee");
-        byte[] first = random(MIB + 3000, 2);
-        byte[] second = random(5000, 3);
-        ByteBuffer frame = ByteBuffer.allocateDirect(first.length);
-        frame.put(first).flip();
-        java.util.concurrent.Executor noThread = write -> {
-            throw new AssertionError("a write handed to the I/O executor");
-        };
-        TeeFile tee = new TeeFile(path, noThread, false);
-        long before = directBytes();
-        assertThat(tee.append(frame)).isZero();
-        assertThat(frame.hasRemaining()).as("consumed").isFalse();
-        assertThat(directBytes() - before).as("no buffer of the tee's").isLessThan(MIB);
-        assertThat(Files.size(path)).as("in the file before any finish").isEqualTo(first.length);
-        assertThat(tee.append(ByteBuffer.wrap(second))).isEqualTo(first.length);
-        assertThat(Files.size(path)).isEqualTo(first.length + second.length);
-        assertThat(tee.direct()).isFalse();
-        assertThat(descriptors(path)).as("one channel").isEqualTo(1);
-        ByteBuffer back = tee.read(first.length - 10, 20);
-        byte[] expected = new byte[20];
-        System.arraycopy(first, first.length - 10, expected, 0, 10);
-        System.arraycopy(second, 0, expected, 10, 10);
-        byte[] got = new byte[20];
-        back.get(got);
-        assertThat(got).isEqualTo(expected);
-        tee.close();
-        assertThat(descriptors(path)).isZero();
-        assertThat(Files.size(path)).isEqualTo(first.length + second.length);
-        tee.delete();
-        assertThat(path).doesNotExist();
+        for (boolean direct : new boolean[] {true, false}) {
+            Path path = dir.resolve("q" + direct + ".tee");
+            byte[] appended = random(MIB + 3000, 1);
+            long before = directBytes();
+            TeeFile tee = new TeeFile(path, Runnable::run, direct);
+            tee.append(ByteBuffer.wrap(appended));
+            long open = directBytes();
+            assertThat(open - before).as("a buffer in use").isGreaterThanOrEqualTo(MIB);
+            assertThat(descriptors(path))
+                    .as("one channel, and the direct one the full buffer opened")
+                    .isEqualTo(direct ? 2 : 1);
+            tee.close();
+            assertThat(open - directBytes()).as("the buffer freed").isGreaterThan(FREED);
+            assertThat(descriptors(path)).as("reads and writes closed").isZero();
+            assertThat(Files.readAllBytes(path))
+                    .as("the tail written without finish")
+                    .isEqualTo(appended);
+            assertThatThrownBy(() -> tee.read(0, 10)).isInstanceOf(IOException.class);
+            tee.delete();
+            assertThat(path).doesNotExist();
+        }
     }
 
     /**
@@ -190,7 +153,7 @@ class TeeFileCloseTest {
     void deleteFreesTheBuffersClosesAndRemovesTheFileWithoutFinish(@TempDir Path dir) throws Exception {
         Path path = dir.resolve("q.tee");
         long before = directBytes();
-        TeeFile tee = new TeeFile(path, Runnable::run, true);
+        TeeFile tee = new TeeFile(path, Runnable::run, false);
         tee.append(ByteBuffer.wrap(random(MIB + 10, 2)));
         long open = directBytes();
         assertThat(open - before).isGreaterThanOrEqualTo(MIB);
@@ -221,7 +184,7 @@ class TeeFileCloseTest {
     @Test
     void appendsAfterManyFinishesDoNotWaitForWritesThatAreNotThere(@TempDir Path dir) throws Exception {
         HeldWrites io = new HeldWrites();
-        try (TeeFile tee = new TeeFile(dir.resolve("q.tee"), io, true)) {
+        try (TeeFile tee = new TeeFile(dir.resolve("q.tee"), io, false)) {
             try {
                 for (int i = 0; i < TeeFile.DEPTH + 1; i++) {
                     tee.append(ByteBuffer.wrap(new byte[] {(byte) i}));
@@ -255,7 +218,7 @@ class TeeFileCloseTest {
     @Test
     void aWriteThatFailsDuringAnAppendFailsThatAppendAndTheNext(@TempDir Path dir) throws Exception {
         Path path = dir.resolve("q.tee");
-        TeeFile tee = new TeeFile(path, INTERRUPTED_WRITES, true);
+        TeeFile tee = new TeeFile(path, INTERRUPTED_WRITES, false);
         tee.append(ByteBuffer.wrap(new byte[100]));
         assertThatThrownBy(() -> tee.append(ByteBuffer.wrap(new byte[MIB])))
                 .isInstanceOf(IOException.class)
@@ -274,7 +237,7 @@ class TeeFileCloseTest {
     void aWriteThatFailsInFlightFailsTheNextAppendAndFinishAndCloseReleasesAll(@TempDir Path dir) throws Exception {
         Path path = dir.resolve("q.tee");
         HeldWrites io = new HeldWrites();
-        TeeFile tee = new TeeFile(path, io, true);
+        TeeFile tee = new TeeFile(path, io, false);
         byte[] megabyte = random(MIB, 5);
         tee.append(ByteBuffer.wrap(megabyte));
         tee.append(ByteBuffer.wrap(megabyte, 0, 10)); // the first buffer held, the second in use
@@ -323,7 +286,7 @@ class TeeFileCloseTest {
     void anInterruptedCloseStillWaitsForTheWriteInFlightAndKeepsTheInterrupt(@TempDir Path dir) throws Exception {
         Path path = dir.resolve("q.tee");
         HeldWrites io = new HeldWrites();
-        TeeFile tee = new TeeFile(path, io, true);
+        TeeFile tee = new TeeFile(path, io, false);
         try {
             byte[] megabyte = random(MIB, 6);
             tee.append(ByteBuffer.wrap(megabyte));
@@ -378,7 +341,7 @@ class TeeFileCloseTest {
     void anInterruptedDeleteWaitsForTheWriteInFlightAndRemovesTheFile(@TempDir Path dir) throws Exception {
         Path path = dir.resolve("q.tee");
         HeldWrites io = new HeldWrites();
-        TeeFile tee = new TeeFile(path, io, true);
+        TeeFile tee = new TeeFile(path, io, false);
         try {
             byte[] megabyte = random(MIB, 7);
             tee.append(ByteBuffer.wrap(megabyte));

@@ -22,10 +22,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Every frame reads back the moment it was appended, and the file holds them all, whether the tee
- * gathers its appends in buffers for direct writes or writes each at once through the page cache.
- * The cases that hold the I/O executor's writes ask for direct I/O, whose buffers are written
- * there (or through the page cache where the file system refuses direct I/O).
+ * The tee buffers its appends, yet every frame reads back the moment it was appended, and the file
+ * holds them all, whether full buffers bypass the page cache or not.
  */
 class TeeFileTest {
     @ParameterizedTest(name = "direct I/O wanted: {0}, writes on a pool: {1}")
@@ -233,7 +231,7 @@ class TeeFileTest {
         for (byte[] m : megabytes) {
             random.nextBytes(m);
         }
-        try (TeeFile tee = new TeeFile(dir.resolve("q.tee"), io, true)) {
+        try (TeeFile tee = new TeeFile(dir.resolve("q.tee"), io, false)) {
             try {
                 FutureTask<Long> appends = waiting("appender", () -> {
                     long last = -1;
@@ -282,7 +280,7 @@ class TeeFileTest {
         HeldWrites io = new HeldWrites();
         byte[] megabyte = new byte[1 << 20];
         new Random(7).nextBytes(megabyte);
-        try (TeeFile tee = new TeeFile(dir.resolve("q.tee"), io, true)) {
+        try (TeeFile tee = new TeeFile(dir.resolve("q.tee"), io, false)) {
             try {
                 tee.append(ByteBuffer.wrap(megabyte));
                 tee.append(ByteBuffer.wrap(megabyte, 0, 100)); // the first buffer is handed to the held writes
@@ -305,7 +303,7 @@ class TeeFileTest {
         byte[][] megabytes = {new byte[1 << 20], new byte[1 << 20]};
         new Random(17).nextBytes(megabytes[0]);
         new Random(19).nextBytes(megabytes[1]);
-        try (TeeFile tee = new TeeFile(dir.resolve("q.tee"), io, true)) {
+        try (TeeFile tee = new TeeFile(dir.resolve("q.tee"), io, false)) {
             try {
                 tee.append(ByteBuffer.wrap(megabytes[0]));
                 tee.append(ByteBuffer.wrap(megabytes[1]));
@@ -337,7 +335,7 @@ class TeeFileTest {
         Random random = new Random(23);
         Path path = dir.resolve("q.tee");
         java.io.ByteArrayOutputStream appended = new java.io.ByteArrayOutputStream();
-        try (TeeFile tee = new TeeFile(path, io, true)) {
+        try (TeeFile tee = new TeeFile(path, io, false)) {
             try {
                 for (int round = 0; round < 3; round++) {
                     for (int i = 0; i < 3; i++) {
