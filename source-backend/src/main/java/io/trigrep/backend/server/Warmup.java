@@ -142,18 +142,23 @@ final class Warmup {
      * at least {@link #MIN_ROUNDS} whole rounds fit in the rounds' share of {@code budgetNanos}.
      */
     static List<MessageBuilder> searches(List<String> words, long budgetNanos) {
-        int count = words.size() * 4 + 1;
-        int deadline = searchDeadlineMillis(budgetNanos, count);
-        List<MessageBuilder> out = new ArrayList<>();
+        // The shapes first, so that the deadline is shared among as many searches as the round holds.
+        record Shape(String query, boolean literal) {}
+        List<Shape> shapes = new ArrayList<>();
+        for (String w : words) {
+            shapes.add(new Shape(w, true));
+            shapes.add(new Shape("(?i)" + w, false));
+            shapes.add(new Shape(w + "\\s*\\(", false));
+            shapes.add(new Shape("\\b" + w.substring(0, 4) + "[A-Za-z0-9_]*\\b", false));
+        }
+        shapes.add(new Shape("[a-z]+_[a-z]+\\(", false));
+        int deadline = searchDeadlineMillis(budgetNanos, shapes.size());
         // Every search capped, as the frontend's are: a prefix as common as "stat" matches millions
         // of lines, and one such uncapped search took the whole warm-up budget.
-        for (String w : words) {
-            out.add(search(w, true, BROAD_RESULTS, deadline));
-            out.add(search("(?i)" + w, false, BROAD_RESULTS, deadline));
-            out.add(search(w + "\\s*\\(", false, BROAD_RESULTS, deadline));
-            out.add(search("\\b" + w.substring(0, 4) + "[A-Za-z0-9_]*\\b", false, BROAD_RESULTS, deadline));
+        List<MessageBuilder> out = new ArrayList<>();
+        for (Shape shape : shapes) {
+            out.add(search(shape.query(), shape.literal(), BROAD_RESULTS, deadline));
         }
-        out.add(search("[a-z]+_[a-z]+\\(", false, BROAD_RESULTS, deadline));
         return out;
     }
 
