@@ -122,24 +122,6 @@ class LauncherMemoryTest {
         }
     }
 
-    /** Only the backend lets Netty allocate its pools itself: what was measured, and where. */
-    @Test
-    void theBackendLetsNettyAllocateItsDirectMemoryItself() throws Exception {
-        List<String> nettyDirect = List.of(
-                "-Dio.netty.tryReflectionSetAccessible=true",
-                "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED");
-        Run backend = launch(Map.of(), "backend", "--help");
-        assertThat(backend.exit()).as(backend.output()).isZero();
-        for (String flag : nettyDirect) {
-            assertThat(backend.count(flag))
-                    .as("backend: %s in %s", flag, backend.jvm())
-                    .isEqualTo(1);
-        }
-        Run frontend = launch(Map.of(), "frontend", "--help");
-        assertThat(frontend.jvm()).doesNotContainAnyElementsOf(nettyDirect);
-    }
-
     /** The rows of the table "Memory per role" in deploy/README.md: role, heap, direct, collector. */
     static Map<String, String[]> documented() throws IOException {
         Map<String, String[]> rows = new LinkedHashMap<>();
