@@ -207,17 +207,18 @@ public final class BackendServer implements AutoCloseable {
             if (self.getAddress().isAnyLocalAddress()) {
                 self = new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), self.getPort());
             }
-            java.util.List<String> words = words(Warmup.SAMPLED_WORDS);
+            Sample sample = sample(Warmup.SAMPLED_WORDS);
+            java.util.List<String> words = sample.words();
             Warmup.Outcome done = Warmup.run(
                     self,
                     client,
-                    Warmup.searches(words.subList(0, Math.min(4, words.size())), budget.toNanos()),
+                    Warmup.searches(words.subList(0, Math.min(4, words.size())), sample.everyFile(), budget.toNanos()),
                     Warmup.rare(words),
                     budget.toNanos(),
                     System::nanoTime);
             log.printf(
                     "backend %s: warmed up, %d searches in %d rounds, %.2f s (%s; slowest search"
-                            + " %.0f ms: %s), then %d selective searches %s%n",
+                            + " %.0f ms: %s; every file: %s), then %d selective searches %s%n",
                     name,
                     done.searches(),
                     done.rounds(),
@@ -225,6 +226,7 @@ public final class BackendServer implements AutoCloseable {
                     io.trigrep.backend.warm.Rounds.describe(done.firstRoundNanos(), done.lastRoundNanos()),
                     done.slowestNanos() / 1e6,
                     done.slowest(),
+                    sample.everyFile(),
                     done.selectivePath().sent(),
                     done.selectivePath().describe(done.selective(), "no word (none found a few results)"));
         } catch (java.io.IOException | RuntimeException e) {
@@ -234,8 +236,11 @@ public final class BackendServer implements AutoCloseable {
         }
     }
 
-    /** Words of the served generation's largest segment, for the warm-up's searches. */
-    private java.util.List<String> words(int count) throws java.io.IOException {
+    /** What the warm-up searches for: words, and a literal whose plan is every file (null with no file). */
+    private record Sample(java.util.List<String> words, String everyFile) {}
+
+    /** {@link Sample} of the served generation's largest segment. */
+    private Sample sample(int count) throws java.io.IOException {
         Served s = generations.acquire();
         try {
             Shard largest = null;
@@ -245,7 +250,9 @@ public final class BackendServer implements AutoCloseable {
                     largest = segment.shard();
                 }
             }
-            return largest == null ? java.util.List.of() : Warmup.words(largest, count);
+            return largest == null
+                    ? new Sample(java.util.List.of(), null)
+                    : new Sample(Warmup.words(largest, count), Warmup.rarePair(largest));
         } finally {
             s.release();
         }

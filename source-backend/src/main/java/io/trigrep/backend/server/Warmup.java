@@ -59,6 +59,13 @@ final class Warmup {
     static final int BROAD_RESULTS = 20_000;
 
     static final int MIN_ROUNDS = 2;
+    /**
+     * The every-file search ({@link #rarePair}) may take this part of a round's time: enough for
+     * a cold JVM to scan a shard of the Linux tree to its end, which the code that ends a scan
+     * (the every-file iterator, the lanes handing out chunks) must have seen before a user's
+     * first such query; cut short by its deadline, it left those to be compiled again in that query.
+     */
+    static final int EVERY_FILE_PART = 3;
     /** The shortest deadline a round's search gets, however small the budget: a search needs a few files' time to run its code. */
     static final int MIN_SEARCH_MILLIS = 50;
     /** The share of the budget the rounds may take, in tenths: the selective path gets the rest. */
@@ -99,14 +106,14 @@ final class Warmup {
      */
     static List<String> words(Shard shard, int words) throws CorruptIndexException {
         Set<String> found = new LinkedHashSet<>();
-        int docs = shard.docs().docCount();
-        int step = Math.max(1, docs / SAMPLED_DOCS);
         StringBuilder word = new StringBuilder();
-        for (int doc = 0; doc < docs && found.size() < words; doc += step) {
-            ByteBuffer content = shard.content(doc);
-            int end = content.position() + Math.min(content.remaining(), SAMPLED_BYTES);
+        for (ByteBuffer content : samples(shard)) {
+            if (found.size() >= words) {
+                break;
+            }
+            int end = content.limit();
             int taken = 0;
-            for (int at = content.position(); at <= end && taken < 2; at++) {
+            for (int at = 0; at <= end && taken < 2; at++) {
                 int b = at < end ? content.get(at) & 0xff : ' ';
                 boolean part = b == '_'
                         || (b >= 'a' && b <= 'z')
@@ -125,6 +132,63 @@ final class Warmup {
         return new ArrayList<>(found);
     }
 
+    /**
+     * Two ASCII letters found next to each other least often (never, mostly) in the files {@link
+     * #words} samples (the first in A-Z, a-z order when several tie). Their
+     * literal has no trigram, so its plan is every file of the shard, and few files hold it, so
+     * that the search reads the shard to its end: what a user's short literal or trigram-less
+     * regex does. The rounds' other searches stop at their cap of results after a few hundred
+     * files: on a Linux shard, during the first such query after ready (a two-letter literal),
+     * the compiler compiled the every-file iterator, then threw it and the lanes' code away when
+     * the scan first reached the end of the shard, and compiled them again in the next query.
+     */
+    static String rarePair(Shard shard) throws CorruptIndexException {
+        int[] seen = new int[LETTERS * LETTERS];
+        for (ByteBuffer content : samples(shard)) {
+            int previous = -1;
+            for (int at = 0; at < content.limit(); at++) {
+                int letter = letter(content.get(at) & 0xff);
+                if (previous >= 0 && letter >= 0) {
+                    seen[previous * LETTERS + letter]++;
+                }
+                previous = letter;
+            }
+        }
+        int best = 0;
+        for (int pair = 1; pair < seen.length; pair++) {
+            if (seen[pair] < seen[best]) {
+                best = pair;
+            }
+        }
+        return new String(new char[] {letterChar(best / LETTERS), letterChar(best % LETTERS)});
+    }
+
+    private static final int LETTERS = 52;
+
+    /** 0-25 for A-Z, 26-51 for a-z, -1 for any other byte. */
+    private static int letter(int b) {
+        if (b >= 'A' && b <= 'Z') {
+            return b - 'A';
+        }
+        return b >= 'a' && b <= 'z' ? 26 + b - 'a' : -1;
+    }
+
+    private static char letterChar(int letter) {
+        return (char) (letter < 26 ? 'A' + letter : 'a' + letter - 26);
+    }
+
+    /** The first {@link #SAMPLED_BYTES} of up to {@link #SAMPLED_DOCS} files spread over the shard's doc order. */
+    private static List<ByteBuffer> samples(Shard shard) throws CorruptIndexException {
+        List<ByteBuffer> samples = new ArrayList<>();
+        int docs = shard.docs().docCount();
+        int step = Math.max(1, docs / SAMPLED_DOCS);
+        for (int doc = 0; doc < docs; doc += step) {
+            ByteBuffer content = shard.content(doc);
+            samples.add(content.slice(content.position(), Math.min(content.remaining(), SAMPLED_BYTES)));
+        }
+        return samples;
+    }
+
     /** The words of {@code words} of 10 characters or more, in order: rare enough, most of them, for a selective query. */
     static List<String> rare(List<String> words) {
         List<String> rare = new ArrayList<>();
@@ -138,10 +202,13 @@ final class Warmup {
 
     /**
      * The searches of one round: for each word a literal, a case-folded, a call and a word-prefix
-     * regex; one broad capped scan. Each carries a deadline ({@link #searchDeadlineMillis}) so that
-     * at least {@link #MIN_ROUNDS} whole rounds fit in the rounds' share of {@code budgetNanos}.
+     * regex; one broad capped scan; the literal {@code everyFile} ({@link #rarePair}), when not
+     * null, whose plan is every file, last. Each carries a deadline ({@link #searchDeadlineMillis})
+     * so that at least {@link #MIN_ROUNDS} whole rounds fit in the rounds' share of {@code
+     * budgetNanos}; the every-file search may take one {@link #EVERY_FILE_PART}th of a round's time
+     * alone, the others share the rest.
      */
-    static List<MessageBuilder> searches(List<String> words, long budgetNanos) {
+    static List<MessageBuilder> searches(List<String> words, String everyFile, long budgetNanos) {
         // The shapes first, so that the deadline is shared among as many searches as the round holds.
         record Shape(String query, boolean literal) {}
         List<Shape> shapes = new ArrayList<>();
@@ -152,12 +219,17 @@ final class Warmup {
             shapes.add(new Shape("\\b" + w.substring(0, 4) + "[A-Za-z0-9_]*\\b", false));
         }
         shapes.add(new Shape("[a-z]+_[a-z]+\\(", false));
-        int deadline = searchDeadlineMillis(budgetNanos, shapes.size());
+        long othersBudget = everyFile == null ? budgetNanos : budgetNanos / EVERY_FILE_PART * (EVERY_FILE_PART - 1);
+        int deadline = searchDeadlineMillis(othersBudget, shapes.size());
         // Every search capped, as the frontend's are: a prefix as common as "stat" matches millions
         // of lines, and one such uncapped search took the whole warm-up budget.
         List<MessageBuilder> out = new ArrayList<>();
         for (Shape shape : shapes) {
             out.add(search(shape.query(), shape.literal(), BROAD_RESULTS, deadline));
+        }
+        if (everyFile != null) {
+            // Last, when the others have compiled the scan, and with time to reach the shard's end.
+            out.add(search(everyFile, true, BROAD_RESULTS, searchDeadlineMillis(budgetNanos / EVERY_FILE_PART, 1)));
         }
         return out;
     }

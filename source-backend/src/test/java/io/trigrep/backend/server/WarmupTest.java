@@ -100,7 +100,7 @@ class WarmupTest {
                 TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
         // The frontend and the CLI ask for FileResults: a warm-up of per-line Results compiled
         // code no user's query runs, and left the writer of FileResults to the first real ones.
-        assertThat(Warmup.searches(Warmup.words(shard, 12), 20_000_000_000L))
+        assertThat(Warmup.searches(Warmup.words(shard, 12), Warmup.rarePair(shard), 20_000_000_000L))
                 .isNotEmpty()
                 .allSatisfy(request -> assertThat(request.getRoot(io.trigrep.proto.Request.factory)
                                 .asReader()
@@ -114,26 +114,41 @@ class WarmupTest {
         Shard shard =
                 TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
         List<String> words = Warmup.words(shard, 4);
+        String everyFile = Warmup.rarePair(shard);
         for (long budget : new long[] {20_000_000_000L, 8_000_000_000L, 60_000_000_000L}) {
-            List<org.capnproto.MessageBuilder> round = Warmup.searches(words, budget);
-            long share = budget / 10 * Warmup.ROUNDS_SHARE;
-            assertThat(round).as("budget %d ns", budget).allSatisfy(request -> {
-                int deadline = request.getRoot(io.trigrep.proto.Request.factory)
-                        .asReader()
-                        .getSearch()
-                        .getDeadlineMillis();
-                // Positive: 0 would mean the backend's default, minutes on a big shard.
-                assertThat(deadline).isPositive();
-                // Room for one round more than the minimum: searches overrun their deadlines.
-                assertThat(deadline * 1_000_000L * (Warmup.MIN_ROUNDS + 1) * round.size())
-                        .isLessThanOrEqualTo(share);
-                // Not needlessly short: a larger deadline would no longer fit.
-                assertThat((deadline + 1) * 1_000_000L * (Warmup.MIN_ROUNDS + 1) * round.size())
-                        .isGreaterThan(share);
-            });
+            List<org.capnproto.MessageBuilder> round = Warmup.searches(words, everyFile, budget);
+            List<Integer> deadlines = round.stream()
+                    .map(request -> request.getRoot(io.trigrep.proto.Request.factory)
+                            .asReader()
+                            .getSearch()
+                            .getDeadlineMillis())
+                    .toList();
+            // Positive: 0 would mean the backend's default, minutes on a big shard.
+            assertThat(deadlines)
+                    .as("budget %d ns", budget)
+                    .allSatisfy(d -> assertThat(d).isPositive());
+            // The every-file search, last, may take its part of the share; the others share the rest.
+            long everyFileShare = budget / Warmup.EVERY_FILE_PART / 10 * Warmup.ROUNDS_SHARE;
+            long othersShare =
+                    budget / Warmup.EVERY_FILE_PART * (Warmup.EVERY_FILE_PART - 1) / 10 * Warmup.ROUNDS_SHARE;
+            assertFits(deadlines.get(deadlines.size() - 1), 1, everyFileShare);
+            List<Integer> others = deadlines.subList(0, deadlines.size() - 1);
+            assertThat(others).allSatisfy(d -> assertFits(d, others.size(), othersShare));
+            // All of them: room for one round more than the minimum, as the rounds loop expects.
+            long round1 = deadlines.stream().mapToLong(d -> d * 1_000_000L).sum();
+            assertThat(round1 * (Warmup.MIN_ROUNDS + 1)).isLessThanOrEqualTo(budget / 10 * Warmup.ROUNDS_SHARE);
         }
         // However small the budget, a search gets the few files' time it needs to run its code.
         assertThat(Warmup.searchDeadlineMillis(1_000_000L, 17)).isEqualTo(Warmup.MIN_SEARCH_MILLIS);
+    }
+
+    /** {@code searches} of {@code deadline} ms, with one round more than the minimum, fit in {@code share}, and not needlessly: a ms more would not. */
+    private static void assertFits(int deadline, int searches, long share) {
+        // Room for one round more than the minimum: searches overrun their deadlines.
+        assertThat(deadline * 1_000_000L * (Warmup.MIN_ROUNDS + 1) * searches).isLessThanOrEqualTo(share);
+        // Not needlessly short: a larger deadline would no longer fit.
+        assertThat((deadline + 1) * 1_000_000L * (Warmup.MIN_ROUNDS + 1) * searches)
+                .isGreaterThan(share);
     }
 
     @Test
@@ -147,12 +162,47 @@ class WarmupTest {
             Warmup.Outcome done = Warmup.run(
                     address,
                     Tls.PLAIN,
-                    Warmup.searches(Warmup.words(shard, 12), 5_000_000_000L),
+                    Warmup.searches(Warmup.words(shard, 12), Warmup.rarePair(shard), 5_000_000_000L),
                     Warmup.rare(Warmup.words(shard, 48)),
                     5_000_000_000L,
                     () -> clock.addAndGet(1_000_000_000L));
             assertThat(done.rounds()).isZero();
             assertThat(done.searches()).isBetween(1, 5);
         }
+    }
+
+    @Test
+    void theEveryFileSearchIsTheLetterPairTheSampledFilesHoldLeast() throws Exception {
+        // Every pair of letters as a word of its own, each once, but for "qZ", and "Aa" many times.
+        StringBuilder text = new StringBuilder();
+        for (char a : letters()) {
+            for (char b : letters()) {
+                if (a != 'q' || b != 'Z') {
+                    text.append(a).append(b).append(' ');
+                }
+            }
+        }
+        text.append("Aa ".repeat(100)).append('\n');
+        Path corpus = dir.resolve("corpus");
+        java.nio.file.Files.createDirectories(corpus.resolve("pairs"));
+        java.nio.file.Files.writeString(corpus.resolve("pairs/all.txt"), text);
+        java.nio.file.Files.writeString(corpus.resolve("pairs/other.c"), "int main(void) { return 0; }\n");
+        Shard shard = TestShards.build(corpus, dir.resolve("shards"), 1).get(0);
+
+        String pair = Warmup.rarePair(shard);
+
+        assertThat(pair).isEqualTo("qZ");
+        List<String> queries = Warmup.searches(List.of("return"), pair, 20_000_000_000L).stream()
+                .map(request -> request.getRoot(io.trigrep.proto.Request.factory)
+                        .asReader()
+                        .getSearch())
+                .filter(search -> search.getLiteral())
+                .map(search -> search.getQuery().toString())
+                .toList();
+        assertThat(queries).containsExactly("return", "qZ");
+    }
+
+    private static char[] letters() {
+        return "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".toCharArray();
     }
 }
