@@ -3,6 +3,7 @@ package io.trigrep.frontend.fanout;
 import io.netty.channel.EventLoopGroup;
 import io.trigrep.backend.sched.BackgroundPriority;
 import io.trigrep.frontend.metrics.FrontendMetrics;
+import io.trigrep.frontend.store.SpareTees;
 import io.trigrep.frontend.store.TeeBuffers;
 import io.trigrep.frontend.store.TeeFile;
 import io.trigrep.proto.Messages;
@@ -35,6 +36,14 @@ public final class FanOut implements AutoCloseable {
 
     private final List<InetSocketAddress> backends;
     private final Path dataDir;
+    /**
+     * Tee files kept for later queries to write over (null with direct tees): two, the size of a
+     * heavy query's each (Linux {@code struct}: 249 MB), in the data folder besides the cache's.
+     */
+    private final SpareTees spareTees;
+
+    private static final int SPARE_TEES = 2;
+    private static final long SPARE_TEE_BYTES = 512L << 20;
     /** Whether the tees write their full buffers with direct I/O, around the page cache ({@link TeeFile}). */
     private final boolean directTee;
     /** Direct writes' alignment in {@link #dataDir}, found once; 0 without direct writes. */
@@ -96,6 +105,7 @@ public final class FanOut implements AutoCloseable {
         this.dataDir = Files.createDirectories(dataDir);
         this.directTee = directTee;
         this.teeAlignment = directTee ? TeeFile.directAlignment(this.dataDir) : 0;
+        this.spareTees = directTee ? null : new SpareTees(this.dataDir, SPARE_TEES, SPARE_TEE_BYTES);
         this.writers = Executors.newFixedThreadPool(writerThreads, r -> {
             Thread t = new Thread(r, "trigrep-tee");
             t.setDaemon(true);
@@ -165,7 +175,7 @@ public final class FanOut implements AutoCloseable {
         Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
         QueryRun run = new QueryRun(
                 shardNames(),
-                new TeeFile(tee, teeIo, directTee, teeAlignment, teeBuffers),
+                new TeeFile(tee, teeIo, directTee, teeAlignment, teeBuffers, spareTees),
                 writers,
                 heavyWriters,
                 caps,

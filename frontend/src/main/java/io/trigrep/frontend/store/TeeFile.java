@@ -92,6 +92,8 @@ public final class TeeFile implements Closeable {
     private final List<TeeBuffers.Buffer> allocations = new ArrayList<>();
     /** Where buffers come from and go back to. */
     private final TeeBuffers buffers;
+    /** Files to write over and to leave this one to; null for none. */
+    private final SpareTees spares;
 
     /** A tee whose full buffers are written by the thread that appends, in buffers of its own. */
     public TeeFile(Path path) throws IOException {
@@ -116,6 +118,14 @@ public final class TeeFile implements Closeable {
      * buffers come from {@code buffers}, shared by the tees.
      */
     public TeeFile(Path path, Executor io, boolean direct, int alignment, TeeBuffers buffers) {
+        this(path, io, direct, alignment, buffers, null);
+    }
+
+    /**
+     * The same, writing over a file of {@code spares} when one is kept and direct I/O is off, and
+     * leaving the file to them when deleted (null: new files, removed).
+     */
+    public TeeFile(Path path, Executor io, boolean direct, int alignment, TeeBuffers buffers, SpareTees spares) {
         if (alignment != 0 && (alignment < 512 || alignment > BUFFER_BYTES || Integer.bitCount(alignment) != 1)) {
             throw new IllegalArgumentException(
                     "alignment must be a power of two in [512, " + BUFFER_BYTES + "], got " + alignment);
@@ -125,6 +135,7 @@ public final class TeeFile implements Closeable {
         this.tryDirect = direct;
         this.alignment = alignment;
         this.buffers = buffers;
+        this.spares = spares;
     }
 
     /** Creates the file and opens it, once. Under the monitor. */
@@ -134,6 +145,22 @@ public final class TeeFile implements Closeable {
         }
         file = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
         block = tryDirect ? (alignment != 0 ? alignment : directAlignment(path.getParent())) : 1;
+    }
+
+    /**
+     * Puts a spare file (if {@link #spares} keep one) in place of the empty one the first append
+     * created, when the first buffer fills: a large answer is on its way, whose bytes are better
+     * written over a spare's cached pages than into new ones; a selective answer, which never fills
+     * a buffer, takes none. Nothing has been written yet, so no read can be reading the file.
+     * Under the monitor.
+     */
+    private void takeSpare() throws IOException {
+        if (spares == null || tryDirect || !spares.takeInto(path)) {
+            return;
+        }
+        FileChannel created = file;
+        file = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        created.close();
     }
 
     /** The channel full buffers go through: the direct one, opened by the first, else {@link #file}. Under the monitor. */
@@ -186,6 +213,9 @@ public final class TeeFile implements Closeable {
         inFlight[inFlightCount++] = position;
         submitted += BUFFER_BYTES;
         full.flip();
+        if (position == 0) {
+            takeSpare();
+        }
         FileChannel channel = fullBufferChannel();
         io.execute(() -> {
             IOException failure = null;
@@ -366,8 +396,8 @@ public final class TeeFile implements Closeable {
     }
 
     /**
-     * Closes and removes the file, cutting it down {@link #REMOVE_STEP_BYTES} at a time with a
-     * pause after each cut. On a file system mounted with online discard, unlinking 1.6 GB at
+     * Closes the file and leaves it to the spares ({@link SpareTees}) when they keep it; else
+     * removes it, cutting it down {@link #REMOVE_STEP_BYTES} at a time with a pause after each cut. On a file system mounted with online discard, unlinking 1.6 GB at
      * once freed every block in one journal transaction whose discards stalled the disk writes of
      * the query running meanwhile for 300 to 400 ms; cut in steps, it did not stall them. Takes
      * about a second per 1.6 GB: call it off the request path. A file within one step is removed
@@ -378,15 +408,36 @@ public final class TeeFile implements Closeable {
             drain();
             closeChannels();
         }
-        if (end <= REMOVE_STEP_BYTES) {
+        if (file == null) {
+            return; // never created
+        }
+        // Off the monitor: nothing else touches a closed tee, and the cuts take a while.
+        // Only a large answer's file is worth keeping: a selective one's would push one out.
+        remove(spares != null && !tryDirect && submitted > 0 ? spares.keep(path) : path);
+    }
+
+    /**
+     * Removes {@code path} (null: nothing), a file within one step at once, a larger one cut down
+     * {@link #REMOVE_STEP_BYTES} at a time (see {@link #delete}).
+     */
+    private static void remove(Path path) throws IOException {
+        if (path == null) {
+            return;
+        }
+        long size;
+        try {
+            size = Files.size(path);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return;
+        }
+        if (size <= REMOVE_STEP_BYTES) {
             Files.deleteIfExists(path);
             return;
         }
-        // Off the monitor: nothing else touches a closed tee, and the cuts take a while.
         try (FileChannel shrink = FileChannel.open(path, StandardOpenOption.WRITE)) {
-            for (long size = shrink.size(); size > REMOVE_STEP_BYTES; ) {
-                size -= REMOVE_STEP_BYTES;
-                shrink.truncate(size);
+            for (long left = shrink.size(); left > REMOVE_STEP_BYTES; ) {
+                left -= REMOVE_STEP_BYTES;
+                shrink.truncate(left);
                 Thread.sleep(REMOVE_PAUSE_MILLIS);
             }
         } catch (java.nio.file.NoSuchFileException e) {

@@ -1,0 +1,134 @@
+package io.trigrep.frontend.store;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * Tee files done with, kept for the next queries to write over instead of being removed: a file
+ * written over keeps its page-cache pages, where a new file takes free memory. On a virtual
+ * machine whose balloon reports free memory to the host (free page reporting), memory freed a few
+ * seconds earlier comes back only through the host's page faults: here a new 600 MB file took 0.9
+ * to 1.0 s to write after 20 s of idle, and 41 to 50 ms written over an old one; a frontend's
+ * first Linux {@code struct} query after ready (a 249 MB tee) spent 230 ms of CPU in its tee writes
+ * against 30 in the next ones (BENCHMARKS.md). Direct writes bypass the page cache, so a tee that
+ * uses them is not kept.
+ *
+ * <p>At most {@code maxFiles} files and {@code maxBytes} bytes are kept, in the folder the tees
+ * are in, named {@code spare-N.tee}; the most recently kept is taken first (its pages are the
+ * likeliest still cached). Those a frontend left behind when it stopped are removed when the next
+ * one starts. A taken file is longer than the tee about to write over it, mostly: a tee reads only
+ * the bytes it appended.
+ */
+public final class SpareTees {
+    private static final String PREFIX = "spare-";
+    private static final String SUFFIX = ".tee";
+
+    private record Spare(Path path, long bytes) {}
+
+    private final Path folder;
+    private final int maxFiles;
+    private final long maxBytes;
+    private final Deque<Spare> kept = new ArrayDeque<>();
+    private long keptBytes;
+    private long names;
+
+    /** Removes the spares an earlier frontend left in {@code folder}. */
+    public SpareTees(Path folder, int maxFiles, long maxBytes) throws IOException {
+        if (maxFiles < 0 || maxBytes < 0) {
+            throw new IllegalArgumentException("maxFiles and maxBytes must be at least 0");
+        }
+        this.folder = folder;
+        this.maxFiles = maxFiles;
+        this.maxBytes = maxBytes;
+        try (DirectoryStream<Path> left = Files.newDirectoryStream(folder, PREFIX + "*" + SUFFIX)) {
+            for (Path p : left) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /**
+     * Moves the most recently kept spare to {@code path}, in place of the file there if any; false
+     * when none is kept (or the move failed: the spare is then gone).
+     */
+    boolean takeInto(Path path) {
+        Spare spare;
+        synchronized (this) {
+            spare = kept.pollFirst();
+            if (spare == null) {
+                return false;
+            }
+            keptBytes -= spare.bytes();
+        }
+        try {
+            Files.move(spare.path(), path, StandardCopyOption.ATOMIC_MOVE);
+            return true;
+        } catch (IOException e) {
+            deleteQuietly(spare.path());
+            return false;
+        }
+    }
+
+    /**
+     * Keeps the closed tee file at {@code path} for a later query when there is room, making room
+     * by letting the oldest spare go; returns the file the caller is to remove: null when {@code
+     * path} was kept and nothing let go, that spare when one was, {@code path} itself when it was
+     * not kept.
+     */
+    Path keep(Path path) {
+        long bytes;
+        try {
+            bytes = Files.size(path);
+        } catch (IOException e) {
+            return path;
+        }
+        synchronized (this) {
+            if (bytes > maxBytes || maxFiles == 0) {
+                return path;
+            }
+            Spare oldest = null;
+            if (kept.size() >= maxFiles || keptBytes + bytes > maxBytes) {
+                oldest = kept.peekLast();
+                if (kept.size() - 1 >= maxFiles || keptBytes - oldest.bytes() + bytes > maxBytes) {
+                    return path; // one let go would not make room
+                }
+            }
+            Path name = folder.resolve(PREFIX + names++ + SUFFIX);
+            try {
+                Files.move(path, name, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                return path;
+            }
+            if (oldest != null) {
+                kept.pollLast();
+                keptBytes -= oldest.bytes();
+            }
+            kept.addFirst(new Spare(name, bytes));
+            keptBytes += bytes;
+            return oldest == null ? null : oldest.path();
+        }
+    }
+
+    /** Files kept now. */
+    synchronized int files() {
+        return kept.size();
+    }
+
+    /** Bytes kept now. */
+    synchronized long bytes() {
+        return keptBytes;
+    }
+
+    private static void deleteQuietly(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            // A spare that cannot be removed is left behind; the next start removes it.
+        }
+    }
+}

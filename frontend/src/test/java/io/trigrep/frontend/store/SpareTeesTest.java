@@ -1,0 +1,163 @@
+package io.trigrep.frontend.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.EOFException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A tee done with is written over by the next one, which reads only its own bytes; what is kept stays bounded. */
+class SpareTeesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theNextLargeTeeWritesOverTheFileOfTheLastOneDeletedAndReadsOnlyItsOwnBytes() throws Exception {
+        int buffer = TeeBuffers.BUFFER_BYTES;
+        SpareTees spares = new SpareTees(dir, 2, 16L << 20);
+        TeeFile first = tee("a.tee", spares);
+        first.append(ByteBuffer.wrap(filled(3 * buffer, (byte) 7)));
+        first.finish();
+        Object inode = Files.getAttribute(dir.resolve("a.tee"), "unix:ino");
+        first.delete();
+        assertThat(dir.resolve("a.tee")).doesNotExist();
+        assertThat(spares.files()).isEqualTo(1);
+        assertThat(spares.bytes()).isEqualTo(3L * buffer);
+
+        TeeFile selective = tee("s.tee", spares);
+        selective.append(ByteBuffer.wrap(new byte[] {5}));
+        selective.finish();
+        assertThat(spares.files()).as("a small answer takes no spare").isEqualTo(1);
+        selective.delete();
+        assertThat(spares.files()).as("nor is its file kept").isEqualTo(1);
+        assertThat(dir.resolve("s.tee")).doesNotExist();
+
+        TeeFile second = tee("b.tee", spares);
+        second.append(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+        assertThat(spares.files())
+                .as("taken when the first buffer fills, not before")
+                .isEqualTo(1);
+        second.append(ByteBuffer.wrap(filled(buffer, (byte) 4)));
+        second.finish();
+
+        assertThat(Files.getAttribute(dir.resolve("b.tee"), "unix:ino"))
+                .as("the same file, its pages kept")
+                .isEqualTo(inode);
+        assertThat(spares.files()).isZero();
+        assertThat(second.size()).isEqualTo(buffer + 3);
+        assertThat(bytes(second.read(0, 4))).containsExactly(1, 2, 3, 4);
+        assertThat(bytes(second.read(buffer + 1, 2))).containsExactly(4, 4);
+        assertThatThrownBy(() -> second.read(buffer + 3, 1))
+                .as("the old tee's bytes past the new end are not the new tee's")
+                .isInstanceOf(EOFException.class);
+        // Appended after finish: the partial tail is read back from the file, not from the old bytes.
+        second.append(ByteBuffer.wrap(new byte[] {9}));
+        assertThat(bytes(second.read(buffer + 1, 3))).containsExactly(4, 4, 9);
+        second.delete();
+        assertThat(names()).containsExactly("spare-1.tee");
+    }
+
+    @Test
+    void atMostTheFilesAndBytesAllowedAreKeptTheOldestLetGo() throws Exception {
+        SpareTees spares = new SpareTees(dir, 2, 1_000_000);
+        for (String name : List.of("a.tee", "b.tee", "c.tee")) {
+            leave(written(name, 100_000), spares);
+        }
+        assertThat(spares.files()).isEqualTo(2);
+        assertThat(spares.bytes()).isEqualTo(200_000);
+        assertThat(names()).as("c let a go").containsExactly("spare-1.tee", "spare-2.tee");
+
+        leave(written("big.tee", 1_000_001), spares);
+        assertThat(names())
+                .as("larger than all the bytes allowed: removed")
+                .containsExactly("spare-1.tee", "spare-2.tee");
+
+        leave(written("d.tee", 850_000), spares);
+        assertThat(spares.files()).as("the oldest let go to make room").isEqualTo(2);
+        assertThat(spares.bytes()).isEqualTo(950_000);
+        assertThat(names()).containsExactly("spare-2.tee", "spare-3.tee");
+
+        leave(written("e.tee", 900_000), spares);
+        assertThat(spares.bytes())
+                .as("letting one go would not make room: not kept")
+                .isEqualTo(950_000);
+        assertThat(names()).containsExactly("spare-2.tee", "spare-3.tee");
+
+        // Taken most recent first.
+        assertThat(spares.takeInto(dir.resolve("f.tee"))).isTrue();
+        assertThat(Files.size(dir.resolve("f.tee"))).isEqualTo(850_000);
+        assertThat(spares.bytes()).isEqualTo(100_000);
+    }
+
+    @Test
+    void directTeesNeitherTakeNorLeaveSpares() throws Exception {
+        SpareTees spares = new SpareTees(dir, 2, 1L << 20);
+        leave(written("a.tee", 1000), spares);
+        assertThat(spares.files()).isEqualTo(1);
+
+        TeeFile direct = new TeeFile(dir.resolve("d.tee"), Runnable::run, true, 0, new TeeBuffers(0), spares);
+        direct.append(ByteBuffer.wrap(filled(2 * TeeBuffers.BUFFER_BYTES, (byte) 9)));
+        direct.finish();
+        assertThat(spares.files()).as("not taken").isEqualTo(1);
+        direct.delete();
+        assertThat(names()).as("not kept").containsExactly("spare-0.tee");
+    }
+
+    @Test
+    void theSparesAnEarlierFrontendLeftAreRemovedAtStart() throws Exception {
+        Files.write(dir.resolve("spare-0.tee"), new byte[10]);
+        Files.write(dir.resolve("spare-7.tee"), new byte[10]);
+        Files.write(dir.resolve("query-1.tee"), new byte[10]);
+
+        SpareTees spares = new SpareTees(dir, 2, 1L << 20);
+
+        assertThat(spares.files()).isZero();
+        assertThat(names()).containsExactly("query-1.tee");
+    }
+
+    /** A tee of {@code bytes} bytes at {@code name}, written without spares, finished. */
+    private Path written(String name, int bytes) throws Exception {
+        TeeFile t = tee(name, null);
+        t.append(ByteBuffer.wrap(filled(bytes, (byte) 1)));
+        t.finish();
+        t.close();
+        return dir.resolve(name);
+    }
+
+    /** Leaves the closed tee file at {@code path} to {@code spares}, and removes what they hand back, as a tee's delete does. */
+    private static void leave(Path path, SpareTees spares) throws Exception {
+        Path remove = spares.keep(path);
+        if (remove != null) {
+            Files.delete(remove);
+        }
+    }
+
+    private TeeFile tee(String name, SpareTees spares) {
+        return new TeeFile(dir.resolve(name), Runnable::run, false, 0, new TeeBuffers(0), spares);
+    }
+
+    private List<String> names() throws Exception {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    private static byte[] filled(int n, byte b) {
+        byte[] bytes = new byte[n];
+        Arrays.fill(bytes, b);
+        return bytes;
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        byte[] out = new byte[buffer.remaining()];
+        buffer.get(out);
+        return out;
+    }
+}
