@@ -94,6 +94,8 @@ public final class TeeFile implements Closeable {
     private final TeeBuffers buffers;
     /** Files to write over and to leave this one to; null for none. */
     private final SpareTees spares;
+    /** Whether the file is a spare written over: longer than the bytes appended until {@link #finish} cuts it. */
+    private boolean tookSpare;
 
     /** A tee whose full buffers are written by the thread that appends, in buffers of its own. */
     public TeeFile(Path path) throws IOException {
@@ -161,6 +163,7 @@ public final class TeeFile implements Closeable {
         FileChannel created = file;
         file = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         created.close();
+        tookSpare = true;
     }
 
     /** The channel full buffers go through: the direct one, opened by the first, else {@link #file}. Under the monitor. */
@@ -307,6 +310,11 @@ public final class TeeFile implements Closeable {
             buffer.limit(tail).position(0);
             writeFully(file, buffer, submitted);
             // submitted and flushed stay block-aligned; the tail is in the file now and no longer buffered
+        }
+        if (tookSpare && file.size() > end) {
+            // The cache charges a tee its bytes appended: a spare's older, longer bytes must not stay on disk
+            // uncharged.
+            file.truncate(end);
         }
         free();
     }

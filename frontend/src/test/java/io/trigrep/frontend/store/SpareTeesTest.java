@@ -52,6 +52,9 @@ class SpareTeesTest {
                 .isEqualTo(inode);
         assertThat(spares.files()).isZero();
         assertThat(second.size()).isEqualTo(buffer + 3);
+        assertThat(Files.size(dir.resolve("b.tee")))
+                .as("cut to its own bytes when finished: the cache charges a tee no more")
+                .isEqualTo(buffer + 3);
         assertThat(bytes(second.read(0, 4))).containsExactly(1, 2, 3, 4);
         assertThat(bytes(second.read(buffer + 1, 2))).containsExactly(4, 4);
         assertThatThrownBy(() -> second.read(buffer + 3, 1))
