@@ -135,6 +135,15 @@ public final class FanOut implements AutoCloseable {
         return dataDir;
     }
 
+    /**
+     * Writes a spare tee ({@link SpareTees#prime}) of {@code largestAnswer} bytes, at most half the
+     * spares' bound, unless the disk would keep less than {@code minFreeAfter} free; returns the
+     * bytes written (0 with direct tees, which keep no spares).
+     */
+    public long primeSpareTee(long largestAnswer, long minFreeAfter) throws IOException {
+        return spareTees == null ? 0 : spareTees.prime(Math.min(largestAnswer, SPARE_TEE_BYTES / 2), minFreeAfter);
+    }
+
     public FrontendMetrics metrics() {
         return metrics;
     }

@@ -394,6 +394,11 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
         return out;
     }
 
+    /** The free bytes below which the data disk makes the cache evict ({@code --min-free-bytes}; 0: never). */
+    public long minFreeBytes() {
+        return minFreeBytes;
+    }
+
     /** The byte budget of the finished queries' files ({@code --cache-bytes}). */
     public long maxBytes() {
         return maxBytes;

@@ -57,6 +57,10 @@ public final class FrontendServer implements AutoCloseable {
 
     private Duration statusPoll = STATUS_POLL;
     private final QueryService queries;
+    /** The bytes a query may tee at most, and the disk the cache keeps free: what a primed spare tee may take. */
+    private final long largestAnswer;
+
+    private final long minFreeBytes;
     private Channel channel;
 
     public FrontendServer(FanOut fanOut, int maxQueries) {
@@ -95,6 +99,8 @@ public final class FrontendServer implements AutoCloseable {
                 search.caps());
         this.api = new ApiHandler(queries, pages);
         this.ui = new WebUi(queries, pages);
+        this.largestAnswer = search.caps().maxBytes();
+        this.minFreeBytes = cache.minFreeBytes();
     }
 
     public InetSocketAddress start(String host, int port) throws InterruptedException {
@@ -148,8 +154,10 @@ public final class FrontendServer implements AutoCloseable {
 
     /**
      * Warms the frontend up ({@link FrontendWarmup}) through its own port and its fan-out, for at
-     * most {@code budget}, and reports it ready. Blocks; call after {@link #start}, once
-     * {@link #backendsReady}. A failed warm-up is logged, and the frontend is ready all the same.
+     * most {@code budget}, then writes a spare tee for the first large answer ({@link
+     * FanOut#primeSpareTee}: up to 256 MiB, about a second on a slow disk, past the budget), and
+     * reports it ready. Blocks; call after {@link #start}, once {@link #backendsReady}. A failed
+     * warm-up is logged, and the frontend is ready all the same.
      */
     public void warmUp(Duration budget, java.io.PrintStream log) {
         try {
@@ -166,6 +174,14 @@ public final class FrontendServer implements AutoCloseable {
                     done.stoppedBy(),
                     done.smallRequests(),
                     done.smallPath().describe(done.selective(), "a search that finds nothing"));
+            long primeStart = System.nanoTime();
+            long primed = fanOut.primeSpareTee(largestAnswer, minFreeBytes);
+            log.println(
+                    primed == 0
+                            ? "frontend: wrote no spare tee (direct tees, one kept already, or too little disk free)"
+                            : String.format(
+                                    "frontend: wrote a spare tee of %d MiB in %d ms",
+                                    primed >> 20, (System.nanoTime() - primeStart) / 1_000_000));
         } catch (java.io.IOException | RuntimeException e) {
             log.println("frontend: warm-up stopped, serving cold: " + e);
         } catch (InterruptedException e) {

@@ -1,10 +1,13 @@
 package io.trigrep.frontend.store;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
@@ -23,6 +26,10 @@ import java.util.Deque;
  * likeliest still cached). Those a frontend left behind when it stopped are removed when the next
  * one starts. A taken file is longer than the tee about to write over it, mostly: a tee reads only
  * the bytes it appended.
+ *
+ * <p>A frontend starts with none but the one its warm-up's last large answer leaves, so its warm-up
+ * ends by writing one ({@link #prime}): the first large answer after ready then writes over cached
+ * pages, as later ones do.
  */
 public final class SpareTees {
     private static final String PREFIX = "spare-";
@@ -112,6 +119,46 @@ public final class SpareTees {
             keptBytes += bytes;
             return oldest == null ? null : oldest.path();
         }
+    }
+
+    /**
+     * Writes a spare of {@code bytes} zeros (whole buffers of {@link TeeBuffers#BUFFER_BYTES}),
+     * for the first large answer after start to write over, as the answers of a frontend that
+     * has run a while write over those before them; returns the bytes written. Writes nothing
+     * when the most recently kept spare is that long already, when the bounds would not keep it,
+     * or when the folder's disk would be left with less than {@code minFreeAfter} bytes free.
+     * Blocks while it writes: call it while the frontend warms up, before it is ready.
+     */
+    public long prime(long bytes, long minFreeAfter) throws IOException {
+        long length = bytes / TeeBuffers.BUFFER_BYTES * TeeBuffers.BUFFER_BYTES;
+        synchronized (this) {
+            Spare newest = kept.peekFirst();
+            if (length == 0 || length > maxBytes || maxFiles == 0 || (newest != null && newest.bytes() >= length)) {
+                return 0;
+            }
+        }
+        if (Files.getFileStore(folder).getUsableSpace() - length < minFreeAfter) {
+            return 0;
+        }
+        Path written = folder.resolve(PREFIX + "priming" + SUFFIX);
+        ByteBuffer zeros = ByteBuffer.allocateDirect(TeeBuffers.BUFFER_BYTES);
+        try (FileChannel out = FileChannel.open(
+                written, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+            for (long at = 0; at < length; at += zeros.capacity()) {
+                zeros.clear();
+                while (zeros.hasRemaining()) {
+                    out.write(zeros, at + zeros.position());
+                }
+            }
+        } catch (IOException e) {
+            deleteQuietly(written);
+            throw e;
+        }
+        Path remove = keep(written);
+        if (remove != null) {
+            deleteQuietly(remove);
+        }
+        return remove == written ? 0 : length;
     }
 
     /** Files kept now. */

@@ -31,7 +31,7 @@ class FrontendWarmupTest {
     Path dir;
 
     @Test
-    void notReadyWhileWarmingThenReadyWithNothingLeftOnDisk() throws Exception {
+    void notReadyWhileWarmingThenReadyWithItsAnswersAndOneSpareTeeOnDisk() throws Exception {
         List<BackendServer> backends = new ArrayList<>();
         List<InetSocketAddress> addresses = new ArrayList<>();
         for (Shard shard :
@@ -42,7 +42,8 @@ class FrontendWarmupTest {
         }
         Path data = dir.resolve("data");
         HttpClient http = HttpClient.newHttpClient();
-        QueryCache cache = new QueryCache(data, 1L << 30, 0);
+        // A quarter of it is a query's cap, and the spare tee the warm-up ends by writing.
+        QueryCache cache = new QueryCache(data, 64L << 20, 0);
         try (FanOut fanOut = new FanOut(addresses, data, 2);
                 FrontendServer server = new FrontendServer(fanOut, 8, cache)) {
             server.holdReadinessForWarmUp();
@@ -93,6 +94,13 @@ class FrontendWarmupTest {
                 tees = tees(data);
             }
             assertThat(tees).as("the warm-up's query files").hasSize(cache.size());
+            assertThat(said).contains("frontend: wrote a spare tee of 16 MiB in ");
+            try (Stream<Path> files = Files.list(data)) {
+                assertThat(files.filter(p -> p.getFileName().toString().startsWith("spare-")))
+                        .as("one spare tee, the size of a query's cap, for the first large answer to write over")
+                        .singleElement()
+                        .satisfies(p -> assertThat(Files.size(p)).isEqualTo(16L << 20));
+            }
         } finally {
             backends.forEach(BackendServer::close);
         }
@@ -116,7 +124,9 @@ class FrontendWarmupTest {
 
     private static List<Path> tees(Path data) throws java.io.IOException {
         try (Stream<Path> files = Files.list(data)) {
-            return files.filter(p -> p.toString().endsWith(".tee")).toList();
+            return files.filter(p -> p.toString().endsWith(".tee")
+                            && !p.getFileName().toString().startsWith("spare-"))
+                    .toList();
         }
     }
 }

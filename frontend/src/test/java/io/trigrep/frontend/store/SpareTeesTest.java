@@ -114,6 +114,59 @@ class SpareTeesTest {
     }
 
     @Test
+    void aPrimedSpareIsWholeBuffersOfZerosThatTheFirstLargeTeeWritesOver() throws Exception {
+        int buffer = TeeBuffers.BUFFER_BYTES;
+        SpareTees spares = new SpareTees(dir, 2, 8L * buffer);
+
+        assertThat(spares.prime(3L * buffer + 1000, 0))
+                .as("cut to whole buffers")
+                .isEqualTo(3L * buffer);
+        assertThat(names()).containsExactly("spare-0.tee");
+        assertThat(spares.bytes()).isEqualTo(3L * buffer);
+        byte[] zeros = Files.readAllBytes(dir.resolve("spare-0.tee"));
+        assertThat(zeros).hasSize(3 * buffer).containsOnly(0);
+        Object inode = Files.getAttribute(dir.resolve("spare-0.tee"), "unix:ino");
+
+        TeeFile first = tee("a.tee", spares);
+        first.append(ByteBuffer.wrap(filled(buffer + 5, (byte) 3)));
+        first.finish();
+        assertThat(Files.getAttribute(dir.resolve("a.tee"), "unix:ino"))
+                .as("the first large tee wrote over the primed file")
+                .isEqualTo(inode);
+        assertThat(Files.size(dir.resolve("a.tee"))).isEqualTo(buffer + 5L);
+        assertThat(spares.files()).isZero();
+    }
+
+    @Test
+    void primingWritesNothingWhereASpareServesOrTheBoundsOrTheDiskForbid() throws Exception {
+        int buffer = TeeBuffers.BUFFER_BYTES;
+        SpareTees spares = new SpareTees(dir, 2, 4L * buffer);
+
+        assertThat(spares.prime(buffer - 1, 0)).as("less than a buffer").isZero();
+        assertThat(spares.prime(5L * buffer, 0))
+                .as("more than the spares may keep")
+                .isZero();
+        assertThat(spares.prime(buffer, Long.MAX_VALUE))
+                .as("the disk would keep too little free")
+                .isZero();
+        assertThat(new SpareTees(dir, 0, 4L * buffer).prime(buffer, 0))
+                .as("no spares kept")
+                .isZero();
+        assertThat(names()).isEmpty();
+
+        assertThat(spares.prime(2L * buffer, 0)).isEqualTo(2L * buffer);
+        assertThat(spares.prime(2L * buffer, 0))
+                .as("the newest spare is that long already")
+                .isZero();
+        assertThat(spares.prime(3L * buffer, 0))
+                .as("a longer one lets the shorter go: the bytes allowed")
+                .isEqualTo(3L * buffer);
+        assertThat(spares.files()).isEqualTo(1);
+        assertThat(spares.bytes()).isEqualTo(3L * buffer);
+        assertThat(names()).containsExactly("spare-1.tee");
+    }
+
+    @Test
     void theSparesAnEarlierFrontendLeftAreRemovedAtStart() throws Exception {
         Files.write(dir.resolve("spare-0.tee"), new byte[10]);
         Files.write(dir.resolve("spare-7.tee"), new byte[10]);
