@@ -71,6 +71,16 @@ final class FrontendWarmup {
     /** A regex that needs the same snowmen, so it finds nothing as fast, with the shapes users write: a class, an alternation, a group. */
     private static final String NOTHING_REGEX =
             URLEncoder.encode("\u2603".repeat(5) + "(\\w+|[0-9]{2,})\\(", StandardCharsets.UTF_8);
+    /**
+     * The same, case-blind, with words of letters: the frontend plans it as a backend does, with
+     * every case of each trigram of the words. Without it, the first case-blind query after ready
+     * threw away the frontend's compiled parser and planner ({@code QueryParser.parse},
+     * {@code Parser.parseInternal}, {@code Unicode.simpleFold}, {@code Query.combine}: 38 methods
+     * made not entrant, 94 compiled), whose profiles the selective path had made literal-only; its
+     * compiler threads took 90 to 480 ms of CPU in that query, on the cores the backends search with.
+     */
+    private static final String NOTHING_FOLDED =
+            URLEncoder.encode("(?i)" + "\u2603".repeat(5) + "(copyright|license_\\w+)", StandardCharsets.UTF_8);
 
     private static final int MIN_ROUNDS = 3;
     /** The share of the budget the rounds may take, in tenths: a round is not begun when the last one's time would pass it. */
@@ -254,7 +264,7 @@ final class FrontendWarmup {
      * selective query, alone; each step between sends {@link #AT_ONCE} requests at once, as
      * several users do, since a frontend warmed one request at a time still compiled code for
      * several seconds of its first concurrent load. Those are the other selective queries,
-     * searches that find nothing (a regex and a literal), the cached answer and the web UI's page.
+     * searches that find nothing (a regex, a case-blind regex and a literal), the cached answer and the web UI's page.
      * Most are regexes, as users' queries are by default: the frontend parses and plans each one
      * to refuse a bad query itself, and that code was still being compiled after ready while the
      * warm-up asked only literals.
@@ -272,6 +282,7 @@ final class FrontendWarmup {
             between.add(get("/api/v1/search?cache=false&q=" + q));
         }
         between.add(get("/api/v1/search?cache=false&q=" + NOTHING_REGEX));
+        between.add(get("/api/v1/search?cache=false&q=" + NOTHING_FOLDED));
         between.add(get("/api/v1/search?q=" + first));
         between.add(get("/api/v1/search?cache=false&match_mode=literal&q=" + NOTHING));
         between.add(get("/search?q=" + first));
