@@ -428,7 +428,7 @@ public final class TeeFile implements Closeable {
      * Removes {@code path} (null: nothing), a file within one step at once, a larger one cut down
      * {@link #REMOVE_STEP_BYTES} at a time (see {@link #delete}).
      */
-    private static void remove(Path path) throws IOException {
+    static void remove(Path path) throws IOException {
         if (path == null) {
             return;
         }
