@@ -11,9 +11,11 @@
 # RESTART=1 then restarts the default stack's first backend alone, behind the warm frontend, and
 # asks the queries again from its ready. IDLE=S sends every ask S seconds after the one before
 # (the first S seconds after ready, on a new connection each): on a virtual machine, memory left
-# untouched for seconds is slower to read again (bench/idle-memory.sh), so the later asks, right
-# after a pass over the same files, are otherwise a warm stack at its best, not a warm stack as a
-# user who comes back after a while finds it.
+# untouched for seconds is slower to read again (bench/src/main/java/io/trigrep/bench/
+# IdleMemory.java), so the later asks, right after a pass over the same files, are otherwise a
+# warm stack at its best, not a warm stack as a user who comes back after a while finds it.
+# WARMUPS="default" starts only the default stack. Each ask also prints the CPU the backends'
+# search threads used meanwhile (from /proc, per clock tick).
 #
 #   bench/first-queries.sh INDEX_DIR [QUERY...]
 set -euo pipefail
@@ -36,8 +38,8 @@ url = urllib.parse.urlsplit(sys.argv[1])
 pids = sys.argv[2].split(",")
 tick = os.sysconf("SC_CLK_TCK")
 
-def compilers():
-    """CPU seconds of the JIT compiler threads ("C1/C2 CompilerThre...") of the stack's JVMs so far."""
+def threads_cpu(name):
+    """CPU seconds so far of the stack's threads whose name holds NAME."""
     total = 0
     for pid in pids:
         try:
@@ -46,7 +48,7 @@ def compilers():
             continue
         for t in tasks:
             try:
-                if "Compiler" not in open(f"/proc/{pid}/task/{t}/comm").read():
+                if name not in open(f"/proc/{pid}/task/{t}/comm").read():
                     continue
                 fields = open(f"/proc/{pid}/task/{t}/stat").read().rsplit(")", 1)[1].split()
             except OSError:
@@ -54,25 +56,35 @@ def compilers():
             total += int(fields[11]) + int(fields[12])
     return total / tick
 
+def compilers():
+    """CPU seconds of the JIT compiler threads ("C1/C2 CompilerThre...") of the stack's JVMs so far."""
+    return threads_cpu("Compiler")
+
+def searchers():
+    """CPU seconds of the backends' search threads ("trigrep-search-...") so far."""
+    return threads_cpu("trigrep-search")
+
 idle = float(os.environ.get("IDLE", "0"))
 c = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
 for q in sys.argv[3:]:
-    xs, jit = [], []
+    xs, jit, search = [], [], []
     for i in range(6):
         if idle > 0:
             time.sleep(idle)
             c.close()
             c = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
             c.connect()
-        before = compilers()
+        before, searched = compilers(), searchers()
         s = time.perf_counter()
         c.request("GET", "/api/v1/search?cache=false&q=" + urllib.parse.quote(q))
         r = c.getresponse()
         r.read()
         xs.append(time.perf_counter() - s)
         jit.append(compilers() - before)
-    print("  %-24s first %7.1f ms, then %s ms; JIT compilers' CPU %.2f, then %s s" % (
-        q, xs[0] * 1000, " ".join("%.1f" % (x * 1000) for x in xs[1:]), jit[0], " ".join("%.2f" % j for j in jit[1:])))
+        search.append(searchers() - searched)
+    print("  %-24s first %7.1f ms, then %s ms; JIT compilers' CPU %.2f, then %s s; search threads' CPU %.2f, then %s s" % (
+        q, xs[0] * 1000, " ".join("%.1f" % (x * 1000) for x in xs[1:]), jit[0], " ".join("%.2f" % j for j in jit[1:]),
+        search[0], " ".join("%.2f" % j for j in search[1:])))
 PY
 }
 
@@ -102,7 +114,7 @@ restart_backend() {
   echo "backend $(basename "${shards[0]}") restarted alone: ready $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s after its start"
 }
 
-for warm in default 0; do
+for warm in ${WARMUPS:-default 0}; do
   if [ "$warm" = default ]; then unset TRIGREP_WARMUP_MS; else export TRIGREP_WARMUP_MS="$warm"; fi
   if [ "${COLD:-0}" = 1 ]; then
     sync

@@ -155,7 +155,8 @@ public final class FrontendServer implements AutoCloseable {
     /**
      * Warms the frontend up ({@link FrontendWarmup}) through its own port and its fan-out, for at
      * most {@code budget}, then writes a spare tee for the first large answer ({@link
-     * FanOut#primeSpareTee}: up to 256 MiB, about a second on a slow disk, past the budget), and
+     * FanOut#primeSpareTee}: up to 256 MiB, about a second on a slow disk, past the budget), reads
+     * every file of the shards once more ({@link FrontendWarmup#lastPass}: at most 10 s), and
      * reports it ready. Blocks; call after {@link #start}, once {@link #backendsReady}. A failed
      * warm-up is logged, and the frontend is ready all the same.
      */
@@ -163,9 +164,9 @@ public final class FrontendServer implements AutoCloseable {
         try {
             InetSocketAddress address = (InetSocketAddress) channel.localAddress();
             String host = address.getAddress().isAnyLocalAddress() ? "127.0.0.1" : address.getHostString();
-            FrontendWarmup.Outcome done = new FrontendWarmup(
-                            fanOut, java.net.URI.create("http://" + host + ":" + address.getPort()), System::nanoTime)
-                    .run(budget.toNanos());
+            FrontendWarmup warmup = new FrontendWarmup(
+                    fanOut, java.net.URI.create("http://" + host + ":" + address.getPort()), System::nanoTime);
+            FrontendWarmup.Outcome done = warmup.run(budget.toNanos());
             log.printf(
                     "frontend: warmed up, %d rounds, %.2f s (%s; stopped: %s), then %d small requests %s%n",
                     done.rounds(),
@@ -182,6 +183,11 @@ public final class FrontendServer implements AutoCloseable {
                             : String.format(
                                     "frontend: wrote a spare tee of %d MiB in %d ms",
                                     primed >> 20, (System.nanoTime() - primeStart) / 1_000_000));
+            // Last, so that the shards' pages are the freshest memory of the stack when it is ready.
+            FrontendWarmup.LastPass pass = warmup.lastPass();
+            log.printf(
+                    "frontend: read every file last: %d of the shards' %d files in %d ms%n",
+                    pass.filesSearched(), pass.files(), pass.nanos() / 1_000_000);
         } catch (java.io.IOException | RuntimeException e) {
             log.println("frontend: warm-up stopped, serving cold: " + e);
         } catch (InterruptedException e) {

@@ -82,6 +82,20 @@ final class FrontendWarmup {
     private static final String NOTHING_FOLDED =
             URLEncoder.encode("(?i)" + "\u2603".repeat(5) + "(copyright|license_\\w+)", StandardCharsets.UTF_8);
 
+    /**
+     * The last pass's literal: {@code ÿ} (U+00FF), two bytes in UTF-8, so no trigram, and each
+     * backend's plan is every file of its shard; source trees hold it rarely, so the pass reads
+     * every file's bytes and sends back next to nothing.
+     */
+    static final String EVERY_FILE = "\u00ff";
+
+    /**
+     * How long the last pass may take. A backend whose shard is not in the page cache reads it at
+     * the disk's speed; cut short, it stops where it is, and the files it did not reach are left
+     * as they were.
+     */
+    static final Duration LAST_PASS_DEADLINE = Duration.ofSeconds(10);
+
     private static final int MIN_ROUNDS = 3;
     /** The share of the budget the rounds may take, in tenths: a round is not begun when the last one's time would pass it. */
     private static final int ROUNDS_SHARE = 4;
@@ -353,6 +367,33 @@ final class FrontendWarmup {
             PageRenderer.page(STREAM, run, 0, 10);
             PageRenderer.page(STREAM, run, STREAM_PAGE, 10);
             return true;
+        }
+    }
+
+    /** What the last pass read: files searched over the files the shards hold, and its time. */
+    record LastPass(long filesSearched, long files, long nanos) {}
+
+    /**
+     * One search whose plan is every file of every shard ({@link #EVERY_FILE}), the warm-up's last
+     * step. On this project's 2-core VM, memory left alone for tens of seconds reads several times
+     * slower the first time again (BENCHMARKS.md, "Idle memory on this VM"): after the rounds and
+     * the selective path, the shards' pages that only the backends' own warm-up had read were a
+     * minute old when the first user came: the first Linux {@code (?i)copyright} 20 s after ready
+     * took the backends' search threads 165 to 180 ms more CPU than the same query 20 s later, and
+     * 60 to 95 ms more with the pages read again last. On any machine it also brings back pages
+     * another process pushed out of the page cache meanwhile. Its few results' tee is removed.
+     */
+    LastPass lastPass() throws IOException {
+        long start = clock.getAsLong();
+        try (QueryRun run = fanOut.search(EVERY_FILE, true, 0, LAST_PASS_DEADLINE, CAP)) {
+            finished(run);
+            long searched = 0;
+            long files = 0;
+            for (var shard : run.statuses()) {
+                searched += shard.filesSearched();
+                files += shard.totalFiles();
+            }
+            return new LastPass(searched, files, clock.getAsLong() - start);
         }
     }
 

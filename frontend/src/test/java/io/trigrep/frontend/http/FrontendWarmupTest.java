@@ -34,8 +34,10 @@ class FrontendWarmupTest {
     void notReadyWhileWarmingThenReadyWithItsAnswersAndOneSpareTeeOnDisk() throws Exception {
         List<BackendServer> backends = new ArrayList<>();
         List<InetSocketAddress> addresses = new ArrayList<>();
+        long shardFiles = 0;
         for (Shard shard :
                 TestShards.build(Path.of("../source-backend/src/test/resources/corpus"), dir.resolve("shards"), 2)) {
+            shardFiles += shard.docs().docCount();
             BackendServer backend = new BackendServer(shard, BackendConfig.defaults());
             addresses.add(backend.start("127.0.0.1", 0));
             backends.add(backend);
@@ -95,6 +97,14 @@ class FrontendWarmupTest {
             }
             assertThat(tees).as("the warm-up's query files").hasSize(cache.size());
             assertThat(said).contains("frontend: wrote a spare tee of 16 MiB in ");
+            // Then every file of both shards was read, the last thing before ready.
+            java.util.regex.Matcher pass = java.util.regex.Pattern.compile(
+                            "frontend: read every file last: (\\d+) of the shards' (\\d+) files in \\d+ ms")
+                    .matcher(said);
+            assertThat(pass.find()).as(said).isTrue();
+            assertThat(pass.group(1)).isEqualTo(pass.group(2));
+            assertThat(Long.parseLong(pass.group(2))).isEqualTo(shardFiles);
+            assertThat(said.indexOf("frontend: read every file last")).isGreaterThan(said.indexOf("spare tee"));
             try (Stream<Path> files = Files.list(data)) {
                 assertThat(files.filter(p -> p.getFileName().toString().startsWith("spare-")))
                         .as("one spare tee, the size of a query's cap, for the first large answer to write over")
