@@ -239,11 +239,7 @@ final class FrontendWarmup {
                 if (!finished(run)) {
                     break;
                 }
-                long files = 0;
-                for (var shard : run.statuses()) {
-                    files += shard.filesSearched();
-                }
-                probes.add(new Probe(word, run.index().size(), files, clock.getAsLong() - before));
+                probes.add(new Probe(word, run.index().size(), filesSearched(run), clock.getAsLong() - before));
             }
         }
         return choose(probes);
@@ -386,15 +382,23 @@ final class FrontendWarmup {
     LastPass lastPass() throws IOException {
         long start = clock.getAsLong();
         try (QueryRun run = fanOut.search(EVERY_FILE, true, 0, LAST_PASS_DEADLINE, CAP)) {
+            // Cut short or failed, the pass has still read what it reached: the counts say how far.
             finished(run);
-            long searched = 0;
             long files = 0;
             for (var shard : run.statuses()) {
-                searched += shard.filesSearched();
                 files += shard.totalFiles();
             }
-            return new LastPass(searched, files, clock.getAsLong() - start);
+            return new LastPass(filesSearched(run), files, clock.getAsLong() - start);
         }
+    }
+
+    /** The files the backends searched for {@code run}, over all its shards. */
+    private static long filesSearched(QueryRun run) {
+        long files = 0;
+        for (var shard : run.statuses()) {
+            files += shard.filesSearched();
+        }
+        return files;
     }
 
     /** Waits for {@code run} to end; true when it was answered in full. */
