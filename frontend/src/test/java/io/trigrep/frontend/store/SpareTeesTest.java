@@ -138,6 +138,82 @@ class SpareTeesTest {
     }
 
     @Test
+    void aSpareWrittenOverIsCutAfterFinishByTheIoExecutorAndReadsMeanwhileSeeOnlyTheTeesBytes() throws Exception {
+        int buffer = TeeBuffers.BUFFER_BYTES;
+        SpareTees spares = new SpareTees(dir, 2, 16L * buffer);
+        HeldIo io = new HeldIo();
+        TeeFile tee = finishedOverPrimedSpare(spares, io);
+        assertThat(Files.size(dir.resolve("a.tee")))
+                .as("finish returns before the spare's old bytes are cut")
+                .isEqualTo(8L * buffer);
+        assertThat(io.held).hasSize(1);
+        assertThat(bytes(tee.read(buffer, 5))).containsOnly(3);
+        assertThatThrownBy(() -> tee.read(buffer + 5, 1)).isInstanceOf(EOFException.class);
+
+        io.held.poll().run();
+        assertThat(Files.size(dir.resolve("a.tee"))).isEqualTo(buffer + 5L);
+        tee.delete();
+        assertThat(spares.bytes()).as("kept at its own bytes").isEqualTo(buffer + 5L);
+    }
+
+    @Test
+    void aCutStillToBeMadeIsMadeFirstByAnAppendOrADeleteAndTakesNothingAppended() throws Exception {
+        int buffer = TeeBuffers.BUFFER_BYTES;
+        SpareTees spares = new SpareTees(dir, 2, 16L * buffer);
+        HeldIo io = new HeldIo();
+        TeeFile tee = finishedOverPrimedSpare(spares, io);
+
+        tee.append(ByteBuffer.wrap(new byte[] {9, 9}));
+        tee.finish();
+        io.held.poll().run(); // late: the append made the cut
+        assertThat(Files.size(dir.resolve("a.tee"))).isEqualTo(buffer + 7L);
+        assertThat(bytes(tee.read(buffer + 4, 3))).containsExactly(3, 9, 9);
+        tee.delete();
+
+        TeeFile next = new TeeFile(dir.resolve("b.tee"), io, false, 0, new TeeBuffers(0), spares);
+        io.holding = false;
+        next.append(ByteBuffer.wrap(filled(buffer + 1, (byte) 4)));
+        io.holding = true;
+        next.finish();
+        assertThat(Files.size(dir.resolve("b.tee"))).isEqualTo(buffer + 7L);
+        next.delete(); // the cut is still held
+        assertThat(spares.bytes())
+                .as("delete cut the file before the spares measured it")
+                .isEqualTo(buffer + 1L);
+        io.held.poll().run();
+        assertThat(spares.bytes()).isEqualTo(buffer + 1L);
+    }
+
+    /**
+     * {@code a.tee}: a buffer and 5 bytes of 3 written over a primed spare of 8 buffers, finished
+     * while {@code io} holds its tasks (the spare's cut among them).
+     */
+    private TeeFile finishedOverPrimedSpare(SpareTees spares, HeldIo io) throws Exception {
+        int buffer = TeeBuffers.BUFFER_BYTES;
+        assertThat(spares.prime(8L * buffer, 0)).isEqualTo(8L * buffer);
+        TeeFile tee = new TeeFile(dir.resolve("a.tee"), io, false, 0, new TeeBuffers(0), spares);
+        tee.append(ByteBuffer.wrap(filled(buffer + 5, (byte) 3)));
+        io.holding = true;
+        tee.finish();
+        return tee;
+    }
+
+    /** Runs tasks as they come, or holds them while {@link #holding}, to be run by the test. */
+    private static final class HeldIo implements java.util.concurrent.Executor {
+        final java.util.ArrayDeque<Runnable> held = new java.util.ArrayDeque<>();
+        boolean holding;
+
+        @Override
+        public void execute(Runnable task) {
+            if (holding) {
+                held.add(task);
+            } else {
+                task.run();
+            }
+        }
+    }
+
+    @Test
     void primingWritesNothingWhereASpareServesOrTheBoundsOrTheDiskForbid() throws Exception {
         int buffer = TeeBuffers.BUFFER_BYTES;
         SpareTees spares = new SpareTees(dir, 2, 4L * buffer);
