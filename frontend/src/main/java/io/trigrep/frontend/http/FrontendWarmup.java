@@ -7,6 +7,7 @@ import io.trigrep.backend.warm.Settling;
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCaps;
 import io.trigrep.frontend.fanout.QueryRun;
+import io.trigrep.frontend.fanout.ShardStatus;
 import io.trigrep.frontend.query.QueryService;
 import java.io.IOException;
 import java.net.URI;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 
 /**
  * Brings a freshly started frontend to the speed of a warm one before it reports ready, once its
@@ -239,7 +241,11 @@ final class FrontendWarmup {
                 if (!finished(run)) {
                     break;
                 }
-                probes.add(new Probe(word, run.index().size(), filesSearched(run), clock.getAsLong() - before));
+                probes.add(new Probe(
+                        word,
+                        run.index().size(),
+                        overShards(run, ShardStatus::filesSearched),
+                        clock.getAsLong() - before));
             }
         }
         return choose(probes);
@@ -384,21 +390,20 @@ final class FrontendWarmup {
         try (QueryRun run = fanOut.search(EVERY_FILE, true, 0, LAST_PASS_DEADLINE, CAP)) {
             // Cut short or failed, the pass has still read what it reached: the counts say how far.
             finished(run);
-            long files = 0;
-            for (var shard : run.statuses()) {
-                files += shard.totalFiles();
-            }
-            return new LastPass(filesSearched(run), files, clock.getAsLong() - start);
+            return new LastPass(
+                    overShards(run, ShardStatus::filesSearched),
+                    overShards(run, ShardStatus::totalFiles),
+                    clock.getAsLong() - start);
         }
     }
 
-    /** The files the backends searched for {@code run}, over all its shards. */
-    private static long filesSearched(QueryRun run) {
-        long files = 0;
-        for (var shard : run.statuses()) {
-            files += shard.filesSearched();
+    /** The sum of one count of {@code run}'s shards (files searched, files held). */
+    private static long overShards(QueryRun run, ToLongFunction<ShardStatus> count) {
+        long sum = 0;
+        for (ShardStatus shard : run.statuses()) {
+            sum += count.applyAsLong(shard);
         }
-        return files;
+        return sum;
     }
 
     /** Waits for {@code run} to end; true when it was answered in full. */

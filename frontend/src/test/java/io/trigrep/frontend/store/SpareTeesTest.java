@@ -141,8 +141,7 @@ class SpareTeesTest {
     void aSpareWrittenOverIsCutAfterFinishByTheIoExecutorAndReadsMeanwhileSeeOnlyTheTeesBytes() throws Exception {
         int buffer = TeeBuffers.BUFFER_BYTES;
         SpareTees spares = new SpareTees(dir, 2, 16L * buffer);
-        HeldIo io = new HeldIo();
-        TeeFile tee = finishedOverPrimedSpare(spares, io);
+        TeeFile tee = finishedOverPrimedSpare(spares);
         assertThat(Files.size(dir.resolve("a.tee")))
                 .as("finish returns before the spare's old bytes are cut")
                 .isEqualTo(8L * buffer);
@@ -160,8 +159,7 @@ class SpareTeesTest {
     void aCutStillToBeMadeIsMadeFirstByAnAppendOrADeleteAndTakesNothingAppended() throws Exception {
         int buffer = TeeBuffers.BUFFER_BYTES;
         SpareTees spares = new SpareTees(dir, 2, 16L * buffer);
-        HeldIo io = new HeldIo();
-        TeeFile tee = finishedOverPrimedSpare(spares, io);
+        TeeFile tee = finishedOverPrimedSpare(spares);
 
         tee.append(ByteBuffer.wrap(new byte[] {9, 9}));
         tee.finish();
@@ -186,9 +184,9 @@ class SpareTeesTest {
 
     /**
      * {@code a.tee}: a buffer and 5 bytes of 3 written over a primed spare of 8 buffers, finished
-     * while {@code io} holds its tasks (the spare's cut among them).
+     * while {@link #io} holds its tasks (the spare's cut among them).
      */
-    private TeeFile finishedOverPrimedSpare(SpareTees spares, HeldIo io) throws Exception {
+    private TeeFile finishedOverPrimedSpare(SpareTees spares) throws Exception {
         int buffer = TeeBuffers.BUFFER_BYTES;
         assertThat(spares.prime(8L * buffer, 0)).isEqualTo(8L * buffer);
         TeeFile tee = new TeeFile(dir.resolve("a.tee"), io, false, 0, new TeeBuffers(0), spares);
@@ -197,6 +195,9 @@ class SpareTeesTest {
         tee.finish();
         return tee;
     }
+
+    /** The I/O executor of the tees that take spares written over in the tests of the cut. */
+    private final HeldIo io = new HeldIo();
 
     /** Runs tasks as they come, or holds them while {@link #holding}, to be run by the test. */
     private static final class HeldIo implements java.util.concurrent.Executor {
