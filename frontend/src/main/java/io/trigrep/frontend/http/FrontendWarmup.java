@@ -70,6 +70,13 @@ final class FrontendWarmup {
      * common, and their lists were intersected before one came out empty.
      */
     private static final String NOTHING = URLEncoder.encode("\u2603".repeat(5), StandardCharsets.UTF_8);
+    /**
+     * What a browser accepts ({@code Accept-Encoding}): its answers are compressed
+     * ({@code HttpContentCompressor}), code that requests without the header never run. The
+     * warm-up's client sends none, the benchmarks' sends {@code identity}; the web UI's users get
+     * their answers through the compressor.
+     */
+    private static final String BROWSER_ENCODINGS = "gzip, deflate, br, zstd";
     /** A regex that needs the same snowmen, so it finds nothing as fast, with the shapes users write: a class, an alternation, a group. */
     private static final String NOTHING_REGEX =
             URLEncoder.encode("\u2603".repeat(5) + "(\\w+|[0-9]{2,})\\(", StandardCharsets.UTF_8);
@@ -237,7 +244,7 @@ final class FrontendWarmup {
                 break;
             }
             long before = clock.getAsLong();
-            try (QueryRun run = fanOut.search(word, true, 2, Duration.ofSeconds(30), CAP)) {
+            try (QueryRun run = fanOut.search(word, true, QueryService.CONTEXT_LINES, Duration.ofSeconds(30), CAP)) {
                 if (!finished(run)) {
                     break;
                 }
@@ -280,7 +287,7 @@ final class FrontendWarmup {
      * selective query, alone; each step between sends {@link #AT_ONCE} requests at once, as
      * several users do, since a frontend warmed one request at a time still compiled code for
      * several seconds of its first concurrent load. Those are the other selective queries,
-     * searches that find nothing (a regex, a case-blind regex and a literal), the cached answer and the web UI's page.
+     * searches that find nothing (a regex, a case-blind regex and a literal), the cached answer and the web UI's page; some as a browser asks them ({@link #BROWSER_ENCODINGS}).
      * Most are regexes, as users' queries are by default: the frontend parses and plans each one
      * to refuse a bad query itself, and that code was still being compiled after ready while the
      * warm-up asked only literals.
@@ -299,9 +306,10 @@ final class FrontendWarmup {
         }
         between.add(get("/api/v1/search?cache=false&q=" + NOTHING_REGEX));
         between.add(get("/api/v1/search?cache=false&q=" + NOTHING_FOLDED));
-        between.add(get("/api/v1/search?q=" + first));
-        between.add(get("/api/v1/search?cache=false&match_mode=literal&q=" + NOTHING));
-        between.add(get("/search?q=" + first));
+        between.add(get("/api/v1/search?q=" + first, BROWSER_ENCODINGS));
+        between.add(get("/api/v1/search?cache=false&match_mode=literal&q=" + NOTHING, "identity"));
+        between.add(get("/search?q=" + first, BROWSER_ENCODINGS));
+        between.add(get("/api/v1/search?cache=false&q=" + first, BROWSER_ENCODINGS));
         int[] turn = {0};
         return new Settling(MIN_BATCHES, PATIENCE)
                 .run(
@@ -341,9 +349,17 @@ final class FrontendWarmup {
                 .build();
     }
 
+    /** The same, accepting {@code encodings} ({@code Accept-Encoding}), as browsers and most HTTP libraries send it. */
+    private HttpRequest get(String path, String encodings) {
+        return HttpRequest.newBuilder(self.resolve(path))
+                .timeout(Duration.ofSeconds(10))
+                .header("Accept-Encoding", encodings)
+                .build();
+    }
+
     /** One capped search, rendered as each view would render it; false when it failed. */
     private boolean search(String query) throws IOException {
-        try (QueryRun run = fanOut.search(query, false, 2, Duration.ofSeconds(30), CAP)) {
+        try (QueryRun run = fanOut.search(query, false, QueryService.CONTEXT_LINES, Duration.ofSeconds(30), CAP)) {
             if (!finished(run)) {
                 return false;
             }
@@ -362,7 +378,8 @@ final class FrontendWarmup {
 
     /** The round's stream ({@link #STREAM}): its first page, as the API serves it, and a page that needs the full sort. */
     private boolean stream() throws IOException {
-        try (QueryRun run = fanOut.search(STREAM, false, 2, Duration.ofSeconds(30), STREAM_CAP)) {
+        try (QueryRun run =
+                fanOut.search(STREAM, false, QueryService.CONTEXT_LINES, Duration.ofSeconds(30), STREAM_CAP)) {
             if (!finished(run)) {
                 return false;
             }
@@ -384,10 +401,15 @@ final class FrontendWarmup {
      * took the backends' search threads 165 to 180 ms more CPU than the same query 20 s later, and
      * 60 to 95 ms more with the pages read again last. On any machine it also brings back pages
      * another process pushed out of the page cache meanwhile. Its few results' tee is removed.
+     * Asked with the context lines of a user's query: asked with none, its few results (five
+     * files of the Linux tree hold a {@code ÿ}) were the first lines without context a backend
+     * had encoded, and its compiled encoder was thrown away there ({@code -XX:+LogCompilation}:
+     * an uncommon trap in {@code FileResultsWriter.writeRuns}) and compiled again during the first
+     * user's query after ready.
      */
     LastPass lastPass() throws IOException {
         long start = clock.getAsLong();
-        try (QueryRun run = fanOut.search(EVERY_FILE, true, 0, LAST_PASS_DEADLINE, CAP)) {
+        try (QueryRun run = fanOut.search(EVERY_FILE, true, QueryService.CONTEXT_LINES, LAST_PASS_DEADLINE, CAP)) {
             // Cut short or failed, the pass has still read what it reached: the counts say how far.
             finished(run);
             return new LastPass(
@@ -474,7 +496,10 @@ final class FrontendWarmup {
         return words;
     }
 
-    /** The HTTP paths a user's first requests take, with a query that finds nothing so the backends do no work. */
+    /**
+     * The HTTP paths a user's first requests take, with a query that finds nothing so the backends
+     * do no work; each as a program asks it and as a browser does, whose answer is compressed.
+     */
     private void requests() throws IOException, InterruptedException {
         for (String path : List.of(
                 "/api/v1/status",
@@ -482,6 +507,7 @@ final class FrontendWarmup {
                 "/search?mode=literal&q=" + NOTHING,
                 "/")) {
             http.send(get(path), HttpResponse.BodyHandlers.discarding());
+            http.send(get(path, BROWSER_ENCODINGS), HttpResponse.BodyHandlers.discarding());
         }
     }
 }

@@ -35,8 +35,8 @@ import java.util.List;
  */
 public final class QueryService {
     static final Duration DEADLINE = Duration.ofSeconds(30);
-    /** Context lines asked of the backends per result. */
-    static final int CONTEXT_LINES = 2;
+    /** Context lines asked of the backends per result: every user's query asks this many. */
+    public static final int CONTEXT_LINES = 2;
     /** How long a file fetch or a readiness ping waits for one backend. */
     static final int BACKEND_TIMEOUT_MILLIS = 1000;
 
