@@ -26,13 +26,37 @@ import java.util.concurrent.atomic.AtomicLong;
  * more than a selective search itself. A connection that failed, was cut (deadline, cancel, cap)
  * or answered out of turn is closed, never kept.
  *
- * <p>The backend closes a connection idle for 30 s; idle connections are closed here after
- * {@link #IDLE_MILLIS}, before it would, so a query is never sent on one the backend is closing.
- * A connection can still die while idle (a backend restarted): {@link StreamHandler} then asks
- * again on a new one, since the backend has not answered a byte.
+ * <p>The backend closes a connection idle for 30 s. The newest {@link Idle#keptOpen} idle
+ * connections stay open however long nobody asks: each is pinged once idle for {@link
+ * Idle#pingAfterMillis}, which the backend answers with its status and counts as activity, and
+ * is offered again once answered. Without that, a user who came back after 15 s of quiet paid a
+ * new connection to every backend. The other idle connections, a burst's, are closed after
+ * {@link Idle#closeAfterMillis}, before the backend would, so a query is never sent on one the
+ * backend is closing. A connection can still die while idle (a backend restarted): {@link
+ * StreamHandler} then asks again on a new one, since the backend has not answered a byte.
  */
 final class BackendConnections implements AutoCloseable {
-    static final long IDLE_MILLIS = 15_000;
+    /**
+     * How idle connections are kept: the newest {@code keptOpen} pinged after {@code
+     * pingAfterMillis} of idle (well inside the backend's 30 s), the others closed after {@code
+     * closeAfterMillis}.
+     */
+    record Idle(long pingAfterMillis, long closeAfterMillis, int keptOpen) {
+        static final Idle DEFAULT = new Idle(10_000, 15_000, 2);
+
+        Idle {
+            if (pingAfterMillis < 1 || closeAfterMillis < 1 || keptOpen < 0) {
+                throw new IllegalArgumentException("idle times must be >= 1 ms and kept connections >= 0, got "
+                        + pingAfterMillis + ", " + closeAfterMillis + " and " + keptOpen);
+            }
+        }
+
+        /** How often idle connections are looked at: a connection is pinged or closed at most this late. */
+        long sweepMillis() {
+            return Math.max(1, Math.min(pingAfterMillis, closeAfterMillis) / 2);
+        }
+    }
+
     /** Idle connections kept at most; more are closed when given back (a burst of queries leaves no crowd). */
     static final int MAX_IDLE = 64;
 
@@ -40,11 +64,14 @@ final class BackendConnections implements AutoCloseable {
     private final Bootstrap bootstrap;
     private final ArrayDeque<StreamHandler> idle = new ArrayDeque<>();
     private final AtomicLong opened = new AtomicLong();
+    private final AtomicLong pings = new AtomicLong();
     private final ScheduledFuture<?> sweeper;
+    private final Idle keep;
     private boolean closed;
 
-    BackendConnections(InetSocketAddress backend, EventLoopGroup group, Tls tls, int connectMillis) {
+    BackendConnections(InetSocketAddress backend, EventLoopGroup group, Tls tls, int connectMillis, Idle keep) {
         this.backend = backend;
+        this.keep = keep;
         this.bootstrap = new Bootstrap()
                 .group(group)
                 .channel(Transport.DEFAULT.socketChannel())
@@ -70,8 +97,8 @@ final class BackendConnections implements AutoCloseable {
                                         new StreamHandler(BackendConnections.this));
                     }
                 });
-        this.sweeper =
-                group.scheduleWithFixedDelay(this::closeStale, IDLE_MILLIS / 3, IDLE_MILLIS / 3, TimeUnit.MILLISECONDS);
+        this.sweeper = group.scheduleWithFixedDelay(
+                this::sweep, keep.sweepMillis(), keep.sweepMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Asks {@code shard}'s part of {@code run} on an idle connection, or on a new one. */
@@ -129,6 +156,17 @@ final class BackendConnections implements AutoCloseable {
         }
     }
 
+    /** {@code handler}'s ping was answered: it is offered again, as if given back now. */
+    void pinged(StreamHandler handler) {
+        pings.incrementAndGet();
+        giveBack(handler);
+    }
+
+    /** Pings answered so far on idle connections. */
+    long pings() {
+        return pings.get();
+    }
+
     /** An idle connection closed (by the backend, or the network): no longer offered. */
     synchronized void forget(StreamHandler handler) {
         idle.remove(handler);
@@ -144,24 +182,37 @@ final class BackendConnections implements AutoCloseable {
         return idle.size();
     }
 
+    /**
+     * Pings the newest {@link Idle#keptOpen} idle connections that have been idle for {@link
+     * Idle#pingAfterMillis}, taken out of the idle ones until answered ({@link StreamHandler#ping}),
+     * and closes the others idle for {@link Idle#closeAfterMillis}.
+     */
     @SuppressWarnings(
             "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
-    private void closeStale() {
-        long limit = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS);
+    private void sweep() {
+        long now = System.nanoTime();
+        long pingBefore = now - TimeUnit.MILLISECONDS.toNanos(keep.pingAfterMillis());
+        long closeBefore = now - TimeUnit.MILLISECONDS.toNanos(keep.closeAfterMillis());
+        java.util.List<StreamHandler> toPing = new java.util.ArrayList<>();
         java.util.List<StreamHandler> stale = new java.util.ArrayList<>();
         synchronized (this) {
-            // Newest first: the stale ones are at the end.
-            for (Iterator<StreamHandler> it = idle.descendingIterator(); it.hasNext(); ) {
+            int rank = 0;
+            // Newest first: given back or answered last.
+            for (Iterator<StreamHandler> it = idle.iterator(); it.hasNext(); rank++) {
                 StreamHandler h = it.next();
-                if (h.idleSince() - limit > 0) {
-                    break;
+                boolean kept = rank < keep.keptOpen();
+                if (h.idleSince() - (kept ? pingBefore : closeBefore) > 0) {
+                    continue;
                 }
                 it.remove();
-                stale.add(h);
+                (kept ? toPing : stale).add(h);
             }
         }
         for (StreamHandler h : stale) {
             h.channel().close();
+        }
+        for (StreamHandler h : toPing) {
+            h.channel().eventLoop().execute(() -> h.ping(keep.pingAfterMillis()));
         }
     }
 

@@ -96,6 +96,19 @@ public final class FanOut implements AutoCloseable {
             Tls tls,
             boolean directTee)
             throws IOException {
+        this(backends, dataDir, writerThreads, metrics, tls, directTee, BackendConnections.Idle.DEFAULT);
+    }
+
+    /** The same, keeping idle connections to the backends as {@code idle} says. */
+    FanOut(
+            List<InetSocketAddress> backends,
+            Path dataDir,
+            int writerThreads,
+            FrontendMetrics metrics,
+            Tls tls,
+            boolean directTee,
+            BackendConnections.Idle idle)
+            throws IOException {
         this.metrics = metrics;
         this.tls = tls;
         if (backends.isEmpty()) {
@@ -119,7 +132,7 @@ public final class FanOut implements AutoCloseable {
         });
         List<BackendConnections> pools = new ArrayList<>();
         for (InetSocketAddress backend : this.backends) {
-            pools.add(new BackendConnections(backend, group, tls, CONNECT_MILLIS));
+            pools.add(new BackendConnections(backend, group, tls, CONNECT_MILLIS, idle));
         }
         this.connections = List.copyOf(pools);
         this.generations = new ShardGenerations(this.backends.size());
@@ -229,6 +242,16 @@ public final class FanOut implements AutoCloseable {
     /** Connections opened to backend {@code shard} so far (each is kept for later queries). */
     public long connectionsOpened(int shard) {
         return connections.get(shard).opened();
+    }
+
+    /** Idle connections to backend {@code shard} now. */
+    int connectionsIdle(int shard) {
+        return connections.get(shard).idle();
+    }
+
+    /** Pings backend {@code shard} answered on idle connections so far. */
+    long connectionPings(int shard) {
+        return connections.get(shard).pings();
     }
 
     @Override

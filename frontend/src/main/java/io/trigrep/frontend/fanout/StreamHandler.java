@@ -5,8 +5,16 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.trigrep.proto.FrameLimits;
+import io.trigrep.proto.Framing;
 import io.trigrep.proto.MalformedFrame;
+import io.trigrep.proto.MalformedMessageException;
+import io.trigrep.proto.Messages;
+import io.trigrep.proto.Request;
+import io.trigrep.proto.Response;
 import io.trigrep.proto.Tls;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.capnproto.MessageBuilder;
@@ -30,6 +38,8 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
     private Stream current;
 
     private long idleSinceNanos;
+    /** A ping was sent on this idle connection ({@link #ping}) and not answered yet. */
+    private boolean pinging;
 
     StreamHandler(BackendConnections connections) {
         this.connections = connections;
@@ -132,16 +142,51 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
         ctx.read();
     }
 
+    /**
+     * Pings the backend on this idle connection, which {@link BackendConnections} took out of its
+     * idle ones: the backend's status answer gives it back, and a connection not answered within
+     * {@code timeoutMillis} is closed. On the event loop.
+     */
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    void ping(long timeoutMillis) {
+        assert ctx.executor().inEventLoop();
+        if (!ctx.channel().isActive() || current != null) {
+            return; // closed meanwhile (and forgotten), or never idle: nothing to keep
+        }
+        MessageBuilder ping = Messages.newBuilder();
+        ping.initRoot(Request.factory).setPing();
+        ByteBuf frame = ctx.alloc().buffer(Framing.frameBytes(ping));
+        Framing.write(ping, frame);
+        pinging = true;
+        ctx.writeAndFlush(frame);
+        ctx.executor()
+                .schedule(
+                        () -> {
+                            if (pinging) {
+                                ctx.close();
+                            }
+                        },
+                        timeoutMillis,
+                        TimeUnit.MILLISECONDS);
+    }
+
     @Override
     @SuppressWarnings(
             "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Stream stream = current;
         if (stream == null) {
-            // Nothing was asked: a backend that speaks out of turn is not trusted with the next query.
-            if (msg instanceof ByteBuf stray) {
-                stray.release();
+            boolean answer = pinging && msg instanceof ByteBuf run && isStatus(run);
+            if (msg instanceof ByteBuf run) {
+                run.release();
             }
+            if (answer) {
+                pinging = false;
+                connections.pinged(this);
+                return;
+            }
+            // Nothing was asked: a backend that speaks out of turn is not trusted with the next query.
             ctx.close();
             return;
         }
@@ -155,6 +200,17 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
         int bytes = frames.readableBytes();
         stream.pending.addAndGet(bytes);
         stream.run.ingest(stream.shard, frames, bytes, stream::written);
+    }
+
+    /** Whether {@code run} is one whole frame holding a status: a ping's answer, and nothing after it. */
+    private static boolean isStatus(ByteBuf run) {
+        ByteBuffer view = run.nioBuffer(run.readerIndex(), run.readableBytes());
+        try {
+            return Framing.frameLength(view, FrameLimits.DEFAULT) == run.readableBytes()
+                    && Messages.peekResponse(view) == Response.Which.STATUS;
+        } catch (MalformedMessageException e) {
+            return false;
+        }
     }
 
     @Override

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.trigrep.backend.TestShards;
 import io.trigrep.backend.server.BackendConfig;
 import io.trigrep.backend.server.BackendServer;
+import io.trigrep.frontend.metrics.FrontendMetrics;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.proto.Tls;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,6 +67,52 @@ class BackendConnectionsTest {
                         .isEqualTo(1);
             }
         }
+    }
+
+    @Test
+    void theNewestIdleConnectionIsPingedOpenWhileTheOthersAreClosed() throws Exception {
+        // One kept per backend, pinged after 1 s of idle; the others closed after 100 ms.
+        BackendConnections.Idle idle = new BackendConnections.Idle(1_000, 100, 1);
+        QueryCaps caps = QueryCaps.forCache(1L << 30);
+        try (FanOut fanOut =
+                new FanOut(addresses, dir.resolve("data"), 2, new FrontendMetrics(), Tls.PLAIN, false, idle)) {
+            // Two queries at once: two connections to each backend, both given back.
+            try (QueryRun a = fanOut.search("int", false, 1, Duration.ofSeconds(30), caps);
+                    QueryRun b = fanOut.search("return", false, 1, Duration.ofSeconds(30), caps)) {
+                a.completion().get(30, TimeUnit.SECONDS);
+                b.completion().get(30, TimeUnit.SECONDS);
+            }
+            for (int shard = 0; shard < addresses.size(); shard++) {
+                assertThat(fanOut.connectionsOpened(shard)).isEqualTo(2);
+            }
+            // Two pings answered on each backend's kept connection: more than 2 s idle in all,
+            // twenty times the others' limit.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!pingedTwice(fanOut) && System.nanoTime() - deadline < 0) {
+                Thread.sleep(1);
+            }
+            assertThat(pingedTwice(fanOut)).as("two pings answered per backend").isTrue();
+            // Asked right after an answer, so no ping is under way.
+            List<String> answer = answer(fanOut, "int", caps);
+            assertThat(answer).isNotEmpty();
+            for (int shard = 0; shard < addresses.size(); shard++) {
+                assertThat(fanOut.connectionsOpened(shard))
+                        .as("the query after 2 s of idle took the kept connection to backend " + shard)
+                        .isEqualTo(2);
+                assertThat(fanOut.connectionsIdle(shard))
+                        .as("the burst's other connection was closed")
+                        .isEqualTo(1);
+            }
+        }
+    }
+
+    private boolean pingedTwice(FanOut fanOut) {
+        for (int shard = 0; shard < addresses.size(); shard++) {
+            if (fanOut.connectionPings(shard) < 2) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Test
