@@ -13,5 +13,11 @@ public interface FrameSink {
     /** Takes ownership of {@code frames}, the last of the stream, and ends the stream once they are flushed. */
     void finish(ByteBuf frames);
 
+    /**
+     * The capacity of the buffers a search fills with batches of results, from {@link #allocator}:
+     * an allocator may keep buffers of this size for the next batches.
+     */
+    int BATCH_CAPACITY = ChunkWorker.BATCH_BYTES + ChunkWorker.BATCH_HEADROOM;
+
     io.netty.buffer.ByteBufAllocator allocator();
 }

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.trigrep.backend.ops.BackendMetrics;
+import io.trigrep.backend.search.FrameSink;
 import io.trigrep.backend.search.SearchPool;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.indexer.segments.LiveShard;
@@ -28,6 +29,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * picks a free one).
  */
 public final class BackendServer implements AutoCloseable {
+    /**
+     * The batches' buffers kept for reuse, one set per process: 32 of 320 KiB, 10 MiB of direct
+     * memory at most; past them, batches come from the pooled allocator as before.
+     */
+    static final RecyclingAllocator BATCHES =
+            new RecyclingAllocator(PooledByteBufAllocator.DEFAULT, FrameSink.BATCH_CAPACITY, 32);
+
     private final Generations generations;
     private final String name;
     private GenerationWatcher watcher;
@@ -105,8 +113,10 @@ public final class BackendServer implements AutoCloseable {
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
                 // Results go out in batches of 256 KiB. Netty's default allocator pools nothing over
                 // 16 KiB in a heap this small: each batch was a new direct buffer, zeroed and freed
-                // by a Cleaner (3 % of a backend's CPU on Linux `struct`). The pooled one reuses them.
-                .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                // by a Cleaner (3 % of a backend's CPU on Linux `struct`). The pooled one reuses them,
+                // but gives their chunks back to the system between heavy queries: the batches' own
+                // buffers are kept (RecyclingAllocator).
+                .childOption(ChannelOption.ALLOCATOR, BATCHES)
                 .childHandler(new BackendServerInitializer(
                         new Backend(
                                 generations,

@@ -1,0 +1,123 @@
+package io.trigrep.backend.server;
+
+import io.netty.buffer.AbstractByteBufAllocator;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.UnpooledUnsafeDirectByteBuf;
+import java.nio.ByteBuffer;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The allocator of a backend's connections: {@code pooled} (Netty's pooled allocator), except for
+ * direct buffers of exactly {@code capacity} bytes, the buffers searches fill with batches of
+ * results, of which up to {@code kept} are made once and used again for good.
+ *
+ * <p>From the pooled allocator, those buffers came from 4 MiB chunks that it gives back to the
+ * system once they empty after being a quarter full: each result-heavy query that followed a
+ * quiet spell took new chunks, whose pages the search threads then faulted in (on this
+ * project's VM, about 2,000 minor faults, 8 MiB, in a backend's search threads in some
+ * case-blind Linux {@code (?i)copyright} queries and none in others, and 40 to 50 ms more of
+ * their CPU in those). Kept buffers keep their pages. Beyond {@code kept} at once (many
+ * result-heavy queries together), batches come from the pooled allocator as before.
+ */
+final class RecyclingAllocator extends AbstractByteBufAllocator {
+    /**
+     * Whether Netty writes direct buffers through their address, as its pooled ones are written
+     * here. Without (never on the JDKs this project runs on), every batch is the pooled allocator's.
+     */
+    private static final boolean UNSAFE = probeUnsafe();
+
+    private final ByteBufAllocator pooled;
+    private final int capacity;
+    private final int kept;
+    private final ArrayBlockingQueue<ByteBuffer> free;
+    private final AtomicInteger made = new AtomicInteger();
+
+    RecyclingAllocator(ByteBufAllocator pooled, int capacity, int kept) {
+        super(true);
+        if (capacity < 1 || kept < 1) {
+            throw new IllegalArgumentException("capacity and kept must be >= 1, got " + capacity + " and " + kept);
+        }
+        this.pooled = pooled;
+        this.capacity = capacity;
+        this.kept = kept;
+        this.free = new ArrayBlockingQueue<>(kept);
+    }
+
+    @Override
+    protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+        if (initialCapacity != capacity || !UNSAFE) {
+            return pooled.directBuffer(initialCapacity, maxCapacity);
+        }
+        ByteBuffer memory = free.poll();
+        if (memory == null) {
+            if (made.incrementAndGet() > kept) {
+                made.decrementAndGet();
+                return pooled.directBuffer(initialCapacity, maxCapacity);
+            }
+            memory = ByteBuffer.allocateDirect(capacity);
+        }
+        return toLeakAwareBuffer(new Kept(this, memory, maxCapacity));
+    }
+
+    @Override
+    protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+        return pooled.heapBuffer(initialCapacity, maxCapacity);
+    }
+
+    @Override
+    public boolean isDirectBufferPooled() {
+        return true;
+    }
+
+    /** Kept buffers made so far, at most {@code kept}; those not in use wait for the next batch. */
+    int made() {
+        return made.get();
+    }
+
+    /** Kept buffers not in use now. */
+    int free() {
+        return free.size();
+    }
+
+    /**
+     * Takes back a kept buffer's memory once its last reference is released. A batch that grew
+     * past {@code capacity} wrote on in new memory, which Netty frees; the kept memory was left
+     * as it was, and is taken back all the same.
+     */
+    private void giveBack(ByteBuffer memory) {
+        memory.clear();
+        if (!free.offer(memory)) {
+            throw new IllegalStateException("more kept buffers given back than made: " + kept);
+        }
+    }
+
+    private static boolean probeUnsafe() {
+        ByteBuf probe = io.netty.buffer.Unpooled.directBuffer(1);
+        try {
+            return probe.hasMemoryAddress();
+        } finally {
+            probe.release();
+        }
+    }
+
+    /** A batch in kept memory, written through its address as Netty's pooled direct buffers are. */
+    private static final class Kept extends UnpooledUnsafeDirectByteBuf {
+        private final RecyclingAllocator owner;
+        private final ByteBuffer memory;
+
+        Kept(RecyclingAllocator owner, ByteBuffer memory, int maxCapacity) {
+            super(owner, memory, maxCapacity);
+            this.owner = owner;
+            this.memory = memory;
+            clear(); // wrapped memory starts out readable: a new batch is empty
+        }
+
+        @Override
+        protected void deallocate() {
+            super.deallocate(); // frees only memory a growth allocated: the kept memory is not Netty's to free
+            owner.giveBack(memory);
+        }
+    }
+}
