@@ -40,6 +40,8 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
     private long idleSinceNanos;
     /** A ping was sent on this idle connection ({@link #ping}) and not answered yet. */
     private boolean pinging;
+    /** Pings sent on this connection: a ping's timeout is its own. */
+    private long pingsSent;
 
     StreamHandler(BackendConnections connections) {
         this.connections = connections;
@@ -159,11 +161,13 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
         ByteBuf frame = ctx.alloc().buffer(Framing.frameBytes(ping));
         Framing.write(ping, frame);
         pinging = true;
+        long sent = ++pingsSent;
         ctx.writeAndFlush(frame);
         ctx.executor()
                 .schedule(
                         () -> {
-                            if (pinging) {
+                            // This ping, not a later one sent after this one was answered.
+                            if (pinging && pingsSent == sent) {
                                 ctx.close();
                             }
                         },
