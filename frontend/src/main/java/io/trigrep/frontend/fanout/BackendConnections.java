@@ -143,15 +143,15 @@ final class BackendConnections implements AutoCloseable {
     @SuppressWarnings(
             "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     void giveBack(StreamHandler handler) {
-        boolean keep;
+        boolean kept;
         synchronized (this) {
-            keep = !closed && handler.channel().isActive() && idle.size() < MAX_IDLE;
-            if (keep) {
+            kept = !closed && handler.channel().isActive() && idle.size() < MAX_IDLE;
+            if (kept) {
                 handler.idleSince(System.nanoTime());
                 idle.addFirst(handler);
             }
         }
-        if (!keep) {
+        if (!kept) {
             handler.channel().close();
         }
     }
@@ -212,7 +212,11 @@ final class BackendConnections implements AutoCloseable {
             h.channel().close();
         }
         for (StreamHandler h : toPing) {
-            h.channel().eventLoop().execute(() -> h.ping(keep.pingAfterMillis()));
+            try {
+                h.channel().eventLoop().execute(() -> h.ping(keep.pingAfterMillis()));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                h.channel().close(); // the event loops are shutting down: nothing to keep open
+            }
         }
     }
 

@@ -5,8 +5,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledUnsafeDirectByteBuf;
 import java.nio.ByteBuffer;
-import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The allocator of a backend's connections: {@code pooled} (Netty's pooled allocator), except for
@@ -31,8 +32,11 @@ final class RecyclingAllocator extends AbstractByteBufAllocator {
     private final ByteBufAllocator pooled;
     private final int capacity;
     private final int kept;
-    private final ArrayBlockingQueue<ByteBuffer> free;
+    /** Given back last, taken first: its pages were touched last, so they are the likeliest to be in the caches. */
+    private final LinkedBlockingDeque<ByteBuffer> free;
+
     private final AtomicInteger made = new AtomicInteger();
+    private final LongAdder lent = new LongAdder();
 
     RecyclingAllocator(ByteBufAllocator pooled, int capacity, int kept) {
         super(true);
@@ -42,7 +46,7 @@ final class RecyclingAllocator extends AbstractByteBufAllocator {
         this.pooled = pooled;
         this.capacity = capacity;
         this.kept = kept;
-        this.free = new ArrayBlockingQueue<>(kept);
+        this.free = new LinkedBlockingDeque<>(kept);
     }
 
     @Override
@@ -50,14 +54,20 @@ final class RecyclingAllocator extends AbstractByteBufAllocator {
         if (initialCapacity != capacity || !UNSAFE) {
             return pooled.directBuffer(initialCapacity, maxCapacity);
         }
-        ByteBuffer memory = free.poll();
+        ByteBuffer memory = free.pollFirst();
         if (memory == null) {
             if (made.incrementAndGet() > kept) {
                 made.decrementAndGet();
                 return pooled.directBuffer(initialCapacity, maxCapacity);
             }
-            memory = ByteBuffer.allocateDirect(capacity);
+            try {
+                memory = ByteBuffer.allocateDirect(capacity);
+            } catch (OutOfMemoryError e) {
+                made.decrementAndGet(); // no buffer was made: its place stays free
+                throw e;
+            }
         }
+        lent.increment();
         return toLeakAwareBuffer(new Kept(this, memory, maxCapacity));
     }
 
@@ -76,6 +86,11 @@ final class RecyclingAllocator extends AbstractByteBufAllocator {
         return made.get();
     }
 
+    /** Batches written in kept buffers so far. */
+    long lent() {
+        return lent.sum();
+    }
+
     /** Kept buffers not in use now. */
     int free() {
         return free.size();
@@ -88,7 +103,7 @@ final class RecyclingAllocator extends AbstractByteBufAllocator {
      */
     private void giveBack(ByteBuffer memory) {
         memory.clear();
-        if (!free.offer(memory)) {
+        if (!free.offerFirst(memory)) {
             throw new IllegalStateException("more kept buffers given back than made: " + kept);
         }
     }
