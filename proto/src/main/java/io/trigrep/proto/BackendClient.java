@@ -57,8 +57,7 @@ public final class BackendClient {
     /** Pings a backend: null when it answered with its status within {@code timeoutMillis}, else why not. */
     public static String ping(Tls tls, InetSocketAddress backend, int timeoutMillis) {
         try {
-            MessageBuilder ping = Messages.newBuilder();
-            ping.initRoot(Request.factory).setPing();
+            MessageBuilder ping = Messages.ping();
             ByteBuffer frame = ask(tls, backend, ping, timeoutMillis, timeoutMillis);
             if (frame == null) {
                 return "closed without answering";

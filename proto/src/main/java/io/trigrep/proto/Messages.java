@@ -24,6 +24,13 @@ public final class Messages {
         return new MessageBuilder(FIRST_SEGMENT_WORDS);
     }
 
+    /** A ping request: a backend answers it with one status message. */
+    public static MessageBuilder ping() {
+        MessageBuilder ping = newBuilder();
+        ping.initRoot(Request.factory).setPing();
+        return ping;
+    }
+
     /** {@code Response.Which.values()} clones its array on every call. */
     private static final Response.Which[] RESPONSE_KINDS = Response.Which.values();
 

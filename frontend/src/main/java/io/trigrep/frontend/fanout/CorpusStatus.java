@@ -4,7 +4,6 @@ import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
-import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
 import io.trigrep.proto.Skipped;
 import io.trigrep.proto.Status;
@@ -103,8 +102,7 @@ public final class CorpusStatus implements AutoCloseable {
             String address = backend.getHostString() + ":" + backend.getPort();
             Shard known = before == null ? null : before.shards().get(i);
             try {
-                MessageBuilder ping = Messages.newBuilder();
-                ping.initRoot(Request.factory).setPing();
+                MessageBuilder ping = Messages.ping();
                 long askedAt = generations.tick();
                 ByteBuffer frame = BackendClient.ask(tls, backend, ping, timeoutMillis, timeoutMillis);
                 Response.Reader response =

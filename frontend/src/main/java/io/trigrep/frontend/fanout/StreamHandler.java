@@ -10,7 +10,6 @@ import io.trigrep.proto.Framing;
 import io.trigrep.proto.MalformedFrame;
 import io.trigrep.proto.MalformedMessageException;
 import io.trigrep.proto.Messages;
-import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
 import io.trigrep.proto.Tls;
 import java.nio.ByteBuffer;
@@ -156,8 +155,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
         if (!ctx.channel().isActive() || current != null) {
             return; // closed meanwhile (and forgotten), or never idle: nothing to keep
         }
-        MessageBuilder ping = Messages.newBuilder();
-        ping.initRoot(Request.factory).setPing();
+        MessageBuilder ping = Messages.ping();
         ByteBuf frame = ctx.alloc().buffer(Framing.frameBytes(ping));
         Framing.write(ping, frame);
         pinging = true;
