@@ -211,7 +211,31 @@ final class BackendConnections implements AutoCloseable {
         for (StreamHandler h : stale) {
             h.channel().close();
         }
-        for (StreamHandler h : toPing) {
+        ping(toPing);
+    }
+
+    /**
+     * Pings every idle connection now, however long it has been idle, as the sweep pings the kept
+     * ones: for the warm-up, so that the code that reads a ping's answer has run before the first
+     * quiet spell after ready. The connections are offered again once answered.
+     *
+     * @return the pings sent
+     */
+    int pingAll() {
+        java.util.List<StreamHandler> all;
+        synchronized (this) {
+            all = new java.util.ArrayList<>(idle);
+            idle.clear();
+        }
+        ping(all);
+        return all.size();
+    }
+
+    /** Pings {@code handlers}, taken out of the idle ones, each on its own event loop. */
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
+    private void ping(java.util.List<StreamHandler> handlers) {
+        for (StreamHandler h : handlers) {
             try {
                 h.channel().eventLoop().execute(() -> h.ping(keep.pingAfterMillis()));
             } catch (java.util.concurrent.RejectedExecutionException e) {

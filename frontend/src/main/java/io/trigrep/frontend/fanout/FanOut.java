@@ -254,6 +254,36 @@ public final class FanOut implements AutoCloseable {
         return connections.get(shard).pings();
     }
 
+    /** Idle backend connections pinged at once, and how many answered in time. */
+    public record Pinged(long sent, long answered) {}
+
+    /**
+     * Pings every idle backend connection now, as the kept ones are pinged through a quiet spell,
+     * and waits up to {@code wait} for the answers: for the warm-up (see {@link
+     * BackendConnections#pingAll}).
+     *
+     * @return the pings sent, one per idle connection, and those answered within {@code wait}
+     */
+    public Pinged pingIdleConnections(Duration wait) throws InterruptedException {
+        long before = 0;
+        long sent = 0;
+        for (BackendConnections c : connections) {
+            before += c.pings();
+            sent += c.pingAll();
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            long answered = -before;
+            for (BackendConnections c : connections) {
+                answered += c.pings();
+            }
+            if (answered >= sent || System.nanoTime() - deadline >= 0) {
+                return new Pinged(sent, answered);
+            }
+            Thread.sleep(1);
+        }
+    }
+
     @Override
     public void close() {
         for (BackendConnections c : connections) {

@@ -175,6 +175,8 @@ public final class FrontendServer implements AutoCloseable {
                     done.stoppedBy(),
                     done.smallRequests(),
                     done.smallPath().describe(done.selective(), "a search that finds nothing"));
+            log.println("frontend: rehearsed a quiet spell before the small requests: "
+                    + done.quiet().describe());
             long primeStart = System.nanoTime();
             long primed = fanOut.primeSpareTee(largestAnswer, minFreeBytes);
             log.println(

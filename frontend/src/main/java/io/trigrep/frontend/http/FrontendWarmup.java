@@ -148,9 +148,33 @@ final class FrontendWarmup {
             long firstRoundNanos,
             long lastRoundNanos,
             String stoppedBy,
+            QuietSpell quiet,
             List<String> selective,
             int smallRequests,
             Settling.Run smallPath) {}
+
+    /**
+     * What the rehearsed quiet spell did ({@link #quietSpell}): pool workers that timed out, and
+     * idle backend connections pinged and answered.
+     */
+    record QuietSpell(int workersTimedOut, long pingsSent, long pingsAnswered, long nanos) {
+        static final QuietSpell NONE = new QuietSpell(0, 0, 0, 0);
+
+        String describe() {
+            return String.format(
+                    "%d pool workers timed out, %d of %d idle backend connections answered a ping, in %d ms",
+                    workersTimedOut, pingsAnswered, pingsSent, nanos / 1_000_000);
+        }
+    }
+
+    /**
+     * Pool workers made to time out in the rehearsed quiet spell, on each kind of queue: more than
+     * the calls after which HotSpot profiles a method at its middle tier ({@code
+     * Tier3InvocationThreshold}, 200), so that the queue's timed wait is profiled too.
+     */
+    static final int WORKERS_TIMED_OUT = 256;
+    /** How long the rehearsal waits for the backends to answer its pings, at most. */
+    private static final Duration PING_WAIT = Duration.ofSeconds(2);
 
     private final FanOut fanOut;
     private final URI self;
@@ -211,6 +235,7 @@ final class FrontendWarmup {
             }
             previous = last;
         }
+        QuietSpell quiet = quietSpell();
         List<String> selective = selectiveQueries(deadline);
         Settling.Run small = smallRequests(selective, deadline);
         return new Outcome(
@@ -219,6 +244,7 @@ final class FrontendWarmup {
                 first,
                 last,
                 stoppedBy,
+                quiet,
                 selective,
                 (small.sent() + 1) / 2 + small.sent() / 2 * AT_ONCE,
                 small);
@@ -226,7 +252,25 @@ final class FrontendWarmup {
 
     /** A warm-up cut short by a search that failed: the rounds so far, and no selective path. */
     private static Outcome failed(int rounds, long nanos, long first, long last) {
-        return new Outcome(rounds, nanos, first, last, "a failed search", List.of(), 0, Settling.Run.NOT_RUN);
+        return new Outcome(
+                rounds, nanos, first, last, "a failed search", QuietSpell.NONE, List.of(), 0, Settling.Run.NOT_RUN);
+    }
+
+    /**
+     * What the process does when nobody asks, done once before the selective path, whose
+     * thousands of requests then compile the code it shares with a user's query having seen it: a
+     * pool worker waiting in vain ({@link IdleWorkers}) and the pings that keep idle backend
+     * connections open ({@link FanOut#pingIdleConnections}). Left to the first quiet spell after
+     * ready, each threw compiled code away (a pool's {@code getTask}; the backend stream's
+     * {@code StreamHandler.channelRead}, {@code channelReadComplete} and
+     * {@code Messages.peekResponse}, 8 to 10 s into it) that the first user's query then waited
+     * for while it was compiled again.
+     */
+    private QuietSpell quietSpell() throws InterruptedException {
+        long start = clock.getAsLong();
+        int timedOut = IdleWorkers.timeOut(WORKERS_TIMED_OUT);
+        FanOut.Pinged pinged = fanOut.pingIdleConnections(PING_WAIT);
+        return new QuietSpell(timedOut, pinged.sent(), pinged.answered(), clock.getAsLong() - start);
     }
 
     /**

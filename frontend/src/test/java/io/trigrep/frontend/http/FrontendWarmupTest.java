@@ -70,6 +70,17 @@ class FrontendWarmupTest {
                     .matcher(said);
             assertThat(done.find()).as(said).isTrue();
             assertThat(Integer.parseInt(done.group(2))).isBetween(1, 2 * FrontendWarmup.MAX_STEPS);
+            // Before them, a quiet spell rehearsed: every idle connection to a backend pinged and
+            // answered (at least one per backend, the rounds' last), pool workers timed out.
+            java.util.regex.Matcher quiet = java.util.regex.Pattern.compile(
+                            "frontend: rehearsed a quiet spell before the small requests: "
+                                    + FrontendWarmup.WORKERS_TIMED_OUT * IdleWorkers.QUEUES.size()
+                                    + " pool workers timed out,"
+                                    + " (\\d+) of (\\d+) idle backend connections answered a ping, in \\d+ ms")
+                    .matcher(said);
+            assertThat(quiet.find()).as(said).isTrue();
+            assertThat(Integer.parseInt(quiet.group(2))).isGreaterThanOrEqualTo(backends.size());
+            assertThat(quiet.group(1)).isEqualTo(quiet.group(2));
             // The selective query comes from the corpus and finds a few of its lines, as a user's does.
             String selective = done.group(3);
             HttpResponse<String> found = http.send(
