@@ -6,7 +6,6 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledUnsafeDirectByteBuf;
 import java.nio.ByteBuffer;
 import java.util.concurrent.LinkedBlockingDeque;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -21,6 +20,12 @@ import java.util.concurrent.atomic.LongAdder;
  * case-blind Linux {@code (?i)copyright} queries and none in others, and 40 to 50 ms more of
  * their CPU in those). Kept buffers keep their pages. Beyond {@code kept} at once (many
  * result-heavy queries together), batches come from the pooled allocator as before.
+ *
+ * <p>All {@code kept} are made at once, when the allocator is: made as batches first needed
+ * them, the first user's result-heavy query after ready, which held more batches at once than
+ * any warm-up search, was the first to make one after its code had been compiled, and that
+ * compiled code was thrown away there ({@code -XX:+LogCompilation}: a {@code null_check} trap
+ * when the free list came back empty) and compiled again during the query.
  */
 final class RecyclingAllocator extends AbstractByteBufAllocator {
     /**
@@ -31,11 +36,11 @@ final class RecyclingAllocator extends AbstractByteBufAllocator {
 
     private final ByteBufAllocator pooled;
     private final int capacity;
-    private final int kept;
+    /** The kept buffers, made at once: {@code kept}, or fewer when direct memory ran short. */
+    private final int made;
     /** Given back last, taken first: its pages were touched last, so they are the likeliest to be in the caches. */
     private final LinkedBlockingDeque<ByteBuffer> free;
 
-    private final AtomicInteger made = new AtomicInteger();
     private final LongAdder lent = new LongAdder();
 
     RecyclingAllocator(ByteBufAllocator pooled, int capacity, int kept) {
@@ -45,27 +50,23 @@ final class RecyclingAllocator extends AbstractByteBufAllocator {
         }
         this.pooled = pooled;
         this.capacity = capacity;
-        this.kept = kept;
         this.free = new LinkedBlockingDeque<>(kept);
+        int n = 0;
+        try {
+            for (; UNSAFE && n < kept; n++) {
+                free.addFirst(ByteBuffer.allocateDirect(capacity));
+            }
+        } catch (OutOfMemoryError e) {
+            // Direct memory is short (-XX:MaxDirectMemorySize): fewer kept, the pool serves the rest.
+        }
+        this.made = n;
     }
 
     @Override
     protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-        if (initialCapacity != capacity || !UNSAFE) {
-            return pooled.directBuffer(initialCapacity, maxCapacity);
-        }
-        ByteBuffer memory = free.pollFirst();
+        ByteBuffer memory = initialCapacity == capacity ? free.pollFirst() : null;
         if (memory == null) {
-            if (made.incrementAndGet() > kept) {
-                made.decrementAndGet();
-                return pooled.directBuffer(initialCapacity, maxCapacity);
-            }
-            try {
-                memory = ByteBuffer.allocateDirect(capacity);
-            } catch (OutOfMemoryError e) {
-                made.decrementAndGet(); // no buffer was made: its place stays free
-                throw e;
-            }
+            return pooled.directBuffer(initialCapacity, maxCapacity);
         }
         lent.increment();
         return toLeakAwareBuffer(new Kept(this, memory, maxCapacity));
@@ -81,9 +82,9 @@ final class RecyclingAllocator extends AbstractByteBufAllocator {
         return true;
     }
 
-    /** Kept buffers made so far, at most {@code kept}; those not in use wait for the next batch. */
+    /** Kept buffers: {@code kept}, or fewer when direct memory ran short; those not in use wait for the next batch. */
     int made() {
-        return made.get();
+        return made;
     }
 
     /** Batches written in kept buffers so far. */
@@ -104,7 +105,7 @@ final class RecyclingAllocator extends AbstractByteBufAllocator {
     private void giveBack(ByteBuffer memory) {
         memory.clear();
         if (!free.offerFirst(memory)) {
-            throw new IllegalStateException("more kept buffers given back than made: " + kept);
+            throw new IllegalStateException("more kept buffers given back than made: " + made);
         }
     }
 
