@@ -158,8 +158,8 @@ final class BackendConnections implements AutoCloseable {
 
     /** {@code handler}'s ping was answered: it is offered again, as if given back now. */
     void pinged(StreamHandler handler) {
-        pings.incrementAndGet();
         giveBack(handler);
+        pings.incrementAndGet(); // after: whoever counts the answers finds the connection offered again
     }
 
     /** Pings answered so far on idle connections. */
@@ -221,11 +221,18 @@ final class BackendConnections implements AutoCloseable {
      *
      * @return the pings sent
      */
+    @SuppressWarnings(
+            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     int pingAll() {
-        java.util.List<StreamHandler> all;
+        java.util.List<StreamHandler> all = new java.util.ArrayList<>();
         synchronized (this) {
-            all = new java.util.ArrayList<>(idle);
-            idle.clear();
+            for (StreamHandler h; (h = idle.pollFirst()) != null; ) {
+                if (h.channel().isActive()) {
+                    all.add(h);
+                } else {
+                    h.channel().close(); // closed meanwhile: no answer would come
+                }
+            }
         }
         ping(all);
         return all.size();

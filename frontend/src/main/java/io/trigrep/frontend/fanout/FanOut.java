@@ -278,7 +278,9 @@ public final class FanOut implements AutoCloseable {
                 answered += c.pings();
             }
             if (answered >= sent || System.nanoTime() - deadline >= 0) {
-                return new Pinged(sent, answered);
+                // A kept connection's own ping (the sweep's) answered meanwhile counts too: at most one per connection
+                // sent.
+                return new Pinged(sent, Math.min(sent, answered));
             }
             Thread.sleep(1);
         }

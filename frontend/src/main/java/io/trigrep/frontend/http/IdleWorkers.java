@@ -7,8 +7,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -25,8 +24,9 @@ import java.util.function.Supplier;
  */
 final class IdleWorkers {
     /**
-     * The queues of the pools whose workers time out: a fixed pool's ({@code LinkedBlockingQueue},
-     * the cache's remover) and a cached pool's ({@code SynchronousQueue}, the JDK HTTP client's).
+     * The queues of the pools whose workers time out: a {@code LinkedBlockingQueue} (the cache's
+     * remover, a pool of at most one worker and none kept) and a cached pool's {@code
+     * SynchronousQueue} (the JDK HTTP client's).
      */
     static final List<Supplier<BlockingQueue<Runnable>>> QUEUES =
             List.of(LinkedBlockingQueue::new, SynchronousQueue::new);
@@ -39,9 +39,10 @@ final class IdleWorkers {
     private IdleWorkers() {}
 
     /**
-     * For each of {@link #QUEUES}, runs {@code times} tasks one after another on a pool with no core
-     * workers, each once the worker before has timed out and ended, so that each gets a new worker
-     * that times out in turn.
+     * For each of {@link #QUEUES}, runs up to {@code times} tasks one after another on a pool with
+     * no core workers, each once the worker before has timed out and ended, so that each gets a new
+     * worker that times out in turn. Stops on a queue when a worker has not ended within {@link
+     * #END_WAIT_MILLIS} (a stalled machine): the next task would find no worker free.
      *
      * @return the workers that ended by timing out
      */
@@ -54,10 +55,11 @@ final class IdleWorkers {
     }
 
     private static int timeOut(BlockingQueue<Runnable> queue, int times) throws InterruptedException {
-        AtomicInteger made = new AtomicInteger();
+        AtomicReference<Thread> last = new AtomicReference<>();
         ThreadPoolExecutor pool = new ThreadPoolExecutor(0, 1, KEEP_ALIVE_MICROS, TimeUnit.MICROSECONDS, queue, r -> {
-            Thread t = new Thread(r, "trigrep-warmup-idle-" + made.incrementAndGet());
+            Thread t = new Thread(r, "trigrep-warmup-idle");
             t.setDaemon(true);
+            last.set(t);
             return t;
         });
         int ended = 0;
@@ -66,13 +68,13 @@ final class IdleWorkers {
                 CountDownLatch ran = new CountDownLatch(1);
                 pool.execute(ran::countDown);
                 ran.await();
-                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(END_WAIT_MILLIS);
-                while (pool.getPoolSize() > 0 && System.nanoTime() - deadline < 0) {
-                    LockSupport.parkNanos(KEEP_ALIVE_MICROS * 1_000 / 4);
+                // The task ran, so its worker exists; it can only end by timing out.
+                Thread worker = last.get();
+                worker.join(END_WAIT_MILLIS);
+                if (worker.isAlive()) {
+                    break;
                 }
-                if (pool.getPoolSize() == 0) {
-                    ended++;
-                }
+                ended++;
             }
         } finally {
             pool.shutdownNow();

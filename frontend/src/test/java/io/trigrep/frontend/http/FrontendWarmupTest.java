@@ -73,14 +73,15 @@ class FrontendWarmupTest {
             // Before them, a quiet spell rehearsed: every idle connection to a backend pinged and
             // answered (at least one per backend, the rounds' last), pool workers timed out.
             java.util.regex.Matcher quiet = java.util.regex.Pattern.compile(
-                            "frontend: rehearsed a quiet spell before the small requests: "
-                                    + FrontendWarmup.WORKERS_TIMED_OUT * IdleWorkers.QUEUES.size()
-                                    + " pool workers timed out,"
-                                    + " (\\d+) of (\\d+) idle backend connections answered a ping, in \\d+ ms")
+                            "frontend: rehearsed a quiet spell before the small requests: (\\d+) pool workers timed"
+                                    + " out, (\\d+) of (\\d+) idle backend connections answered a ping, in \\d+ ms")
                     .matcher(said);
             assertThat(quiet.find()).as(said).isTrue();
-            assertThat(Integer.parseInt(quiet.group(2))).isGreaterThanOrEqualTo(backends.size());
-            assertThat(quiet.group(1)).isEqualTo(quiet.group(2));
+            // All of them unless the machine stalled a worker for a second (the rehearsal then stops early).
+            assertThat(Integer.parseInt(quiet.group(1)))
+                    .isBetween(1, FrontendWarmup.WORKERS_TIMED_OUT * IdleWorkers.QUEUES.size());
+            assertThat(Integer.parseInt(quiet.group(3))).isGreaterThanOrEqualTo(backends.size());
+            assertThat(quiet.group(2)).isEqualTo(quiet.group(3));
             // The selective query comes from the corpus and finds a few of its lines, as a user's does.
             String selective = done.group(3);
             HttpResponse<String> found = http.send(
