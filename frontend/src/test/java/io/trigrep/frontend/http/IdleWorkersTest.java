@@ -12,9 +12,4 @@ class IdleWorkersTest {
                 .as("no worker left waiting")
                 .noneMatch(t -> t.getName().equals("trigrep-warmup-idle"));
     }
-
-    @Test
-    void noTaskNoWorker() throws Exception {
-        assertThat(IdleWorkers.timeOut(0)).isZero();
-    }
 }

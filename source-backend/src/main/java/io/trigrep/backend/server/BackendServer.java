@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class BackendServer implements AutoCloseable {
     /**
      * The batches' buffers kept for reuse, one set per process: 32 of 320 KiB, 10 MiB of direct
-     * memory at most; past them, batches come from the pooled allocator as before.
+     * memory made when this class loads; past them, batches come from the pooled allocator.
      */
     static final RecyclingAllocator BATCHES =
             new RecyclingAllocator(PooledByteBufAllocator.DEFAULT, FrameSink.BATCH_CAPACITY, 32);
