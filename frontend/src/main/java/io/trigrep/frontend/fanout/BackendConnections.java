@@ -225,14 +225,14 @@ final class BackendConnections implements AutoCloseable {
             "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     int pingAll() {
         java.util.List<StreamHandler> all = new java.util.ArrayList<>();
+        java.util.List<StreamHandler> closed = new java.util.ArrayList<>();
         synchronized (this) {
             for (StreamHandler h; (h = idle.pollFirst()) != null; ) {
-                if (h.channel().isActive()) {
-                    all.add(h);
-                } else {
-                    h.channel().close(); // closed meanwhile: no answer would come
-                }
+                (h.channel().isActive() ? all : closed).add(h);
             }
+        }
+        for (StreamHandler h : closed) {
+            h.channel().close(); // closed meanwhile: no answer would come
         }
         ping(all);
         return all.size();
