@@ -60,10 +60,20 @@ public final class SpareTees {
     }
 
     /**
-     * Moves the most recently kept spare to {@code path}, in place of the file there if any; false
-     * when none is kept (or the move failed: the spare is then gone).
+     * Puts the most recently kept spare at {@code path}, in place of the file there if any; false
+     * when none is kept, and {@code path} is left as it was. True when {@code path} names another
+     * file now, to be opened again: the spare, or a new empty file when the move failed (the spare
+     * is then gone).
+     *
+     * <p>The file at {@code path} is removed before the move, so that the move never renames over
+     * an existing file: ext4 then first writes out the moved file's pages not yet on disk (its
+     * {@code auto_da_alloc} heuristic for a file replaced by a rename), in the query's ingest. On
+     * this project's VM a file of 256 MiB (a primed spare's size) written 2 to 20 s before took 40
+     * to 55 ms to move over an empty file and 0.12 ms once that file was removed; in the first
+     * large answer after ready, that wait put the query's ingest past its quantum, at a lower OS
+     * priority ({@code SerialExecutor}) than in the answers after it (BENCHMARKS.md).
      */
-    boolean takeInto(Path path) {
+    boolean takeInto(Path path) throws IOException {
         Spare spare;
         synchronized (this) {
             spare = kept.pollFirst();
@@ -72,13 +82,15 @@ public final class SpareTees {
             }
             keptBytes -= spare.bytes();
         }
+        Files.deleteIfExists(path);
         try {
             Files.move(spare.path(), path, StandardCopyOption.ATOMIC_MOVE);
-            return true;
         } catch (IOException e) {
             deleteQuietly(spare.path());
-            return false;
+            Files.newByteChannel(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE)
+                    .close();
         }
+        return true;
     }
 
     /**

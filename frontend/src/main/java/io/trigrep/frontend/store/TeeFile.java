@@ -94,7 +94,7 @@ public final class TeeFile implements Closeable {
     private final TeeBuffers buffers;
     /** Files to write over and to leave this one to; null for none. */
     private final SpareTees spares;
-    /** Whether the file is a spare written over: longer than the bytes appended until {@link #cutSpare} cuts it. */
+    /** Whether the file may be a spare written over: longer than the bytes appended until {@link #cutSpare} cuts it. */
     private boolean tookSpare;
     /** Whether {@link #finish} left a spare's bytes past the end for {@link #cutSpare} to cut. */
     private volatile boolean cutPending;
@@ -164,6 +164,7 @@ public final class TeeFile implements Closeable {
         if (spares == null || tryDirect || !spares.takeInto(path)) {
             return;
         }
+        // path names another file now: the spare, or a new empty one if the spare could not be moved
         FileChannel created = file;
         file = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         created.close();

@@ -100,6 +100,28 @@ class SpareTeesTest {
     }
 
     @Test
+    void aSpareGoneFromTheFolderLeavesTheLargeTeeThatWouldHaveTakenItANewFileOfItsOwnBytes() throws Exception {
+        int buffer = TeeBuffers.BUFFER_BYTES;
+        SpareTees spares = new SpareTees(dir, 2, 8L * buffer);
+        assertThat(spares.prime(4L * buffer, 0)).isEqualTo(4L * buffer);
+        Files.delete(dir.resolve("spare-0.tee")); // an operator cleaning the folder, a full disk's repair
+
+        TeeFile tee = tee("a.tee", spares);
+        tee.append(ByteBuffer.wrap(new byte[] {1, 2}));
+        tee.append(ByteBuffer.wrap(filled(2 * buffer, (byte) 6)));
+        tee.finish();
+
+        assertThat(spares.files()).as("the spare was taken, gone or not").isZero();
+        assertThat(Files.size(dir.resolve("a.tee")))
+                .as("a new file in its place, written from its start")
+                .isEqualTo(2L * buffer + 2);
+        assertThat(bytes(tee.read(0, 3))).containsExactly(1, 2, 6);
+        assertThat(bytes(tee.read(2L * buffer, 2))).containsExactly(6, 6);
+        tee.delete();
+        assertThat(names()).as("kept at its own bytes for the next").containsExactly("spare-1.tee");
+    }
+
+    @Test
     void directTeesNeitherTakeNorLeaveSpares() throws Exception {
         SpareTees spares = new SpareTees(dir, 2, 1L << 20);
         leave(written("a.tee", 1000), spares);
