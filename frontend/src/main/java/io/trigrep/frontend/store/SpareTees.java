@@ -60,15 +60,15 @@ public final class SpareTees {
     }
 
     /**
-     * Puts the most recently kept spare at {@code path}, in place of the file there if any; false
-     * when none is kept, and {@code path} is left as it was. True when {@code path} names another
-     * file now, to be opened again: the spare, or a new empty file when the move failed (the spare
-     * is then gone).
+     * Puts the most recently kept spare at {@code path}, in place of the file there if any. False
+     * when none is kept, or when that file could not be removed (the spare is then gone): {@code
+     * path} is left as it was. True when {@code path} names another file now, to be opened again:
+     * the spare, or a new empty file when the move failed (the spare is then gone).
      *
      * <p>The file at {@code path} is removed before the move, so that the move never renames over
      * an existing file: ext4 then first writes out the moved file's pages not yet on disk (its
      * {@code auto_da_alloc} heuristic for a file replaced by a rename), in the query's ingest. On
-     * this project's VM a file of 256 MiB (a primed spare's size) written 2 to 20 s before took 40
+     * this project's VM a file of 256 MiB (a primed spare's size) written 0 to 20 s before took 40
      * to 55 ms to move over an empty file and 0.12 ms once that file was removed; in the first
      * large answer after ready, that wait put the query's ingest past its quantum, at a lower OS
      * priority ({@code SerialExecutor}) than in the answers after it (BENCHMARKS.md).
@@ -82,7 +82,12 @@ public final class SpareTees {
             }
             keptBytes -= spare.bytes();
         }
-        Files.deleteIfExists(path);
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            deleteQuietly(spare.path());
+            return false; // path is as it was
+        }
         try {
             Files.move(spare.path(), path, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
