@@ -122,6 +122,20 @@ class SpareTeesTest {
     }
 
     @Test
+    void aFileInTheWayThatCannotBeRemovedIsLeftAsItWasAndTheSpareLetGo() throws Exception {
+        SpareTees spares = new SpareTees(dir, 2, 1L << 20);
+        leave(written("a.tee", 1000), spares);
+        Path inTheWay = Files.createDirectories(dir.resolve("b.tee"));
+        Files.writeString(inTheWay.resolve("x"), "x"); // a folder that is not empty: no unlink removes it
+
+        assertThat(spares.takeInto(inTheWay)).as("nothing to open again").isFalse();
+        assertThat(inTheWay.resolve("x")).hasContent("x");
+        assertThat(spares.files()).isZero();
+        assertThat(spares.bytes()).isZero();
+        assertThat(names()).as("the spare let go, not left behind").containsExactly("b.tee");
+    }
+
+    @Test
     void directTeesNeitherTakeNorLeaveSpares() throws Exception {
         SpareTees spares = new SpareTees(dir, 2, 1L << 20);
         leave(written("a.tee", 1000), spares);
