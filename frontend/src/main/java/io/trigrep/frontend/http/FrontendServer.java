@@ -165,13 +165,16 @@ public final class FrontendServer implements AutoCloseable {
             InetSocketAddress address = (InetSocketAddress) channel.localAddress();
             String host = address.getAddress().isAnyLocalAddress() ? "127.0.0.1" : address.getHostString();
             FrontendWarmup warmup = new FrontendWarmup(
-                    fanOut, java.net.URI.create("http://" + host + ":" + address.getPort()), System::nanoTime);
+                    fanOut,
+                    java.net.URI.create("http://" + host + ":" + address.getPort()),
+                    System::nanoTime,
+                    io.trigrep.backend.warm.Rounds.jitMillis());
             FrontendWarmup.Outcome done = warmup.run(budget.toNanos());
             log.printf(
                     "frontend: warmed up, %d rounds, %.2f s (%s; stopped: %s), then %d small requests %s%n",
-                    done.rounds(),
+                    done.rounds().count(),
                     done.nanos() / 1e9,
-                    io.trigrep.backend.warm.Rounds.describe(done.firstRoundNanos(), done.lastRoundNanos()),
+                    done.rounds().describe(),
                     done.stoppedBy(),
                     done.smallRequests(),
                     done.smallPath().describe(done.selective(), "a search that finds nothing"));

@@ -225,15 +225,17 @@ public final class BackendServer implements AutoCloseable {
                     Warmup.searches(words.subList(0, Math.min(4, words.size())), sample.everyFile(), budget.toNanos()),
                     Warmup.rare(words),
                     budget.toNanos(),
-                    System::nanoTime);
+                    System::nanoTime,
+                    io.trigrep.backend.warm.Rounds.jitMillis());
             log.printf(
-                    "backend %s: warmed up, %d searches in %d rounds, %.2f s (%s; slowest search"
-                            + " %.0f ms: %s; every file: %s), then %d selective searches %s%n",
+                    "backend %s: warmed up, %d searches in %d rounds (%d after the selective path), %.2f s (%s;"
+                            + " slowest search %.0f ms: %s; every file: %s), then %d selective searches %s%n",
                     name,
                     done.searches(),
-                    done.rounds(),
+                    done.rounds().count(),
+                    done.roundsAfter(),
                     done.nanos() / 1e9,
-                    io.trigrep.backend.warm.Rounds.describe(done.firstRoundNanos(), done.lastRoundNanos()),
+                    done.rounds().describe(),
                     done.slowestNanos() / 1e6,
                     done.slowest(),
                     sample.everyFile(),

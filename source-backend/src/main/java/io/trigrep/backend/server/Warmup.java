@@ -1,5 +1,6 @@
 package io.trigrep.backend.server;
 
+import io.trigrep.backend.warm.Rounds;
 import io.trigrep.backend.warm.Settling;
 import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.format.Shard;
@@ -21,9 +22,9 @@ import org.capnproto.MessageBuilder;
 /**
  * Brings a freshly started backend to the speed of a warm one before it reports ready: searches
  * drawn from the shard's own files are sent to its own port, through the same decoder, planner,
- * kernels and encoder as a user's, in rounds, until a round is no faster than the one before or
- * the rounds' share of the budget is spent. A cold JVM answered its first result-heavy query
- * several times slower than a warm one; the compiler needs the hot loops run many times, on real
+ * kernels and encoder as a user's, in rounds, until a round is no faster than the one before and
+ * the JIT was quiet in it ({@link Rounds}), or the rounds' share of the budget is spent. A cold
+ * JVM answered its first result-heavy query several times slower than a warm one; the compiler needs the hot loops run many times, on real
  * bytes, to compile them well. The shard's pages are warmed by the checksum verification that
  * precedes this (with {@code --verify off}, only the pages these searches touch).
  *
@@ -35,16 +36,15 @@ import org.capnproto.MessageBuilder;
  */
 final class Warmup {
     /**
-     * What warming did: searches sent in the rounds, whole rounds, time taken, the first and last
-     * whole rounds' times (-1 without one) and the slowest search; then the selective path: its
+     * What warming did: searches sent in the rounds, the whole rounds (of which some after the
+     * selective path), time taken and the slowest search; then the selective path: its
      * words, the timed one first (none when none was found, and then it did not run), and how it ran.
      */
     record Outcome(
             int searches,
-            int rounds,
+            Rounds.Summary rounds,
+            int roundsAfter,
             long nanos,
-            long firstRoundNanos,
-            long lastRoundNanos,
             String slowest,
             long slowestNanos,
             List<String> selective,
@@ -87,6 +87,8 @@ final class Warmup {
     private static final int MIN_BATCHES = 5_000 / BATCH + 1;
 
     private static final int PATIENCE = 8;
+    /** The rounds go on while the JIT compiles for more than this part of a round's time ({@link Rounds}). */
+    static final int JIT_QUIET_PART = 10;
     /** Rare words asked, at most: plans of several shapes. */
     private static final int SELECTIVE_WORDS = 3;
     /** At most this many selective searches, however the latency moves. */
@@ -201,14 +203,21 @@ final class Warmup {
     }
 
     /**
-     * The searches of one round: for each word a literal, a case-folded, a call and a word-prefix
-     * regex; one broad capped scan; the literal {@code everyFile} ({@link #rarePair}), when not
-     * null, whose plan is every file, last. Each carries a deadline ({@link #searchDeadlineMillis})
-     * so that at least {@link #MIN_ROUNDS} whole rounds fit in the rounds' share of {@code
-     * budgetNanos}; the every-file search may take one {@link #EVERY_FILE_PART}th of a round's time
-     * alone, the others share the rest.
+     * One search of a round, and whether its answer is read slowly ({@link #STREAM_PACE_MILLIS}
+     * between reads), as a frontend reads while its tee lags.
      */
-    static List<MessageBuilder> searches(List<String> words, String everyFile, long budgetNanos) {
+    record Search(MessageBuilder request, boolean slow) {}
+
+    /**
+     * The searches of one round: for each word a literal, a case-folded, a call and a word-prefix
+     * regex; one broad capped scan; the first word's literal again, read slowly ({@link
+     * #stream}); the literal {@code everyFile} ({@link #rarePair}), when not null, whose plan is
+     * every file, last. Each carries a deadline ({@link #searchDeadlineMillis}) so that at least
+     * {@link #MIN_ROUNDS} whole rounds fit in the rounds' share of {@code budgetNanos}; the
+     * every-file search may take one {@link #EVERY_FILE_PART}th of a round's time alone, the slow
+     * one a {@link #STREAM_PART}th, the others share the rest.
+     */
+    static List<Search> searches(List<String> words, String everyFile, long budgetNanos) {
         // The shapes first, so that the deadline is shared among as many searches as the round holds.
         record Shape(String query, boolean literal) {}
         List<Shape> shapes = new ArrayList<>();
@@ -219,20 +228,46 @@ final class Warmup {
             shapes.add(new Shape("\\b" + w.substring(0, 4) + "[A-Za-z0-9_]*\\b", false));
         }
         shapes.add(new Shape("[a-z]+_[a-z]+\\(", false));
-        long othersBudget = everyFile == null ? budgetNanos : budgetNanos / EVERY_FILE_PART * (EVERY_FILE_PART - 1);
-        int deadline = searchDeadlineMillis(othersBudget, shapes.size());
+        long everyFileBudget = everyFile == null ? 0 : budgetNanos / EVERY_FILE_PART;
+        long streamBudget = words.isEmpty() ? 0 : budgetNanos / STREAM_PART;
+        int deadline = searchDeadlineMillis(budgetNanos - everyFileBudget - streamBudget, shapes.size());
         // Every search capped, as the frontend's are: a prefix as common as "stat" matches millions
         // of lines, and one such uncapped search took the whole warm-up budget.
-        List<MessageBuilder> out = new ArrayList<>();
+        List<Search> out = new ArrayList<>();
         for (Shape shape : shapes) {
-            out.add(search(shape.query(), shape.literal(), BROAD_RESULTS, deadline));
+            out.add(new Search(search(shape.query(), shape.literal(), BROAD_RESULTS, deadline), false));
+        }
+        if (!words.isEmpty()) {
+            out.add(new Search(stream(words.get(0), searchDeadlineMillis(streamBudget, 1)), true));
         }
         if (everyFile != null) {
             // Last, when the others have compiled the scan, and with time to reach the shard's end.
-            out.add(search(everyFile, true, BROAD_RESULTS, searchDeadlineMillis(budgetNanos / EVERY_FILE_PART, 1)));
+            out.add(new Search(
+                    search(everyFile, true, BROAD_RESULTS, searchDeadlineMillis(everyFileBudget, 1)), false));
         }
         return out;
     }
+
+    /**
+     * The search a round reads slowly: {@code word}, found in many files, without the cap of the
+     * others, until its deadline, {@link #STREAM_PART} of a round's time (550 ms with the default
+     * budget: past two progress messages). What a user's result-heavy query does that capped
+     * searches read at once never did: the
+     * backend pauses when its reader lags and resumes, hands a file back mid-way, and sends
+     * progress ({@code SearchExecution.PROGRESS_NANOS}). A backend restarted alone behind a warm
+     * frontend had run none of it, and its first heavy query after ready threw its compiled scan
+     * loop away at the first progress message, then compiled it again.
+     */
+    private static MessageBuilder stream(String word, int deadlineMillis) {
+        return search(word, true, STREAM_RESULTS, deadlineMillis);
+    }
+
+    /** The slow search ({@link #stream}) may take this part of a round's time. */
+    static final int STREAM_PART = 6;
+    /** The slow search's pause before each read of the socket: its reader takes at most a buffer (1 MiB) per pause. */
+    static final int STREAM_PACE_MILLIS = 20;
+    /** The slow search's cap of results: its deadline ends it, not this. */
+    private static final int STREAM_RESULTS = 10_000_000;
 
     /**
      * How long one of a round's {@code searches} may run: the rounds' share of {@code budgetNanos}
@@ -273,72 +308,99 @@ final class Warmup {
     /**
      * Sends {@code round} to the backend at {@code self} again and again on one connection, for at
      * least {@link #MIN_ROUNDS} rounds, until a round takes no less than 0.9 of the one before it
-     * or {@link #ROUNDS_SHARE} of {@code budgetNanos} have passed; then the selective path, with
+     * with the JIT quiet ({@link Rounds}; {@code jitMillis} tells its compile time so far) or
+     * {@link #ROUNDS_SHARE} of {@code budgetNanos} have passed; then the selective path, with
      * the quickest of {@code rare}'s first {@link #PROBES} words that find a few results timed and
-     * up to two more between, until its latency settles or the budget is spent. A search the backend refuses ends the warm-up: it is
-     * only a warm-up, never a reason not to serve.
+     * up to two more between, until its latency settles or the budget is spent; then, when the
+     * rounds ended at their share with the JIT still compiling, more rounds in what is left of the
+     * budget, until one ends them. A search the backend refuses ends the warm-up: it is only a
+     * warm-up, never a reason not to serve.
      */
     static Outcome run(
             InetSocketAddress self,
             Tls tls,
-            List<MessageBuilder> round,
+            List<Search> round,
             List<String> rare,
             long budgetNanos,
-            LongSupplier clock)
+            LongSupplier clock,
+            LongSupplier jitMillis)
             throws IOException {
         long start = clock.getAsLong();
         long deadline = start + budgetNanos;
-        long share = start + budgetNanos / 10 * ROUNDS_SHARE;
-        long first = -1;
-        long previous = Long.MAX_VALUE;
-        long last = -1;
-        int searches = 0;
-        int rounds = 0;
-        String slowest = "";
-        long slowestNanos = 0;
-        boolean refusedOne = false;
+        Sender sender = new Sender(round, new Rounds(MIN_ROUNDS, jitMillis, JIT_QUIET_PART), clock);
         try (BackendClient.Connection connection = new BackendClient.Connection(self, tls)) {
-            warming:
+            RoundsEnd end = sender.rounds(connection, start + budgetNanos / 10 * ROUNDS_SHARE);
+            Selective selective =
+                    end == RoundsEnd.REFUSED ? Selective.NONE : selective(connection, rare, deadline, clock);
+            int before = sender.rounds.count();
+            if (end == RoundsEnd.SHARE) {
+                // A backend restarted alone on a Linux shard ended its share of rounds with its JIT
+                // compiling 2 s a round, had its selective path settled 2.5 s later, and was ready
+                // with 7.7 s of its budget unused; its first heavy query then paid for 0.45 s of compiling.
+                sender.rounds(connection, deadline);
+            }
+            return new Outcome(
+                    sender.searches,
+                    sender.rounds.summary(),
+                    sender.rounds.count() - before,
+                    clock.getAsLong() - start,
+                    sender.slowest,
+                    sender.slowestNanos,
+                    selective.words(),
+                    selective.run());
+        }
+    }
+
+    /** Why rounds ended: {@link Rounds} said so, a search was refused, or their time was spent. */
+    private enum RoundsEnd {
+        ENDED,
+        REFUSED,
+        SHARE
+    }
+
+    /** Sends a warm-up's rounds and keeps what they did. */
+    private static final class Sender {
+        final List<Search> round;
+        final Rounds rounds;
+        final LongSupplier clock;
+        int searches;
+        String slowest = "";
+        long slowestNanos;
+
+        Sender(List<Search> round, Rounds rounds, LongSupplier clock) {
+            this.round = round;
+            this.rounds = rounds;
+            this.clock = clock;
+        }
+
+        /** Rounds on {@code connection} until {@link #rounds} ends them, a search is refused, or {@code until} (a clock reading) passes. */
+        RoundsEnd rounds(BackendClient.Connection connection, long until) throws IOException {
             while (true) {
                 long roundStart = clock.getAsLong();
-                if (rounds > 0 && roundStart + last - share > 0) {
-                    break; // the next round would likely end past the rounds' share
+                if (rounds.count() > 0 && roundStart + rounds.lastNanos() - until > 0) {
+                    return RoundsEnd.SHARE; // the next round would likely end past its time
                 }
-                for (MessageBuilder search : round) {
+                rounds.begin();
+                for (Search search : round) {
                     long searchStart = clock.getAsLong();
-                    long results = send(connection, search);
+                    long results = send(connection, search.request(), search.slow());
                     long took = clock.getAsLong() - searchStart;
-                    if (took > slowestNanos) {
+                    if (took > slowestNanos && !search.slow()) {
                         slowestNanos = took;
-                        slowest = queryOf(search);
+                        slowest = queryOf(search.request());
                     }
                     searches++;
                     if (results < 0) {
-                        refusedOne = true;
-                        break warming;
+                        return RoundsEnd.REFUSED;
                     }
-                    if (clock.getAsLong() - share > 0) {
-                        break warming;
+                    if (clock.getAsLong() - until > 0) {
+                        return RoundsEnd.SHARE;
                     }
                 }
-                last = clock.getAsLong() - roundStart;
-                first = rounds++ == 0 ? last : first;
-                if (rounds >= MIN_ROUNDS && last >= previous * 9 / 10) {
-                    break;
+                if (rounds.end(clock.getAsLong() - roundStart)) {
+                    return RoundsEnd.ENDED;
                 }
-                previous = last;
             }
-            Selective selective = refusedOne ? Selective.NONE : selective(connection, rare, deadline, clock);
-            return new Outcome(
-                    searches,
-                    rounds,
-                    clock.getAsLong() - start,
-                    first,
-                    last,
-                    slowest,
-                    slowestNanos,
-                    selective.words(),
-                    selective.run());
         }
     }
 
@@ -395,12 +457,31 @@ final class Warmup {
 
     /** Sends one search; its results, or -1 when the backend refused it. */
     private static long send(BackendClient.Connection connection, MessageBuilder search) throws IOException {
+        return send(connection, search, false);
+    }
+
+    /** Sends one search, its answer read {@code slowly} ({@link #STREAM_PACE_MILLIS} before each read) or at once. */
+    private static long send(BackendClient.Connection connection, MessageBuilder search, boolean slowly)
+            throws IOException {
         boolean[] refused = {false};
-        long results = connection.count(search, end -> {
+        BackendClient.Handler last = end -> {
             refused[0] = end.which() == Response.Which.ERROR;
             return true;
-        });
+        };
+        long results = slowly ? connection.count(search, last, Warmup::pace) : connection.count(search, last);
         return refused[0] ? -1 : results;
+    }
+
+    /** The slow reader's pause; interrupted, it stops pausing (the interrupt is kept for the caller). */
+    private static void pace() {
+        if (Thread.currentThread().isInterrupted()) {
+            return;
+        }
+        try {
+            Thread.sleep(STREAM_PACE_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static String queryOf(MessageBuilder search) {

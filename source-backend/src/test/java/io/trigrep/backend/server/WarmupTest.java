@@ -102,7 +102,8 @@ class WarmupTest {
         // code no user's query runs, and left the writer of FileResults to the first real ones.
         assertThat(Warmup.searches(Warmup.words(shard, 12), Warmup.rarePair(shard), 20_000_000_000L))
                 .isNotEmpty()
-                .allSatisfy(request -> assertThat(request.getRoot(io.trigrep.proto.Request.factory)
+                .allSatisfy(search -> assertThat(search.request()
+                                .getRoot(io.trigrep.proto.Request.factory)
                                 .asReader()
                                 .getSearch()
                                 .getFileResults())
@@ -115,31 +116,45 @@ class WarmupTest {
                 TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
         List<String> words = Warmup.words(shard, 4);
         String everyFile = Warmup.rarePair(shard);
-        for (long budget : new long[] {20_000_000_000L, 8_000_000_000L, 60_000_000_000L}) {
-            List<org.capnproto.MessageBuilder> round = Warmup.searches(words, everyFile, budget);
-            List<Integer> deadlines = round.stream()
-                    .map(request -> request.getRoot(io.trigrep.proto.Request.factory)
-                            .asReader()
-                            .getSearch()
-                            .getDeadlineMillis())
-                    .toList();
+        // Budgets above the one where a search's share falls to MIN_SEARCH_MILLIS (about 11 s with
+        // the default shard's 17 searches besides the every-file and slow ones).
+        for (long budget : new long[] {20_000_000_000L, 12_000_000_000L, 60_000_000_000L}) {
+            List<Warmup.Search> round = Warmup.searches(words, everyFile, budget);
             // Positive: 0 would mean the backend's default, minutes on a big shard.
-            assertThat(deadlines)
+            assertThat(round)
                     .as("budget %d ns", budget)
-                    .allSatisfy(d -> assertThat(d).isPositive());
-            // The every-file search, last, may take its part of the share; the others share the rest.
+                    .allSatisfy(search -> assertThat(deadline(search)).isPositive());
+            // The every-file search, last, and the slow one may take their parts of the share; the others share the
+            // rest.
             long everyFileShare = budget / Warmup.EVERY_FILE_PART / 10 * Warmup.ROUNDS_SHARE;
+            long slowShare = budget / Warmup.STREAM_PART / 10 * Warmup.ROUNDS_SHARE;
             long othersShare =
-                    budget / Warmup.EVERY_FILE_PART * (Warmup.EVERY_FILE_PART - 1) / 10 * Warmup.ROUNDS_SHARE;
-            assertFits(deadlines.get(deadlines.size() - 1), 1, everyFileShare);
-            List<Integer> others = deadlines.subList(0, deadlines.size() - 1);
-            assertThat(others).allSatisfy(d -> assertFits(d, others.size(), othersShare));
+                    (budget - budget / Warmup.EVERY_FILE_PART - budget / Warmup.STREAM_PART) / 10 * Warmup.ROUNDS_SHARE;
+            assertFits(deadline(round.get(round.size() - 1)), 1, everyFileShare);
+            List<Warmup.Search> slow =
+                    round.stream().filter(Warmup.Search::slow).toList();
+            assertThat(slow).hasSize(1);
+            assertFits(deadline(slow.get(0)), 1, slowShare);
+            List<Warmup.Search> others = round.subList(0, round.size() - 1).stream()
+                    .filter(search -> !search.slow())
+                    .toList();
+            assertThat(others).allSatisfy(search -> assertFits(deadline(search), others.size(), othersShare));
             // All of them: room for one round more than the minimum, as the rounds loop expects.
-            long round1 = deadlines.stream().mapToLong(d -> d * 1_000_000L).sum();
+            long round1 = round.stream()
+                    .mapToLong(search -> deadline(search) * 1_000_000L)
+                    .sum();
             assertThat(round1 * (Warmup.MIN_ROUNDS + 1)).isLessThanOrEqualTo(budget / 10 * Warmup.ROUNDS_SHARE);
         }
         // However small the budget, a search gets the few files' time it needs to run its code.
         assertThat(Warmup.searchDeadlineMillis(1_000_000L, 17)).isEqualTo(Warmup.MIN_SEARCH_MILLIS);
+    }
+
+    private static int deadline(Warmup.Search search) {
+        return search.request()
+                .getRoot(io.trigrep.proto.Request.factory)
+                .asReader()
+                .getSearch()
+                .getDeadlineMillis();
     }
 
     /** {@code searches} of {@code deadline} ms, with one round more than the minimum, fit in {@code share}, and not needlessly: a ms more would not. */
@@ -165,8 +180,9 @@ class WarmupTest {
                     Warmup.searches(Warmup.words(shard, 12), Warmup.rarePair(shard), 5_000_000_000L),
                     Warmup.rare(Warmup.words(shard, 48)),
                     5_000_000_000L,
-                    () -> clock.addAndGet(1_000_000_000L));
-            assertThat(done.rounds()).isZero();
+                    () -> clock.addAndGet(1_000_000_000L),
+                    () -> 0);
+            assertThat(done.rounds().count()).isZero();
             assertThat(done.searches()).isBetween(1, 5);
         }
     }
@@ -193,7 +209,9 @@ class WarmupTest {
 
         assertThat(pair).isEqualTo("qZ");
         List<String> queries = Warmup.searches(List.of("return"), pair, 20_000_000_000L).stream()
-                .map(request -> request.getRoot(io.trigrep.proto.Request.factory)
+                .filter(search -> !search.slow())
+                .map(search -> search.request()
+                        .getRoot(io.trigrep.proto.Request.factory)
                         .asReader()
                         .getSearch())
                 .filter(search -> search.getLiteral())
