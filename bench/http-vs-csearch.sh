@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Query latency as a user of the JSON API feels it: each query timed end to end over HTTP
 # (request to last byte, a fresh search every time) through a frontend and one backend per shard,
-# next to the same backends asked directly (./trigrep search --repeat, no frontend), csearch and
-# rg (process start included, output to /dev/null), on the same files, in the same run. HTTP,
-# csearch and rg take turns, one run each per round (bench/interleaved_timer.py), so that the
-# machine's drift falls on all three alike. The direct column sends each backend the frontend's own
-# request (context lines, its share of the result cap), so the difference is the frontend's cost;
-# it is timed before and after the rounds, the mean of its two medians. Prints per query the
+# next to the same backends asked directly (./trigrep search --rounds-on-input, no frontend),
+# csearch and rg (process start included, output to /dev/null), on the same files, in the same
+# run. The four take turns, one run each per round (bench/interleaved_timer.py), so that the
+# machine's drift, and what each run leaves in the caches for the next, fall on all alike. The
+# direct column sends each backend the frontend's own request (context lines, its share of the
+# result cap), so the difference is the frontend's cost. Prints per query the
 # median seconds of each, the counts of matching lines, the frontend's cost (HTTP minus direct, in
 # ms), and the ratios HTTP/csearch and HTTP/rg.
 #
@@ -16,8 +16,8 @@
 # result is kept: the frontend's and backends' result caps are raised above any corpus here, so a
 # query with a million matches is teed and counted whole. Warm: each tool runs once before it is
 # timed. COLD=1 (as root): no warm-up, and the page cache is dropped before every run of HTTP,
-# csearch and rg, so each reads its index and the files from the disk (the JVMs stay warm, as a
-# running service's do); the direct column, warm only, is left out.
+# direct, csearch and rg, so each reads its index and the files from the disk (the JVMs stay warm,
+# as a running service's do).
 set -euo pipefail
 corpus="$(cd "${1:?usage: bench/http-vs-csearch.sh CORPUS_DIR QUERIES_FILE [RUNS] [SHARDS]}" && pwd)"
 queries="$(cd "$(dirname "${2:?QUERIES_FILE}")" && pwd)/$(basename "$2")"
@@ -53,24 +53,17 @@ printf '%-9s %-30s %8s %8s %8s %8s %9s %9s %9s %8s %8s %8s\n' \
   class query http direct csearch rg n_http n_csearch n_rg fe_ms http/cs http/rg
 while IFS=$'\t' read -r class query; do
   case "$class" in ''|'#'*) continue ;; esac
-  # HTTP, csearch and rg are timed in turn, round after round (bench/interleaved_timer.py): the
-  # VM's speed drifts over minutes, and tools timed in blocks one after the other compared the
-  # minutes as much as the tools. The direct column is timed before and after those rounds, each
-  # a median of its own runs, and is the mean of the two. The direct request is the frontend's own:
-  # two context lines, and its share of the result cap (so each backend searches in doc order, as
-  # the frontend's capped requests do).
-  direct() { "$root/trigrep" search --backend "$backends" --context 2 --max-results "$share" --repeat "$runs" "$query" 2>/dev/null; }
-  interleaved() { python3 "$root/bench/interleaved_timer.py" "$STACK_URL" "$query" "$runs" "$work/csearchindex" "$work/corpus"; }
-  if [ "${COLD:-0}" = 1 ]; then
-    read -r t_h t_c t_r n_h < <(COLD=1 interleaved)
-    t_d="-"; n_d="$n_h"; fe="-"
-  else
-    read -r n_d t_d1 < <(direct)
-    read -r t_h t_c t_r n_h < <(interleaved)
-    read -r n_d t_d2 < <(direct)
-    t_d=$(awk -v a="$t_d1" -v b="$t_d2" 'BEGIN { printf "%.4f", (a + b) / 2 }')
-    fe="$(awk -v a="$t_h" -v b="$t_d" 'BEGIN { printf "%.1f", (a - b) * 1000 }')"
-  fi
+  # HTTP, csearch, rg and the backends asked directly are timed in turn, round after round
+  # (bench/interleaved_timer.py): the VM's speed drifts over minutes, and tools timed in blocks one
+  # after the other compared the minutes as much as the tools. The direct request is the frontend's
+  # own: two context lines, and its share of the result cap (so each backend searches in doc order,
+  # as the frontend's capped requests do). Timed back to back instead, before and after the other
+  # tools' rounds (as this script did up to e4732a6), the direct column never followed a run of rg
+  # or csearch, while every HTTP request did.
+  read -r t_h t_c t_r n_h t_d n_d < <(python3 "$root/bench/interleaved_timer.py" "$STACK_URL" "$query" "$runs" \
+    "$work/csearchindex" "$work/corpus" "$root/trigrep" search --backend "$backends" --context 2 \
+    --max-results "$share" --rounds-on-input "$query")
+  fe="$(awk -v a="$t_h" -v b="$t_d" 'BEGIN { printf "%.1f", (a - b) * 1000 }')"
   competitor_counts "$query" "$work"
   flag=""; [ "$n_h" = "$n_d" ] && [ "$n_h" = "$n_r" ] || flag="  counts differ"
   printf '%-9s %-30s %8s %8s %8s %8s %9s %9s %9s %8s %8s %8s%s\n' "$class" "$query" "$t_h" "$t_d" "$t_c" "$t_r" \
@@ -78,7 +71,7 @@ while IFS=$'\t' read -r class query; do
 done < "$queries"
 grep -E '^files|^index' "$work/index.out" | sed 's/^/# trigrep /'
 if [ "${COLD:-0}" = 1 ]; then
-  echo "# $shards backends and the frontend on this machine; cold page cache: medians of $runs rounds (HTTP, csearch and rg in turn), each run after dropping the page cache"
+  echo "# $shards backends and the frontend on this machine; cold page cache: medians of $runs rounds (HTTP, direct, csearch and rg in turn), each run after dropping the page cache"
 else
-  echo "# $shards backends and the frontend on this machine; medians of $runs rounds after warm-up (HTTP, csearch and rg in turn; direct: the mean of two medians)"
+  echo "# $shards backends and the frontend on this machine; medians of $runs rounds after warm-up (HTTP, direct, csearch and rg in turn)"
 fi

@@ -54,9 +54,18 @@ public final class SearchCommand implements Callable<Integer> {
     @Option(
             names = "--repeat",
             defaultValue = "1",
-            description = "run the query this many times after three warm-up runs and print "
-                    + "'results median-seconds' (for benchmarks); implies --count")
+            description =
+                    "run the query this many times after warm-up runs (three at least, a second in all) and print "
+                            + "'results median-seconds' (for benchmarks); implies --count")
     int repeat;
+
+    @Option(
+            names = "--rounds-on-input",
+            description =
+                    "after warm-up runs (three at least, a second in all), run the query once for each line read from standard input and "
+                            + "print 'results seconds' after each (for benchmarks that time it in turn with other tools); "
+                            + "implies --count")
+    boolean roundsOnInput;
 
     @Option(
             names = "--tls-cert",
@@ -83,6 +92,11 @@ public final class SearchCommand implements Callable<Integer> {
             description = "regex with optional filters, as in Debian Code Search")
     String query;
 
+    /** Where results, counts and timings go, and where --rounds-on-input reads its rounds: the process's own. */
+    java.io.PrintStream out = System.out;
+
+    java.io.InputStream in = System.in;
+
     @Override
     public Integer call() throws Exception {
         Tls tls = Tls.fromOptions(tlsCert, tlsKey, tlsCa, false);
@@ -97,12 +111,13 @@ public final class SearchCommand implements Callable<Integer> {
                         tls));
             }
             count |= connections.size() > 1;
+            if (roundsOnInput) {
+                return roundsOnInput(connections, pool);
+            }
             if (repeat > 1) {
                 // Kept-alive connections, as a frontend holds them: warm up, then time each query.
                 count = true;
-                for (int i = 0; i < 3; i++) {
-                    runAll(connections, pool);
-                }
+                warmUp(connections, pool);
                 double[] seconds = new double[repeat];
                 long results = 0;
                 for (int i = 0; i < repeat; i++) {
@@ -113,12 +128,12 @@ public final class SearchCommand implements Callable<Integer> {
                 java.util.Arrays.sort(seconds);
                 double median =
                         repeat % 2 == 1 ? seconds[repeat / 2] : (seconds[repeat / 2 - 1] + seconds[repeat / 2]) / 2;
-                System.out.printf("%d %.4f%n", results, median);
+                out.printf("%d %.4f%n", results, median);
                 return failed ? 1 : 0;
             }
             long results = runAll(connections, pool);
             if (count) {
-                System.out.println(results);
+                out.println(results);
             }
         } finally {
             pool.shutdownNow();
@@ -127,6 +142,43 @@ public final class SearchCommand implements Callable<Integer> {
             }
         }
         return failed ? 1 : 0;
+    }
+
+    /**
+     * One timed run per line of standard input, on the kept-alive connections, each answered on standard output at
+     * once: a benchmark's other tools run between two lines, so this run sees the machine they leave, as a frontend's
+     * request timed between them does.
+     */
+    private int roundsOnInput(List<BackendClient.Connection> connections, java.util.concurrent.ExecutorService pool)
+            throws Exception {
+        count = true;
+        warmUp(connections, pool);
+        java.io.BufferedReader rounds =
+                new java.io.BufferedReader(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+        while (rounds.readLine() != null) {
+            long start = System.nanoTime();
+            long results = runAll(connections, pool);
+            out.printf("%d %.6f%n", results, (System.nanoTime() - start) / 1e9);
+            out.flush();
+        }
+        return failed ? 1 : 0;
+    }
+
+    /** How long the timed modes run the query before timing it, at least {@link #WARM_UP_RUNS} times. */
+    static final long WARM_UP_NANOS = 1_000_000_000L;
+
+    static final int WARM_UP_RUNS = 3;
+
+    /**
+     * Runs the query untimed until this JVM's read loop is compiled: the frontend it is compared with has run
+     * thousands of queries, and three runs of a selective one left this client interpreting its result messages.
+     */
+    private void warmUp(List<BackendClient.Connection> connections, java.util.concurrent.ExecutorService pool)
+            throws Exception {
+        long start = System.nanoTime();
+        for (int runs = 0; runs < WARM_UP_RUNS || System.nanoTime() - start < WARM_UP_NANOS; runs++) {
+            runAll(connections, pool);
+        }
     }
 
     /** The query on every connection at once; returns the results of all. */
@@ -166,12 +218,12 @@ public final class SearchCommand implements Callable<Integer> {
             });
         }
         long[] results = {0};
-        Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
+        Writer lines = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
         connection.exchange(request, response -> {
             if (response.which() == Response.Which.RESULT) {
                 results[0]++;
                 Result.Reader r = response.getResult();
-                out.write(r.getPackage() + "/" + r.getPath() + ":" + r.getLine() + ":" + r.getContext() + "\n");
+                lines.write(r.getPackage() + "/" + r.getPath() + ":" + r.getLine() + ":" + r.getContext() + "\n");
             } else if (response.which() == Response.Which.FILE_RESULTS) {
                 // A file's matching lines, each shown line sent once: one line of output per match, as for a Result.
                 FileResultsIndex file = new FileResultsIndex(response.getFileResults());
@@ -179,7 +231,7 @@ public final class SearchCommand implements Callable<Integer> {
                 for (int m = 0; m < file.matches(); m++) {
                     results[0]++;
                     int line = file.match(m).getLine();
-                    out.write(name + file.number(line) + ":" + new String(file.text(line), StandardCharsets.UTF_8)
+                    lines.write(name + file.number(line) + ":" + new String(file.text(line), StandardCharsets.UTF_8)
                             + "\n");
                 }
             } else if (response.which() == Response.Which.FILE_MATCH) {
@@ -187,13 +239,13 @@ public final class SearchCommand implements Callable<Integer> {
                 // one.
                 results[0]++;
                 FileMatch.Reader f = response.getFileMatch();
-                out.write(f.getPackage() + "/" + f.getPath() + "\n");
+                lines.write(f.getPackage() + "/" + f.getPath() + "\n");
             } else {
                 report(response, start);
             }
             return true;
         });
-        out.flush();
+        lines.flush();
         return results[0];
     }
 
