@@ -6,9 +6,9 @@
 # median of RUNS; then RUNS fresh searches over HTTP (bench/http_timer.py: cache=false, one
 # kept-alive connection, after one not timed), median; then the backends directly again. Prints the
 # results, both medians, the mean of the two direct ones, and the frontend's cost (HTTP minus
-# direct). bench/http-vs-csearch.sh times HTTP
-# between runs of csearch and rg, which fill both cores and the caches just before each request;
-# this one does not, so the two together tell the frontend's own cost from the machine's.
+# direct). bench/http-vs-csearch.sh times both HTTP
+# and the backends directly between runs of csearch and rg, which fill both cores and the caches
+# just before each request; this one times them on a quiet machine.
 #
 #   bench/frontend-cost.sh INDEX_DIR [RUNS] [QUERY...]
 #
