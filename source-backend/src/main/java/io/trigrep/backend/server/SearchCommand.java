@@ -170,8 +170,9 @@ public final class SearchCommand implements Callable<Integer> {
     static final int WARM_UP_RUNS = 3;
 
     /**
-     * Runs the query untimed until this JVM's read loop is compiled: the frontend it is compared with has run
-     * thousands of queries, and three runs of a selective one left this client interpreting its result messages.
+     * Runs the query untimed for a second at least: the frontend it is compared with has run thousands of queries,
+     * while after three runs of a selective one this client's per-search code was still below the JIT's first
+     * threshold (200 calls), and interpreted.
      */
     private void warmUp(List<BackendClient.Connection> connections, java.util.concurrent.ExecutorService pool)
             throws Exception {
