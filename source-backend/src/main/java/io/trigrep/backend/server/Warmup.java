@@ -468,7 +468,7 @@ final class Warmup {
             refused[0] = end.which() == Response.Which.ERROR;
             return true;
         };
-        long results = slowly ? connection.count(search, last, Warmup::pace) : connection.count(search, last);
+        long results = connection.count(search, last, slowly ? Warmup::pace : null);
         return refused[0] ? -1 : results;
     }
 

@@ -25,7 +25,6 @@ public final class Rounds {
     private final List<Long> compiledMillis = new ArrayList<>();
     private long first = -1;
     private long last = -1;
-    private long previous = Long.MAX_VALUE;
     private long compiledAtStart;
 
     /**
@@ -63,11 +62,10 @@ public final class Rounds {
         long now = compilerMillis.getAsLong();
         long compiled = now < 0 || compiledAtStart < 0 ? -1 : now - compiledAtStart;
         compiledMillis.add(compiled);
+        boolean noFaster = last >= 0 && roundNanos >= last * 9 / 10;
+        boolean quiet = quietPart == 0 || compiled * 1_000_000L * quietPart <= roundNanos;
         last = roundNanos;
         first = first < 0 ? roundNanos : first;
-        boolean noFaster = roundNanos >= previous * 9 / 10;
-        boolean quiet = quietPart == 0 || compiled * 1_000_000L * quietPart <= roundNanos;
-        previous = roundNanos;
         return compiledMillis.size() >= minRounds && noFaster && quiet;
     }
 
@@ -83,17 +81,19 @@ public final class Rounds {
 
     /** What the log says of the rounds, at their end. */
     public Summary summary() {
-        return new Summary(compiledMillis.size(), first, last, List.copyOf(compiledMillis));
+        return new Summary(first, last, compiledMillis);
     }
 
-    /** Whole rounds, the first and last ones' times (-1 without one) and the JIT's compile time in each (-1: not known). */
-    public record Summary(int count, long firstNanos, long lastNanos, List<Long> compiledMillis) {
+    /** The first and last whole rounds' times (-1 without one) and the JIT's compile time in each (-1: not known). */
+    public record Summary(long firstNanos, long lastNanos, List<Long> compiledMillis) {
         public Summary {
             compiledMillis = List.copyOf(compiledMillis);
         }
 
-        /** No whole round. */
-        public static final Summary NONE = new Summary(0, -1, -1, List.of());
+        /** Whole rounds. */
+        public int count() {
+            return compiledMillis.size();
+        }
 
         /**
          * {@code first round F ms, last L ms, JIT compiling A, B, C ms}, or {@code no whole round}
