@@ -30,6 +30,24 @@ public final class BackendClient {
 
     private BackendClient() {}
 
+    /**
+     * A backend's address as an operator writes it, {@code host:port} (the last colon splits, so an
+     * IPv6 host may be written bare); a clear refusal otherwise, naming what was given.
+     */
+    public static InetSocketAddress address(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        int port = -1;
+        try {
+            port = colon <= 0 ? -1 : Integer.parseInt(hostPort.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            // refused below, with the whole address
+        }
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("backend must be host:port, got '" + hostPort + "'");
+        }
+        return new InetSocketAddress(hostPort.substring(0, colon), port);
+    }
+
     /** Takes each message of an answer. */
     public interface Handler {
         /** Returns false to stop reading (and close the connection). */

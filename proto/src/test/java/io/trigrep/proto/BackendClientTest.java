@@ -101,6 +101,18 @@ class BackendClientTest {
         return m;
     }
 
+    /** What an operator writes after --backend(s): host:port, the last colon splitting; anything else refused by name. */
+    @Test
+    void anAddressIsHostColonPortAndAnythingElseIsRefusedByName() {
+        assertThat(BackendClient.address("127.0.0.1:7001")).isEqualTo(new InetSocketAddress("127.0.0.1", 7001));
+        assertThat(BackendClient.address("::1:7001")).isEqualTo(new InetSocketAddress("::1", 7001));
+        for (String bad : List.of("nonsense", ":7001", "127.0.0.1:", "127.0.0.1:http", "127.0.0.1:65536", "h:-1")) {
+            assertThatThrownBy(() -> BackendClient.address(bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("backend must be host:port, got '" + bad + "'");
+        }
+    }
+
     @Test
     void aPingAnsweredWithAStatusIsNullAndOneClosedWithoutAnAnswerSaysSo() throws IOException {
         assertThat(BackendClient.ping(peer((in, out) -> out.write(status())), 5000))

@@ -194,11 +194,7 @@ public final class FrontendCommand implements Callable<Integer> {
         Tls tls = Tls.fromOptions(tlsCert, tlsKey, tlsCa, false);
         List<InetSocketAddress> addresses = new ArrayList<>();
         for (String b : backends) {
-            int colon = b.lastIndexOf(':');
-            if (colon <= 0) {
-                throw new IllegalArgumentException("backend must be host:port, got '" + b + "'");
-            }
-            addresses.add(new InetSocketAddress(b.substring(0, colon), Integer.parseInt(b.substring(colon + 1))));
+            addresses.add(io.trigrep.proto.BackendClient.address(b));
         }
         FanOut fanOut =
                 new FanOut(addresses, data, 2, new io.trigrep.frontend.metrics.FrontendMetrics(), tls, directTee);

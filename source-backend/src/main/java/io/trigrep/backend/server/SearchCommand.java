@@ -12,7 +12,6 @@ import io.trigrep.proto.Tls;
 import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -104,11 +103,7 @@ public final class SearchCommand implements Callable<Integer> {
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(backends.size());
         try {
             for (String backend : backends) {
-                int colon = backend.lastIndexOf(':');
-                connections.add(new BackendClient.Connection(
-                        new InetSocketAddress(
-                                backend.substring(0, colon), Integer.parseInt(backend.substring(colon + 1))),
-                        tls));
+                connections.add(new BackendClient.Connection(BackendClient.address(backend), tls));
             }
             count |= connections.size() > 1;
             if (roundsOnInput) {
