@@ -176,6 +176,11 @@ public final class Symbols implements java.io.Closeable {
         }
     }
 
+    /** The file's size; 0 without symbols. */
+    public long bytes() {
+        return file == null ? 0 : file.size();
+    }
+
     public int docCount() {
         return docs;
     }

@@ -149,7 +149,7 @@ public final class BackendCommand implements Callable<Integer> {
         if (verify == Verify.startup) {
             try (LiveShard checked = LiveShard.open(shard)) {
                 for (Segment segment : checked.segments()) {
-                    segment.shard().verify();
+                    segment.verify();
                 }
             }
         }

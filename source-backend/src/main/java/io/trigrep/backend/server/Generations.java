@@ -133,8 +133,7 @@ final class Generations implements AutoCloseable {
         }
         for (Segment s : opened.segments()) {
             if (!known.contains(s.id())) {
-                s.shard().verify();
-                s.symbols().verify();
+                s.verify();
             }
         }
     }

@@ -7,7 +7,7 @@ import io.trigrep.indexer.segments.Segment;
 import java.io.PrintStream;
 
 /**
- * Whether the shard may be served: every checksum of its files is verified once, on a thread of
+ * Whether the shard may be served: every checksum of its files (symbols included) is verified once, on a thread of
  * its own, while the port is already open. Until that ends, searches, file fetches and pings are
  * answered "not ready" (so both readiness probes stay red and a frontend counts the shard as
  * failed, never as a silent wrong answer); after a failure they are answered with the file and
@@ -74,11 +74,8 @@ final class ShardCheck {
         try {
             long bytes = 0;
             for (Segment segment : live.segments()) {
-                Shard shard = segment.shard();
-                shard.verify();
-                bytes += shard.manifest().contentBytes()
-                        + shard.manifest().indexBytes()
-                        + shard.manifest().docTableBytes();
+                segment.verify();
+                bytes += segment.bytes();
             }
             state = warm ? State.WARMING : State.SERVING;
             log.printf(

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trigrep.backend.TestShards;
+import io.trigrep.indexer.build.IndexBuilder;
+import io.trigrep.indexer.build.SymbolChoice;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.indexer.symbols.SymbolExtractor;
 import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Failure;
 import io.trigrep.proto.Messages;
@@ -17,9 +20,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.capnproto.MessageBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Issue 15, shards verified before they serve: a backend started with verification answers "not
  * ready" until every checksum is read, then serves; a flipped byte in any shard file makes it
  * refuse every request with the file and offset, named relative to the shard, never a wrong
- * answer and never a server path.
+ * answer and never a server path. The symbols are verified too: a search ranks with them.
  */
 class ShardVerificationTest {
     @TempDir
@@ -125,6 +130,23 @@ class ShardVerificationTest {
     @ValueSource(strings = {"trigrams.tgi", "docs.tgd", "contents.tgc"})
     void aFlippedByteInAnyFileIsRefusedNamingThatFile(String file) throws Exception {
         build();
+        assertRefusedNaming(file);
+    }
+
+    @Test
+    @Tag("external") // drives ctags
+    void aFlippedByteInTheSymbolsIsRefusedNamingThem() throws Exception {
+        TestShards.build(
+                TestShards.CORPUS,
+                dir.resolve("shards"),
+                IndexBuilder.Options.defaults(1)
+                        .withSymbols(SymbolChoice.extract(SymbolExtractor.start(
+                                new SymbolExtractor.Config("ctags", 1, Duration.ofSeconds(30))))));
+        assertRefusedNaming("symbols.tgs");
+    }
+
+    /** Shard-0 copied with one bit of {@code file} flipped: verified, it refuses every request naming that file. */
+    private void assertRefusedNaming(String file) throws Exception {
         Path copy = copyOfShard("copy");
         // One bit in the middle of the body: the headers, footers and directories still read.
         Path target = copy.resolve(file);
