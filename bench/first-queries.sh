@@ -16,6 +16,8 @@
 # warm stack at its best, not a warm stack as a user who comes back after a while finds it.
 # WARMUPS="default" starts only the default stack. Each ask also prints the CPU the backends'
 # search threads used meanwhile (from /proc, per clock tick).
+# bench/first-vs-warm.sh sets the first ask of a fresh stack against the same query asked for
+# the first time by a warm one, and a full pass of other queries later, in the same stacks.
 #
 #   bench/first-queries.sh INDEX_DIR [QUERY...]
 set -euo pipefail
