@@ -23,7 +23,7 @@ corpus (default: the -sources.jar of every library trigrep runs on, fetched with
   --ready-seconds S  give up when the frontend is not ready S seconds after it started
                      (env TRIGREP_DEMO_READY_SECONDS; default 120). Ready includes each
                      backend verifying its shard and warming up, then the frontend warming up
-                     (--warmup-ms: up to 10 s each, backends then frontend)
+                     (--warmup-ms: up to 3 s each, backends then frontend)
 USAGE
 }
 
@@ -183,10 +183,7 @@ run_demo() {
   # The last run's logs go first, here: a child truncates its log only once it runs, and a
   # "listening on" line of the last run read before that named a port nobody listens on.
   rm -f "$data"/logs/backend-*.log "$data/logs/frontend.log"
-  # A demo is started to be tried at once: every role warms up for 10 s at most, not a production
-  # backend's 20 (for a shard of hundreds of megabytes) or frontend's 30 (TRIGREP_WARMUP_MS still
-  # says otherwise for every role).
-  local warmup_ms="${TRIGREP_WARMUP_MS:-10000}"
+  local warmup_ms="${TRIGREP_WARMUP_MS:-3000}"
   for ((i = 0; i < shards; i++)); do
     "$root/trigrep" backend --shard "$shard_dir/shard-$i" --port 0 \
       --warmup-ms "$warmup_ms" >"$data/logs/backend-$i.log" 2>&1 &

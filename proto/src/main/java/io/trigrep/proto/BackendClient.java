@@ -180,18 +180,10 @@ public final class BackendClient {
 
         /** Sends a search and counts its results without decoding them; the last message goes to {@code last}. */
         public long count(MessageBuilder request, Handler last) throws IOException {
-            return count(request, last, null);
-        }
-
-        /**
-         * The same, running {@code beforeRead} (when not null) before each read of the socket: a
-         * reader that lags, as a frontend whose tee is behind, so that the backend pauses.
-         */
-        public long count(MessageBuilder request, Handler last, Runnable beforeRead) throws IOException {
             send(out, request);
             long results = 0;
             while (true) {
-                ByteBuffer frame = next(beforeRead);
+                ByteBuffer frame = next();
                 Response.Which which = Messages.peekResponse(frame);
                 if (which == Response.Which.FILE_RESULTS) {
                     if (!peek.peek(frame)) {
@@ -213,11 +205,6 @@ public final class BackendClient {
 
         /** The next whole frame, a view of the buffer valid until the next call. */
         private ByteBuffer next() throws IOException {
-            return next(null);
-        }
-
-        /** The same, running {@code beforeRead} (when not null) before each read of the socket. */
-        private ByteBuffer next(Runnable beforeRead) throws IOException {
             while (true) {
                 long length = buffer.remaining() >= 8 ? Framing.frameLength(buffer, FrameLimits.DEFAULT) : -1;
                 if (length >= 0 && length <= buffer.remaining()) {
@@ -234,9 +221,6 @@ public final class BackendClient {
                     buffer = bigger;
                 }
                 buffer.compact();
-                if (beforeRead != null) {
-                    beforeRead.run();
-                }
                 int n = read();
                 buffer.flip();
                 if (n < 0) {

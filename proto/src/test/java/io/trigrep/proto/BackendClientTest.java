@@ -193,38 +193,6 @@ class BackendClientTest {
     }
 
     @Test
-    void aCountReadSlowlyRunsItsPauseBeforeEachReadAndCountsEveryResult() throws Exception {
-        // 30,000 results of over 100 bytes each: more than the connection's 1 MiB buffer takes in one read.
-        MessageBuilder m = Messages.newBuilder();
-        m.initRoot(Response.factory).initFileMatch().setPackage("p").setPath("d/".repeat(50) + "f.c");
-        byte[] result = frame(m);
-        InetSocketAddress backend = peer((in, out) -> {
-            for (int request = 0; request < 2; request++) {
-                for (int i = 0; i < 30_000; i++) {
-                    out.write(result);
-                }
-                out.write(done());
-            }
-            out.flush();
-            in.readAllBytes();
-        });
-        try (BackendClient.Connection connection = new BackendClient.Connection(backend)) {
-            int[] pauses = {0};
-            List<Response.Which> last = new ArrayList<>();
-            assertThat(connection.count(ping(), r -> last.add(r.which()), () -> pauses[0]++))
-                    .isEqualTo(30_000);
-            assertThat(last).containsExactly(Response.Which.DONE);
-            assertThat(pauses[0])
-                    .as("reads of %,d bytes", 30_000L * result.length)
-                    .isGreaterThanOrEqualTo(3);
-            // The connection is still in step: the next answer, counted without a pause, is whole.
-            int paused = pauses[0];
-            assertThat(connection.count(ping(), r -> true)).isEqualTo(30_000);
-            assertThat(pauses[0]).isEqualTo(paused);
-        }
-    }
-
-    @Test
     void aConnectionClosedBeforeTheAnswerEndedNamesTheBackend() throws Exception {
         InetSocketAddress backend = peer((in, out) -> out.write(progress()));
         List<Response.Which> messages = new ArrayList<>();

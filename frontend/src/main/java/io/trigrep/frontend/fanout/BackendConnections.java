@@ -214,30 +214,6 @@ final class BackendConnections implements AutoCloseable {
         ping(toPing);
     }
 
-    /**
-     * Pings every idle connection now, however long it has been idle, as the sweep pings the kept
-     * ones: for the warm-up, so that the code that reads a ping's answer has run before the first
-     * quiet spell after ready. The connections are offered again once answered.
-     *
-     * @return the pings sent
-     */
-    @SuppressWarnings(
-            "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
-    int pingAll() {
-        java.util.List<StreamHandler> all = new java.util.ArrayList<>();
-        java.util.List<StreamHandler> closed = new java.util.ArrayList<>();
-        synchronized (this) {
-            for (StreamHandler h; (h = idle.pollFirst()) != null; ) {
-                (h.channel().isActive() ? all : closed).add(h);
-            }
-        }
-        for (StreamHandler h : closed) {
-            h.channel().close(); // closed meanwhile: no answer would come
-        }
-        ping(all);
-        return all.size();
-    }
-
     /** Pings {@code handlers}, taken out of the idle ones, each on its own event loop. */
     @SuppressWarnings(
             "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see

@@ -3,7 +3,6 @@ package io.trigrep.frontend.fanout;
 import io.netty.channel.EventLoopGroup;
 import io.trigrep.backend.sched.BackgroundPriority;
 import io.trigrep.frontend.metrics.FrontendMetrics;
-import io.trigrep.frontend.store.SpareTees;
 import io.trigrep.frontend.store.TeeBuffers;
 import io.trigrep.frontend.store.TeeFile;
 import io.trigrep.proto.Messages;
@@ -36,14 +35,6 @@ public final class FanOut implements AutoCloseable {
 
     private final List<InetSocketAddress> backends;
     private final Path dataDir;
-    /**
-     * Tee files kept for later queries to write over (null with direct tees): two, the size of a
-     * heavy query's each (Linux {@code struct}: 249 MB), in the data folder besides the cache's.
-     */
-    private final SpareTees spareTees;
-
-    private static final int SPARE_TEES = 2;
-    private static final long SPARE_TEE_BYTES = 512L << 20;
     /** Whether the tees write their full buffers with direct I/O, around the page cache ({@link TeeFile}). */
     private final boolean directTee;
     /** Direct writes' alignment in {@link #dataDir}, found once; 0 without direct writes. */
@@ -118,7 +109,6 @@ public final class FanOut implements AutoCloseable {
         this.dataDir = Files.createDirectories(dataDir);
         this.directTee = directTee;
         this.teeAlignment = directTee ? TeeFile.directAlignment(this.dataDir) : 0;
-        this.spareTees = directTee ? null : new SpareTees(this.dataDir, SPARE_TEES, SPARE_TEE_BYTES);
         this.writers = Executors.newFixedThreadPool(writerThreads, r -> {
             Thread t = new Thread(r, "trigrep-tee");
             t.setDaemon(true);
@@ -146,15 +136,6 @@ public final class FanOut implements AutoCloseable {
 
     public Path dataDir() {
         return dataDir;
-    }
-
-    /**
-     * Writes a spare tee ({@link SpareTees#prime}) of {@code largestAnswer} bytes, at most half the
-     * spares' bound, unless the disk would keep less than {@code minFreeAfter} free; returns the
-     * bytes written (0 with direct tees, which keep no spares).
-     */
-    public long primeSpareTee(long largestAnswer, long minFreeAfter) throws IOException {
-        return spareTees == null ? 0 : spareTees.prime(Math.min(largestAnswer, SPARE_TEE_BYTES / 2), minFreeAfter);
     }
 
     public FrontendMetrics metrics() {
@@ -197,7 +178,7 @@ public final class FanOut implements AutoCloseable {
         Path tee = dataDir.resolve("query-" + runs.incrementAndGet() + "-" + System.nanoTime() + ".tee");
         QueryRun run = new QueryRun(
                 shardNames(),
-                new TeeFile(tee, teeIo, directTee, teeAlignment, teeBuffers, spareTees),
+                new TeeFile(tee, teeIo, directTee, teeAlignment, teeBuffers),
                 writers,
                 heavyWriters,
                 caps,
@@ -252,38 +233,6 @@ public final class FanOut implements AutoCloseable {
     /** Pings backend {@code shard} answered on idle connections so far. */
     long connectionPings(int shard) {
         return connections.get(shard).pings();
-    }
-
-    /** Idle backend connections pinged at once, and how many answered in time. */
-    public record Pinged(long sent, long answered) {}
-
-    /**
-     * Pings every idle backend connection now, as the kept ones are pinged through a quiet spell,
-     * and waits up to {@code wait} for the answers: for the warm-up (see {@link
-     * BackendConnections#pingAll}).
-     *
-     * @return the pings sent, one per idle connection, and those answered within {@code wait}
-     */
-    public Pinged pingIdleConnections(Duration wait) throws InterruptedException {
-        long before = 0;
-        long sent = 0;
-        for (BackendConnections c : connections) {
-            before += c.pings();
-            sent += c.pingAll();
-        }
-        long deadline = System.nanoTime() + wait.toNanos();
-        while (true) {
-            long answered = -before;
-            for (BackendConnections c : connections) {
-                answered += c.pings();
-            }
-            if (answered >= sent || System.nanoTime() - deadline >= 0) {
-                // A kept connection's own ping (the sweep's) answered meanwhile counts too: at most one per connection
-                // sent.
-                return new Pinged(sent, Math.min(sent, answered));
-            }
-            Thread.sleep(1);
-        }
     }
 
     @Override

@@ -14,7 +14,10 @@ import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.query.QueryService;
 import io.trigrep.proto.Transport;
+import java.io.IOException;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -57,10 +60,6 @@ public final class FrontendServer implements AutoCloseable {
 
     private Duration statusPoll = STATUS_POLL;
     private final QueryService queries;
-    /** The bytes a query may tee at most, and the disk the cache keeps free: what a primed spare tee may take. */
-    private final long largestAnswer;
-
-    private final long minFreeBytes;
     private Channel channel;
 
     public FrontendServer(FanOut fanOut, int maxQueries) {
@@ -99,8 +98,6 @@ public final class FrontendServer implements AutoCloseable {
                 search.caps());
         this.api = new ApiHandler(queries, pages);
         this.ui = new WebUi(queries, pages);
-        this.largestAnswer = search.caps().maxBytes();
-        this.minFreeBytes = cache.minFreeBytes();
     }
 
     public InetSocketAddress start(String host, int port) throws InterruptedException {
@@ -154,46 +151,20 @@ public final class FrontendServer implements AutoCloseable {
 
     /**
      * Warms the frontend up ({@link FrontendWarmup}) through its own port and its fan-out, for at
-     * most {@code budget}, then writes a spare tee for the first large answer ({@link
-     * FanOut#primeSpareTee}: up to 256 MiB, about a second on a slow disk, past the budget), reads
-     * every file of the shards once more ({@link FrontendWarmup#lastPass}: at most 10 s), and
-     * reports it ready. Blocks; call after {@link #start}, once {@link #backendsReady}. A failed
-     * warm-up is logged, and the frontend is ready all the same.
+     * most {@code budget}, then reports it ready. Blocks; call after {@link #start}, once {@link
+     * #backendsReady}. A failed warm-up is logged, and the frontend is ready all the same.
      */
-    public void warmUp(Duration budget, java.io.PrintStream log) {
+    public void warmUp(Duration budget, PrintStream log) {
         try {
             InetSocketAddress address = (InetSocketAddress) channel.localAddress();
             String host = address.getAddress().isAnyLocalAddress() ? "127.0.0.1" : address.getHostString();
-            FrontendWarmup warmup = new FrontendWarmup(
-                    fanOut,
-                    java.net.URI.create("http://" + host + ":" + address.getPort()),
-                    System::nanoTime,
-                    io.trigrep.backend.warm.Rounds.jitMillis());
-            FrontendWarmup.Outcome done = warmup.run(budget.toNanos());
+            FrontendWarmup.Outcome done = new FrontendWarmup(
+                            fanOut, URI.create("http://" + host + ":" + address.getPort()), System::nanoTime)
+                    .run(budget.toNanos());
             log.printf(
-                    "frontend: warmed up, %d rounds, %.2f s (%s; stopped: %s), then %d small requests %s%n",
-                    done.rounds().count(),
-                    done.nanos() / 1e9,
-                    done.rounds().describe(),
-                    done.stoppedBy(),
-                    done.smallRequests(),
-                    done.smallPath().describe(done.selective(), "a search that finds nothing"));
-            log.println("frontend: rehearsed a quiet spell before the small requests: "
-                    + done.quiet().describe());
-            long primeStart = System.nanoTime();
-            long primed = fanOut.primeSpareTee(largestAnswer, minFreeBytes);
-            log.println(
-                    primed == 0
-                            ? "frontend: wrote no spare tee (direct tees, one kept already, or too little disk free)"
-                            : String.format(
-                                    "frontend: wrote a spare tee of %d MiB in %d ms",
-                                    primed >> 20, (System.nanoTime() - primeStart) / 1_000_000));
-            // Last, so that the shards' pages are the freshest memory of the stack when it is ready.
-            FrontendWarmup.LastPass pass = warmup.lastPass();
-            log.printf(
-                    "frontend: read every file last: %d of the shards' %d files in %d ms%n",
-                    pass.filesSearched(), pass.files(), pass.nanos() / 1_000_000);
-        } catch (java.io.IOException | RuntimeException e) {
+                    "frontend: warmed up, %d rounds, %d requests answered and %d not in %.2f s%n",
+                    done.rounds(), done.ok(), done.failed(), done.nanos() / 1e9);
+        } catch (IOException | RuntimeException e) {
             log.println("frontend: warm-up stopped, serving cold: " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

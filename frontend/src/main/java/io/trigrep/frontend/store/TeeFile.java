@@ -92,14 +92,6 @@ public final class TeeFile implements Closeable {
     private final List<TeeBuffers.Buffer> allocations = new ArrayList<>();
     /** Where buffers come from and go back to. */
     private final TeeBuffers buffers;
-    /** Files to write over and to leave this one to; null for none. */
-    private final SpareTees spares;
-    /** Whether the file may be a spare written over: longer than the bytes appended until {@link #cutSpare} cuts it. */
-    private boolean tookSpare;
-    /** Whether {@link #finish} left a spare's bytes past the end for {@link #cutSpare} to cut. */
-    private volatile boolean cutPending;
-    /** Held through a cut, so that an append, a close or a delete waits for one under way. */
-    private final Object cutLock = new Object();
 
     /** A tee whose full buffers are written by the thread that appends, in buffers of its own. */
     public TeeFile(Path path) throws IOException {
@@ -124,14 +116,6 @@ public final class TeeFile implements Closeable {
      * buffers come from {@code buffers}, shared by the tees.
      */
     public TeeFile(Path path, Executor io, boolean direct, int alignment, TeeBuffers buffers) {
-        this(path, io, direct, alignment, buffers, null);
-    }
-
-    /**
-     * The same, writing over a file of {@code spares} when one is kept and direct I/O is off, and
-     * leaving the file to them when deleted (null: new files, removed).
-     */
-    public TeeFile(Path path, Executor io, boolean direct, int alignment, TeeBuffers buffers, SpareTees spares) {
         if (alignment != 0 && (alignment < 512 || alignment > BUFFER_BYTES || Integer.bitCount(alignment) != 1)) {
             throw new IllegalArgumentException(
                     "alignment must be a power of two in [512, " + BUFFER_BYTES + "], got " + alignment);
@@ -141,7 +125,6 @@ public final class TeeFile implements Closeable {
         this.tryDirect = direct;
         this.alignment = alignment;
         this.buffers = buffers;
-        this.spares = spares;
     }
 
     /** Creates the file and opens it, once. Under the monitor. */
@@ -151,24 +134,6 @@ public final class TeeFile implements Closeable {
         }
         file = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
         block = tryDirect ? (alignment != 0 ? alignment : directAlignment(path.getParent())) : 1;
-    }
-
-    /**
-     * Puts a spare file (if {@link #spares} keep one) in place of the empty one the first append
-     * created, when the first buffer fills: a large answer is on its way, whose bytes are better
-     * written over a spare's cached pages than into new ones; a selective answer, which never fills
-     * a buffer, takes none. Nothing has been written yet, so no read can be reading the file.
-     * Under the monitor.
-     */
-    private void takeSpare() throws IOException {
-        if (spares == null || tryDirect || !spares.takeInto(path)) {
-            return;
-        }
-        // path names another file now: the spare, or a new empty one if the spare could not be moved
-        FileChannel created = file;
-        file = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        created.close();
-        tookSpare = true;
     }
 
     /** The channel full buffers go through: the direct one, opened by the first, else {@link #file}. Under the monitor. */
@@ -197,9 +162,6 @@ public final class TeeFile implements Closeable {
     /** Appends the frame (position to limit; consumed); returns the offset it starts at. */
     public synchronized long append(ByteBuffer frame) throws IOException {
         throwIfFailed();
-        if (cutPending) {
-            cutSpare(); // appended after finish: the cut to the old end must come first
-        }
         long at = end;
         ensureBuffer();
         int limit = frame.limit();
@@ -224,9 +186,6 @@ public final class TeeFile implements Closeable {
         inFlight[inFlightCount++] = position;
         submitted += BUFFER_BYTES;
         full.flip();
-        if (position == 0) {
-            takeSpare();
-        }
         FileChannel channel = fullBufferChannel();
         io.execute(() -> {
             IOException failure = null;
@@ -304,10 +263,7 @@ public final class TeeFile implements Closeable {
         buffer.limit(BUFFER_BYTES);
     }
 
-    /**
-     * Waits for the writes in flight, writes out the buffered tail, has a spare written over cut
-     * to the bytes appended ({@link #cutLater}) and lets the buffers go: the query is complete.
-     */
+    /** Waits for the writes in flight, writes out the buffered tail and lets the buffers go: the query is complete. */
     public synchronized void finish() throws IOException {
         if (buffer == null) {
             return;
@@ -319,46 +275,7 @@ public final class TeeFile implements Closeable {
             writeFully(file, buffer, submitted);
             // submitted and flushed stay block-aligned; the tail is in the file now and no longer buffered
         }
-        if (tookSpare && file.size() > end) {
-            cutLater();
-        }
         free();
-    }
-
-    /**
-     * Leaves the cut of a spare written over to {@link #io}: the cache charges a tee its bytes
-     * appended, so a spare's older, longer bytes must not stay on disk, but freeing them is no
-     * part of the answer. Cut in {@link #finish}, on the way to the answer, the 256 MiB spare the
-     * warm-up primes took 40 ms to cut down to the 23 MB of the first Linux {@code (?i)copyright}
-     * after ready: the kernel frees every page cut. Reads are unaffected (they stay below {@link
-     * #end}); an append waits for the cut first ({@link #cutSpare}), so the cut never takes its bytes.
-     */
-    private void cutLater() {
-        cutPending = true;
-        try {
-            io.execute(this::cutSpare);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            cutSpare(); // the I/O executor has stopped: the frontend is closing
-        }
-    }
-
-    /**
-     * Makes the cut {@link #finish} left to do, if it is still to be done; waits for one under way.
-     * A failed cut leaves the file longer, not the answer wrong: the spares then keep it at its
-     * real size, or it is removed with the tee.
-     */
-    private void cutSpare() {
-        synchronized (cutLock) {
-            if (!cutPending) {
-                return;
-            }
-            cutPending = false;
-            try {
-                file.truncate(end);
-            } catch (IOException e) {
-                // See above: nothing the answer holds is lost, and deleting the tee settles the bytes.
-            }
-        }
     }
 
     /** Gives every buffer back; only when none is in flight (the I/O executor would write from memory another tee then fills). */
@@ -428,7 +345,6 @@ public final class TeeFile implements Closeable {
         try {
             finish();
         } finally {
-            cutSpare();
             drain();
             closeChannels();
         }
@@ -447,15 +363,13 @@ public final class TeeFile implements Closeable {
     }
 
     /**
-     * Closes the file and leaves it to the spares ({@link SpareTees}) when they keep it; else
-     * removes it, cutting it down {@link #REMOVE_STEP_BYTES} at a time with a pause after each cut. On a file system mounted with online discard, unlinking 1.6 GB at
+     * Closes the file and removes it, cutting it down {@link #REMOVE_STEP_BYTES} at a time with a pause after each cut. On a file system mounted with online discard, unlinking 1.6 GB at
      * once freed every block in one journal transaction whose discards stalled the disk writes of
      * the query running meanwhile for 300 to 400 ms; cut in steps, it did not stall them. Takes
      * about a second per 1.6 GB: call it off the request path. A file within one step is removed
      * without opening it again.
      */
     public void delete() throws IOException {
-        cutSpare(); // before the spares measure the file
         synchronized (this) {
             drain();
             closeChannels();
@@ -464,18 +378,14 @@ public final class TeeFile implements Closeable {
             return; // never created
         }
         // Off the monitor: nothing else touches a closed tee, and the cuts take a while.
-        // Only a large answer's file is worth keeping: a selective one's would push one out.
-        remove(spares != null && !tryDirect && submitted > 0 ? spares.keep(path) : path);
+        remove(path);
     }
 
     /**
-     * Removes {@code path} (null: nothing), a file within one step at once, a larger one cut down
+     * Removes {@code path}, a file within one step at once, a larger one cut down
      * {@link #REMOVE_STEP_BYTES} at a time (see {@link #delete}).
      */
     static void remove(Path path) throws IOException {
-        if (path == null) {
-            return;
-        }
         long size;
         try {
             size = Files.size(path);

@@ -106,33 +106,6 @@ class BackendConnectionsTest {
         }
     }
 
-    @Test
-    void pingingEveryIdleConnectionAtOnceGetsEachAnsweredAndOfferedAgain() throws Exception {
-        QueryCaps caps = QueryCaps.forCache(1L << 30);
-        try (FanOut fanOut = new FanOut(addresses, dir.resolve("data"), 2)) {
-            try (QueryRun a = fanOut.search("int", false, 1, Duration.ofSeconds(30), caps);
-                    QueryRun b = fanOut.search("return", false, 1, Duration.ofSeconds(30), caps)) {
-                a.completion().get(30, TimeUnit.SECONDS);
-                b.completion().get(30, TimeUnit.SECONDS);
-            }
-            // Two idle connections to each backend, none idle long enough for the sweep's pings.
-            FanOut.Pinged pinged = fanOut.pingIdleConnections(Duration.ofSeconds(10));
-            assertThat(pinged).isEqualTo(new FanOut.Pinged(2L * addresses.size(), 2L * addresses.size()));
-            for (int shard = 0; shard < addresses.size(); shard++) {
-                assertThat(fanOut.connectionPings(shard)).isEqualTo(2);
-                assertThat(fanOut.connectionsIdle(shard))
-                        .as("both offered again")
-                        .isEqualTo(2);
-            }
-            assertThat(answer(fanOut, "int", caps)).isNotEmpty();
-            for (int shard = 0; shard < addresses.size(); shard++) {
-                assertThat(fanOut.connectionsOpened(shard))
-                        .as("the query after the pings took a pinged connection")
-                        .isEqualTo(2);
-            }
-        }
-    }
-
     private boolean pingedTwice(FanOut fanOut) {
         for (int shard = 0; shard < addresses.size(); shard++) {
             if (fanOut.connectionPings(shard) < 2) {

@@ -91,11 +91,10 @@ public final class BackendCommand implements Callable<Integer> {
 
     @Option(
             names = "--warmup-ms",
-            defaultValue = "${env:TRIGREP_WARMUP_MS:-20000}",
+            defaultValue = "${env:TRIGREP_WARMUP_MS:-3000}",
             description =
-                    "after verification, search the shard through the own port for up to this long (less once searches stop "
-                            + "getting faster) before reporting ready, so the first users find it warm; 0 turns it off "
-                            + "(env TRIGREP_WARMUP_MS; default ${DEFAULT-VALUE})")
+                    "after verification, replay a fixed list of capped query shapes through the own port for up to this long "
+                            + "before reporting ready; 0 turns it off (env TRIGREP_WARMUP_MS; default ${DEFAULT-VALUE})")
     long warmupMs;
 
     @Option(

@@ -7,7 +7,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.trigrep.backend.ops.BackendMetrics;
-import io.trigrep.backend.search.FrameSink;
+import io.trigrep.backend.search.Scratch;
 import io.trigrep.backend.search.SearchPool;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.indexer.segments.LiveShard;
@@ -16,11 +16,14 @@ import io.trigrep.proto.Transport;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The source backend: serves one shard over TCP, at its index's newest generation (see
@@ -29,13 +32,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * picks a free one).
  */
 public final class BackendServer implements AutoCloseable {
-    /**
-     * The batches' buffers kept for reuse, one set per process: 32 of 320 KiB, 10 MiB of direct
-     * memory made when this class loads; past them, batches come from the pooled allocator.
-     */
-    static final RecyclingAllocator BATCHES =
-            new RecyclingAllocator(PooledByteBufAllocator.DEFAULT, FrameSink.BATCH_CAPACITY, 32);
-
     private final Generations generations;
     private final String name;
     private GenerationWatcher watcher;
@@ -45,7 +41,7 @@ public final class BackendServer implements AutoCloseable {
     private final EventLoopGroup workers = Transport.DEFAULT.group(2);
     private final SearchPool searchPool;
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final java.util.concurrent.atomic.LongAdder produced = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder produced = new LongAdder();
     private final BackendMetrics metrics;
     private Channel channel;
 
@@ -111,22 +107,11 @@ public final class BackendServer implements AutoCloseable {
                 // A client may send its request and shut down its output: the answer must still go out.
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
-                // Results go out in batches of 256 KiB. Netty's default allocator pools nothing over
-                // 16 KiB in a heap this small: each batch was a new direct buffer, zeroed and freed
-                // by a Cleaner (3 % of a backend's CPU on Linux `struct`). The pooled one reuses them,
-                // but gives their chunks back to the system between heavy queries: the batches' own
-                // buffers are kept (RecyclingAllocator).
-                .childOption(ChannelOption.ALLOCATOR, BATCHES)
+                // Results go out in batches of a few hundred KiB: the pooled allocator reuses their
+                // memory, where Netty's default one makes and frees a direct buffer per batch.
+                .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .childHandler(new BackendServerInitializer(
-                        new Backend(
-                                generations,
-                                config,
-                                searchPool,
-                                inFlight,
-                                produced,
-                                metrics,
-                                check,
-                                new io.trigrep.backend.search.Scratch()),
+                        new Backend(generations, config, searchPool, inFlight, produced, metrics, check, new Scratch()),
                         tls,
                         new HandshakeLog(log, metrics)));
         channel = bootstrap.bind(host, port).sync().channel();
@@ -136,7 +121,7 @@ public final class BackendServer implements AutoCloseable {
     /**
      * Serves the shard in {@code folder} (its index's newest generation): verified in the
      * background when {@code verifyInBackground} (see {@link #verifying}), warmed up before it is
-     * ready when {@code warm} (see {@link #warming}), else as opened.
+     * ready when {@code warm} (see {@link #warmUp}), else as opened.
      */
     public static BackendServer open(
             Path folder, BackendConfig config, Tls tls, boolean verifyInBackground, boolean warm) {
@@ -190,88 +175,33 @@ public final class BackendServer implements AutoCloseable {
     }
 
     /**
-     * A server that, once verified (when {@code verifyInBackground}: see {@link #verifying}), answers
-     * searches but is not ready until {@link #warmUp} has run.
-     */
-    public static BackendServer warming(Shard shard, BackendConfig config, Tls tls, boolean verifyInBackground) {
-        return new BackendServer(
-                shard,
-                config,
-                verifyInBackground ? ShardCheck.pending(shard, true) : ShardCheck.warming(shard),
-                tls,
-                System.err);
-    }
-
-    /**
      * Warms the server up ({@link Warmup}) through its own port, with {@code client} (the TLS
      * configuration of a client, when the server wants one), for at most {@code budget}, then
      * reports it ready. Call after {@link #start} and {@link #verify}; blocks. A failed warm-up is
      * logged and the server is ready all the same: a cold server is slower, not wrong.
      */
-    public void warmUp(Tls client, java.time.Duration budget) {
+    public void warmUp(Tls client, Duration budget) {
         if (!check.isWarming()) {
             return;
         }
         try {
             InetSocketAddress self = (InetSocketAddress) channel.localAddress();
             if (self.getAddress().isAnyLocalAddress()) {
-                self = new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), self.getPort());
+                self = new InetSocketAddress(InetAddress.getLoopbackAddress(), self.getPort());
             }
-            Sample sample = sample(Warmup.SAMPLED_WORDS);
-            java.util.List<String> words = sample.words();
-            Warmup.Outcome done = Warmup.run(
-                    self,
-                    client,
-                    Warmup.searches(words.subList(0, Math.min(4, words.size())), sample.everyFile(), budget.toNanos()),
-                    Warmup.rare(words),
-                    budget.toNanos(),
-                    System::nanoTime,
-                    io.trigrep.backend.warm.Rounds.jitMillis());
+            Warmup.Outcome done = Warmup.run(self, client, budget.toNanos(), System::nanoTime);
             log.printf(
-                    "backend %s: warmed up, %d searches in %d rounds (%d after the selective path), %.2f s (%s;"
-                            + " slowest search %.0f ms: %s; every file: %s), then %d selective searches %s%n",
-                    name,
-                    done.searches(),
-                    done.rounds().count(),
-                    done.roundsAfter(),
-                    done.nanos() / 1e9,
-                    done.rounds().describe(),
-                    done.slowestNanos() / 1e6,
-                    done.slowest(),
-                    sample.everyFile(),
-                    done.selectivePath().sent(),
-                    done.selectivePath().describe(done.selective(), "no word (none found a few results)"));
-        } catch (java.io.IOException | RuntimeException e) {
+                    "backend %s: warmed up, %d rounds, %d searches answered and %d refused in %.2f s%n",
+                    name, done.rounds(), done.answered(), done.refused(), done.nanos() / 1e9);
+        } catch (IOException | RuntimeException e) {
             log.println("backend " + name + ": warm-up stopped, serving cold: " + e);
         } finally {
             check.warmed();
         }
     }
 
-    /** What the warm-up searches for: words, and a literal whose plan is every file (null with no file). */
-    private record Sample(java.util.List<String> words, String everyFile) {}
-
-    /** {@link Sample} of the served generation's largest segment. */
-    private Sample sample(int count) throws java.io.IOException {
-        Served s = generations.acquire();
-        try {
-            Shard largest = null;
-            for (var segment : s.live().segments()) {
-                if (largest == null
-                        || segment.shard().docs().docCount() > largest.docs().docCount()) {
-                    largest = segment.shard();
-                }
-            }
-            return largest == null
-                    ? new Sample(java.util.List.of(), null)
-                    : new Sample(Warmup.words(largest, count), Warmup.rarePair(largest));
-        } finally {
-            s.release();
-        }
-    }
-
     /** Verifies the shard's checksums (a no-op for a server built without a check); blocks until done. */
-    public void verify(java.io.PrintStream log) {
+    public void verify(PrintStream log) {
         if (check.refusal() != null && !check.corrupt()) {
             Served s = generations.acquire();
             try {
@@ -301,7 +231,7 @@ public final class BackendServer implements AutoCloseable {
         return inFlight.get();
     }
 
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     /** Stops serving; a second call does nothing. */
     @Override

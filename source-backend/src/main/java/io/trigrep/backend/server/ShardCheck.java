@@ -46,10 +46,6 @@ final class ShardCheck {
     }
 
     /** No check, but not ready until {@link #warmed}. */
-    static ShardCheck warming(Shard shard) {
-        return warming(shard.manifest().shard());
-    }
-
     static ShardCheck warming(String shardName) {
         return new ShardCheck(shardName, State.WARMING, true);
     }
