@@ -10,6 +10,7 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -56,36 +57,45 @@ final class FrontendWarmup {
         this.clock = clock;
     }
 
-    /** Warms up within {@code budgetNanos} (checked between requests); call once every backend is ready. Blocks. */
+    /**
+     * Warms up within {@code budgetNanos}: each request may take only what is left of it, and the
+     * first that runs out ends the warm-up. Call once every backend is ready. Blocks.
+     */
     Outcome run(long budgetNanos) throws IOException, InterruptedException {
         long start = clock.getAsLong();
         int rounds = 0;
-        rounds:
-        for (; rounds < ROUNDS; rounds++) {
-            for (String query : QUERIES) {
-                String q = URLEncoder.encode(query, StandardCharsets.UTF_8);
-                for (String path : List.of(
-                        "/api/v1/search?cache=false&q=" + q,
-                        "/api/v1/search?page=1&q=" + q,
-                        "/api/v1/search/packages?q=" + q,
-                        "/search?q=" + q)) {
-                    if (clock.getAsLong() - start >= budgetNanos) {
-                        break rounds;
+        try {
+            for (; rounds < ROUNDS; rounds++) {
+                for (String query : QUERIES) {
+                    String q = URLEncoder.encode(query, StandardCharsets.UTF_8);
+                    for (String path : List.of(
+                            "/api/v1/search?cache=false&q=" + q,
+                            "/api/v1/search?page=1&q=" + q,
+                            "/api/v1/search/packages?q=" + q,
+                            "/search?q=" + q)) {
+                        get(path, left(start, budgetNanos));
                     }
-                    get(path);
                 }
+                heavy(left(start, budgetNanos));
             }
-            if (clock.getAsLong() - start >= budgetNanos) {
-                break;
-            }
-            heavy();
+        } catch (HttpTimeoutException | TimeoutException e) {
+            // the budget is spent
         }
         return new Outcome(ok, failed, rounds, clock.getAsLong() - start);
     }
 
-    private void get(String path) throws IOException, InterruptedException {
+    /** What is left of the budget, at most {@link #REQUEST_TIMEOUT}; none left is a timeout. */
+    private Duration left(long start, long budgetNanos) throws TimeoutException {
+        long left = budgetNanos - (clock.getAsLong() - start);
+        if (left <= 0) {
+            throw new TimeoutException("warm-up budget spent");
+        }
+        return Duration.ofNanos(Math.min(left, REQUEST_TIMEOUT.toNanos()));
+    }
+
+    private void get(String path, Duration timeout) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(self.resolve(path))
-                .timeout(REQUEST_TIMEOUT)
+                .timeout(timeout)
                 .header("Accept-Encoding", "gzip")
                 .build();
         int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
@@ -97,14 +107,14 @@ final class FrontendWarmup {
     }
 
     /** One capped result-heavy search through the fan-out, its first page read from the tee. */
-    private void heavy() throws IOException, InterruptedException {
-        try (QueryRun run = fanOut.search(HEAVY, true, QueryService.CONTEXT_LINES, REQUEST_TIMEOUT, HEAVY_CAPS)) {
-            run.completion().get(REQUEST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    private void heavy(Duration timeout) throws IOException, InterruptedException, TimeoutException {
+        try (QueryRun run = fanOut.search(HEAVY, true, QueryService.CONTEXT_LINES, timeout, HEAVY_CAPS)) {
+            run.completion().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (run.index().size() > 0) {
                 QueryService.read(run, 0);
             }
             ok++;
-        } catch (ExecutionException | TimeoutException e) {
+        } catch (ExecutionException e) {
             failed++;
         }
     }
