@@ -72,8 +72,12 @@ class Issue62EdgesTest {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    /** What the server answers to {@code head} then {@code body} sent as is, until it closes. */
     static String raw(String head, byte[] body) throws Exception {
+        return raw(port, head, body);
+    }
+
+    /** What the server on {@code port} answers to {@code head} then {@code body} sent as is, until it closes. */
+    static String raw(int port, String head, byte[] body) throws Exception {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(20_000);
             OutputStream out = socket.getOutputStream();
