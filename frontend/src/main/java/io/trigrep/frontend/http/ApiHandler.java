@@ -53,11 +53,18 @@ final class ApiHandler {
             throws IOException {
         switch (path) {
             case "/healthz" -> send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.object("status", "ok"));
-            case "/readyz" ->
+            case "/readyz" -> {
+                // partial=true: ready while any backend answers (partial results beat none), for
+                // load balancers that would otherwise take every frontend out when one shard restarts.
+                boolean partial;
+                try {
+                    partial = new Parameters(params).bool("partial", false);
+                } catch (Parameters.Bad e) {
+                    send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error(e.getMessage(), 0));
+                    return true;
+                }
                 pages.execute(() -> {
-                    // partial=true: ready while any backend answers (partial results beat none), for
-                    // load balancers that would otherwise take every frontend out when one shard restarts.
-                    QueryService.Ready now = queries.readiness("true".equals(first(params, "partial", "false")));
+                    QueryService.Ready now = queries.readiness(partial);
                     try {
                         send(
                                 ctx,
@@ -78,6 +85,7 @@ final class ApiHandler {
                         send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, errorBytes(e));
                     }
                 });
+            }
             case "/api/v1/search" -> search(ctx, keepAlive, client, params, View.RESULTS);
             case "/api/v1/search/packages" -> search(ctx, keepAlive, client, params, View.GROUPED);
             case "/api/v1/search/events" -> search(ctx, keepAlive, client, params, View.EVENTS);
@@ -232,53 +240,31 @@ final class ApiHandler {
             send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("missing query: give q=...", 0));
             return;
         }
+        Parameters checked = new Parameters(params);
         int page;
         int perPage;
         int perPackage;
+        String mode;
+        boolean fresh;
+        boolean wait;
         try {
-            page = Integer.parseInt(first(params, "page", "0"));
-            perPage = Integer.parseInt(first(params, "per_page", Integer.toString(DEFAULT_PER_PAGE)));
-            perPackage = Integer.parseInt(first(params, "per_package", Integer.toString(DEFAULT_PER_PACKAGE)));
-        } catch (NumberFormatException e) {
-            send(
-                    ctx,
-                    keepAlive,
-                    HttpResponseStatus.BAD_REQUEST,
-                    PageRenderer.error("page, per_page and per_package must be integers", 0));
+            page = checked.integer("page", 0, 0, Integer.MAX_VALUE);
+            perPage = checked.integer("per_page", DEFAULT_PER_PAGE, 1, MAX_PER_PAGE);
+            perPackage = checked.integer("per_package", DEFAULT_PER_PACKAGE, 1, MAX_PER_PACKAGE);
+            // The pages' rank arithmetic is in ints: a page past them overflowed to negative ranks (a 500).
+            if (((long) page + 1) * perPage > Integer.MAX_VALUE) {
+                throw new Parameters.Bad("(page + 1) * per_page must be at most " + Integer.MAX_VALUE + ", got (" + page
+                        + " + 1) * " + perPage);
+            }
+            mode = checked.choice("match_mode", "regexp", List.of("regexp", "literal"));
+            // Identical queries share one run: a running one is joined, a finished one served from
+            // disk; only a new one needs to be admitted. cache=false starts one of its own.
+            fresh = !checked.bool("cache", true);
+            wait = checked.bool("wait", true);
+        } catch (Parameters.Bad e) {
+            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error(e.getMessage(), 0));
             return;
         }
-        if (perPackage < 1 || perPackage > MAX_PER_PACKAGE) {
-            send(
-                    ctx,
-                    keepAlive,
-                    HttpResponseStatus.BAD_REQUEST,
-                    PageRenderer.error("per_package must be in [1, " + MAX_PER_PACKAGE + "]", 0));
-            return;
-        }
-        // The pages' rank arithmetic is in ints: a page past them overflowed to negative ranks (a 500).
-        if (page < 0 || perPage < 1 || perPage > MAX_PER_PAGE || ((long) page + 1) * perPage > Integer.MAX_VALUE) {
-            send(
-                    ctx,
-                    keepAlive,
-                    HttpResponseStatus.BAD_REQUEST,
-                    PageRenderer.error(
-                            "page must be >= 0 and per_page in [1, " + MAX_PER_PAGE
-                                    + "], with (page + 1) * per_page at most " + Integer.MAX_VALUE,
-                            0));
-            return;
-        }
-        String mode = first(params, "match_mode", "regexp");
-        if (!mode.equals("regexp") && !mode.equals("literal")) {
-            send(
-                    ctx,
-                    keepAlive,
-                    HttpResponseStatus.BAD_REQUEST,
-                    PageRenderer.error("match_mode must be literal or regexp", 0));
-            return;
-        }
-        // Identical queries share one run: a running one is joined, a finished one served from disk;
-        // only a new one needs to be admitted.
-        boolean fresh = "false".equals(first(params, "cache", "true"));
         QueryCache.Entry entry;
         try {
             entry = queries.start(client, mode, query, fresh);
@@ -309,7 +295,7 @@ final class ApiHandler {
             new EventStream(ctx, queries, entry, perPage).start();
             return;
         }
-        boolean wait = !"false".equals(first(params, "wait", "true"));
+        RequestSequencer.answersSearch(ctx.channel(), entry.run().completion().isDone());
         if (!wait && !entry.run().completion().isDone()) {
             // Answer at once with what is known: the page among the results so far, provisional.
             // The query runs on and later calls find it. Pages of the grouped views wait for the end.

@@ -6,7 +6,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpContentCompressor;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.trigrep.frontend.fanout.CorpusStatus;
@@ -25,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The frontend's HTTP server: the JSON API under /api/v1/, /healthz and /readyz. Requests are
- * limited to an 8 KiB request line (414 past it), 16 KiB of headers (431) and 64 KiB in all;
+ * limited to an 8 KiB request line (414 past it), 16 KiB of headers (431) and a 64 KiB body (413);
  * connections by {@link ConnectionLimits}; new searches are admitted by the {@link QueryService}
  * (by cost and per client, the excess gets 429) and each keeps at most its {@link SearchLimits#caps()}.
  * Pages are rendered off the event loop, on a bounded pool. Each request goes one way: the
@@ -107,15 +106,16 @@ public final class FrontendServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ConnectionGuard guard = new ConnectionGuard(connections, limits);
+                        ConnectionGuard guard = new ConnectionGuard(connections, limits, fanOut.metrics());
                         ch.pipeline()
                                 .addLast(guard)
                                 .addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 16 << 10))
                                 .addLast(new HttpServerKeepAliveHandler())
                                 .addLast(new HttpContentCompressor())
-                                .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
-                                .addLast(new RequestSequencer(guard, limits.maxPipelined(), fanOut.metrics()))
-                                .addLast(new RequestRouter(api, ui, clients));
+                                .addLast(new RequestAggregator(MAX_REQUEST_BYTES))
+                                .addLast(new RequestSequencer(
+                                        guard, limits.maxPipelined(), fanOut.metrics(), System::nanoTime))
+                                .addLast(new RequestRouter(api, ui, clients, guard));
                     }
                 });
         channel = bootstrap.bind(host, port).sync().channel();

@@ -5,10 +5,13 @@ import static io.trigrep.frontend.http.Responses.send;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.io.IOException;
@@ -16,19 +19,23 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The one handler in the pipeline that answers requests: refuses what cannot be served (a
- * malformed or oversized request, a wrong method, a URL that is not UTF-8) with a JSON error, then
- * gives the request to the {@link ApiHandler} or else the {@link WebUi}, each of which renders
- * what the query service answers. Neither view calls the other.
+ * malformed or oversized request, an HTTP version other than 1.0 and 1.1, an expectation other
+ * than 100-continue, a wrong method, a URL that is not UTF-8) with a JSON error, then gives the
+ * request to the {@link ApiHandler} or else the {@link WebUi}, each of which renders what the
+ * query service answers. Neither view calls the other. A request refused before it was read
+ * whole closes its connection, lingering ({@link ConnectionGuard#refusing}).
  */
 final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final ApiHandler api;
     private final WebUi ui;
     private final ClientAddress clients;
+    private final ConnectionGuard guard;
 
-    RequestRouter(ApiHandler api, WebUi ui, ClientAddress clients) {
+    RequestRouter(ApiHandler api, WebUi ui, ClientAddress clients, ConnectionGuard guard) {
         this.api = api;
         this.ui = ui;
         this.clients = clients;
+        this.guard = guard;
     }
 
     @Override
@@ -37,21 +44,36 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (!request.decoderResult().isSuccess()) {
             Throwable cause = request.decoderResult().cause();
             if (cause instanceof TooLongHttpLineException) {
-                send(
+                refuse(
                         ctx,
-                        false,
                         HttpResponseStatus.REQUEST_URI_TOO_LONG,
-                        PageRenderer.error(
-                                "request line longer than " + FrontendServer.MAX_INITIAL_LINE + " bytes", 0));
+                        "request line longer than " + FrontendServer.MAX_INITIAL_LINE + " bytes");
             } else if (cause instanceof TooLongHttpHeaderException) {
-                send(
+                refuse(
                         ctx,
-                        false,
                         HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
-                        PageRenderer.error("headers longer than " + FrontendServer.MAX_HEADER_BYTES + " bytes", 0));
+                        "headers longer than " + FrontendServer.MAX_HEADER_BYTES + " bytes");
+            } else if (cause instanceof TooLongHttpContentException) {
+                refuse(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, cause.getMessage());
             } else {
-                send(ctx, false, HttpResponseStatus.BAD_REQUEST, PageRenderer.error("malformed HTTP request", 0));
+                refuse(ctx, HttpResponseStatus.BAD_REQUEST, "malformed HTTP request");
             }
+            return;
+        }
+        HttpVersion version = request.protocolVersion();
+        if (!version.equals(HttpVersion.HTTP_1_1) && !version.equals(HttpVersion.HTTP_1_0)) {
+            refuse(
+                    ctx,
+                    HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED,
+                    "HTTP version " + version.text() + " is not supported: use HTTP/1.1 or HTTP/1.0");
+            return;
+        }
+        String expect = request.headers().get(HttpHeaderNames.EXPECT);
+        if (expect != null && !expect.equalsIgnoreCase("100-continue")) {
+            refuse(
+                    ctx,
+                    HttpResponseStatus.EXPECTATION_FAILED,
+                    "Expect: " + expect + " is not supported, only 100-continue");
             return;
         }
         boolean cancel = request.uri().startsWith("/api/v1/queries/cancel");
@@ -97,6 +119,12 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
                     HttpResponseStatus.NOT_FOUND,
                     PageRenderer.error("no such endpoint: " + uri.path(), 0));
         }
+    }
+
+    /** Refuses the request in JSON and closes the connection, lingering: its rest may still be on its way. */
+    private void refuse(ChannelHandlerContext ctx, HttpResponseStatus status, String message) throws IOException {
+        guard.refusing();
+        send(ctx, false, status, PageRenderer.error(message, 0));
     }
 
     /** Whether the URL's bytes, percent escapes decoded, are valid UTF-8. */

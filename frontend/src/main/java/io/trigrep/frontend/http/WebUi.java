@@ -101,18 +101,18 @@ final class WebUi {
             Responses.write(ctx, keepAlive, redirect);
             return;
         }
-        String view = first(params, "view", "rank");
-        int page;
+        HtmlPages.UiQuery q;
         try {
-            page = Math.max(1, Integer.parseInt(first(params, "page", "1")));
-        } catch (NumberFormatException e) {
-            page = 1;
+            Parameters checked = new Parameters(params);
+            q = new HtmlPages.UiQuery(
+                    query,
+                    literal(checked),
+                    checked.choice("view", "rank", HtmlPages.UiQuery.VIEWS),
+                    checked.integer("page", 1, 1, Integer.MAX_VALUE));
+        } catch (Parameters.Bad e) {
+            badParameter(ctx, keepAlive, null, e);
+            return;
         }
-        HtmlPages.UiQuery q = new HtmlPages.UiQuery(
-                query,
-                "literal".equals(first(params, "mode", "regexp")),
-                HtmlPages.UiQuery.VIEWS.contains(view) ? view : "rank",
-                page);
         QueryCache.Entry entry;
         try {
             entry = queries.start(client, q.literal() ? "literal" : "regexp", query, false);
@@ -138,6 +138,7 @@ final class WebUi {
                     ui.notice(q, "Cannot start the query", e.getMessage(), q.href(q.view(), q.page())));
             return;
         }
+        RequestSequencer.answersSearch(ctx.channel(), entry.run().completion().isDone());
         // Whichever comes first: the query's end (results at once) or FAST_MILLIS (a live progress page).
         AtomicBoolean answered = new AtomicBoolean();
         Runnable answer = () -> {
@@ -231,18 +232,26 @@ final class WebUi {
         String pkg = first(params, "package", "");
         String path = first(params, "path", "");
         String query = first(params, "q", "");
-        HtmlPages.UiQuery back = query.isBlank()
-                ? null
-                : new HtmlPages.UiQuery(query, "literal".equals(first(params, "mode", "regexp")), "rank", 1);
+        HtmlPages.UiQuery back;
+        int target;
+        int from;
+        try {
+            Parameters checked = new Parameters(params);
+            back = query.isBlank() ? null : new HtmlPages.UiQuery(query, literal(checked), "rank", 1);
+            // The line to show comes as line= (a #L fragment never reaches the server); from= pages through
+            // windows. Either is 0 or absent when not given.
+            target = checked.integer("line", 0, 0, Integer.MAX_VALUE);
+            from = checked.integer("from", 0, 0, Integer.MAX_VALUE);
+        } catch (Parameters.Bad e) {
+            badParameter(ctx, keepAlive, null, e);
+            return;
+        }
         String problem = QueryService.fileProblem(pkg, path);
         if (problem != null) {
             html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.notice(back, "Not a file", problem, null));
             return;
         }
-        // The line to show comes as line= (a #L fragment never reaches the server); from= pages through windows.
-        long target = number(first(params, "line", "0"));
-        long from = number(first(params, "from", "0"));
-        int firstLine = (int) Math.min(Integer.MAX_VALUE, from > 0 ? from : Math.max(1, target - WINDOW_LINES / 2));
+        int firstLine = from > 0 ? from : Math.max(1, target - WINDOW_LINES / 2);
         pages.execute(() -> {
             FileFetch.Outcome outcome =
                     queries.fetch(-1, pkg, path, FileFetch.Ask.lines(firstLine, WINDOW_LINES, WINDOW_LINE_BYTES));
@@ -270,12 +279,13 @@ final class WebUi {
         });
     }
 
-    private static long number(String text) {
-        try {
-            return Math.max(0, Long.parseLong(text));
-        } catch (NumberFormatException e) {
-            return 0;
-        }
+    /** The query's mode: the search form's checkbox sends {@code mode=literal}, or nothing. */
+    private static boolean literal(Parameters checked) throws Parameters.Bad {
+        return checked.choice("mode", "regexp", List.of("regexp", "literal")).equals("literal");
+    }
+
+    private void badParameter(ChannelHandlerContext ctx, boolean keepAlive, HtmlPages.UiQuery q, Parameters.Bad e) {
+        html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.notice(q, "Bad request", e.getMessage(), null));
     }
 
     private static void serve(ChannelHandlerContext ctx, boolean keepAlive, FullHttpRequest request, Asset asset) {

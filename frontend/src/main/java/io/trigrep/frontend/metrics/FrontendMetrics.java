@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The frontend's metrics, in base units, scraped at {@code /metrics}: query duration and time to
  * first result as histograms (buckets for {@code histogram_quantile}: p50, p95, p99), per-backend
  * duration and failures by reason, results per query, bytes received from backends, queries in
- * flight, HTTP responses by route and status, HTTP connections, and the JVM's own.
+ * flight, the latency of every search answer (cached or searched), HTTP responses by route and
+ * status, HTTP connections, and the JVM's own.
  */
 public final class FrontendMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -28,6 +29,8 @@ public final class FrontendMetrics {
     private final Timer firstResult;
     private final DistributionSummary resultsPerQuery;
     private final Counter bytesReceived;
+    private final Timer searchCached;
+    private final Timer searchSearched;
     private final AtomicInteger inFlight = new AtomicInteger();
     /**
      * What function counters read through, held here: the registry holds it weakly, and a
@@ -48,6 +51,8 @@ public final class FrontendMetrics {
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofMinutes(1))
                 .register(registry);
+        searchCached = searchAnswers("cached");
+        searchSearched = searchAnswers("searched");
         resultsPerQuery = DistributionSummary.builder("trigrep.query.results")
                 .description("Results of each finished query")
                 .baseUnit("results")
@@ -66,6 +71,18 @@ public final class FrontendMetrics {
         new ClassLoaderMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
+    }
+
+    private Timer searchAnswers(String source) {
+        return Timer.builder("trigrep.http.search.duration")
+                .description("Time from a search request read whole to its answer handed to the connection, every"
+                        + " search answer of the API and the web UI: source cached (the query had finished) or"
+                        + " searched (it waited on a running search, its own or one it joined)")
+                .tag("source", source)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100_000)) // cached answers need buckets under 1 ms
+                .maximumExpectedValue(Duration.ofMinutes(1))
+                .register(registry);
     }
 
     /** Cache hits, misses and evictions, and the disk its query files take. */
@@ -174,8 +191,13 @@ public final class FrontendMetrics {
             java.util.function.IntSupplier open,
             java.util.function.LongSupplier evicted,
             java.util.function.LongSupplier refused) {
+        // Held strongly: the registry holds what a meter reads weakly, and these method references
+        // are held by nothing else (the gauge read NaN, the counters froze, once they were collected).
+        held.add(evicted);
+        held.add(refused);
         Gauge.builder("trigrep.http.connections", open, o -> o.getAsInt())
                 .description("HTTP connections open now")
+                .strongReference(true)
                 .register(registry);
         io.micrometer.core.instrument.FunctionCounter.builder(
                         "trigrep.http.connections.evicted", evicted, e -> e.getAsLong())
@@ -185,6 +207,15 @@ public final class FrontendMetrics {
                         "trigrep.http.connections.refused", refused, r -> r.getAsLong())
                 .description("HTTP connections closed at once at the cap, every other one being busy")
                 .register(registry);
+    }
+
+    /**
+     * One search answered over HTTP: {@code nanos} from its request read whole to its answer
+     * handed to the connection; {@code cached} when the query had finished before the request
+     * came (an answer from disk), else it waited on a running search, its own or one it joined.
+     */
+    public void searchAnswered(boolean cached, long nanos) {
+        (cached ? searchCached : searchSearched).record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** A search refused with 429, by why: client_share, expensive or slots. */

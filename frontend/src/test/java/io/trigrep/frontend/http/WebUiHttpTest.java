@@ -86,9 +86,11 @@ class WebUiHttpTest {
         assertThat(get(base, "/search?q=return&view=list").body())
                 .contains("<ul class=\"package-list\">")
                 .contains("package%3A%5Ezlib_1%5C.2%5C.13%5C.dfsg-1%24");
-        // A page past the end shows the last one; nonsense page numbers the first.
+        // A page past the end shows the last one; a page that is not a number is refused, by name (issue 62).
         assertThat(get(base, "/search?q=return&page=999999").statusCode()).isEqualTo(200);
-        assertThat(get(base, "/search?q=return&page=zebra").body()).contains("start=\"1\"");
+        HttpResponse<String> zebra = get(base, "/search?q=return&page=zebra");
+        assertThat(zebra.statusCode()).isEqualTo(400);
+        assertThat(zebra.body()).contains("page must be an integer");
     }
 
     @Test
