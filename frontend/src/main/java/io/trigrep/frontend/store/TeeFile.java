@@ -20,33 +20,22 @@ import java.util.concurrent.Executor;
  * back one frame at a time by offset and length when a page is rendered. The file is the frames
  * end to end, nothing else. One writer thread; reads are positional and may come from any thread.
  *
- * <p>Appends gather in 1 MiB buffers written to the file when full, up to {@link #DEPTH} at once by
- * the I/O executor while the writer fills the next: one write at a time left the disk idle between
- * writes and the writer idle during them. By default they go through the page cache: the kernel
- * copies them into its pages (about 0.85 ms of CPU per MB here) and writes them back later, or
- * never, for a file evicted within its 30 s expiry, as a fresh heavy query's replaced answer is.
- * With direct I/O ({@code O_DIRECT}, {@code direct}), 1 MiB block-aligned buffers go to the
- * device as they are: less CPU per byte and no page cache taken from the shards, but the device's
- * work is done during the query. On a virtual machine that work runs on the host's CPU and is
- * taken from the guest's busy cores: Linux {@code struct} (249 MB teed) lost 0.3-0.6 core-s a
- * query to steal with direct writes and none through the page cache, and answered in 0.75 s
- * against 0.67 (BENCHMARKS.md, "The tee through the page cache"). Where the file system refuses
- * direct I/O, the same buffers go through the page cache.
+ * <p>Appends gather in 1 MiB buffers written when full, up to {@link #DEPTH} at once by the I/O
+ * executor while the writer fills the next. By default they go through the page cache; with
+ * direct I/O ({@code direct}) block-aligned buffers go to the device as they are, and where the
+ * file system refuses it, through the page cache.
  *
  * <p>Invariants, under the monitor: bytes {@code [0, flushed)} are in the file for good, and
  * {@code flushed} is a multiple of the block size; {@code [flushed, submitted)} are being written
  * from buffers in flight; {@code [submitted, end)} are at the start of {@link #buffer} while there
- * is one, and in the file once {@link #finish} let the buffers go. The tail goes through the page
- * cache: a direct write of it waited for the device on every query's path to its answer.
+ * is one, and in the file once {@link #finish} let the buffers go. The tail always goes through
+ * the page cache, so that no answer waits for the device.
  *
- * <p>The file is created by the first append, on the writer thread: a query is started on an
- * event loop, which must not wait for the disk. It is opened once, for reading and writing
- * through the page cache (reads, the tail); the direct channel is opened only when the first
- * buffer fills. A selective query never fills one: on its path to the answer the tee costs one
- * open and one write. Each further open, close and {@code fstatfs} was a system call on that
- * path, and on a virtual machine each is tens of microseconds. Offsets are readable the moment
- * {@link #append} returns: a read that reaches past {@code flushed} waits for the writes in
- * flight and takes the rest from the buffer.
+ * <p>The file is created by the first append, on the writer thread (a query starts on an event
+ * loop, which must not wait for the disk), and opened once; the direct channel only when the first
+ * buffer fills, which a selective answer never does. Offsets are readable the moment {@link
+ * #append} returns: a read past {@code flushed} waits for the writes in flight and takes the rest
+ * from the buffer.
  */
 public final class TeeFile implements Closeable {
     private static final int BUFFER_BYTES = TeeBuffers.BUFFER_BYTES;
@@ -363,11 +352,9 @@ public final class TeeFile implements Closeable {
     }
 
     /**
-     * Closes the file and removes it, cutting it down {@link #REMOVE_STEP_BYTES} at a time with a pause after each cut. On a file system mounted with online discard, unlinking 1.6 GB at
-     * once freed every block in one journal transaction whose discards stalled the disk writes of
-     * the query running meanwhile for 300 to 400 ms; cut in steps, it did not stall them. Takes
-     * about a second per 1.6 GB: call it off the request path. A file within one step is removed
-     * without opening it again.
+     * Closes the file and removes it, a large one cut down {@link #REMOVE_STEP_BYTES} at a time with
+     * a pause after each cut, so that freeing its blocks never stalls other queries' writes on a
+     * file system that discards them. Slow for a large file: call it off the request path.
      */
     public void delete() throws IOException {
         synchronized (this) {
