@@ -15,8 +15,9 @@ import java.nio.channels.FileChannel;
 
 /**
  * The layering of every module, checked where all of them are on the class path: the vendored
- * regex engine stands alone, no module's packages form a cycle, and code that runs on an event
- * loop (HTTP and every Netty handler) makes none of the blocking calls that are cheap to spot.
+ * regex engine stands alone, the frontend uses no backend class, no module's packages form a
+ * cycle, and code that runs on an event loop (HTTP and every Netty handler) makes none of the
+ * blocking calls that are cheap to spot.
  */
 @AnalyzeClasses(
         packages = "io.trigrep",
@@ -37,6 +38,16 @@ class LayeringTest {
             .resideInAPackage("io.trigrep.re2j..")
             .should()
             .dependOnClassesThat(resideInAPackage("io.trigrep..").and(resideOutsideOfPackage("io.trigrep.re2j..")));
+
+    /** The frontend runs without the backends' server and kernels: it shares the query language and the wire. */
+    @ArchTest
+    static final ArchRule frontendUsesNoBackendClass = noClasses()
+            .that()
+            .resideInAPackage("io.trigrep.frontend..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("io.trigrep.backend..")
+            .because("the frontend parses and plans with the query module and talks to backends over proto");
 
     @ArchTest
     static final ArchRule frontendPackagesFormNoCycle =

@@ -2,7 +2,7 @@ package io.trigrep.backend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.trigrep.backend.query.ParsedQuery;
+import io.trigrep.query.ParsedQuery;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ public final class Ripgrep {
      * The files of {@code files} (package/path to file) that {@code spec}'s filters accept, as
      * the backend's own filter sees them: what a ground truth is computed over.
      */
-    public static List<Path> accepted(io.trigrep.backend.query.SearchSpec spec, java.util.Map<String, Path> files)
+    public static List<Path> accepted(io.trigrep.query.CompiledQuery spec, java.util.Map<String, Path> files)
             throws Exception {
         List<Path> accepted = new ArrayList<>();
         for (var file : files.entrySet()) {

@@ -3,16 +3,17 @@ package io.trigrep.bench.backend;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
-import io.trigrep.backend.query.QueryParser;
-import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.backend.search.FrameSink;
 import io.trigrep.backend.search.Parallelism;
 import io.trigrep.backend.search.Scratch;
 import io.trigrep.backend.search.SearchExecution;
+import io.trigrep.backend.search.SearchSpec;
 import io.trigrep.indexer.build.IndexBuilder;
 import io.trigrep.indexer.corpus.Corpus;
 import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.query.CompiledQuery;
+import io.trigrep.query.QueryParser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -105,10 +106,14 @@ public class CappedSearchBenchmark {
             case "unordered" -> Parallelism.unordered(2);
             default -> throw new IllegalArgumentException("tasks: one, inOrder or unordered, got " + tasks);
         };
-        int all =
-                search(SearchSpec.of(QueryParser.parse("struct", false), Integer.MAX_VALUE, 60_000_000_000L, 2, true));
-        spec = SearchSpec.of(
-                QueryParser.parse("struct", false), cap.equals("all") ? all : all / 10, 60_000_000_000L, 2, true);
+        int all = search(new SearchSpec(
+                CompiledQuery.of(QueryParser.parse("struct", false)), Integer.MAX_VALUE, 60_000_000_000L, 2, true));
+        spec = new SearchSpec(
+                CompiledQuery.of(QueryParser.parse("struct", false)),
+                cap.equals("all") ? all : all / 10,
+                60_000_000_000L,
+                2,
+                true);
         System.out.println("results per search: " + search(spec));
     }
 

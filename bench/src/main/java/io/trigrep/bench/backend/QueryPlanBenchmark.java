@@ -1,7 +1,7 @@
 package io.trigrep.bench.backend;
 
-import io.trigrep.backend.query.QueryParser;
-import io.trigrep.backend.query.SearchSpec;
+import io.trigrep.query.CompiledQuery;
+import io.trigrep.query.QueryParser;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A query parsed, planned and compiled, as the frontend does for every fresh search (to refuse a
- * bad one itself and to know a full scan) and every backend again: {@code SearchSpec.of} on a
+ * bad one itself and to know a full scan) and every backend again: {@code CompiledQuery.of} on a
  * user's query text. Identifiers of 13 and 27 bytes (the selective queries of
  * {@code bench/queries.txt}), a regex with a class and an alternation, and a case-folded word.
  * Time per query; {@code -prof gc} gives the bytes it allocates.
@@ -32,7 +32,7 @@ public class QueryPlanBenchmark {
     public String query;
 
     @Benchmark
-    public SearchSpec plan() throws Exception {
-        return SearchSpec.of(QueryParser.parse(query, false), 1, TimeUnit.SECONDS.toNanos(30), 2);
+    public CompiledQuery plan() throws Exception {
+        return CompiledQuery.of(QueryParser.parse(query, false));
     }
 }

@@ -1,10 +1,10 @@
 package io.trigrep.bench.backend;
 
-import io.trigrep.backend.plan.Planner;
-import io.trigrep.backend.plan.Query;
 import io.trigrep.backend.search.Kernels;
 import io.trigrep.indexer.format.TrigramIndex;
 import io.trigrep.indexer.format.TrigramIndexWriter;
+import io.trigrep.query.plan.Planner;
+import io.trigrep.query.plan.Query;
 import io.trigrep.re2j.Pattern;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,6 @@
 package io.trigrep.frontend.fanout;
 
 import io.netty.channel.EventLoopGroup;
-import io.trigrep.backend.sched.BackgroundPriority;
 import io.trigrep.frontend.metrics.FrontendMetrics;
 import io.trigrep.frontend.store.TeeBuffers;
 import io.trigrep.frontend.store.TeeFile;
@@ -9,6 +8,7 @@ import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Tls;
 import io.trigrep.proto.Transport;
+import io.trigrep.proto.sched.BackgroundPriority;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;

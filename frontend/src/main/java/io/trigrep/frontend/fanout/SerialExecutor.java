@@ -10,7 +10,7 @@ import java.util.concurrent.Executor;
  * otherwise keep a pool thread for as long as it runs, and with two threads and two such queries
  * a selective query's few results would wait for one of them to end. Once its tasks have taken
  * {@link #QUANTUM_NANOS} in all, its turns go to the heavy pool instead, whose threads run at a
- * lower OS priority ({@link io.trigrep.backend.sched.BackgroundPriority}): a selective query's
+ * lower OS priority ({@link io.trigrep.proto.sched.BackgroundPriority}): a selective query's
  * turn then neither waits for a heavy query's turn to end nor shares a core with it.
  */
 final class SerialExecutor implements Executor {

@@ -116,7 +116,7 @@ final class WebUi {
         QueryCache.Entry entry;
         try {
             entry = queries.start(client, q.literal() ? "literal" : "regexp", query, false);
-        } catch (io.trigrep.backend.query.QueryException e) {
+        } catch (io.trigrep.query.QueryException e) {
             html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.queryError(q, e.getMessage(), e.position()));
             return;
         } catch (Admission.Rejected e) {

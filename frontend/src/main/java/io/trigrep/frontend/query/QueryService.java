@@ -1,8 +1,5 @@
 package io.trigrep.frontend.query;
 
-import io.trigrep.backend.query.QueryException;
-import io.trigrep.backend.query.QueryParser;
-import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.frontend.fanout.CorpusStatus;
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.FileFetch;
@@ -17,6 +14,9 @@ import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Response;
+import io.trigrep.query.CompiledQuery;
+import io.trigrep.query.QueryException;
+import io.trigrep.query.QueryParser;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -110,9 +110,9 @@ public final class QueryService {
         boolean literal = mode.equals("literal");
         // The backends would refuse it in the same words; refused here, it costs them nothing.
         // Parsing and planning are bounded by the query's length (4,096) and program size (20,000).
-        SearchSpec spec = SearchSpec.of(QueryParser.parse(text, literal), 1, DEADLINE.toNanos(), CONTEXT_LINES);
+        CompiledQuery compiled = CompiledQuery.of(QueryParser.parse(text, literal));
         return cache.acquire(key(mode, query), fresh, () -> {
-            Admission.Ticket ticket = admission.admit(client, spec.fullScan());
+            Admission.Ticket ticket = admission.admit(client, compiled.fullScan());
             QueryRun run;
             try {
                 run = fanOut.search(text, literal, CONTEXT_LINES, DEADLINE, caps);

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.trigrep.backend.query.ParsedQuery;
-import io.trigrep.backend.query.QueryParser;
-import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.filetype.FileType;
+import io.trigrep.query.CompiledQuery;
+import io.trigrep.query.ParsedQuery;
+import io.trigrep.query.QueryParser;
 import io.trigrep.re2j.Pattern;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -166,7 +166,7 @@ class BooleanAndFileQueriesTest {
         for (String filtered : List.of(
                 "printf AND NOT malloc\\( package:small_3", "NOT printf path:^docs/", "TODO OR café -path:^src/")) {
             ParsedQuery parsed = QueryParser.parse(filtered, false);
-            SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
+            CompiledQuery spec = CompiledQuery.of(parsed);
             String conditionText = filtered.replaceAll(" -?(package|path):\\S+", "");
             Expr expr = conditionText.startsWith("printf AND")
                     ? new And(printf, new Not(malloc))
@@ -234,7 +234,7 @@ class BooleanAndFileQueriesTest {
     }
 
     /** The expected (package/path:line, or package/path:file) set for {@code expr}, over the files {@code spec}'s filters accept (all when null). */
-    static TreeSet<String> expected(Expr expr, SearchSpec spec) {
+    static TreeSet<String> expected(Expr expr, CompiledQuery spec) {
         TreeSet<String> out = new TreeSet<>();
         List<String> shown = new ArrayList<>();
         shown(expr, false, shown);

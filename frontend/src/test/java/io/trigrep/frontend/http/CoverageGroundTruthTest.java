@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.trigrep.backend.query.ParsedQuery;
-import io.trigrep.backend.query.QueryParser;
-import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.filetype.FileType;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.query.CompiledQuery;
+import io.trigrep.query.ParsedQuery;
+import io.trigrep.query.QueryParser;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -237,7 +237,7 @@ class CoverageGroundTruthTest {
     void resultsOverHttpEqualBruteForce(String query, boolean literal) throws Exception {
         TreeSet<String> actual = searchAll(query, literal);
         ParsedQuery parsed = QueryParser.parse(query, literal);
-        SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
+        CompiledQuery spec = CompiledQuery.of(parsed);
         io.trigrep.re2j.Pattern anywhere = io.trigrep.re2j.Pattern.compile(
                 "(?m)" + spec.pattern().pattern(), spec.pattern().flags());
         TreeSet<String> expected = new TreeSet<>();
@@ -276,7 +276,7 @@ class CoverageGroundTruthTest {
     void resultsEqualRipgrep(String query, boolean literal) throws Exception {
         TreeSet<String> actual = searchAll(query, literal);
         ParsedQuery parsed = QueryParser.parse(query, literal);
-        SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
+        CompiledQuery spec = CompiledQuery.of(parsed);
         List<Path> selected = io.trigrep.backend.Ripgrep.accepted(spec, searchable);
         same("rg -uuu -a", query, io.trigrep.backend.Ripgrep.matchingLines(parsed, selected, corpus, "-a"), actual);
     }

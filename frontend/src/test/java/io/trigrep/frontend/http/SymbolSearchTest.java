@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.trigrep.backend.query.ParsedQuery;
-import io.trigrep.backend.query.QueryParser;
-import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.build.IndexBuilder;
 import io.trigrep.indexer.build.SymbolChoice;
 import io.trigrep.indexer.filetype.FileType;
 import io.trigrep.indexer.symbols.SymbolExtractor;
+import io.trigrep.query.CompiledQuery;
+import io.trigrep.query.ParsedQuery;
+import io.trigrep.query.QueryParser;
 import io.trigrep.re2j.Pattern;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -140,7 +140,7 @@ class SymbolSearchTest {
             })
     void definitionsEqualWhatCtagsFindsOnDisk(String query) throws Exception {
         ParsedQuery parsed = QueryParser.parse(query, false);
-        SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
+        CompiledQuery spec = CompiledQuery.of(parsed);
         Pattern names = spec.symbolNames();
         // Expected: per line (pkg/path:line), the names of its matching definitions.
         TreeMap<String, TreeSet<String>> expected = new TreeMap<>();

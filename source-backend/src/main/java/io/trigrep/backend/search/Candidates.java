@@ -1,9 +1,9 @@
 package io.trigrep.backend.search;
 
-import io.trigrep.backend.plan.Query;
 import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.format.PostingIterator;
 import io.trigrep.indexer.format.TrigramIndex;
+import io.trigrep.query.plan.Query;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -2,7 +2,6 @@ package io.trigrep.backend.search;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.filetype.FileType;
 import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.format.DocTable;
@@ -13,6 +12,7 @@ import io.trigrep.proto.FileMatch;
 import io.trigrep.proto.FileResultsWriter;
 import io.trigrep.proto.MatchLines;
 import io.trigrep.proto.ResultWriter;
+import io.trigrep.query.CompiledQuery;
 import io.trigrep.re2j.Pattern;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -75,6 +75,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
     }
 
     private final SearchSpec spec;
+    private final CompiledQuery compiled;
     /** Results go out once they take this many bytes: {@link #BATCH_BYTES}, or less for an in-order search's small pieces. */
     private final int batchBytes;
 
@@ -144,7 +145,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
     private int linesFound;
 
     /**
-     * @param needles        prefilter the lines of {@code spec.pattern()}
+     * @param needles        prefilter the lines of {@code compiled.pattern()}
      * @param operandNeedles for a boolean query, prefilter the lines of each operand; else empty
      */
     ChunkWorker(
@@ -164,24 +165,28 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         this.segmentDefined = defined;
         this.segmentDefinitions = new Definitions[segments.size()];
         this.spec = spec;
+        this.compiled = spec.compiled();
         this.sink = sink;
         this.coordinator = coordinator;
         this.scratch = scratch;
-        this.matcher = spec.literal() != null
-                ? LineMatcher.literal(spec.literal())
-                : spec.foldedLiteral() != null
-                        ? LineMatcher.foldedLiteral(spec.pattern(), spec.foldedLiteral())
-                        : spec.pattern() != null
+        this.matcher = compiled.literal() != null
+                ? LineMatcher.literal(compiled.literal())
+                : compiled.foldedLiteral() != null
+                        ? LineMatcher.foldedLiteral(compiled.pattern(), compiled.foldedLiteral())
+                        : compiled.pattern() != null
                                 ? LineMatcher.regex(
-                                        spec.pattern(), needles, spec.query().caseInsensitive())
+                                        compiled.pattern(),
+                                        needles,
+                                        compiled.query().caseInsensitive())
                                 : null;
-        this.condition = spec.operands() == null
+        this.condition = compiled.operands() == null
                 ? null
                 : new FileCondition(
-                        spec.operands(), operandNeedles, spec.query().caseInsensitive());
-        this.shownDefinitions = spec.operands() != null && spec.operands().showsDefinitions()
-                ? new ShownDefinitions(this, spec.operands())
-                : null;
+                        compiled.operands(), operandNeedles, compiled.query().caseInsensitive());
+        this.shownDefinitions =
+                compiled.operands() != null && compiled.operands().showsDefinitions()
+                        ? new ShownDefinitions(this, compiled.operands())
+                        : null;
         this.writer = spec.fileResults() ? null : new ResultWriter(spec.contextLines());
         this.fileWriter = spec.fileResults() ? new FileResultsWriter(spec.contextLines()) : null;
     }
@@ -235,7 +240,10 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         defined = segmentDefined == null ? null : segmentDefined[segment];
         if (segmentDefinitions[segment] == null) {
             segmentDefinitions[segment] = new Definitions(
-                    symbols, spec.pattern(), spec.operands() == null ? spec.plan() : null, Definitions.LOOK_UP_AFTER);
+                    symbols,
+                    compiled.pattern(),
+                    compiled.operands() == null ? compiled.plan() : null,
+                    Definitions.LOOK_UP_AFTER);
         }
         definitions = segmentDefinitions[segment];
     }
@@ -258,14 +266,14 @@ final class ChunkWorker implements ShownDefinitions.Sink {
     private void searchDoc(int doc, int from, int line) throws Exception {
         byte[] packageName = coordinator.packageName(bound, docs.packageId(doc));
         String docPath = null;
-        if (spec.hasFilters()) {
+        if (compiled.hasFilters()) {
             docPath = docs.path(doc);
-            if (!spec.accepts(
+            if (!compiled.accepts(
                     new String(packageName, StandardCharsets.UTF_8), docPath, FileType.ofId(docs.fileType(doc)))) {
                 return;
             }
         }
-        if (spec.query().filesOnly()) {
+        if (compiled.query().filesOnly()) {
             // A file-name query: the path is the match; the content is not read.
             fileMatch(doc, packageName, docPath, docs.rank(doc) * (0.5f + 0.5f * (nameMatches(docPath) ? 1f : 0f)));
             return;
@@ -405,7 +413,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
     /** Whether a positive path filter matches the file's name (the part after the last /), not only a folder's. */
     private boolean nameMatches(String docPath) {
         String name = docPath.substring(docPath.lastIndexOf('/') + 1);
-        for (Pattern p : spec.paths()) {
+        for (Pattern p : compiled.paths()) {
             if (p.matcher(name).find()) {
                 return true;
             }
@@ -466,8 +474,10 @@ final class ChunkWorker implements ShownDefinitions.Sink {
                 }
             }
             path = pathString.getBytes(StandardCharsets.UTF_8);
-            pathMatches =
-                    spec.pattern() != null && spec.pattern().matcher(pathString).find() ? 1 : 0;
+            pathMatches = compiled.pattern() != null
+                            && compiled.pattern().matcher(pathString).find()
+                    ? 1
+                    : 0;
             source = Unpooled.wrappedBuffer(content, 0, length);
             if (fileWriter != null) {
                 fileWriter.file(pkg, path, source);

@@ -1,6 +1,6 @@
 package io.trigrep.backend.search;
 
-import io.trigrep.backend.query.Operands;
+import io.trigrep.query.Operands;
 import java.util.List;
 
 /**

@@ -1,8 +1,8 @@
 package io.trigrep.backend.search;
 
-import io.trigrep.backend.plan.Query;
 import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.format.TrigramIndex;
+import io.trigrep.query.plan.Query;
 import io.trigrep.re2j.Pattern;
 import java.util.List;
 

@@ -1,6 +1,5 @@
 package io.trigrep.backend.search;
 
-import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.proto.MatchLines;
 
 /**

@@ -1,8 +1,8 @@
 package io.trigrep.backend.search;
 
-import io.trigrep.backend.plan.Query;
 import io.trigrep.indexer.bytes.Swar;
 import io.trigrep.indexer.format.TrigramIndex;
+import io.trigrep.query.plan.Query;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.NavigableSet;

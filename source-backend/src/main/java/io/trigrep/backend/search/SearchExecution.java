@@ -2,9 +2,6 @@ package io.trigrep.backend.search;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.trigrep.backend.plan.Query;
-import io.trigrep.backend.query.Operands;
-import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.indexer.segments.LiveShard;
@@ -15,6 +12,9 @@ import io.trigrep.proto.Failure;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Response;
+import io.trigrep.query.CompiledQuery;
+import io.trigrep.query.Operands;
+import io.trigrep.query.plan.Query;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -106,6 +106,7 @@ public final class SearchExecution {
     private final int totalFiles;
 
     private final SearchSpec spec;
+    private final CompiledQuery compiled;
     private final FrameSink sink;
     private final Executor pool;
     /** Tasks at most at once. */
@@ -218,6 +219,7 @@ public final class SearchExecution {
         this.totalFiles = live.liveDocs();
         this.produced = produced;
         this.spec = spec;
+        this.compiled = spec.compiled();
         this.sink = sink;
         this.pool = pool;
         this.parallelism = parallelism.tasks();
@@ -228,8 +230,8 @@ public final class SearchExecution {
         this.started = nanoTime.getAsLong();
         this.lastProgress = new AtomicLong(started);
         this.onEnd = onEnd;
-        this.fullScan = spec.fullScan();
-        this.filesOnly = spec.query().filesOnly();
+        this.fullScan = compiled.fullScan();
+        this.filesOnly = compiled.query().filesOnly();
         List<AtomicReferenceArray<byte[]>> names = new java.util.ArrayList<>(segments.size());
         for (Segment s : segments) {
             names.add(new AtomicReferenceArray<>(s.shard().docs().packageCount()));
@@ -252,23 +254,23 @@ public final class SearchExecution {
         SymbolHits[][] definedFound = null;
         try {
             List<DocIterator> perSegment = new java.util.ArrayList<>(segments.size());
-            if (spec.query().isSymbolQuery()) {
+            if (compiled.query().isSymbolQuery()) {
                 found = new SymbolHits[segments.size()];
             }
-            if (spec.operands() != null && spec.operands().hasSymbols()) {
+            if (compiled.operands() != null && compiled.operands().hasSymbols()) {
                 definedFound = new SymbolHits[segments.size()][];
             }
             for (int i = 0; i < segments.size(); i++) {
                 Segment s = segments.get(i);
                 DocIterator docs;
                 if (found != null) {
-                    found[i] = SymbolHits.find(s.symbols(), spec.plan(), spec.symbolNames());
+                    found[i] = SymbolHits.find(s.symbols(), compiled.plan(), compiled.symbolNames());
                     docs = found[i].docIterator();
                 } else if (definedFound != null) {
                     definedFound[i] = defined(s);
-                    docs = Candidates.of(spec.plan(), s.shard().index(), definedFound[i]);
+                    docs = Candidates.of(compiled.plan(), s.shard().index(), definedFound[i]);
                 } else {
-                    docs = Candidates.of(spec.plan(), s.shard().index());
+                    docs = Candidates.of(compiled.plan(), s.shard().index());
                 }
                 perSegment.add(s.deletes().count() == 0 ? docs : new LiveDocs(docs, s.deletes()));
             }
@@ -276,13 +278,13 @@ public final class SearchExecution {
             // Needles only prefilter lines, so any segment's serve all; the largest's counts choose best.
             Segment largest = largest();
             Shard shard = largest == null ? null : largest.shard();
-            boolean fold = spec.query().caseInsensitive();
-            Operands operands = spec.operands();
+            boolean fold = compiled.query().caseInsensitive();
+            Operands operands = compiled.operands();
             if (shard == null) {
                 needlesFound = List.of(); // a shard without segments has no candidate to search
             } else if (operands == null) {
-                needlesFound = spec.literal() == null && spec.pattern() != null
-                        ? Needles.of(spec.plan(), shard.index(), fold)
+                needlesFound = compiled.literal() == null && compiled.pattern() != null
+                        ? Needles.of(compiled.plan(), shard.index(), fold)
                         : List.of();
             } else {
                 List<Query> shownPlans = new java.util.ArrayList<>();
@@ -338,7 +340,7 @@ public final class SearchExecution {
 
     /** Segment {@code s}'s definitions for each sym: operand of the boolean query, by operand index (null for a regex operand). */
     private SymbolHits[] defined(Segment s) throws Exception {
-        Operands operands = spec.operands();
+        Operands operands = compiled.operands();
         SymbolHits[] out = new SymbolHits[operands.size()];
         for (int i = 0; i < out.length; i++) {
             if (operands.sym(i)) {

@@ -1,6 +1,6 @@
 package io.trigrep.backend.search;
 
-import io.trigrep.backend.sched.BackgroundPriority;
+import io.trigrep.proto.sched.BackgroundPriority;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadPoolExecutor;

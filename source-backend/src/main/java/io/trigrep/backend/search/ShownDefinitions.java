@@ -1,8 +1,8 @@
 package io.trigrep.backend.search;
 
-import io.trigrep.backend.query.Operands;
 import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.symbols.Symbols;
+import io.trigrep.query.Operands;
 import java.util.Arrays;
 
 /**

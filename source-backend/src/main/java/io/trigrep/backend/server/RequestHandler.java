@@ -4,14 +4,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.trigrep.backend.query.ParsedQuery;
-import io.trigrep.backend.query.QueryException;
-import io.trigrep.backend.query.QueryParser;
-import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.backend.search.FileWindow;
 import io.trigrep.backend.search.FrameSink;
 import io.trigrep.backend.search.Parallelism;
 import io.trigrep.backend.search.SearchExecution;
+import io.trigrep.backend.search.SearchSpec;
 import io.trigrep.backend.search.ShardPaths;
 import io.trigrep.indexer.format.Manifest;
 import io.trigrep.indexer.segments.LiveShard;
@@ -27,6 +24,10 @@ import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
 import io.trigrep.proto.SearchRequest;
+import io.trigrep.query.CompiledQuery;
+import io.trigrep.query.ParsedQuery;
+import io.trigrep.query.QueryException;
+import io.trigrep.query.QueryFields;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,27 +136,28 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     /** Starts the search on {@code served}, which it releases when it ends; false when refused before. */
     private boolean search(SearchRequest.Reader request, Served served) {
         LiveShard live = served.live();
-        SearchSpec spec;
+        CompiledQuery compiled;
         try {
-            spec = SearchSpec.of(
-                    parse(request),
-                    maxResults(request),
-                    deadlineNanos(request),
-                    Math.min(request.getContextLines(), config.maxContextLines()),
-                    request.getFileResults());
+            compiled = CompiledQuery.of(parse(request));
         } catch (QueryException e) {
             backend.metrics().refused("bad_query");
             error(Failure.Code.BAD_QUERY, e.getMessage(), e.position());
             return false;
         }
+        SearchSpec spec = new SearchSpec(
+                compiled,
+                maxResults(request),
+                deadlineNanos(request),
+                Math.min(request.getContextLines(), config.maxContextLines()),
+                request.getFileResults());
         Symbols absent = withoutSymbols(live);
         // A sym: alone or as a boolean query's operand: either reads the symbol index.
-        if (spec.query().symbolOffset() >= 0 && absent != null) {
+        if (compiled.query().symbolOffset() >= 0 && absent != null) {
             backend.metrics().refused("bad_query");
             error(
                     Failure.Code.BAD_QUERY,
                     "sym: needs the shard's symbols, and " + shardName(live) + " has none: " + absent.absentReason(),
-                    spec.query().symbolOffset() + 1);
+                    compiled.query().symbolOffset() + 1);
             return false;
         }
         if (inFlight.incrementAndGet() > config.maxConcurrent()) {
@@ -215,12 +217,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
                 : live.segments().get(0).shard().manifest().shard();
     }
 
-    /** The request's own parsed fields when given; else the raw query, parsed here. */
+    /** The request's query: its own parsed fields when given, else its text ({@link QueryFields}). */
     private static ParsedQuery parse(SearchRequest.Reader request) throws QueryException {
-        String pattern = request.getPattern().toString();
-        if (pattern.isEmpty()) {
-            return QueryParser.parse(request.getQuery().toString(), request.getLiteral());
-        }
         List<ParsedQuery.Filter> filters = new ArrayList<>();
         for (Filter.Reader f : request.getFilters()) {
             ParsedQuery.Kind kind = switch (f.getKind()) {
@@ -232,15 +230,9 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
             filters.add(
                     new ParsedQuery.Filter(kind, f.getNegated(), f.getValue().toString()));
         }
-        String raw = request.getQuery().toString();
-        if (raw.length() > QueryParser.MAX_QUERY_CHARS || pattern.length() > QueryParser.MAX_QUERY_CHARS) {
-            throw new QueryException("query too long: the limit is " + QueryParser.MAX_QUERY_CHARS + " characters", 0);
-        }
-        int offset = Math.max(0, raw.indexOf(pattern));
-        return new ParsedQuery(
-                raw.isEmpty() ? pattern : raw,
-                pattern,
-                offset,
+        return QueryFields.parse(
+                request.getQuery().toString(),
+                request.getPattern().toString(),
                 request.getLiteral(),
                 request.getCaseInsensitive(),
                 filters);

@@ -3,12 +3,12 @@ package io.trigrep.backend.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.backend.TestShards;
-import io.trigrep.backend.plan.Planner;
-import io.trigrep.backend.plan.Query;
 import io.trigrep.indexer.build.IndexBuilder;
 import io.trigrep.indexer.build.SymbolChoice;
 import io.trigrep.indexer.symbols.SymbolExtractor;
 import io.trigrep.indexer.symbols.Symbols;
+import io.trigrep.query.plan.Planner;
+import io.trigrep.query.plan.Query;
 import io.trigrep.re2j.Pattern;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.trigrep.backend.TestShards;
-import io.trigrep.backend.query.QueryParser;
-import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.proto.Done;
 import io.trigrep.proto.FileResultsIndex;
 import io.trigrep.proto.LineMatch;
 import io.trigrep.proto.RecordingAllocator;
 import io.trigrep.proto.Result;
+import io.trigrep.query.CompiledQuery;
+import io.trigrep.query.QueryParser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -203,7 +203,8 @@ class InOrderSearchTest {
             LongSupplier clock,
             long deadlineNanos)
             throws Exception {
-        SearchSpec spec = SearchSpec.of(QueryParser.parse(query, false), cap, deadlineNanos, context, byFile);
+        SearchSpec spec =
+                new SearchSpec(CompiledQuery.of(QueryParser.parse(query, false)), cap, deadlineNanos, context, byFile);
         CountDownLatch ended = new CountDownLatch(1);
         AtomicInteger ends = new AtomicInteger();
         SearchExecution execution = new SearchExecution(

@@ -2,9 +2,9 @@ package io.trigrep.backend.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.trigrep.backend.plan.Query;
 import io.trigrep.indexer.format.TrigramIndex;
 import io.trigrep.indexer.format.TrigramIndexWriter;
+import io.trigrep.query.plan.Query;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -6,9 +6,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.trigrep.backend.TestShards;
-import io.trigrep.backend.query.QueryParser;
-import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.query.CompiledQuery;
+import io.trigrep.query.QueryParser;
 import java.lang.ref.WeakReference;
 import java.nio.file.Path;
 import java.util.List;
@@ -52,8 +52,11 @@ class SearchExecutionLeakTest {
     }
 
     private static WeakReference<SearchExecution> run(Shard shard, ExecutorService pool) throws Exception {
-        SearchSpec spec =
-                SearchSpec.of(QueryParser.parse("return", false), Integer.MAX_VALUE, TimeUnit.SECONDS.toNanos(30), 0);
+        SearchSpec spec = new SearchSpec(
+                CompiledQuery.of(QueryParser.parse("return", false)),
+                Integer.MAX_VALUE,
+                TimeUnit.SECONDS.toNanos(30),
+                0);
         CountDownLatch ended = new CountDownLatch(1);
         FrameSink sink = new FrameSink() {
             @Override

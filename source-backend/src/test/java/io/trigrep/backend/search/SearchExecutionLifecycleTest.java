@@ -7,11 +7,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.trigrep.backend.TestShards;
-import io.trigrep.backend.query.QueryParser;
-import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.proto.Done;
 import io.trigrep.proto.Response;
+import io.trigrep.query.CompiledQuery;
+import io.trigrep.query.QueryParser;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -82,8 +82,11 @@ class SearchExecutionLifecycleTest {
     }
 
     private static SearchExecution search(Sink sink, CountDownLatch ended) throws Exception {
-        SearchSpec spec =
-                SearchSpec.of(QueryParser.parse("return", false), Integer.MAX_VALUE, TimeUnit.SECONDS.toNanos(30), 0);
+        SearchSpec spec = new SearchSpec(
+                CompiledQuery.of(QueryParser.parse("return", false)),
+                Integer.MAX_VALUE,
+                TimeUnit.SECONDS.toNanos(30),
+                0);
         return new SearchExecution(
                 shard,
                 spec,

@@ -6,14 +6,14 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.trigrep.backend.TestShards;
-import io.trigrep.backend.query.QueryParser;
-import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.build.IndexBuilder;
 import io.trigrep.indexer.build.SymbolChoice;
 import io.trigrep.indexer.segments.LiveShard;
 import io.trigrep.indexer.symbols.SymbolExtractor;
 import io.trigrep.proto.Response;
 import io.trigrep.proto.Result;
+import io.trigrep.query.CompiledQuery;
+import io.trigrep.query.QueryParser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -129,8 +129,8 @@ class SymOperandPauseTest {
     }
 
     private static List<String> run(boolean pausing) throws Exception {
-        SearchSpec spec = SearchSpec.of(
-                QueryParser.parse("(sym:^fn_ OR needle) AND NOT sym:^fn_other$", false),
+        SearchSpec spec = new SearchSpec(
+                CompiledQuery.of(QueryParser.parse("(sym:^fn_ OR needle) AND NOT sym:^fn_other$", false)),
                 Integer.MAX_VALUE,
                 TimeUnit.SECONDS.toNanos(60),
                 0);

@@ -3,14 +3,14 @@ package io.trigrep.backend.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.backend.TestShards;
-import io.trigrep.backend.query.ParsedQuery;
-import io.trigrep.backend.query.QueryParser;
-import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.filetype.FileType;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
+import io.trigrep.query.CompiledQuery;
+import io.trigrep.query.ParsedQuery;
+import io.trigrep.query.QueryParser;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -160,7 +160,7 @@ class GroundTruthTest {
     void resultsEqualBruteForce(String query, boolean literal) throws Exception {
         TreeSet<String> actual = search(query, literal);
         ParsedQuery parsed = QueryParser.parse(query, literal);
-        SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
+        CompiledQuery spec = CompiledQuery.of(parsed);
         TreeSet<String> expected = new TreeSet<>();
         for (Map.Entry<String, Path> file : files.entrySet()) {
             String name = file.getKey();
@@ -189,7 +189,7 @@ class GroundTruthTest {
     void resultsEqualRipgrep(String query, boolean literal) throws Exception {
         TreeSet<String> actual = search(query, literal);
         ParsedQuery parsed = QueryParser.parse(query, literal);
-        SearchSpec spec = SearchSpec.of(parsed, Integer.MAX_VALUE, Long.MAX_VALUE, 0);
+        CompiledQuery spec = CompiledQuery.of(parsed);
         List<Path> selected = io.trigrep.backend.Ripgrep.accepted(spec, files);
         same("rg", query, io.trigrep.backend.Ripgrep.matchingLines(parsed, selected, TestShards.CORPUS), actual);
     }

@@ -3,8 +3,6 @@ package io.trigrep.backend.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.backend.TestShards;
-import io.trigrep.backend.query.QueryParser;
-import io.trigrep.backend.query.SearchSpec;
 import io.trigrep.indexer.build.IndexBuilder;
 import io.trigrep.indexer.build.SymbolChoice;
 import io.trigrep.indexer.filetype.FileType;
@@ -15,6 +13,8 @@ import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
 import io.trigrep.proto.Result;
+import io.trigrep.query.CompiledQuery;
+import io.trigrep.query.QueryParser;
 import io.trigrep.re2j.Matcher;
 import io.trigrep.re2j.Pattern;
 import java.net.InetSocketAddress;
@@ -147,7 +147,7 @@ class SymbolOperandTest {
                 filtered,
                 new Or(new Sym("^lua_"), new Sym("^sds")),
                 false,
-                SearchSpec.of(QueryParser.parse(filtered, false), 10, 1_000_000_000L, 0));
+                CompiledQuery.of(QueryParser.parse(filtered, false)));
     }
 
     /** A sym: alone keeps its answer: each line once, its definition named, the name marked. */
@@ -166,7 +166,7 @@ class SymbolOperandTest {
         }
     }
 
-    private static void same(String query, Expr expr, boolean ignoreCase, SearchSpec filters) throws Exception {
+    private static void same(String query, Expr expr, boolean ignoreCase, CompiledQuery filters) throws Exception {
         TreeMap<String, Expected> expected = expected(expr, ignoreCase, filters);
         Map<String, Answer> actual = search(query);
         assertThat(new TreeSet<>(actual.keySet())).as("results of %s", query).isEqualTo(expected.keySet());
@@ -200,7 +200,7 @@ class SymbolOperandTest {
     /** One result as the backend answered it: "name kind" of its definition (null when none), its marks. */
     record Answer(String symbol, String context, int window, List<List<Integer>> ranges) {}
 
-    static TreeMap<String, Expected> expected(Expr expr, boolean ignoreCase, SearchSpec filters) {
+    static TreeMap<String, Expected> expected(Expr expr, boolean ignoreCase, CompiledQuery filters) {
         List<Expr> shown = new ArrayList<>();
         shown(expr, false, shown);
         List<String> shownRegexes = new ArrayList<>();

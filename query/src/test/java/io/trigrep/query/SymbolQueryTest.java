@@ -1,4 +1,4 @@
-package io.trigrep.backend.query;
+package io.trigrep.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -15,14 +15,13 @@ class SymbolQueryTest {
         assertThat(parsed.isSymbolQuery()).isTrue();
         assertThat(parsed.filesOnly()).isFalse();
         assertThat(parsed.symbol()).isEqualTo(new ParsedQuery.Operand("^inflateInit2_$", 4));
-        SearchSpec spec = SearchSpec.of(parsed, 10, 1_000_000_000L, 0);
+        CompiledQuery spec = CompiledQuery.of(parsed);
         assertThat(spec.pattern()).isNull();
         assertThat(spec.symbolNames().matcher("INFLATEINIT2_").find()).isTrue();
         assertThat(spec.symbolNames().matcher("inflateInit2").find()).isFalse();
         assertThat(spec.fullScan()).as("reads the symbol index, not every file").isFalse();
         assertThat(spec.packages()).hasSize(1);
-        assertThat(SearchSpec.of(QueryParser.parse("sym:Init", false), 10, 1_000_000_000L, 0)
-                        .plan())
+        assertThat(CompiledQuery.of(QueryParser.parse("sym:Init", false)).plan())
                 .hasToString("(and \"Ini\" \"nit\")");
     }
 
@@ -59,7 +58,7 @@ class SymbolQueryTest {
                                 .map(ParsedQuery.Operand::regex)
                                 .toList()))
                 .isEqualTo(syms);
-        SearchSpec spec = SearchSpec.of(parsed, 10, 1_000_000_000L, 0);
+        CompiledQuery spec = CompiledQuery.of(parsed);
         assertThat(spec.plan()).hasToString(plan);
         assertThat(spec.fullScan()).isEqualTo(plan.equals("all"));
     }
@@ -71,14 +70,14 @@ class SymbolQueryTest {
                 .containsExactly(
                         new ParsedQuery.Operand("foo", 0, false), new ParsedQuery.Operand("^Inflate", 12, true));
         assertThat(parsed.symbolOffset()).isEqualTo(8);
-        SearchSpec spec = SearchSpec.of(parsed, 10, 1_000_000_000L, 0);
+        CompiledQuery spec = CompiledQuery.of(parsed);
         assertThat(spec.operands().sym(1)).isTrue();
         assertThat(spec.operands().patterns().get(1).matcher("inflateEnd").find())
                 .isTrue();
         assertThat(spec.operands().patterns().get(1).matcher("xinflate").find()).isFalse();
         // The lines shown by regexes are the regex operands' alone: a sym: operand shows its definitions.
         assertThat(spec.pattern().pattern()).isEqualTo("(?:foo)");
-        assertThat(SearchSpec.of(QueryParser.parse("sym:a1 OR sym:b2", false), 10, 1_000_000_000L, 0)
+        assertThat(CompiledQuery.of(QueryParser.parse("sym:a1 OR sym:b2", false))
                         .pattern())
                 .isNull();
     }
@@ -88,7 +87,7 @@ class SymbolQueryTest {
         ParsedQuery parsed = QueryParser.parse("sym:^deflate$ a.b AND (c", true);
         assertThat(parsed.condition()).hasToString("(and #0 #1)");
         assertThat(parsed.operands().get(1).regex()).isEqualTo("a\\.b AND \\(c");
-        SearchSpec spec = SearchSpec.of(parsed, 10, 1_000_000_000L, 0);
+        CompiledQuery spec = CompiledQuery.of(parsed);
         assertThat(spec.operands().patterns().get(1).matcher("xa.b AND (cx").find())
                 .isTrue();
         assertThat(spec.operands().patterns().get(1).matcher("xaxb AND (c").find())
@@ -102,8 +101,7 @@ class SymbolQueryTest {
             query.append(" OR sym:w").append(i);
         }
         QueryException e = catchThrowableOfType(
-                () -> SearchSpec.of(QueryParser.parse(query.toString(), false), 10, 1_000_000_000L, 0),
-                QueryException.class);
+                () -> CompiledQuery.of(QueryParser.parse(query.toString(), false)), QueryException.class);
         assertThat(e.getMessage()).contains("too many operands");
     }
 
@@ -124,8 +122,8 @@ class SymbolQueryTest {
                 "sym:abc foo AND x? ;; matches the empty string ;; 17",
             })
     void misuseIsRefusedWhereItStands(String query, String message, int position) {
-        QueryException e = catchThrowableOfType(
-                () -> SearchSpec.of(QueryParser.parse(query, false), 10, 1_000_000_000L, 0), QueryException.class);
+        QueryException e =
+                catchThrowableOfType(() -> CompiledQuery.of(QueryParser.parse(query, false)), QueryException.class);
         assertThat(e).as("refused: %s", query).isNotNull();
         assertThat(e.getMessage()).contains(message);
         assertThat(e.position()).isEqualTo(position);

@@ -1,4 +1,4 @@
-package io.trigrep.backend.query;
+package io.trigrep.query;
 
 import java.util.List;
 

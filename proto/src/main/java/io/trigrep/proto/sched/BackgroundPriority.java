@@ -1,4 +1,4 @@
-package io.trigrep.backend.sched;
+package io.trigrep.proto.sched;
 
 /**
  * Threads for heavy work (a query past its quantum, a sort aside, a tee's disk writes), at a lower
@@ -15,6 +15,9 @@ package io.trigrep.backend.sched;
  * {@code CAP_SYS_NICE}, which a container as another user than root does not have (the JVM then
  * ignores the call silently), so a thread that switched between both kinds of work would end up
  * lowered for both.
+ *
+ * <p>It lives in proto, which every process has on its class path: backends and the frontend
+ * lower their heavy threads alike without one depending on the other.
  */
 public final class BackgroundPriority {
     private BackgroundPriority() {}

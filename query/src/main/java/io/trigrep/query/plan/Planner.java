@@ -1,4 +1,4 @@
-package io.trigrep.backend.plan;
+package io.trigrep.query.plan;
 
 import io.trigrep.re2j.Pattern;
 import io.trigrep.re2j.PatternSyntaxException;

@@ -1,4 +1,4 @@
-package io.trigrep.backend.query;
+package io.trigrep.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -28,8 +28,8 @@ class SyntaxErrorTest {
                 "a\\8 ;; invalid escape sequence ;; 2",
             })
     void aSyntaxErrorSaysWhatAndWhere(String query, String message, int position) {
-        QueryException e = catchThrowableOfType(
-                () -> SearchSpec.of(QueryParser.parse(query, false), 10, 1_000_000_000L, 0), QueryException.class);
+        QueryException e =
+                catchThrowableOfType(() -> CompiledQuery.of(QueryParser.parse(query, false)), QueryException.class);
         assertThat(e).as("refused: %s", query).isNotNull();
         assertThat(e.getMessage()).contains(message).doesNotContain("internal error");
         assertThat(e.position()).isEqualTo(position);
@@ -40,8 +40,7 @@ class SyntaxErrorTest {
             delimiterString = " ;; ",
             value = {"\\) ;; 1", "[)] ;; 1", "(a)(b) ;; 1", "[]a)] ;; 1", "[^]a)] ;; 1"})
     void aClosingParenthesisThatIsTextIsNoError(String query, int ignored) throws Exception {
-        assertThat(SearchSpec.of(QueryParser.parse(query, false), 10, 1_000_000_000L, 0))
-                .isNotNull();
+        assertThat(CompiledQuery.of(QueryParser.parse(query, false))).isNotNull();
     }
 
     /** Issue 15: a regex that matches the empty string matches every line of every file; refused, saying why. */
@@ -60,8 +59,8 @@ class SyntaxErrorTest {
                 "(?i)x* ;; 1"
             })
     void aRegexThatMatchesTheEmptyStringIsRefused(String query, int position) {
-        QueryException e = catchThrowableOfType(
-                () -> SearchSpec.of(QueryParser.parse(query, false), 10, 1_000_000_000L, 0), QueryException.class);
+        QueryException e =
+                catchThrowableOfType(() -> CompiledQuery.of(QueryParser.parse(query, false)), QueryException.class);
         assertThat(e).as("refused: %s", query).isNotNull();
         assertThat(e.getMessage()).startsWith("the regex matches the empty string, so every line of every file");
         assertThat(e.position()).isEqualTo(position);
@@ -72,8 +71,6 @@ class SyntaxErrorTest {
             delimiterString = " ;; ",
             value = {". ;; true", "[a-z]+ ;; true", "\\bint\\b ;; false", "x?y ;; true", "inflate ;; false"})
     void aRegexThatNeedsACharacterRunsAndSaysWhetherItScansEverything(String query, boolean fullScan) throws Exception {
-        assertThat(SearchSpec.of(QueryParser.parse(query, false), 10, 1_000_000_000L, 0)
-                        .fullScan())
-                .isEqualTo(fullScan);
+        assertThat(CompiledQuery.of(QueryParser.parse(query, false)).fullScan()).isEqualTo(fullScan);
     }
 }

@@ -1,6 +1,6 @@
-package io.trigrep.backend.query;
+package io.trigrep.query;
 
-import io.trigrep.backend.plan.Query;
+import io.trigrep.query.plan.Query;
 import io.trigrep.re2j.Pattern;
 import java.util.List;
 import java.util.Optional;

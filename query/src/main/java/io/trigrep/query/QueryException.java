@@ -1,4 +1,4 @@
-package io.trigrep.backend.query;
+package io.trigrep.query;
 
 /** A query that cannot be run, with what is wrong and where (1-based character position, 0 when none applies). */
 public final class QueryException extends Exception {

@@ -1,8 +1,8 @@
-package io.trigrep.backend.query;
+package io.trigrep.query;
 
-import io.trigrep.backend.plan.Planner;
-import io.trigrep.backend.plan.Query;
 import io.trigrep.indexer.filetype.FileType;
+import io.trigrep.query.plan.Planner;
+import io.trigrep.query.plan.Query;
 import io.trigrep.re2j.Pattern;
 import io.trigrep.re2j.PatternSyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * A query made ready to run: patterns compiled by RE2J (linear time, whatever the input), the
- * trigram plan, the compiled filters, and the limits it runs under.
+ * trigram plan and the compiled filters. The limits it runs under are the backend's.
  *
  * <p>{@code pattern} finds the lines shown. For a boolean query it is the alternation of the
  * operands whose lines are shown, and {@code operands} holds the condition a file must meet
@@ -20,12 +20,11 @@ import java.util.List;
  * own. For a file-name query ({@link ParsedQuery#filesOnly}) it is null too: no content is read.
  * For a symbol query it is null, {@code symbolNames} matches the names, and {@code plan} is the
  * trigram plan of that regex over names (the shard's symbol index), not over contents. A boolean
- * query's {@code sym:} operands are in its plan as {@link Query.Defines}. {@code fileResults}: the
- * matching lines go out grouped by file.
+ * query's {@code sym:} operands are in its plan as {@link Query.Defines}.
  */
 @SuppressWarnings(
         "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
-public record SearchSpec(
+public record CompiledQuery(
         ParsedQuery query,
         Pattern pattern,
         byte[] literal,
@@ -37,37 +36,16 @@ public record SearchSpec(
         List<Pattern> notPaths,
         EnumSet<FileType> fileTypes,
         EnumSet<FileType> notFileTypes,
-        int maxResults,
-        long deadlineNanos,
-        int contextLines,
         Operands operands,
-        Pattern symbolNames,
-        boolean fileResults) {
+        Pattern symbolNames) {
     /** RE2J programs larger than this are refused: they would be slow on every line of every file. */
     public static final int MAX_PROGRAM_SIZE = 20_000;
 
-    public static final int MAX_CONTEXT_LINES = 10;
     /** The start of the refusal of a regex that matches the empty string. */
     public static final String EMPTY_MATCH = "the regex matches the empty string, so every line of every file";
 
-    public static SearchSpec of(ParsedQuery query, int maxResults, long deadlineNanos, int contextLines)
-            throws QueryException {
-        return of(query, maxResults, deadlineNanos, contextLines, false);
-    }
-
-    /**
-     * The same, answered by file when {@code fileResults} ({@code FileResults}, each shown line
-     * once) instead of one {@code Result} per line: what a frontend that reads them asks for.
-     */
-    public static SearchSpec of(
-            ParsedQuery query, int maxResults, long deadlineNanos, int contextLines, boolean fileResults)
-            throws QueryException {
-        if (maxResults < 1) {
-            throw new QueryException("maxResults must be > 0, got " + maxResults, 0);
-        }
-        if (contextLines < 0 || contextLines > MAX_CONTEXT_LINES) {
-            throw new QueryException("context lines must be in [0, " + MAX_CONTEXT_LINES + "], got " + contextLines, 0);
-        }
+    /** The query compiled, or the first problem in it, placed where it stands. */
+    public static CompiledQuery of(ParsedQuery query) throws QueryException {
         int flags = Pattern.MULTILINE | (query.caseInsensitive() ? Pattern.CASE_INSENSITIVE : 0);
         Pattern pattern = null;
         byte[] literal = null;
@@ -117,7 +95,7 @@ public record SearchSpec(
                 }
             }
         }
-        return new SearchSpec(
+        return new CompiledQuery(
                 query,
                 pattern,
                 literal,
@@ -129,12 +107,8 @@ public record SearchSpec(
                 notPaths,
                 types,
                 notTypes,
-                maxResults,
-                deadlineNanos,
-                contextLines,
                 operands,
-                names,
-                fileResults);
+                names);
     }
 
     /** A {@code sym:} regex compiled for names, as RE2J runs it on each candidate name: refused where it stands when it would match every name. */

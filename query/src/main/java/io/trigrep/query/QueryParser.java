@@ -1,4 +1,4 @@
-package io.trigrep.backend.query;
+package io.trigrep.query;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +15,7 @@ import java.util.Locale;
  * {@code sym:} next to a pattern or another {@code sym:}, an operand ANDed with its neighbours as
  * operands side by side are ({@code sym:^deflate foo} is {@code sym:^deflate AND foo}); and a query
  * of filters alone with a positive {@code path:} (or {@code file:}) asks for files by name.
- * Syntax of the values (regexes, languages) is checked by {@link SearchSpec}, which knows the engines.
+ * Syntax of the values (regexes, languages) is checked by {@link CompiledQuery}, which knows the engines.
  */
 public final class QueryParser {
     /** Longer queries are refused outright: nobody types them, and they cost planning time. */

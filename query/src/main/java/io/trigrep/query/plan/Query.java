@@ -1,4 +1,4 @@
-package io.trigrep.backend.plan;
+package io.trigrep.query.plan;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.trigrep.backend.query;
+package io.trigrep.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -10,8 +10,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** Issue 18: boolean queries parse to the condition a reader expects, with today's queries unchanged. */
 class BooleanQueryTest {
-    private static SearchSpec spec(String query) throws QueryException {
-        return SearchSpec.of(QueryParser.parse(query, false), 10, 1_000_000_000L, 0);
+    private static CompiledQuery spec(String query) throws QueryException {
+        return CompiledQuery.of(QueryParser.parse(query, false));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -38,7 +38,7 @@ class BooleanQueryTest {
         ParsedQuery parsed = QueryParser.parse(query, false);
         assertThat(parsed.isBoolean()).isTrue();
         assertThat(parsed.condition()).hasToString(condition);
-        SearchSpec spec = spec(query);
+        CompiledQuery spec = spec(query);
         List<String> expected = shown == null ? List.of() : List.of(shown.split("\\|(?![^(]*\\))"));
         List<String> actual = new java.util.ArrayList<>();
         for (int i = 0; i < spec.operands().size(); i++) {
@@ -121,7 +121,7 @@ class BooleanQueryTest {
     void filtersAloneWithAPathAskForFiles() throws Exception {
         ParsedQuery files = QueryParser.parse("path:Makefile\\.am$ package:zlib", false);
         assertThat(files.filesOnly()).isTrue();
-        SearchSpec spec = SearchSpec.of(files, 10, 1_000_000_000L, 0);
+        CompiledQuery spec = CompiledQuery.of(files);
         assertThat(spec.pattern()).isNull();
         assertThat(spec.fullScan()).as("a file-name query reads no content").isFalse();
         assertThat(QueryParser.parse("file:\\.h$", false).filesOnly()).isTrue();

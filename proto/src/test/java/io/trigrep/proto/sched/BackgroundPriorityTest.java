@@ -1,4 +1,4 @@
-package io.trigrep.backend.sched;
+package io.trigrep.proto.sched;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
