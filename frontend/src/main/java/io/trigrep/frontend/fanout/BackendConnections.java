@@ -101,29 +101,29 @@ final class BackendConnections implements AutoCloseable {
                 this::sweep, keep.sweepMillis(), keep.sweepMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Asks {@code shard}'s part of {@code run} on an idle connection, or on a new one. */
-    void ask(QueryRun run, int shard, org.capnproto.MessageBuilder request) {
+    /** Asks {@code attempt}'s part of {@code run} on an idle connection, or on a new one. */
+    void ask(QueryRun run, Attempt attempt, org.capnproto.MessageBuilder request) {
         StreamHandler reused = takeIdle();
         if (reused != null) {
-            reused.channel().eventLoop().execute(() -> reused.begin(run, shard, request, true));
+            reused.channel().eventLoop().execute(() -> reused.begin(run, attempt, request, true));
         } else {
-            askOnNew(run, shard, request);
+            askOnNew(run, attempt, request);
         }
     }
 
-    /** Asks on a connection of its own; a connection that cannot be made fails the shard. */
-    void askOnNew(QueryRun run, int shard, org.capnproto.MessageBuilder request) {
+    /** Asks on a connection of its own; a connection that cannot be made fails the attempt. */
+    void askOnNew(QueryRun run, Attempt attempt, org.capnproto.MessageBuilder request) {
         opened.incrementAndGet();
         bootstrap.connect(backend).addListener((Future<Void> connected) -> {
             if (!connected.isSuccess()) {
                 run.fail(
-                        shard,
+                        attempt,
                         ShardStatus.Outcome.CONNECT,
                         "cannot connect: " + connected.cause().getMessage());
                 return;
             }
             Channel ch = ((io.netty.channel.ChannelFuture) connected).channel();
-            ch.pipeline().get(StreamHandler.class).begin(run, shard, request, false);
+            ch.pipeline().get(StreamHandler.class).begin(run, attempt, request, false);
         });
     }
 
