@@ -145,7 +145,10 @@ public final class FanOut implements AutoCloseable {
         for (List<InetSocketAddress> addresses : topology.shards()) {
             List<Replica> replicas = new ArrayList<>();
             for (InetSocketAddress backend : addresses) {
-                replicas.add(new Replica(backend, new BackendConnections(backend, group, tls, CONNECT_MILLIS, idle)));
+                replicas.add(new Replica(
+                        backend,
+                        new BackendConnections(backend, group, tls, CONNECT_MILLIS, idle),
+                        !topology.expanded(backend)));
             }
             every.addAll(replicas);
             shards.add(new ReplicaGroup(replicas));

@@ -14,7 +14,10 @@ final class Replica {
     /** The time to first frame a replica is taken to have before it has answered anything. */
     private static final long UNKNOWN_NANOS = 1_000_000;
 
-    private final InetSocketAddress address;
+    private volatile InetSocketAddress address;
+    /** Whether {@link #address} stands for its name alone, which may move (a restarted pod's): then looked up again when pings fail. */
+    private final boolean named;
+
     private final String name;
     private final BackendConnections connections;
     private final AtomicInteger outstanding = new AtomicInteger();
@@ -22,8 +25,9 @@ final class Replica {
     private volatile String problem;
     private volatile double latencyNanos = UNKNOWN_NANOS;
 
-    Replica(InetSocketAddress address, BackendConnections connections) {
+    Replica(InetSocketAddress address, BackendConnections connections, boolean named) {
         this.address = address;
+        this.named = named;
         this.name = address.getHostString() + ":" + address.getPort();
         this.connections = connections;
     }
@@ -54,6 +58,13 @@ final class Replica {
     void pinged(String why) {
         problem = why;
         healthy = why == null;
+        if (why != null && named) {
+            InetSocketAddress now = new InetSocketAddress(address.getHostString(), address.getPort());
+            if (!now.isUnresolved() && !now.equals(address)) {
+                address = now;
+                connections.readdress(now);
+            }
+        }
     }
 
     /** A search on it failed as its backend's fault: not chosen again until a ping is answered. */

@@ -85,6 +85,20 @@ public record Topology(List<List<InetSocketAddress>> shards) {
         return out;
     }
 
+    /**
+     * Whether {@code replica} is one of several addresses its name resolved to: such a replica is
+     * that address, while any other is its name, looked up again when it stops answering.
+     */
+    boolean expanded(InetSocketAddress replica) {
+        int same = 0;
+        for (InetSocketAddress r : all()) {
+            if (r.getHostString().equals(replica.getHostString()) && r.getPort() == replica.getPort()) {
+                same++;
+            }
+        }
+        return same > 1;
+    }
+
     /** Every replica of every shard, shard by shard. */
     public List<InetSocketAddress> all() {
         List<InetSocketAddress> out = new ArrayList<>();
