@@ -265,6 +265,11 @@ public final class QueryRun implements AutoCloseable {
         }
         for (Attempt a : stalled) {
             String problem = a.replica.problem();
+            if (problem != null && problem.startsWith("TLS ")) {
+                // The handshake the attempt waits on fails as the ping's did (Tls.reason's words).
+                failNow(a, Outcome.TLS, problem);
+                continue;
+            }
             failNow(
                     a,
                     Outcome.STALLED,

@@ -338,9 +338,7 @@ class DeployConfigTest {
                     assertThat(flags.get("--shard")).isEqualTo("/data/shards/shard-" + i);
                     assertThat(volumes).contains("shards:/data/shards:ro");
                     assertThat(flags.get("--bind")).isEqualTo("0.0.0.0");
-                    backendPorts
-                            .computeIfAbsent(i, k -> new ArrayList<>())
-                            .add(name + ":" + flags.get("--port"));
+                    backendPorts.computeIfAbsent(i, k -> new ArrayList<>()).add(name + ":" + flags.get("--port"));
                     backendHttpPorts.add(name + ":" + flags.get("--http-port"));
                     checkProbe(service, Integer.parseInt(flags.get("--http-port")), name);
                     assertThat(service.path("depends_on")
@@ -678,13 +676,15 @@ class DeployConfigTest {
         int replicated = 0;
         for (int i = 0; i < shards; i++) {
             String[] replicas = env.get("TRIGREP_BACKENDS").split(",")[i].split("\\|");
-            assertThat(replicas[0]).isEqualTo("127.0.0.1:" + backend.get("--port").replace("%i", "" + i));
+            assertThat(replicas[0])
+                    .isEqualTo("127.0.0.1:" + backend.get("--port").replace("%i", "" + i));
             assertThat(target).contains("trigrep-backend@" + i + ".service");
             if (replicas.length > 1) {
                 replicated++;
                 assertThat(replicas)
                         .containsExactly(
-                                replicas[0], "127.0.0.1:" + replica.get("--port").replace("%i", "" + i));
+                                replicas[0],
+                                "127.0.0.1:" + replica.get("--port").replace("%i", "" + i));
                 assertThat(target).contains("trigrep-backend-replica@" + i + ".service");
             }
         }
@@ -827,7 +827,7 @@ class DeployConfigTest {
             if (workload[2].equals("frontend")) {
                 List<String> args = words(container.get("args"));
                 backendsFlag.addAll(
-                        Arrays.asList(args.get(args.indexOf("--backends") + 1).split(",")));
+                        Arrays.asList(args.get(args.indexOf("--backends") + 1).split("[,|]")));
             }
             Map<String, String> env = new LinkedHashMap<>();
             container
