@@ -3,6 +3,7 @@ package io.trigrep.frontend.cli;
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.fanout.QueryCaps;
+import io.trigrep.frontend.fanout.Topology;
 import io.trigrep.frontend.http.ConnectionLimits;
 import io.trigrep.frontend.http.FrontendServer;
 import io.trigrep.frontend.http.SearchLimits;
@@ -10,7 +11,6 @@ import io.trigrep.proto.Tls;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -30,7 +30,9 @@ public final class FrontendCommand implements Callable<Integer> {
             required = true,
             split = ",",
             defaultValue = "${env:TRIGREP_BACKENDS}",
-            description = "host:port of every backend, comma-separated (env TRIGREP_BACKENDS)")
+            description = "host:port of each shard's backend, comma-separated; the replicas of one shard joined by |"
+                    + " (h1:7001|h2:7001,h3:7001|h4:7001); a name resolving to several addresses is that many replicas"
+                    + " (env TRIGREP_BACKENDS)")
     List<String> backends;
 
     @Option(
@@ -194,12 +196,10 @@ public final class FrontendCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Tls tls = Tls.fromOptions(tlsCert, tlsKey, tlsCa, false);
-        List<InetSocketAddress> addresses = new ArrayList<>();
-        for (String b : backends) {
-            addresses.add(io.trigrep.proto.BackendClient.address(b));
-        }
+        Topology topology = Topology.parse(backends);
+        List<InetSocketAddress> addresses = topology.all();
         FanOut fanOut =
-                new FanOut(addresses, data, 2, new io.trigrep.frontend.metrics.FrontendMetrics(), tls, directTee);
+                new FanOut(topology, data, 2, new io.trigrep.frontend.metrics.FrontendMetrics(), tls, directTee);
         ConnectionLimits defaults = ConnectionLimits.defaults();
         ConnectionLimits limits = new ConnectionLimits(
                 maxConnections > 0 ? maxConnections : defaults.maxConnections(),
@@ -247,7 +247,8 @@ public final class FrontendCommand implements Callable<Integer> {
                         },
                         "trigrep-frontend-shutdown"));
         System.out.println("frontend listening on http://" + address.getHostString() + ":" + address.getPort() + "/ ("
-                + addresses.size() + " backends" + (tls.enabled() ? ", mutual TLS" : "") + ")");
+                + topology.shards().size() + " shards, " + addresses.size() + " backends"
+                + (tls.enabled() ? ", mutual TLS" : "") + ")");
         System.out.flush();
         stopped.await();
         return 0;

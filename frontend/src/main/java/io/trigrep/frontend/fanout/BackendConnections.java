@@ -60,7 +60,9 @@ final class BackendConnections implements AutoCloseable {
     /** Idle connections kept at most; more are closed when given back (a burst of queries leaves no crowd). */
     static final int MAX_IDLE = 64;
 
-    private final InetSocketAddress backend;
+    /** Where new connections go: changed when the backend's name comes to resolve elsewhere ({@link #readdress}). */
+    private volatile InetSocketAddress backend;
+
     private final Bootstrap bootstrap;
     private final ArrayDeque<StreamHandler> idle = new ArrayDeque<>();
     private final AtomicLong opened = new AtomicLong();
@@ -88,7 +90,7 @@ final class BackendConnections implements AutoCloseable {
                             // With auto-read off, SslHandler reads what the handshake needs itself; after it, reads
                             // stay on demand and each decrypted run goes on to the decoder, so backpressure holds.
                             ch.pipeline()
-                                    .addLast("tls", tls.clientHandler(ch.alloc(), backend))
+                                    .addLast("tls", tls.clientHandler(ch.alloc(), BackendConnections.this.backend))
                                     .addLast("batch", new ReadBatcher());
                         }
                         ch.pipeline()
@@ -101,29 +103,29 @@ final class BackendConnections implements AutoCloseable {
                 this::sweep, keep.sweepMillis(), keep.sweepMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Asks {@code shard}'s part of {@code run} on an idle connection, or on a new one. */
-    void ask(QueryRun run, int shard, org.capnproto.MessageBuilder request) {
+    /** Asks {@code attempt}'s part of {@code run} on an idle connection, or on a new one. */
+    void ask(QueryRun run, Attempt attempt, org.capnproto.MessageBuilder request) {
         StreamHandler reused = takeIdle();
         if (reused != null) {
-            reused.channel().eventLoop().execute(() -> reused.begin(run, shard, request, true));
+            reused.channel().eventLoop().execute(() -> reused.begin(run, attempt, request, true));
         } else {
-            askOnNew(run, shard, request);
+            askOnNew(run, attempt, request);
         }
     }
 
-    /** Asks on a connection of its own; a connection that cannot be made fails the shard. */
-    void askOnNew(QueryRun run, int shard, org.capnproto.MessageBuilder request) {
+    /** Asks on a connection of its own; a connection that cannot be made fails the attempt. */
+    void askOnNew(QueryRun run, Attempt attempt, org.capnproto.MessageBuilder request) {
         opened.incrementAndGet();
         bootstrap.connect(backend).addListener((Future<Void> connected) -> {
             if (!connected.isSuccess()) {
                 run.fail(
-                        shard,
+                        attempt,
                         ShardStatus.Outcome.CONNECT,
                         "cannot connect: " + connected.cause().getMessage());
                 return;
             }
             Channel ch = ((io.netty.channel.ChannelFuture) connected).channel();
-            ch.pipeline().get(StreamHandler.class).begin(run, shard, request, false);
+            ch.pipeline().get(StreamHandler.class).begin(run, attempt, request, false);
         });
     }
 
@@ -170,6 +172,11 @@ final class BackendConnections implements AutoCloseable {
     /** An idle connection closed (by the backend, or the network): no longer offered. */
     synchronized void forget(StreamHandler handler) {
         idle.remove(handler);
+    }
+
+    /** New connections go to {@code now}; the open ones stay until they fail or idle out. */
+    void readdress(InetSocketAddress now) {
+        backend = now;
     }
 
     /** Connections opened so far; with reuse, about the most queries this backend had at once. */

@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.capnproto.MessageBuilder;
 
 /**
@@ -50,7 +51,9 @@ public final class CorpusStatus implements AutoCloseable {
     /** Every shard, the searchable totals of those that ever answered, and the skipped totals by reason. */
     public record Snapshot(List<Shard> shards, long files, long bytes, List<Skip> skipped, long takenMillis) {}
 
-    private final List<InetSocketAddress> backends;
+    /** One backend per shard, asked anew at each refresh: a shard's replica that answers now. */
+    private final Supplier<List<InetSocketAddress>> backends;
+
     private final Tls tls;
     private final int timeoutMillis;
     private final LongSupplier clock;
@@ -70,15 +73,30 @@ public final class CorpusStatus implements AutoCloseable {
             int timeoutMillis,
             LongSupplier clock,
             ShardGenerations generations) {
-        if (generations.shards() != backends.size()) {
+        this(constant(List.copyOf(backends)), tls, timeoutMillis, clock, generations, backends.size());
+    }
+
+    /** Asks, at each refresh, the backend per shard {@code backends} gives then (of {@code shards} shards). */
+    public CorpusStatus(
+            Supplier<List<InetSocketAddress>> backends,
+            Tls tls,
+            int timeoutMillis,
+            LongSupplier clock,
+            ShardGenerations generations,
+            int shards) {
+        if (generations.shards() != shards) {
             throw new IllegalArgumentException(
-                    "generations of " + generations.shards() + " shards for " + backends.size() + " backends");
+                    "generations of " + generations.shards() + " shards for " + shards + " backends");
         }
         this.generations = generations;
-        this.backends = List.copyOf(backends);
+        this.backends = backends;
         this.tls = tls;
         this.timeoutMillis = timeoutMillis;
         this.clock = clock;
+    }
+
+    private static Supplier<List<InetSocketAddress>> constant(List<InetSocketAddress> backends) {
+        return () -> backends;
     }
 
     /** Refreshes now and then every {@code periodMillis}. */
@@ -96,6 +114,7 @@ public final class CorpusStatus implements AutoCloseable {
     /** Pings every backend (blocking, off the event loop) and publishes the new snapshot. */
     public synchronized Snapshot refresh() {
         Snapshot before = latest;
+        List<InetSocketAddress> backends = this.backends.get();
         List<Shard> shards = new ArrayList<>();
         for (int i = 0; i < backends.size(); i++) {
             InetSocketAddress backend = backends.get(i);

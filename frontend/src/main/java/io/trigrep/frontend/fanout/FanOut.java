@@ -22,7 +22,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.capnproto.MessageBuilder;
 
-/** Sends each query to every backend and gathers the streams into a {@link QueryRun}. */
+/**
+ * Sends each query to every shard, each to one of its replicas (hedged and failed over as
+ * {@link QueryRun} says), and gathers the streams into a {@link QueryRun}.
+ */
 public final class FanOut implements AutoCloseable {
     /**
      * The largest socket read from a backend. Netty's default, 64 KiB, cost the frontend about
@@ -33,7 +36,11 @@ public final class FanOut implements AutoCloseable {
      */
     static final int MAX_READ_BYTES = 256 * 1024;
 
-    private final List<InetSocketAddress> backends;
+    /** Per shard, the backends serving it. */
+    private final List<ReplicaGroup> groups;
+    /** Pings every replica: whether each answers decides where searches go and when they are given up. */
+    private final ReplicaHealth health;
+
     private final Path dataDir;
     /** Whether the tees write their full buffers with direct I/O, around the page cache ({@link TeeFile}). */
     private final boolean directTee;
@@ -56,8 +63,6 @@ public final class FanOut implements AutoCloseable {
     private final AtomicLong runs = new AtomicLong();
     private final FrontendMetrics metrics;
     private final Tls tls;
-    /** Per backend, its connections kept across queries. */
-    private final List<BackendConnections> connections;
     /** The newest generation known of each backend's shard, told by every run's answers and the status polls. */
     private final ShardGenerations generations;
 
@@ -100,12 +105,27 @@ public final class FanOut implements AutoCloseable {
             boolean directTee,
             BackendConnections.Idle idle)
             throws IOException {
+        this(Topology.ofBackends(backends), dataDir, writerThreads, metrics, tls, directTee, idle);
+    }
+
+    /** Over the shards and replicas of {@code topology}. */
+    public FanOut(
+            Topology topology, Path dataDir, int writerThreads, FrontendMetrics metrics, Tls tls, boolean directTee)
+            throws IOException {
+        this(topology, dataDir, writerThreads, metrics, tls, directTee, BackendConnections.Idle.DEFAULT);
+    }
+
+    FanOut(
+            Topology topology,
+            Path dataDir,
+            int writerThreads,
+            FrontendMetrics metrics,
+            Tls tls,
+            boolean directTee,
+            BackendConnections.Idle idle)
+            throws IOException {
         this.metrics = metrics;
         this.tls = tls;
-        if (backends.isEmpty()) {
-            throw new IllegalArgumentException("at least one backend is needed");
-        }
-        this.backends = List.copyOf(backends);
         this.dataDir = Files.createDirectories(dataDir);
         this.directTee = directTee;
         this.teeAlignment = directTee ? TeeFile.directAlignment(this.dataDir) : 0;
@@ -120,16 +140,26 @@ public final class FanOut implements AutoCloseable {
             // Only large answers write through these (a selective one never fills a buffer).
             return BackgroundPriority.thread(r, "trigrep-tee-io");
         });
-        List<BackendConnections> pools = new ArrayList<>();
-        for (InetSocketAddress backend : this.backends) {
-            pools.add(new BackendConnections(backend, group, tls, CONNECT_MILLIS, idle));
+        List<ReplicaGroup> shards = new ArrayList<>();
+        List<Replica> every = new ArrayList<>();
+        for (List<InetSocketAddress> addresses : topology.shards()) {
+            List<Replica> replicas = new ArrayList<>();
+            for (InetSocketAddress backend : addresses) {
+                replicas.add(new Replica(
+                        backend,
+                        new BackendConnections(backend, group, tls, CONNECT_MILLIS, idle),
+                        !topology.expanded(backend)));
+            }
+            every.addAll(replicas);
+            shards.add(new ReplicaGroup(replicas));
         }
-        this.connections = List.copyOf(pools);
-        this.generations = new ShardGenerations(this.backends.size());
+        this.groups = List.copyOf(shards);
+        this.health = new ReplicaHealth(every, tls);
+        this.generations = new ShardGenerations(groups.size());
         List<String> names = shardNames();
         for (int i = 0; i < names.size(); i++) {
             int shard = i;
-            metrics.backendConnections(names.get(i), connections.get(i)::opened);
+            metrics.backendConnections(names.get(i), () -> connectionsOpened(shard));
             metrics.shardGeneration(names.get(i), () -> generations.newest(shard));
         }
     }
@@ -142,8 +172,16 @@ public final class FanOut implements AutoCloseable {
         return metrics;
     }
 
+    /**
+     * One backend per shard, in shard order: the replica a one-off request (a status, a file, a
+     * readiness ping) goes to now, a healthy one when the shard has any.
+     */
     public List<InetSocketAddress> backends() {
-        return backends;
+        List<InetSocketAddress> out = new ArrayList<>();
+        for (ReplicaGroup g : groups) {
+            out.add(g.preferred().address());
+        }
+        return out;
     }
 
     /** The newest generation known of each backend's shard, in backend order. */
@@ -156,10 +194,11 @@ public final class FanOut implements AutoCloseable {
         return tls;
     }
 
+    /** Each shard's name: its backend's {@code host:port}, or its replicas' joined by {@code |}. */
     public List<String> shardNames() {
         List<String> names = new ArrayList<>();
-        for (InetSocketAddress b : backends) {
-            names.add(b.getHostString() + ":" + b.getPort());
+        for (ReplicaGroup g : groups) {
+            names.add(g.name());
         }
         return names;
     }
@@ -199,18 +238,23 @@ public final class FanOut implements AutoCloseable {
                 metrics.backend(statuses.get(i).shard(), done.shardNanos(i), outcome.label(), outcome.backendFailed());
             }
         });
-        for (int i = 0; i < backends.size(); i++) {
-            MessageBuilder request = Messages.newBuilder();
-            request.initRoot(Request.factory)
-                    .initSearch()
-                    .setQuery(query)
-                    .setLiteral(literal)
-                    .setContextLines(contextLines)
-                    .setDeadlineMillis((int) Math.min(Integer.MAX_VALUE, deadline.toMillis()))
-                    .setMaxResults(caps.resultsOf(i, backends.size()))
-                    .setFileResults(true);
-            connections.get(i).ask(run, i, request);
-        }
+        int shards = groups.size();
+        run.start(new QueryRun.Replicated(
+                groups,
+                shard -> {
+                    MessageBuilder request = Messages.newBuilder();
+                    request.initRoot(Request.factory)
+                            .initSearch()
+                            .setQuery(query)
+                            .setLiteral(literal)
+                            .setContextLines(contextLines)
+                            .setDeadlineMillis((int) Math.min(Integer.MAX_VALUE, deadline.toMillis()))
+                            .setMaxResults(caps.resultsOf(shard, shards))
+                            .setFileResults(true);
+                    return request;
+                },
+                group,
+                metrics));
         // The deadline's task holds the run, and with it every result record, until it fires:
         // cancelled once the run ends, or each query's records stayed on the heap for the whole
         // deadline after it (30 s of capped full scans ran the frontend out of heap).
@@ -220,25 +264,40 @@ public final class FanOut implements AutoCloseable {
         return run;
     }
 
-    /** Connections opened to backend {@code shard} so far (each is kept for later queries). */
+    /** Connections opened to the backends of {@code shard} so far (each is kept for later queries). */
     public long connectionsOpened(int shard) {
-        return connections.get(shard).opened();
+        long opened = 0;
+        for (Replica r : groups.get(shard).replicas()) {
+            opened += r.connections().opened();
+        }
+        return opened;
     }
 
-    /** Idle connections to backend {@code shard} now. */
+    /** Idle connections to the backends of {@code shard} now. */
     int connectionsIdle(int shard) {
-        return connections.get(shard).idle();
+        int idle = 0;
+        for (Replica r : groups.get(shard).replicas()) {
+            idle += r.connections().idle();
+        }
+        return idle;
     }
 
-    /** Pings backend {@code shard} answered on idle connections so far. */
+    /** Pings the backends of {@code shard} answered on idle connections so far. */
     long connectionPings(int shard) {
-        return connections.get(shard).pings();
+        long pings = 0;
+        for (Replica r : groups.get(shard).replicas()) {
+            pings += r.connections().pings();
+        }
+        return pings;
     }
 
     @Override
     public void close() {
-        for (BackendConnections c : connections) {
-            c.close();
+        health.close();
+        for (ReplicaGroup g : groups) {
+            for (Replica r : g.replicas()) {
+                r.connections().close();
+            }
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         writers.shutdownNow();

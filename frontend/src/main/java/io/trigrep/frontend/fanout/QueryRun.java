@@ -2,7 +2,9 @@ package io.trigrep.frontend.fanout;
 
 import io.netty.buffer.ByteBuf;
 import io.trigrep.frontend.fanout.ShardStatus.Outcome;
+import io.trigrep.frontend.metrics.FrontendMetrics;
 import io.trigrep.frontend.store.ResultIndex;
+import io.trigrep.frontend.store.StagedResults;
 import io.trigrep.frontend.store.TeeFile;
 import io.trigrep.proto.Done;
 import io.trigrep.proto.Failure;
@@ -15,24 +17,59 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import org.capnproto.MessageBuilder;
 
 /**
- * One query across every backend: each backend's frames are teed to disk and indexed, in
+ * One query across every shard: each backend's frames are teed to disk and indexed, in
  * arrival order, by one writer (a serial executor); a backend that fails, closes early, sends
  * bytes that do not decode or misses the deadline is marked failed with its reason, and the
- * others go on. {@link #completion} completes, with results sorted, once every backend is done
+ * others go on. {@link #completion} completes, with results sorted, once every shard is done
  * or failed.
+ *
+ * <p>A shard served by several replicas ({@link #start}) is asked of one, and of another when
+ * the first has sent nothing within the shard's hedge delay or has failed; the first attempt to
+ * finish wins and the others are cut. Its results are staged per attempt and indexed only when
+ * it wins, so a failed or losing replica leaves no result behind. An attempt on a replica whose
+ * pings fail that has sent nothing for {@link #STALL_NANOS} is given up: a shard without a
+ * healthy replica fails within about a second, not at the deadline.
  */
 public final class QueryRun implements AutoCloseable {
     /** Ranks answered before the full sort: the first page at the largest page size, many at the usual ones. */
     static final int FIRST_RANKS = 1000;
 
+    /** An attempt silent this long on a replica whose pings fail is given up. */
+    static final long STALL_NANOS = 500_000_000;
+
+    /** How often the run looks for such attempts. */
+    static final long WATCH_MILLIS = 100;
+
+    /**
+     * What a run needs to ask replicas itself: each shard's group, each shard's request (built
+     * anew for each attempt), a timer for hedges and watching, and the metrics.
+     */
+    record Replicated(
+            List<ReplicaGroup> groups,
+            IntFunction<MessageBuilder> requests,
+            ScheduledExecutorService timer,
+            FrontendMetrics metrics) {}
+
     private final List<String> shards;
     private final ShardStatus[] statuses;
-    /** Per shard, its backend's answer while it streams; null before it started and after it ended. */
-    private final StreamHandler.Stream[] streams;
+    /** Per shard, its attempts still answering; guarded by this. */
+    private final List<List<Attempt>> live = new ArrayList<>();
+    /** Per shard, the replicas asked so far, each at most once a run; guarded by this. */
+    private final List<List<Replica>> tried = new ArrayList<>();
+    /** Per shard, why each of its attempts that failed did; guarded by this. */
+    private final List<List<String>> failures = new ArrayList<>();
+    /** How to ask replicas; null for a run whose streams are begun from outside ({@link #ingest(int, ByteBuf, int, java.util.function.IntConsumer)}). */
+    private volatile Replicated replicated;
 
     private final TeeFile tee;
     private final ResultIndex index = new ResultIndex(FIRST_RANKS);
@@ -57,8 +94,6 @@ public final class QueryRun implements AutoCloseable {
     private boolean cutByDeadline;
 
     private final QueryCaps caps;
-    /** Bytes of result frames teed per shard (progress and done frames not counted: when they come depends on timing). */
-    private final long[] resultBytes;
     /** Per shard, the cap that ended it, or null. */
     private final Capped[] capped;
 
@@ -97,14 +132,15 @@ public final class QueryRun implements AutoCloseable {
         this.begunOn = known.newest();
         this.searchedOn = begunOn.clone();
         this.caps = caps;
-        this.resultBytes = new long[shards.size()];
         this.capped = new Capped[shards.size()];
         this.shards = List.copyOf(shards);
         this.statuses = new ShardStatus[shards.size()];
         this.shardNanos = new long[shards.size()];
-        this.streams = new StreamHandler.Stream[shards.size()];
         for (int i = 0; i < statuses.length; i++) {
             statuses[i] = ShardStatus.running(shards.get(i));
+            live.add(new ArrayList<>(2));
+            tried.add(new ArrayList<>(2));
+            failures.add(new ArrayList<>(0));
         }
         this.tee = tee;
         this.writer = new SerialExecutor(pool, heavy);
@@ -148,29 +184,198 @@ public final class QueryRun implements AutoCloseable {
         return elapsedNanos;
     }
 
-    synchronized void attach(int shard, StreamHandler.Stream stream) {
-        streams[shard] = stream;
-        if (statuses[shard].state() != ShardStatus.State.RUNNING) {
-            stop(shard);
+    /**
+     * Asks each shard of one of its replicas, and from now until the run completes watches for
+     * attempts to hedge or give up. Call once, right after the run is made.
+     */
+    @SuppressWarnings("FutureReturnValueIgnored") // hedge checks end on their own; the watch is cancelled on completion
+    void start(Replicated how) {
+        if (how.groups().size() != shards.size()) {
+            throw new IllegalArgumentException(
+                    how.groups().size() + " replica groups for a run of " + shards.size() + " shards");
+        }
+        replicated = how;
+        for (int shard = 0; shard < shards.size(); shard++) {
+            launch(shard, false, true);
+        }
+        ScheduledFuture<?> watch = how.timer()
+                .scheduleWithFixedDelay(
+                        () -> writer.execute(this::watch), WATCH_MILLIS, WATCH_MILLIS, TimeUnit.MILLISECONDS);
+        completion.whenComplete((done, failure) -> watch.cancel(false));
+    }
+
+    /**
+     * Asks {@code shard} of a replica it has not asked in this run: a healthy one, or, with
+     * {@code orUnhealthy}, whichever is least bad. False when there is none or the shard is settled.
+     */
+    @SuppressWarnings("FutureReturnValueIgnored") // a hedge check that finds the attempt over does nothing
+    private boolean launch(int shard, boolean hedge, boolean orUnhealthy) {
+        Replicated how = replicated;
+        ReplicaGroup group = how.groups().get(shard);
+        Attempt attempt;
+        synchronized (this) {
+            if (statuses[shard].state() != ShardStatus.State.RUNNING) {
+                return false;
+            }
+            Replica replica = group.choose(tried.get(shard), orUnhealthy);
+            if (replica == null) {
+                return false;
+            }
+            tried.get(shard).add(replica);
+            attempt = new Attempt(shard, replica, hedge, group.replicated() ? new StagedResults() : null);
+            live.get(shard).add(attempt);
+            replica.started();
+        }
+        attempt.replica.connections().ask(this, attempt, how.requests().apply(shard));
+        if (group.replicated()) {
+            how.timer()
+                    .schedule(
+                            () -> writer.execute(() -> hedge(attempt)), group.hedgeDelayNanos(), TimeUnit.NANOSECONDS);
+        }
+        return true;
+    }
+
+    /** {@code attempt} has sent nothing within its shard's hedge delay: the same is asked of another healthy replica. */
+    private void hedge(Attempt attempt) {
+        synchronized (this) {
+            if (attempt.ended
+                    || attempt.heardAny()
+                    || statuses[attempt.shard].state() != ShardStatus.State.RUNNING
+                    || live.get(attempt.shard).size() > 1) {
+                return;
+            }
+        }
+        if (launch(attempt.shard, true, false)) {
+            replicated.metrics().hedgeSent(shards.get(attempt.shard));
         }
     }
 
-    /** Cuts the shard's answer short: its connection is closed and the backend stops searching. Holds the monitor. */
-    private void stop(int shard) {
-        if (streams[shard] != null) {
-            streams[shard].stop();
-            streams[shard] = null;
+    /** Gives up the attempts silent for {@link #STALL_NANOS} on replicas whose pings fail. On the writer. */
+    private void watch() {
+        long now = System.nanoTime();
+        List<Attempt> stalled = new ArrayList<>();
+        synchronized (this) {
+            for (List<Attempt> attempts : live) {
+                for (Attempt a : attempts) {
+                    if (a.replica != null && !a.replica.healthy() && a.silentNanos(now) >= STALL_NANOS) {
+                        stalled.add(a);
+                    }
+                }
+            }
+        }
+        for (Attempt a : stalled) {
+            String problem = a.replica.problem();
+            if (problem != null && problem.startsWith("TLS ")) {
+                // The handshake the attempt waits on fails as the ping's did (Tls.reason's words).
+                failNow(a, Outcome.TLS, problem);
+                continue;
+            }
+            failNow(
+                    a,
+                    Outcome.STALLED,
+                    "no answer for " + TimeUnit.NANOSECONDS.toMillis(a.silentNanos(now)) + " ms, and "
+                            + (problem == null ? "its pings failed" : "its ping failed: " + problem));
+        }
+    }
+
+    /** {@code attempt}'s first bytes came at {@code now}: how soon its replica and shard answer. */
+    void firstFrame(Attempt attempt, long now) {
+        Replicated how = replicated;
+        if (how != null && attempt.replica != null) {
+            long nanos = now - attempt.startedNanos;
+            attempt.replica.firstFrame(nanos);
+            how.groups().get(attempt.shard).firstFrame(nanos);
+        }
+    }
+
+    synchronized void attach(Attempt attempt, StreamHandler.Stream stream) {
+        attempt.stream = stream;
+        if (attempt.ended) {
+            stream.stop();
+            attempt.stream = null;
         }
     }
 
     /**
-     * Tees a run of complete frames with one write, then records each: results in the index,
-     * progress, done and errors in the shard's status. On the writer thread, in arrival order.
+     * Ends {@code attempt}: nothing more of it counts. Its connection is given back when its
+     * answer ended as the protocol says ({@code answered}), else closed, which stops the backend.
+     * Holds the monitor.
      */
+    private void end(Attempt attempt, boolean answered) {
+        attempt.ended = true;
+        live.get(attempt.shard).remove(attempt);
+        if (attempt.replica != null) {
+            attempt.replica.ended();
+        }
+        if (attempt.stream != null) {
+            if (answered) {
+                attempt.stream.answered();
+            } else {
+                attempt.stream.stop();
+            }
+            attempt.stream = null;
+        }
+    }
+
+    /** Ends every attempt of {@code shard} still answering. Holds the monitor. */
+    private void endAll(int shard) {
+        for (Attempt a : List.copyOf(live.get(shard))) {
+            end(a, false);
+        }
+    }
+
+    /**
+     * {@code attempt} finished first: its staged results go into the index and the shard's other
+     * attempts are cut. Holds the monitor.
+     */
+    private void win(Attempt attempt) {
+        if (attempt.staged != null && attempt.staged.size() > 0) {
+            index.addStaged(attempt.staged);
+            if (firstResultNanos < 0) {
+                firstResultNanos = System.nanoTime() - startedNanos;
+            }
+        }
+        for (Attempt other : List.copyOf(live.get(attempt.shard))) {
+            if (other != attempt) {
+                end(other, false);
+            }
+        }
+        Replicated how = replicated;
+        if (how != null && attempt.replica != null) {
+            how.metrics()
+                    .replicaAnswered(
+                            shards.get(attempt.shard),
+                            attempt.replica.name(),
+                            System.nanoTime() - attempt.startedNanos,
+                            attempt.hedge);
+        }
+    }
+
+    /** The attempt of {@code shard} that frames come on when its streams are begun from outside the run. */
+    private synchronized Attempt direct(int shard) {
+        List<Attempt> attempts = live.get(shard);
+        if (attempts.isEmpty()) {
+            Attempt a = new Attempt(shard, null, false, null);
+            attempts.add(a);
+            return a;
+        }
+        return attempts.get(0);
+    }
+
+    /** {@link #ingest(Attempt, ByteBuf, int, java.util.function.IntConsumer)} of the shard's one attempt. */
     void ingest(int shard, ByteBuf frames, int bytes, java.util.function.IntConsumer written) {
+        ingest(direct(shard), frames, bytes, written);
+    }
+
+    /**
+     * Tees a run of complete frames with one write, then records each: results in the index (or
+     * the attempt's stage), progress, done and errors in the shard's status. On the writer
+     * thread, in arrival order.
+     */
+    void ingest(Attempt attempt, ByteBuf frames, int bytes, java.util.function.IntConsumer written) {
         writer.execute(() -> {
             try {
-                ingestAll(shard, frames);
+                ingestAll(attempt, frames);
             } finally {
                 frames.release();
                 written.accept(bytes);
@@ -178,14 +383,18 @@ public final class QueryRun implements AutoCloseable {
         });
     }
 
-    private void ingestAll(int shard, ByteBuf frames) {
-        if (!running(shard)) {
-            return; // in flight when the shard failed (deadline, cancel): the answer is already settled
+    private synchronized boolean counts(Attempt attempt) {
+        return !attempt.ended && statuses[attempt.shard].state() == ShardStatus.State.RUNNING;
+    }
+
+    private void ingestAll(Attempt attempt, ByteBuf frames) {
+        if (!counts(attempt)) {
+            return; // in flight when the shard settled (deadline, cancel, another replica won) or the attempt failed
         }
         try {
             ByteBuffer view = frames.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
             int start = view.position();
-            int end = withinByteCap(shard, view);
+            int end = withinByteCap(attempt, view);
             boolean cut = end < view.limit();
             view.limit(end);
             bytesReceived += end - start;
@@ -199,17 +408,17 @@ public final class QueryRun implements AutoCloseable {
             for (int at = start; at < end; ) {
                 int length = (int) Framing.frameLength(view, at, end - at, FrameLimits.DEFAULT);
                 view.limit(at + length).position(at);
-                if (!ingestOne(shard, view, base + at - start)) {
+                if (!ingestOne(attempt, view, base + at - start)) {
                     return;
                 }
                 view.limit(end);
                 at += length;
             }
             if (cut) {
-                capNow(shard, new Capped("bytes", caps.maxBytes()));
+                capNow(attempt, new Capped("bytes", caps.maxBytes()));
             }
         } catch (IOException | RuntimeException e) {
-            failNow(shard, Outcome.MALFORMED, "unreadable stream: " + e.getMessage());
+            failNow(attempt, Outcome.MALFORMED, "unreadable stream: " + e.getMessage());
         } finally {
             index.publish();
         }
@@ -224,14 +433,14 @@ public final class QueryRun implements AutoCloseable {
      * last runs of a capped query, every run of an uncapped one) is not walked here: the ingest
      * walks its frames once, not twice.
      */
-    private int withinByteCap(int shard, ByteBuffer view) throws IOException {
-        long quota = caps.bytesOf(shard, shards.size());
+    private int withinByteCap(Attempt attempt, ByteBuffer view) throws IOException {
+        long quota = caps.bytesOf(attempt.shard, shards.size());
         int start = view.position();
         int end = view.limit();
-        if (resultBytes[shard] + (end - start) <= quota) {
+        if (attempt.resultBytes + (end - start) <= quota) {
             return end;
         }
-        long counted = resultBytes[shard];
+        long counted = attempt.resultBytes;
         try {
             for (int at = start; at < end; ) {
                 int length = (int) Framing.frameLength(view, at, end - at, FrameLimits.DEFAULT);
@@ -252,11 +461,13 @@ public final class QueryRun implements AutoCloseable {
     }
 
     /** The shard reached its part of a cap: it is done (what it sent so far is its answer) and its stream is closed. */
-    private void capNow(int shard, Capped why) {
+    private void capNow(Attempt attempt, Capped why) {
+        int shard = attempt.shard;
         synchronized (this) {
-            if (statuses[shard].state() != ShardStatus.State.RUNNING) {
+            if (!counts(attempt)) {
                 return;
             }
+            win(attempt);
             capped[shard] = why;
             ShardStatus s = statuses[shard];
             statuses[shard] = new ShardStatus(
@@ -268,7 +479,7 @@ public final class QueryRun implements AutoCloseable {
                     s.filesSearched(),
                     s.totalFiles());
             shardNanos[shard] = System.nanoTime() - startedNanos;
-            stop(shard);
+            end(attempt, false);
         }
         completeIfLast();
     }
@@ -290,21 +501,28 @@ public final class QueryRun implements AutoCloseable {
     }
 
     /** Records one frame (the view's position to limit) teed at {@code offset}; false when the stream is unusable. */
-    private boolean ingestOne(int shard, ByteBuffer frame, long offset) throws IOException {
+    private boolean ingestOne(Attempt attempt, ByteBuffer frame, long offset) throws IOException {
+        int shard = attempt.shard;
         Response.Which which = Messages.peekResponse(frame);
         switch (which) {
             case RESULT, FILE_MATCH, FILE_RESULTS -> {
                 int length = frame.remaining();
-                if (!index.add(shard, frame, offset)) {
-                    failNow(shard, Outcome.MALFORMED, "a result frame this frontend cannot read");
+                boolean read = attempt.staged == null
+                        ? index.add(shard, frame, offset)
+                        : index.stage(attempt.staged, shard, frame, offset);
+                if (!read) {
+                    failNow(attempt, Outcome.MALFORMED, "a result frame this frontend cannot read");
                     return false;
                 }
-                resultBytes[shard] += length;
-                if (firstResultNanos < 0) {
+                attempt.resultBytes += length;
+                if (attempt.staged == null && firstResultNanos < 0) {
                     firstResultNanos = System.nanoTime() - startedNanos;
                 }
             }
-            case DONE, ERROR -> finish(shard, Messages.response(Framing.read(frame, FrameLimits.DEFAULT)));
+            case DONE, ERROR -> {
+                finish(attempt, Messages.response(Framing.read(frame, FrameLimits.DEFAULT)));
+                return counts(attempt);
+            }
             case PROGRESS ->
                 progress(
                         shard,
@@ -313,10 +531,6 @@ public final class QueryRun implements AutoCloseable {
             default -> {}
         }
         return true;
-    }
-
-    private synchronized boolean running(int shard) {
-        return statuses[shard].state() == ShardStatus.State.RUNNING;
     }
 
     private synchronized void progress(int shard, io.trigrep.proto.Progress.Reader p) {
@@ -343,11 +557,21 @@ public final class QueryRun implements AutoCloseable {
         writer.execute(() -> consumer.accept(new BestSoFar(index.best(k), index.added())));
     }
 
-    private void finish(int shard, Response.Reader last) {
+    private void finish(Attempt attempt, Response.Reader last) {
+        int shard = attempt.shard;
+        if (last.which() == Response.Which.ERROR
+                && last.getError().getCode() != Failure.Code.BAD_QUERY
+                && replicatedShard(shard)) {
+            // Another replica may answer what this one could not (overloaded, internal error).
+            Failure.Reader f = last.getError();
+            failNow(attempt, Outcome.ERROR, f.getCode() + ": " + f.getMessage());
+            return;
+        }
         synchronized (this) {
-            if (statuses[shard].state() != ShardStatus.State.RUNNING) {
+            if (!counts(attempt)) {
                 return;
             }
+            win(attempt);
             if (last.which() == Response.Which.DONE) {
                 Done.Reader d = last.getDone();
                 String reason = d.getTruncation() == Done.Truncation.NONE ? null : "truncated: " + d.getTruncation();
@@ -381,21 +605,28 @@ public final class QueryRun implements AutoCloseable {
             }
             shardNanos[shard] = System.nanoTime() - startedNanos;
             // The answer ended as the protocol says: its connection serves the next query.
-            if (streams[shard] != null) {
-                streams[shard].answered();
-                streams[shard] = null;
-            }
+            end(attempt, true);
         }
         completeIfLast();
     }
 
-    /** A backend failed: recorded after every frame it sent before failing has been teed. */
+    private boolean replicatedShard(int shard) {
+        Replicated how = replicated;
+        return how != null && how.groups().get(shard).replicated();
+    }
+
+    /** A backend failed the whole shard (or the run did): recorded after every frame it sent before failing has been teed. */
     void fail(int shard, Outcome outcome, String reason) {
         writer.execute(() -> failNow(shard, outcome, reason));
     }
 
-    void closed(int shard) {
-        fail(shard, Outcome.CLOSED, "connection closed before the answer ended");
+    /** One attempt failed: recorded after every frame it sent before failing has been teed. */
+    void fail(Attempt attempt, Outcome outcome, String reason) {
+        writer.execute(() -> failNow(attempt, outcome, reason));
+    }
+
+    void closed(Attempt attempt) {
+        fail(attempt, Outcome.CLOSED, "connection closed before the answer ended");
     }
 
     private void failNow(int shard, Outcome outcome, String reason) {
@@ -405,9 +636,56 @@ public final class QueryRun implements AutoCloseable {
             }
             statuses[shard] = ShardStatus.failed(shards.get(shard), outcome, reason);
             shardNanos[shard] = System.nanoTime() - startedNanos;
-            stop(shard);
+            endAll(shard);
         }
         completeIfLast();
+    }
+
+    /**
+     * {@code attempt} failed. Its replica is marked unhealthy when the fault is the backend's.
+     * A shard with one replica fails with it; a replicated one goes on with its other attempt
+     * still answering, or asks a healthy replica not asked yet (its staged results are dropped
+     * with the failed attempt), and fails, naming every replica's reason, when there is none.
+     */
+    private void failNow(Attempt attempt, Outcome outcome, String reason) {
+        int shard = attempt.shard;
+        synchronized (this) {
+            if (!counts(attempt)) {
+                return;
+            }
+            if (attempt.replica != null && outcome.backendFailed()) {
+                attempt.replica.failed(reason);
+            }
+            if (!replicatedShard(shard)) {
+                failNow(shard, outcome, reason);
+                return;
+            }
+            end(attempt, false);
+            failures.get(shard).add(attempt.replica.name() + ": " + reason);
+            if (!live.get(shard).isEmpty()) {
+                return;
+            }
+        }
+        if (launch(shard, false, false)) {
+            replicated.metrics().failover(shards.get(shard));
+            return;
+        }
+        failNow(shard, outcome, noReplica(shard));
+    }
+
+    /** Why no replica of {@code shard} answered: each one asked, with its reason, and each one not asked, with its problem. */
+    private synchronized String noReplica(int shard) {
+        StringJoiner why = new StringJoiner("; ", "no replica answered: ", "");
+        for (String failure : failures.get(shard)) {
+            why.add(failure);
+        }
+        for (Replica r : replicated.groups().get(shard).replicas()) {
+            if (!tried.get(shard).contains(r)) {
+                String problem = r.problem();
+                why.add(r.name() + ": not asked, " + (problem == null ? "unhealthy" : problem));
+            }
+        }
+        return why.toString();
     }
 
     /**
@@ -542,8 +820,8 @@ public final class QueryRun implements AutoCloseable {
     @Override
     public void close() throws IOException {
         synchronized (this) {
-            for (int shard = 0; shard < streams.length; shard++) {
-                stop(shard);
+            for (int shard = 0; shard < statuses.length; shard++) {
+                endAll(shard);
             }
         }
         tee.delete();

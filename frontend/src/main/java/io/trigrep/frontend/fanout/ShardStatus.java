@@ -21,6 +21,8 @@ public record ShardStatus(
         MALFORMED,
         CLOSED,
         DEADLINE,
+        /** Nothing came while the backend's pings failed (stopped, hung, not ready): given up before the deadline. */
+        STALLED,
         CANCELLED,
         ERROR,
         /** The TLS handshake failed or the session broke: certificates or configuration, not the search. */
@@ -28,7 +30,7 @@ public record ShardStatus(
         /** The frontend could not write what the backend sent: its own disk, not the backend, failed. */
         FRONTEND_DISK;
 
-        /** The metrics label: ok, bad_query, connect, malformed, closed, deadline, cancelled, error, tls, frontend_disk. */
+        /** The metrics label: ok, bad_query, connect, malformed, closed, deadline, stalled, cancelled, error, tls, frontend_disk. */
         public String label() {
             return name().toLowerCase(Locale.ROOT);
         }

@@ -52,7 +52,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
      */
     final class Stream {
         private final QueryRun run;
-        private final int shard;
+        private final Attempt attempt;
         private final MessageBuilder request;
         /** Whether the connection served an earlier query: if it dies before a byte of this answer, ask again on a new one. */
         private final boolean reused;
@@ -61,9 +61,9 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
         private final AtomicBoolean readWanted = new AtomicBoolean();
         private boolean received;
 
-        private Stream(QueryRun run, int shard, MessageBuilder request, boolean reused) {
+        private Stream(QueryRun run, Attempt attempt, MessageBuilder request, boolean reused) {
             this.run = run;
-            this.shard = shard;
+            this.attempt = attempt;
             this.request = request;
             this.reused = reused;
         }
@@ -119,24 +119,24 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
         this.ctx = ctx;
     }
 
-    /** Sends {@code shard}'s request of {@code run} on this connection. On the event loop. */
+    /** Sends {@code attempt}'s request of {@code run} on this connection. On the event loop. */
     @SuppressWarnings(
             "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
-    void begin(QueryRun run, int shard, MessageBuilder request, boolean reused) {
+    void begin(QueryRun run, Attempt attempt, MessageBuilder request, boolean reused) {
         assert ctx.executor().inEventLoop();
         if (!ctx.channel().isActive()) {
             // Closed between being handed out and this task: its close was seen with no query on
             // it, so nothing else would tell the run. A kept connection is asked again anew.
             if (reused) {
-                connections.askOnNew(run, shard, request);
+                connections.askOnNew(run, attempt, request);
             } else {
-                run.closed(shard);
+                run.closed(attempt);
             }
             return;
         }
-        Stream stream = new Stream(run, shard, request, reused);
+        Stream stream = new Stream(run, attempt, request, reused);
         current = stream;
-        run.attach(shard, stream);
+        run.attach(attempt, stream);
         ByteBuf frame = ctx.alloc().buffer(io.trigrep.proto.Framing.frameBytes(request));
         io.trigrep.proto.Framing.write(request, frame);
         ctx.writeAndFlush(frame);
@@ -193,15 +193,19 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         stream.received = true;
+        long now = System.nanoTime();
+        if (stream.attempt.heard(now)) {
+            stream.run.firstFrame(stream.attempt, now);
+        }
         if (msg instanceof MalformedFrame bad) {
-            stream.run.fail(stream.shard, ShardStatus.Outcome.MALFORMED, "malformed stream: " + bad.reason());
+            stream.run.fail(stream.attempt, ShardStatus.Outcome.MALFORMED, "malformed stream: " + bad.reason());
             ctx.close();
             return;
         }
         ByteBuf frames = (ByteBuf) msg;
         int bytes = frames.readableBytes();
         stream.pending.addAndGet(bytes);
-        stream.run.ingest(stream.shard, frames, bytes, stream::written);
+        stream.run.ingest(stream.attempt, frames, bytes, stream::written);
     }
 
     /** Whether {@code run} is one whole frame holding a status: a ping's answer, and nothing after it. */
@@ -238,9 +242,9 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
             connections.forget(this);
         } else if (stream.reused && !stream.received) {
             // Closed while idle (its backend restarted, or timed it out) before this query reached it.
-            connections.askOnNew(stream.run, stream.shard, stream.request);
+            connections.askOnNew(stream.run, stream.attempt, stream.request);
         } else {
-            stream.run.closed(stream.shard);
+            stream.run.closed(stream.attempt);
         }
         ctx.fireChannelInactive();
     }
@@ -250,7 +254,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
         // Comes before the close that follows a refused handshake, so the shard fails for the right reason.
         Stream stream = current;
         if (stream != null && event instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
-            stream.run.fail(stream.shard, ShardStatus.Outcome.TLS, Tls.handshakeFailure(done.cause()));
+            stream.run.fail(stream.attempt, ShardStatus.Outcome.TLS, Tls.handshakeFailure(done.cause()));
         }
         ctx.fireUserEventTriggered(event);
     }
@@ -265,10 +269,10 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
             // read.
             String tls = Tls.reason(cause);
             if (tls != null) {
-                stream.run.fail(stream.shard, ShardStatus.Outcome.TLS, tls);
+                stream.run.fail(stream.attempt, ShardStatus.Outcome.TLS, tls);
             } else {
                 stream.run.fail(
-                        stream.shard,
+                        stream.attempt,
                         ShardStatus.Outcome.ERROR,
                         cause.getMessage() == null ? cause.toString() : cause.getMessage());
             }

@@ -86,7 +86,12 @@ public final class FrontendServer implements AutoCloseable {
             return t;
         });
         this.corpus = new CorpusStatus(
-                fanOut.backends(), fanOut.tls(), 1000, System::currentTimeMillis, fanOut.generations());
+                fanOut::backends,
+                fanOut.tls(),
+                1000,
+                System::currentTimeMillis,
+                fanOut.generations(),
+                fanOut.shardNames().size());
         this.queries = new QueryService(
                 fanOut,
                 cache,

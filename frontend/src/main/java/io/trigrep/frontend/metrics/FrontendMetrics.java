@@ -236,4 +236,47 @@ public final class FrontendMetrics {
     public String scrape() {
         return registry.scrape();
     }
+
+    // Replicas: per-replica latency, hedges and failovers.
+
+    /**
+     * A replica's attempt at a shard's part of a query won: how long it took, start to its last
+     * message; {@code hedge} counts it as a hedge won.
+     */
+    public void replicaAnswered(String shard, String replica, long nanos, boolean hedge) {
+        Timer.builder("trigrep.replica.duration")
+                .description("Time each replica took for the shard's part of a query it answered")
+                .tag("shard", shard)
+                .tag("replica", replica)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(1))
+                .register(registry)
+                .record(nanos, TimeUnit.NANOSECONDS);
+        if (hedge) {
+            Counter.builder("trigrep.replica.hedges.won")
+                    .description("Hedged requests that answered before the replica first asked")
+                    .tag("shard", shard)
+                    .register(registry)
+                    .increment();
+        }
+    }
+
+    /** A shard's part of a query was asked of a second replica, the first having sent nothing within the hedge delay. */
+    public void hedgeSent(String shard) {
+        Counter.builder("trigrep.replica.hedges.sent")
+                .description("Requests sent to a second replica of a shard because the first was slow to answer")
+                .tag("shard", shard)
+                .register(registry)
+                .increment();
+    }
+
+    /** A shard's part of a query was asked of another replica after the one asked failed. */
+    public void failover(String shard) {
+        Counter.builder("trigrep.replica.failovers")
+                .description("Requests sent to another replica of a shard after the one asked failed")
+                .tag("shard", shard)
+                .register(registry)
+                .increment();
+    }
 }

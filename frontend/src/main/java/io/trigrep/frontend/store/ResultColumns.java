@@ -139,6 +139,14 @@ final class ResultColumns {
      * or treats it as corrupt).
      */
     boolean add(int stream, ByteBuffer frame, long offset) {
+        return add(stream, frame, offset, null);
+    }
+
+    /**
+     * As {@link #add}, but into {@code staged} when it is not null: the records wait there until
+     * {@link #addStaged} takes them in, or are dropped with it.
+     */
+    boolean add(int stream, ByteBuffer frame, long offset, StagedResults staged) {
         if (!peek.peek(frame) || offset >>> (Long.SIZE - MATCH_BITS) != 0 || peek.results() > MAX_MATCH) {
             return false;
         }
@@ -147,10 +155,6 @@ final class ResultColumns {
             return true;
         }
         ByteBuffer f = peek.frame();
-        if (offset < lastOffset) {
-            offsetsInArrivalOrder = false;
-        }
-        lastOffset = offset;
         if (stream >= recentPaths.length) {
             growStreams(stream + 1);
         }
@@ -164,6 +168,13 @@ final class ResultColumns {
         int id = pkg.sameAs(f, ko, kl) ? pkg.value() : pkg.set(f, ko, kl, pool.intern(f, ko, kl));
         int hash = fileHash(pool.hash(id), pathHash);
         long lengthAndPackage = (long) (f.limit() - f.position()) << 32 | (id & LOW);
+        if (staged != null) {
+            for (int m = 0; m < results; m++) {
+                staged.add(offset << MATCH_BITS | m, key(peek.ranking(m), hash), lengthAndPackage);
+            }
+            return true;
+        }
+        noteOffset(offset);
         for (int m = 0; m < results; m++) {
             int slot = count % CHUNK * LONGS;
             if (slot == 0 || slot == tail.length) {
@@ -176,6 +187,29 @@ final class ResultColumns {
             count++;
         }
         return true;
+    }
+
+    /** Takes in the records {@code staged} holds, in the order they were staged. */
+    void addStaged(StagedResults staged) {
+        long[] r = staged.records();
+        for (int i = 0; i < staged.size() * LONGS; i += LONGS) {
+            noteOffset(r[i] >>> MATCH_BITS);
+            int slot = count % CHUNK * LONGS;
+            if (slot == 0 || slot == tail.length) {
+                grow(slot);
+            }
+            tail[slot] = r[i];
+            tail[slot + 1] = r[i + 1];
+            tail[slot + 2] = r[i + 2];
+            count++;
+        }
+    }
+
+    private void noteOffset(long offset) {
+        if (offset < lastOffset) {
+            offsetsInArrivalOrder = false;
+        }
+        lastOffset = offset;
     }
 
     private void growStreams(int n) {

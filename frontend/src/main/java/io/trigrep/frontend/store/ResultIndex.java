@@ -50,6 +50,23 @@ public final class ResultIndex {
         return true;
     }
 
+    /**
+     * Records the results of a frame as {@link #add} does, but into {@code staged}, which holds
+     * them out of this index until {@link #addStaged}: for an answer that may yet be dropped.
+     */
+    public boolean stage(StagedResults staged, int stream, ByteBuffer frame, long offset) {
+        return columns.add(stream, frame, offset, staged);
+    }
+
+    /** Takes in every result {@code staged} holds, as if each had been {@link #add}ed now. */
+    public void addStaged(StagedResults staged) {
+        if (staged.size() == 0) {
+            return;
+        }
+        columns.addStaged(staged);
+        order.resultAdded();
+    }
+
     /** Results as of the last {@link #publish}, {@link #best}, {@link #selectFirst} or {@link #sort}: exact once the query is complete. */
     public int size() {
         return columns.size();

@@ -306,8 +306,9 @@ class DeployConfigTest {
         JsonNode compose = yaml(ROOT.resolve("docker-compose.yml"));
         JsonNode services = compose.get("services");
         int shards = -1;
-        Map<Integer, Integer> backendPorts = new LinkedHashMap<>();
-        Map<Integer, Integer> backendHttpPorts = new LinkedHashMap<>();
+        // Per shard, each replica's service name and port.
+        Map<Integer, List<String>> backendPorts = new java.util.TreeMap<>();
+        List<String> backendHttpPorts = new ArrayList<>();
         List<String> frontendBackends = null;
         int frontendPort = -1;
         for (Iterator<Map.Entry<String, JsonNode>> it = services.fields(); it.hasNext(); ) {
@@ -331,14 +332,14 @@ class DeployConfigTest {
                     assertThat(volumes).anyMatch(v -> v.startsWith("shards:" + flags.get("--out")));
                 }
                 case "backend" -> {
-                    Matcher n = Pattern.compile("backend-(\\d+)").matcher(name);
+                    Matcher n = Pattern.compile("backend-(\\d+)[a-z]?").matcher(name);
                     assertThat(n.matches()).as(name).isTrue();
                     int i = Integer.parseInt(n.group(1));
                     assertThat(flags.get("--shard")).isEqualTo("/data/shards/shard-" + i);
                     assertThat(volumes).contains("shards:/data/shards:ro");
                     assertThat(flags.get("--bind")).isEqualTo("0.0.0.0");
-                    backendPorts.put(i, Integer.parseInt(flags.get("--port")));
-                    backendHttpPorts.put(i, Integer.parseInt(flags.get("--http-port")));
+                    backendPorts.computeIfAbsent(i, k -> new ArrayList<>()).add(name + ":" + flags.get("--port"));
+                    backendHttpPorts.add(name + ":" + flags.get("--http-port"));
                     checkProbe(service, Integer.parseInt(flags.get("--http-port")), name);
                     assertThat(service.path("depends_on")
                                     .path("indexer")
@@ -365,12 +366,13 @@ class DeployConfigTest {
         }
         assertThat(shards).isPositive();
         assertThat(backendPorts.keySet())
-                .as("one backend per shard")
+                .as("a backend or more per shard")
                 .containsExactlyInAnyOrderElementsOf(
                         java.util.stream.IntStream.range(0, shards).boxed().toList());
+        assertThat(backendPorts.values()).as("a shard with replicas").anyMatch(r -> r.size() > 1);
         List<String> expected = new ArrayList<>();
-        backendPorts.forEach((i, p) -> expected.add("backend-" + i + ":" + p));
-        assertThat(frontendBackends).containsExactlyInAnyOrderElementsOf(expected);
+        backendPorts.forEach((i, replicas) -> expected.add(String.join("|", replicas)));
+        assertThat(frontendBackends).as("shards in order, replicas joined by |").containsExactlyElementsOf(expected);
         for (String depends : List.of("backend-0", "backend-1", "backend-2")) {
             assertThat(services.path("frontend").path("depends_on").has(depends))
                     .isTrue();
@@ -386,9 +388,7 @@ class DeployConfigTest {
             assertThat(job.path("metrics_path").asText("/metrics")).isIn(PROBE_PATHS);
         }
         assertThat(targets.get("trigrep-frontend")).containsExactly("frontend:" + frontendPort);
-        List<String> backendTargets = new ArrayList<>();
-        backendHttpPorts.forEach((i, p) -> backendTargets.add("backend-" + i + ":" + p));
-        assertThat(targets.get("trigrep-backend")).containsExactlyInAnyOrderElementsOf(backendTargets);
+        assertThat(targets.get("trigrep-backend")).containsExactlyInAnyOrderElementsOf(backendHttpPorts);
         assertThat(words(services.path("prometheus").path("volumes")))
                 .contains("./deploy/prometheus:/etc/prometheus:ro");
     }
@@ -443,8 +443,8 @@ class DeployConfigTest {
 
         JsonNode sts = byKindAndName.get("StatefulSet/trigrep-backend");
         assertThat(sts.path("spec").path("replicas").asInt())
-                .as("one backend per shard")
-                .isEqualTo(shards);
+                .as("two backends per shard")
+                .isEqualTo(2 * shards);
         JsonNode backend = sts.path("spec")
                 .path("template")
                 .path("spec")
@@ -456,7 +456,8 @@ class DeployConfigTest {
                 roles,
                 List.of(shell.substring("exec /opt/trigrep/trigrep ".length()).split(" ")),
                 "StatefulSet/trigrep-backend");
-        assertThat(backendFlags.get("--shard")).isEqualTo(indexFlags.get("--out") + "/shard-${HOSTNAME##*-}");
+        assertThat(backendFlags.get("--shard"))
+                .isEqualTo(indexFlags.get("--out") + "/shard-$((${HOSTNAME##*-}%" + shards + "))");
         checkK8sEnv(roles, "backend", backend, "StatefulSet/trigrep-backend");
         Map<String, Integer> backendPorts = containerPorts(backend);
         assertThat(backendPorts)
@@ -495,9 +496,14 @@ class DeployConfigTest {
                 checkCommand(roles, words(frontend.get("args")), "Deployment/trigrep-frontend");
         checkK8sEnv(roles, "frontend", frontend, "Deployment/trigrep-frontend");
         List<String> expected = new ArrayList<>();
+        // Pod k serves shard k % shards: shard i's replicas are pods i and i + shards, by their own DNS names.
         for (int i = 0; i < shards; i++) {
-            expected.add(sts.path("metadata").path("name").asText() + "-" + i + "." + serviceName + ":"
-                    + backendFlags.get("--port"));
+            List<String> replicas = new ArrayList<>();
+            for (int pod = i; pod < 2 * shards; pod += shards) {
+                replicas.add(sts.path("metadata").path("name").asText() + "-" + pod + "." + serviceName + ":"
+                        + backendFlags.get("--port"));
+            }
+            expected.add(String.join("|", replicas));
         }
         assertThat(frontendFlags.get("--backends").split(",")).containsExactlyElementsOf(expected);
         Map<String, Integer> frontendPorts = containerPorts(frontend);
@@ -664,12 +670,25 @@ class DeployConfigTest {
         assertThat(env.get("TRIGREP_BACKENDS").split(",")).hasSize(shards);
         Map<String, String> backend = flagsByUnit.get("trigrep-backend@.service");
         assertThat(backend.get("--shard")).isEqualTo("/var/lib/trigrep/shards/shard-%i");
+        Map<String, String> replica = flagsByUnit.get("trigrep-backend-replica@.service");
+        assertThat(replica.get("--shard")).isEqualTo(backend.get("--shard"));
+        String target = Files.readString(systemd.resolve("trigrep.target"));
+        int replicated = 0;
         for (int i = 0; i < shards; i++) {
-            assertThat(env.get("TRIGREP_BACKENDS").split(",")[i])
+            String[] replicas = env.get("TRIGREP_BACKENDS").split(",")[i].split("\\|");
+            assertThat(replicas[0])
                     .isEqualTo("127.0.0.1:" + backend.get("--port").replace("%i", "" + i));
-            assertThat(Files.readString(systemd.resolve("trigrep.target")))
-                    .contains("trigrep-backend@" + i + ".service");
+            assertThat(target).contains("trigrep-backend@" + i + ".service");
+            if (replicas.length > 1) {
+                replicated++;
+                assertThat(replicas)
+                        .containsExactly(
+                                replicas[0],
+                                "127.0.0.1:" + replica.get("--port").replace("%i", "" + i));
+                assertThat(target).contains("trigrep-backend-replica@" + i + ".service");
+            }
         }
+        assertThat(replicated).as("a shard with two replicas").isPositive();
 
         // The sync follows the index the backends serve and writes only where its unit lets it.
         Map<String, String> sync = flagsByUnit.get("trigrep-sync.service");
@@ -808,7 +827,7 @@ class DeployConfigTest {
             if (workload[2].equals("frontend")) {
                 List<String> args = words(container.get("args"));
                 backendsFlag.addAll(
-                        Arrays.asList(args.get(args.indexOf("--backends") + 1).split(",")));
+                        Arrays.asList(args.get(args.indexOf("--backends") + 1).split("[,|]")));
             }
             Map<String, String> env = new LinkedHashMap<>();
             container

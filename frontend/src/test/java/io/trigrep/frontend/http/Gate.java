@@ -1,5 +1,10 @@
 package io.trigrep.frontend.http;
 
+import io.trigrep.proto.FrameLimits;
+import io.trigrep.proto.Framing;
+import io.trigrep.proto.MalformedMessageException;
+import io.trigrep.proto.Messages;
+import io.trigrep.proto.Request;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -7,13 +12,16 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A real backend's port behind a gate the test works: while it is held, requests are accepted and
  * left unanswered (a query stays running, holding its slot, for as long as the test wants, with no
- * sleep and no deadline involved); once opened, each request goes on to the backend. The gate
+ * sleep and no deadline involved); once opened, each request goes on to the backend. Pings always
+ * pass: the backend stays healthy to the frontend, only slow, so its query is not given up. The gate
  * stops requests, not connections: the frontend keeps its connections across queries, so a query
  * may come on a connection made before the gate was held.
  */
@@ -95,7 +103,7 @@ final class Gate implements AutoCloseable {
                         OutputStream out = to.getOutputStream();
                         byte[] buffer = new byte[64 << 10];
                         for (int n; (n = from.read(buffer)) >= 0; ) {
-                            if (gated) {
+                            if (gated && !isPing(buffer, n)) {
                                 pass();
                             }
                             out.write(buffer, 0, n);
@@ -112,6 +120,19 @@ final class Gate implements AutoCloseable {
                 name);
         t.setDaemon(true);
         t.start();
+    }
+
+    /** Whether the {@code n} bytes read are one whole ping request. */
+    private static boolean isPing(byte[] buffer, int n) {
+        try {
+            ByteBuffer frame = ByteBuffer.wrap(buffer, 0, n).order(ByteOrder.LITTLE_ENDIAN);
+            return Framing.frameLength(frame, FrameLimits.DEFAULT) == n
+                    && Messages.request(Framing.read(frame, FrameLimits.DEFAULT))
+                                    .which()
+                            == Request.Which.PING;
+        } catch (MalformedMessageException | RuntimeException e) {
+            return false; // part of a frame, or not one: a search's bytes, held
+        }
     }
 
     @Override

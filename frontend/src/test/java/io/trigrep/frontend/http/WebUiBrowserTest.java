@@ -58,9 +58,8 @@ class WebUiBrowserTest {
 
     static LoopbackCluster cluster;
     /** A peer that accepts and never answers: it holds a query running until the test cancels it. */
-    static ServerSocket gate;
+    static Gate gate;
 
-    static final List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
     static FanOut gatedFanOut;
     static FrontendServer gatedFrontend;
     static String gatedBase;
@@ -124,23 +123,12 @@ class WebUiBrowserTest {
         partialBase =
                 "http://127.0.0.1:" + partialFrontend.start("127.0.0.1", 0).getPort();
 
-        // The same backends and the gate: a query there runs until the test says it is over.
-        gate = new ServerSocket(0);
-        Thread accept = new Thread(
-                () -> {
-                    try {
-                        while (true) {
-                            held.add(gate.accept());
-                        }
-                    } catch (java.io.IOException closed) {
-                        // the test is over
-                    }
-                },
-                "gate");
-        accept.setDaemon(true);
-        accept.start();
+        // The same backends and one more behind a held gate: a query there runs until the test says
+        // it is over (the gated backend answers pings, so it is slow, not given up as stopped).
+        gate = new Gate(addresses.get(0));
+        gate.hold();
         List<InetSocketAddress> withGate = new ArrayList<>(addresses);
-        withGate.add(new InetSocketAddress("127.0.0.1", gate.getLocalPort()));
+        withGate.add(gate.address());
         gatedFanOut = new FanOut(withGate, dir.resolve("data-gated"), 2);
         gatedFrontend = new FrontendServer(gatedFanOut, 8);
         gatedBase = "http://127.0.0.1:" + gatedFrontend.start("127.0.0.1", 0).getPort();
@@ -178,9 +166,6 @@ class WebUiBrowserTest {
             if (c != null) {
                 c.close();
             }
-        }
-        for (java.net.Socket s : held) {
-            s.close();
         }
         if (cluster != null) {
             cluster.close();
