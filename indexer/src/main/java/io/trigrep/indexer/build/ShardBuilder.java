@@ -5,6 +5,7 @@ import io.trigrep.indexer.format.DocTableWriter;
 import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.format.TrigramIndexWriter;
 import io.trigrep.indexer.format.Unmapper;
+import io.trigrep.indexer.symbols.Extraction;
 import io.trigrep.indexer.symbols.SymbolExtractor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -52,7 +53,11 @@ final class ShardBuilder {
         }
     }
 
-    record Doc(SpooledPart.SpooledFile file, int packageId, String packageName, Slice slice) {}
+    /** A doc: its file, the file's index in its part, its package and the slice it came in. */
+    record Doc(SpooledPart.SpooledFile file, int index, int packageId, String packageName, Slice slice) {}
+
+    /** Where a build's definitions come from: the extraction fed by {@code feed} as the corpus was read. */
+    record Definitions(Extraction extraction, CtagsFeed feed) {}
 
     private ShardBuilder() {}
 
@@ -63,7 +68,7 @@ final class ShardBuilder {
             int pairBuffer,
             int threads,
             java.util.concurrent.ExecutorService pool,
-            SymbolExtractor symbols,
+            Definitions symbols,
             java.util.function.Consumer<String> phase)
             throws IOException {
         List<Slice> ordered = new ArrayList<>(slices);
@@ -82,7 +87,7 @@ final class ShardBuilder {
         for (Slice s : ordered) {
             String name = s.part().packageName();
             for (int f = s.from(); f < s.to(); f++) {
-                docs.add(new Doc(s.part().files().get(f), ids.get(name), name, s));
+                docs.add(new Doc(s.part().files().get(f), f, ids.get(name), name, s));
             }
         }
         docs.sort(Comparator.comparingDouble((Doc d) -> -d.file().rank())
@@ -194,68 +199,37 @@ final class ShardBuilder {
     }
 
     /**
-     * Runs ctags over the docs' bytes, read from their spools rather than from the contents file
-     * (the same bytes: {@link #copyContents} copies the spools verbatim). The contents file went to
-     * disk by direct I/O and is not in the page cache; ctags's processes reading it back file by
-     * file, interleaved, filled the cache with it in 4 KiB pages, and a backend's mapping of such
-     * pages takes one page-table entry per 4 KiB. Left out of the cache, it is read by the
-     * backend's checksum pass in sequence, in pages of up to 2 MiB: on Linux {@code struct},
-     * 0.58 s back to back and 0.60 s after 3 s idle, against 0.58 and 0.74 s with 4 KiB pages
-     * (BENCHMARKS.md, "Large pages for the contents"). The spools, written just before, are still
-     * cached, so nothing is read from disk here.
+     * The docs' definitions, in doc order, from the tags ctags spilled while the corpus was read
+     * (waiting for it to have every file first).
      */
-    private static SymbolExtractor.Result extractSymbols(SymbolExtractor extractor, List<Doc> docs, Path out)
+    private static SymbolExtractor.Result extractSymbols(Definitions definitions, List<Doc> docs, Path out)
             throws IOException {
-        Map<Path, FileChannel> spools = new HashMap<>();
-        FileChannel[] spoolOf = new FileChannel[docs.size()];
-        try {
-            for (int doc = 0; doc < docs.size(); doc++) {
-                Path spool = docs.get(doc).slice().part().spool();
-                FileChannel channel = spools.get(spool);
-                if (channel == null) {
-                    channel = FileChannel.open(spool, StandardOpenOption.READ);
-                    spools.put(spool, channel);
-                }
-                spoolOf[doc] = channel;
-            }
-            return extractor.extract(
-                    new SymbolExtractor.Docs() {
-                        @Override
-                        public int count() {
-                            return docs.size();
-                        }
-
-                        @Override
-                        public String path(int doc) {
-                            return docs.get(doc).packageName() + "/" + pathOf(docs.get(doc));
-                        }
-
-                        @Override
-                        public int length(int doc) {
-                            return docs.get(doc).file().length();
-                        }
-
-                        @Override
-                        public void read(int doc, byte[] into) throws IOException {
-                            ByteBuffer target = ByteBuffer.wrap(into, 0, length(doc));
-                            long at = docs.get(doc).file().offset();
-                            while (target.hasRemaining()) {
-                                if (spoolOf[doc].read(target, at + target.position()) < 0) {
-                                    throw new IOException(
-                                            docs.get(doc).slice().part().spool() + ": ends inside doc " + doc);
-                                }
-                            }
-                        }
-                    },
-                    out);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while extracting symbols");
-        } finally {
-            for (FileChannel channel : spools.values()) {
-                channel.close();
+        Map<SpooledPart, Extraction.Batch> batches = definitions.feed().batches();
+        Extraction.Batch[] batchOf = new Extraction.Batch[docs.size()];
+        for (int doc = 0; doc < docs.size(); doc++) {
+            batchOf[doc] = batches.get(docs.get(doc).slice().part());
+            if (batchOf[doc] == null) {
+                throw new IllegalStateException("doc " + doc + " (" + pathOf(docs.get(doc)) + ") never went to ctags");
             }
         }
+        return definitions.extraction().write(
+                new Extraction.ShardDocs() {
+                    @Override
+                    public int count() {
+                        return docs.size();
+                    }
+
+                    @Override
+                    public Extraction.Batch batch(int doc) {
+                        return batchOf[doc];
+                    }
+
+                    @Override
+                    public int file(int doc) {
+                        return docs.get(doc).index();
+                    }
+                },
+                out);
     }
 
     /**
