@@ -22,6 +22,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.FutureTask;
 
 /**
  * Builds one shard folder from slices of spooled parts: docs ordered by static rank (best first, so
@@ -96,82 +97,98 @@ final class ShardBuilder {
                         Arrays.compareUnsigned(a.file().path(), b.file().path())));
 
         Files.createDirectories(folder);
-        // The filter collected each file's distinct trigrams once; read them instead of scanning
-        // again. Each slice maps its own run of its part's spool, not the whole spool: a part split
-        // over the shards (a striped package) is then resident in each shard's build only for that
-        // shard's files. Mapped whole, each of the Linux tree's two striped shards had nearly all
-        // of the tree's spool resident (the kernel maps a file's cached pages around a fault, a
-        // folio at a time): 480 MB each, against 268 and 266 mapped by slice, and a peak RSS of
-        // 1.0 GB against 0.8 (BENCHMARKS.md, "Index build against cindex").
-        IdentityHashMap<Slice, MappedByteBuffer> spools = new IdentityHashMap<>();
-        long[] contentOffsets = new long[docs.size()];
-        ByteBuffer[] docSpools = new ByteBuffer[docs.size()];
-        int[] docAts = new int[docs.size()];
-        int[] docCounts = new int[docs.size()];
-        for (int doc = 0; doc < docs.size(); doc++) {
-            Doc d = docs.get(doc);
-            docSpools[doc] = spools.computeIfAbsent(d.slice(), ShardBuilder::mapTrigrams);
-            docAts[doc] =
-                    Math.toIntExact(4 * (d.file().trigramOffset() - d.slice().trigramStart()));
-            docCounts[doc] = d.file().trigrams();
+        // The definitions are written on a thread of their own while the postings are built: it
+        // waits for ctags to have had every file, then turns their tags into symbols.tgs.
+        FutureTask<SymbolExtractor.Result> definitions = null;
+        if (symbols != null) {
+            Path file = folder.resolve(ShardFiles.SYMBOLS);
+            definitions = new FutureTask<>(() -> extractSymbols(symbols, docs, file));
+            Thread writer = new Thread(definitions, "trigrep-definitions");
+            writer.setDaemon(true);
+            writer.start();
         }
         int trigrams;
         long contentBytes;
         long postingBytes;
         long varintBytes;
         PostingBuckets.Outcome postings;
-        try (TrigramIndexWriter index = new TrigramIndexWriter(folder.resolve(ShardFiles.TRIGRAMS), docs.size())) {
-            // Contents are copied on the pool while this thread (and others) build the postings.
-            java.util.concurrent.Future<Long> copying =
-                    pool.submit(() -> copyContents(ordered, folder, contentOffsets, docs));
-            postings = PostingBuckets.build(
-                    new PostingBuckets.DocTrigrams(docSpools, docAts, docCounts),
-                    pairBuffer,
-                    threads,
-                    pool,
-                    index,
-                    folder);
-            // build returned normally, so every posting worker has ended and nothing reads the
-            // spools: release them now, or each shard's would stay resident until a collection. (On
-            // a failure a worker may still run; the collector releases them then.)
-            for (MappedByteBuffer spool : spools.values()) {
-                Unmapper.unmap(spool);
-            }
-            contentBytes = await(copying);
-            index.finish();
-            trigrams = index.trigramCount();
-            postingBytes = index.postingBytes();
-            varintBytes = index.varintPostingBytes();
-        }
-        try (DocTableWriter table = new DocTableWriter(folder.resolve(ShardFiles.DOCS))) {
-            int[] perPackage = new int[weights.size()];
+        try {
+            // The filter collected each file's distinct trigrams once; read them instead of scanning
+            // again. Each slice maps its own run of its part's spool, not the whole spool: a part split
+            // over the shards (a striped package) is then resident in each shard's build only for that
+            // shard's files. Mapped whole, each of the Linux tree's two striped shards had nearly all
+            // of the tree's spool resident (the kernel maps a file's cached pages around a fault, a
+            // folio at a time): 480 MB each, against 268 and 266 mapped by slice, and a peak RSS of
+            // 1.0 GB against 0.8 (BENCHMARKS.md, "Index build against cindex").
+            IdentityHashMap<Slice, MappedByteBuffer> spools = new IdentityHashMap<>();
+            long[] contentOffsets = new long[docs.size()];
+            ByteBuffer[] docSpools = new ByteBuffer[docs.size()];
+            int[] docAts = new int[docs.size()];
+            int[] docCounts = new int[docs.size()];
             for (int doc = 0; doc < docs.size(); doc++) {
                 Doc d = docs.get(doc);
-                SpooledPart.SpooledFile f = d.file();
-                table.addDoc(
-                        contentOffsets[doc],
-                        f.length(),
-                        f.path(),
-                        d.packageId(),
-                        f.rank(),
-                        f.type().id(),
-                        f.lines());
-                perPackage[d.packageId()]++;
+                docSpools[doc] = spools.computeIfAbsent(d.slice(), ShardBuilder::mapTrigrams);
+                docAts[doc] =
+                        Math.toIntExact(4 * (d.file().trigramOffset() - d.slice().trigramStart()));
+                docCounts[doc] = d.file().trigrams();
             }
-            int id = 0;
-            for (Map.Entry<String, Float> p : weights.entrySet()) {
-                table.addPackage(p.getKey(), p.getValue(), perPackage[id++]);
+            try (TrigramIndexWriter index = new TrigramIndexWriter(folder.resolve(ShardFiles.TRIGRAMS), docs.size())) {
+                // Contents are copied on the pool while this thread (and others) build the postings.
+                java.util.concurrent.Future<Long> copying =
+                        pool.submit(() -> copyContents(ordered, folder, contentOffsets, docs));
+                postings = PostingBuckets.build(
+                        new PostingBuckets.DocTrigrams(docSpools, docAts, docCounts),
+                        pairBuffer,
+                        threads,
+                        pool,
+                        index,
+                        folder);
+                // build returned normally, so every posting worker has ended and nothing reads the
+                // spools: release them now, or each shard's would stay resident until a collection. (On
+                // a failure a worker may still run; the collector releases them then.)
+                for (MappedByteBuffer spool : spools.values()) {
+                    Unmapper.unmap(spool);
+                }
+                contentBytes = await(copying);
+                index.finish();
+                trigrams = index.trigramCount();
+                postingBytes = index.postingBytes();
+                varintBytes = index.varintPostingBytes();
             }
-            table.finish();
+            try (DocTableWriter table = new DocTableWriter(folder.resolve(ShardFiles.DOCS))) {
+                int[] perPackage = new int[weights.size()];
+                for (int doc = 0; doc < docs.size(); doc++) {
+                    Doc d = docs.get(doc);
+                    SpooledPart.SpooledFile f = d.file();
+                    table.addDoc(
+                            contentOffsets[doc],
+                            f.length(),
+                            f.path(),
+                            d.packageId(),
+                            f.rank(),
+                            f.type().id(),
+                            f.lines());
+                    perPackage[d.packageId()]++;
+                }
+                int id = 0;
+                for (Map.Entry<String, Float> p : weights.entrySet()) {
+                    table.addPackage(p.getKey(), p.getValue(), perPackage[id++]);
+                }
+                table.finish();
+            }
+        } catch (IOException | RuntimeException e) {
+            if (definitions != null) {
+                definitions.cancel(true);
+            }
+            throw e;
         }
         SymbolExtractor.Result extracted = null;
         List<IndexBuilder.SymbolFailure> failures = List.of();
         long symbolBytes = 0;
-        if (symbols != null) {
+        if (definitions != null) {
             phase.accept("definitions (ctags)");
-            Path file = folder.resolve(ShardFiles.SYMBOLS);
-            extracted = extractSymbols(symbols, docs, file);
-            symbolBytes = Files.size(file);
+            extracted = await(definitions);
+            symbolBytes = Files.size(folder.resolve(ShardFiles.SYMBOLS));
             List<IndexBuilder.SymbolFailure> named = new ArrayList<>();
             for (SymbolExtractor.Failure f : extracted.failures()) {
                 Doc d = docs.get(f.doc());

@@ -6,11 +6,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -90,11 +91,14 @@ public final class Extraction implements Closeable {
         this.scratch = scratch;
         this.ownScratch = ownScratch;
         SymbolExtractor.Config config = extractor.config();
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        ScheduledThreadPoolExecutor alarms = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "trigrep-ctags-timer");
             t.setDaemon(true);
             return t;
         });
+        // Each file sets an alarm and nearly always cancels it: gone at once, not held until due.
+        alarms.setRemoveOnCancelPolicy(true);
+        this.timer = alarms;
         try {
             for (int w = 0; w < config.processes(); w++) {
                 BlockingQueue<Item> queue = new ArrayBlockingQueue<>(QUEUE_FILES);
@@ -165,6 +169,7 @@ public final class Extraction implements Closeable {
     private void work(int number, BlockingQueue<Item> queue, Spill.Writer spool) {
         SymbolExtractor.Config config = extractor.config();
         byte[] buffer = new byte[1 << 16];
+        IdentityHashMap<String, Integer> labelIds = new IdentityHashMap<>();
         try (Ctags ctags = new Ctags(config.program(), config.perFileLimit().toNanos(), timer)) {
             while (true) {
                 Item item = queue.take();
@@ -175,7 +180,7 @@ public final class Extraction implements Closeable {
                 int i = item.file();
                 try {
                     if (broken == null) {
-                        buffer = tag(ctags, b, i, buffer, number, spool);
+                        buffer = tag(ctags, b, i, buffer, number, spool, labelIds);
                     }
                 } catch (IOException | RuntimeException e) {
                     synchronized (this) {
@@ -199,7 +204,14 @@ public final class Extraction implements Closeable {
     }
 
     /** Tags file {@code i} of {@code b} and spills its tags; returns the (maybe grown) buffer. */
-    private byte[] tag(Ctags ctags, Batch b, int i, byte[] buffer, int number, Spill.Writer spool)
+    private byte[] tag(
+            Ctags ctags,
+            Batch b,
+            int i,
+            byte[] buffer,
+            int number,
+            Spill.Writer spool,
+            IdentityHashMap<String, Integer> labelIds)
             throws IOException {
         int length = b.docs.length(i);
         if (buffer.length < length) {
@@ -221,8 +233,9 @@ public final class Extraction implements Closeable {
             byte[] name = t.name().getBytes(java.nio.charset.StandardCharsets.UTF_8);
             byte[] scope = t.scope().getBytes(java.nio.charset.StandardCharsets.UTF_8);
             spool.writeVarint(t.line());
-            spool.writeVarint(labels.id(t.kind()));
-            spool.writeVarint(labels.id(t.language()));
+            // Ctags hands out one String per distinct label, so a worker's own map finds it by identity.
+            spool.writeVarint(labelIds.computeIfAbsent(t.kind(), labels::id));
+            spool.writeVarint(labelIds.computeIfAbsent(t.language(), labels::id));
             spool.writeVarint(name.length);
             spool.write(name, 0, name.length);
             spool.writeVarint(scope.length);
