@@ -8,14 +8,15 @@
 #
 # INDEX_DIR holds shard-0 … shard-N-1, built by ./trigrep index from CORPUS_DIR (one folder per
 # package, so that a file's package/path is its path under CORPUS_DIR). SAMPLE (default 200)
-# names are drawn from ctags' answer with a fixed seed.
+# names are drawn from ctags' answer with a fixed seed. KEEP=DIR keeps both sides' lists there
+# (ctags.tsv, index.tsv, missing, extra).
 set -euo pipefail
 index="${1:?usage: bench/symbols-vs-ctags.sh INDEX_DIR CORPUS_DIR [SAMPLE]}"
 corpus="${2:?usage: bench/symbols-vs-ctags.sh INDEX_DIR CORPUS_DIR [SAMPLE]}"
 sample="${3:-200}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+trap 'if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp "$work"/*.tsv "$work"/missing "$work"/extra "$KEEP"/; fi; rm -rf "$work"' EXIT
 shards=("$index"/shard-*)
 
 "$root/trigrep" files "${shards[@]}" > "$work/files" 2>/dev/null
