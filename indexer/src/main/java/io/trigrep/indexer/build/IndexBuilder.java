@@ -7,6 +7,7 @@ import io.trigrep.indexer.filter.SkipReason;
 import io.trigrep.indexer.format.Manifest;
 import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.rank.Popularity;
+import io.trigrep.indexer.symbols.Extraction;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -220,9 +221,25 @@ public final class IndexBuilder {
         // to the cleanup or never created.
         Object scratchLock = new Object();
         boolean[] stopped = {false};
+        java.util.concurrent.atomic.AtomicReference<Extraction> extractionRef =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<CtagsFeed> feedRef =
+                new java.util.concurrent.atomic.AtomicReference<>();
         Runnable stopAndClean = () -> {
             synchronized (scratchLock) {
                 stopped[0] = true;
+            }
+            CtagsFeed feed = feedRef.get();
+            if (feed != null) {
+                feed.stop();
+            }
+            Extraction extraction = extractionRef.getAndSet(null);
+            if (extraction != null) {
+                try {
+                    extraction.close();
+                } catch (IOException e) {
+                    // its spools are in the scratch folder, deleted below
+                }
             }
             pool.shutdownNow();
             slicePool.shutdownNow();
@@ -248,7 +265,15 @@ public final class IndexBuilder {
             for (PackageSource p : packages) {
                 stats.inputBytesTotal.addAndGet(p.inputBytes());
             }
-            List<ReadPackage> read = spool(packages, scratch, pool, slicePool, report, plan.weight());
+            // ctags runs while the corpus is read: each part goes to it once spooled.
+            CtagsFeed feed = null;
+            if (options.symbols().extractor() != null) {
+                Extraction extraction = options.symbols().extractor().begin(scratch);
+                extractionRef.set(extraction);
+                feed = new CtagsFeed(extraction, packages.size());
+                feedRef.set(feed);
+            }
+            List<ReadPackage> read = spool(packages, scratch, pool, slicePool, report, plan.weight(), feed);
             long readNanos = System.nanoTime() - start;
 
             Placement placement = place(read, plan);
@@ -266,7 +291,8 @@ public final class IndexBuilder {
                         placement.skippedCounts().get(shard),
                         plan.target().apply(shard),
                         scratch,
-                        slicePool));
+                        slicePool,
+                        feed == null ? null : new ShardBuilder.Definitions(extractionRef.get(), feed)));
             }
             fsync(out);
             return new Report(
@@ -385,7 +411,8 @@ public final class IndexBuilder {
             ExecutorService readers,
             ExecutorService workers,
             Consumer<String> errors,
-            java.util.function.ToDoubleFunction<String> weight)
+            java.util.function.ToDoubleFunction<String> weight,
+            CtagsFeed feed)
             throws IOException, InterruptedException {
         ThreadLocal<ContentFilter> filters = ThreadLocal.withInitial(() -> new ContentFilter(options.limits()));
         ThreadLocal<ByteBuffer> trigramBuffers = ThreadLocal.withInitial(
@@ -404,16 +431,21 @@ public final class IndexBuilder {
                         options.limits(),
                         budget,
                         batch -> workers.submit(() -> {
+                            SpooledPart part = null;
                             try {
-                                return SpooledPart.spool(
+                                part = SpooledPart.spool(
                                         batch,
                                         scratch,
                                         "package-" + number + "-part-" + batch.index(),
                                         filters.get(),
                                         stats,
                                         trigramBuffers.get());
+                                return part;
                             } finally {
                                 budget.give(batch.bytes());
+                                if (feed != null) {
+                                    feed.spooled(number, batch.index(), part);
+                                }
                             }
                         }));
                 try {
@@ -425,6 +457,9 @@ public final class IndexBuilder {
                     return new Reading(source, reader, e);
                 } finally {
                     stats.inputBytesDone.add(source.inputBytes());
+                    if (feed != null) {
+                        feed.ended(number, reader.submitted().size());
+                    }
                 }
             }));
         }
@@ -441,8 +476,11 @@ public final class IndexBuilder {
                 }
             }
             if (failure != null) {
+                // ctags may be reading the parts' spools: the scratch folder's removal takes them then.
                 for (SpooledPart part : parts) {
-                    part.abandon();
+                    if (feed == null) {
+                        part.abandon();
+                    }
                 }
                 stats.failedInputs.increment();
                 errors.accept("package " + reading.source().name() + " left out: " + failure.getMessage());
@@ -466,7 +504,8 @@ public final class IndexBuilder {
             Map<String, Manifest.Skipped> skipped,
             Path target,
             Path scratch,
-            ExecutorService slicePool)
+            ExecutorService slicePool,
+            ShardBuilder.Definitions definitions)
             throws IOException {
         String name = "shard-" + shard;
         Path temporary = scratch.resolve(name);
@@ -479,7 +518,7 @@ public final class IndexBuilder {
                 options.pairBuffer(),
                 options.threads(),
                 slicePool,
-                options.symbols().extractor(),
+                definitions,
                 step -> stats.phase(name + ": " + step));
         Manifest manifest = new Manifest(
                 name,

@@ -5,6 +5,7 @@ import io.trigrep.indexer.format.DocTableWriter;
 import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.format.TrigramIndexWriter;
 import io.trigrep.indexer.format.Unmapper;
+import io.trigrep.indexer.symbols.Extraction;
 import io.trigrep.indexer.symbols.SymbolExtractor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -21,6 +22,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.FutureTask;
 
 /**
  * Builds one shard folder from slices of spooled parts: docs ordered by static rank (best first, so
@@ -52,7 +54,11 @@ final class ShardBuilder {
         }
     }
 
-    record Doc(SpooledPart.SpooledFile file, int packageId, String packageName, Slice slice) {}
+    /** A doc: its file, the file's index in its part, its package and the slice it came in. */
+    record Doc(SpooledPart.SpooledFile file, int index, int packageId, String packageName, Slice slice) {}
+
+    /** Where a build's definitions come from: the extraction fed by {@code feed} as the corpus was read. */
+    record Definitions(Extraction extraction, CtagsFeed feed) {}
 
     private ShardBuilder() {}
 
@@ -63,7 +69,7 @@ final class ShardBuilder {
             int pairBuffer,
             int threads,
             java.util.concurrent.ExecutorService pool,
-            SymbolExtractor symbols,
+            Definitions symbols,
             java.util.function.Consumer<String> phase)
             throws IOException {
         List<Slice> ordered = new ArrayList<>(slices);
@@ -82,7 +88,7 @@ final class ShardBuilder {
         for (Slice s : ordered) {
             String name = s.part().packageName();
             for (int f = s.from(); f < s.to(); f++) {
-                docs.add(new Doc(s.part().files().get(f), ids.get(name), name, s));
+                docs.add(new Doc(s.part().files().get(f), f, ids.get(name), name, s));
             }
         }
         docs.sort(Comparator.comparingDouble((Doc d) -> -d.file().rank())
@@ -91,82 +97,98 @@ final class ShardBuilder {
                         Arrays.compareUnsigned(a.file().path(), b.file().path())));
 
         Files.createDirectories(folder);
-        // The filter collected each file's distinct trigrams once; read them instead of scanning
-        // again. Each slice maps its own run of its part's spool, not the whole spool: a part split
-        // over the shards (a striped package) is then resident in each shard's build only for that
-        // shard's files. Mapped whole, each of the Linux tree's two striped shards had nearly all
-        // of the tree's spool resident (the kernel maps a file's cached pages around a fault, a
-        // folio at a time): 480 MB each, against 268 and 266 mapped by slice, and a peak RSS of
-        // 1.0 GB against 0.8 (BENCHMARKS.md, "Index build against cindex").
-        IdentityHashMap<Slice, MappedByteBuffer> spools = new IdentityHashMap<>();
-        long[] contentOffsets = new long[docs.size()];
-        ByteBuffer[] docSpools = new ByteBuffer[docs.size()];
-        int[] docAts = new int[docs.size()];
-        int[] docCounts = new int[docs.size()];
-        for (int doc = 0; doc < docs.size(); doc++) {
-            Doc d = docs.get(doc);
-            docSpools[doc] = spools.computeIfAbsent(d.slice(), ShardBuilder::mapTrigrams);
-            docAts[doc] =
-                    Math.toIntExact(4 * (d.file().trigramOffset() - d.slice().trigramStart()));
-            docCounts[doc] = d.file().trigrams();
+        // The definitions are written on a thread of their own while the postings are built: it
+        // waits for ctags to have had every file, then turns their tags into symbols.tgs.
+        FutureTask<SymbolExtractor.Result> definitions = null;
+        if (symbols != null) {
+            Path file = folder.resolve(ShardFiles.SYMBOLS);
+            definitions = new FutureTask<>(() -> extractSymbols(symbols, docs, file));
+            Thread writer = new Thread(definitions, "trigrep-definitions");
+            writer.setDaemon(true);
+            writer.start();
         }
         int trigrams;
         long contentBytes;
         long postingBytes;
         long varintBytes;
         PostingBuckets.Outcome postings;
-        try (TrigramIndexWriter index = new TrigramIndexWriter(folder.resolve(ShardFiles.TRIGRAMS), docs.size())) {
-            // Contents are copied on the pool while this thread (and others) build the postings.
-            java.util.concurrent.Future<Long> copying =
-                    pool.submit(() -> copyContents(ordered, folder, contentOffsets, docs));
-            postings = PostingBuckets.build(
-                    new PostingBuckets.DocTrigrams(docSpools, docAts, docCounts),
-                    pairBuffer,
-                    threads,
-                    pool,
-                    index,
-                    folder);
-            // build returned normally, so every posting worker has ended and nothing reads the
-            // spools: release them now, or each shard's would stay resident until a collection. (On
-            // a failure a worker may still run; the collector releases them then.)
-            for (MappedByteBuffer spool : spools.values()) {
-                Unmapper.unmap(spool);
-            }
-            contentBytes = await(copying);
-            index.finish();
-            trigrams = index.trigramCount();
-            postingBytes = index.postingBytes();
-            varintBytes = index.varintPostingBytes();
-        }
-        try (DocTableWriter table = new DocTableWriter(folder.resolve(ShardFiles.DOCS))) {
-            int[] perPackage = new int[weights.size()];
+        try {
+            // The filter collected each file's distinct trigrams once; read them instead of scanning
+            // again. Each slice maps its own run of its part's spool, not the whole spool: a part split
+            // over the shards (a striped package) is then resident in each shard's build only for that
+            // shard's files. Mapped whole, each of the Linux tree's two striped shards had nearly all
+            // of the tree's spool resident (the kernel maps a file's cached pages around a fault, a
+            // folio at a time): 480 MB each, against 268 and 266 mapped by slice, and a peak RSS of
+            // 1.0 GB against 0.8 (BENCHMARKS.md, "Index build against cindex").
+            IdentityHashMap<Slice, MappedByteBuffer> spools = new IdentityHashMap<>();
+            long[] contentOffsets = new long[docs.size()];
+            ByteBuffer[] docSpools = new ByteBuffer[docs.size()];
+            int[] docAts = new int[docs.size()];
+            int[] docCounts = new int[docs.size()];
             for (int doc = 0; doc < docs.size(); doc++) {
                 Doc d = docs.get(doc);
-                SpooledPart.SpooledFile f = d.file();
-                table.addDoc(
-                        contentOffsets[doc],
-                        f.length(),
-                        f.path(),
-                        d.packageId(),
-                        f.rank(),
-                        f.type().id(),
-                        f.lines());
-                perPackage[d.packageId()]++;
+                docSpools[doc] = spools.computeIfAbsent(d.slice(), ShardBuilder::mapTrigrams);
+                docAts[doc] =
+                        Math.toIntExact(4 * (d.file().trigramOffset() - d.slice().trigramStart()));
+                docCounts[doc] = d.file().trigrams();
             }
-            int id = 0;
-            for (Map.Entry<String, Float> p : weights.entrySet()) {
-                table.addPackage(p.getKey(), p.getValue(), perPackage[id++]);
+            try (TrigramIndexWriter index = new TrigramIndexWriter(folder.resolve(ShardFiles.TRIGRAMS), docs.size())) {
+                // Contents are copied on the pool while this thread (and others) build the postings.
+                java.util.concurrent.Future<Long> copying =
+                        pool.submit(() -> copyContents(ordered, folder, contentOffsets, docs));
+                postings = PostingBuckets.build(
+                        new PostingBuckets.DocTrigrams(docSpools, docAts, docCounts),
+                        pairBuffer,
+                        threads,
+                        pool,
+                        index,
+                        folder);
+                // build returned normally, so every posting worker has ended and nothing reads the
+                // spools: release them now, or each shard's would stay resident until a collection. (On
+                // a failure a worker may still run; the collector releases them then.)
+                for (MappedByteBuffer spool : spools.values()) {
+                    Unmapper.unmap(spool);
+                }
+                contentBytes = await(copying);
+                index.finish();
+                trigrams = index.trigramCount();
+                postingBytes = index.postingBytes();
+                varintBytes = index.varintPostingBytes();
             }
-            table.finish();
+            try (DocTableWriter table = new DocTableWriter(folder.resolve(ShardFiles.DOCS))) {
+                int[] perPackage = new int[weights.size()];
+                for (int doc = 0; doc < docs.size(); doc++) {
+                    Doc d = docs.get(doc);
+                    SpooledPart.SpooledFile f = d.file();
+                    table.addDoc(
+                            contentOffsets[doc],
+                            f.length(),
+                            f.path(),
+                            d.packageId(),
+                            f.rank(),
+                            f.type().id(),
+                            f.lines());
+                    perPackage[d.packageId()]++;
+                }
+                int id = 0;
+                for (Map.Entry<String, Float> p : weights.entrySet()) {
+                    table.addPackage(p.getKey(), p.getValue(), perPackage[id++]);
+                }
+                table.finish();
+            }
+        } catch (IOException | RuntimeException e) {
+            if (definitions != null) {
+                definitions.cancel(true);
+            }
+            throw e;
         }
         SymbolExtractor.Result extracted = null;
         List<IndexBuilder.SymbolFailure> failures = List.of();
         long symbolBytes = 0;
-        if (symbols != null) {
+        if (definitions != null) {
             phase.accept("definitions (ctags)");
-            Path file = folder.resolve(ShardFiles.SYMBOLS);
-            extracted = extractSymbols(symbols, docs, file);
-            symbolBytes = Files.size(file);
+            extracted = await(definitions);
+            symbolBytes = Files.size(folder.resolve(ShardFiles.SYMBOLS));
             List<IndexBuilder.SymbolFailure> named = new ArrayList<>();
             for (SymbolExtractor.Failure f : extracted.failures()) {
                 Doc d = docs.get(f.doc());
@@ -194,68 +216,37 @@ final class ShardBuilder {
     }
 
     /**
-     * Runs ctags over the docs' bytes, read from their spools rather than from the contents file
-     * (the same bytes: {@link #copyContents} copies the spools verbatim). The contents file went to
-     * disk by direct I/O and is not in the page cache; ctags's processes reading it back file by
-     * file, interleaved, filled the cache with it in 4 KiB pages, and a backend's mapping of such
-     * pages takes one page-table entry per 4 KiB. Left out of the cache, it is read by the
-     * backend's checksum pass in sequence, in pages of up to 2 MiB: on Linux {@code struct},
-     * 0.58 s back to back and 0.60 s after 3 s idle, against 0.58 and 0.74 s with 4 KiB pages
-     * (BENCHMARKS.md, "Large pages for the contents"). The spools, written just before, are still
-     * cached, so nothing is read from disk here.
+     * The docs' definitions, in doc order, from the tags ctags spilled while the corpus was read
+     * (waiting for it to have every file first).
      */
-    private static SymbolExtractor.Result extractSymbols(SymbolExtractor extractor, List<Doc> docs, Path out)
+    private static SymbolExtractor.Result extractSymbols(Definitions definitions, List<Doc> docs, Path out)
             throws IOException {
-        Map<Path, FileChannel> spools = new HashMap<>();
-        FileChannel[] spoolOf = new FileChannel[docs.size()];
-        try {
-            for (int doc = 0; doc < docs.size(); doc++) {
-                Path spool = docs.get(doc).slice().part().spool();
-                FileChannel channel = spools.get(spool);
-                if (channel == null) {
-                    channel = FileChannel.open(spool, StandardOpenOption.READ);
-                    spools.put(spool, channel);
-                }
-                spoolOf[doc] = channel;
-            }
-            return extractor.extract(
-                    new SymbolExtractor.Docs() {
-                        @Override
-                        public int count() {
-                            return docs.size();
-                        }
-
-                        @Override
-                        public String path(int doc) {
-                            return docs.get(doc).packageName() + "/" + pathOf(docs.get(doc));
-                        }
-
-                        @Override
-                        public int length(int doc) {
-                            return docs.get(doc).file().length();
-                        }
-
-                        @Override
-                        public void read(int doc, byte[] into) throws IOException {
-                            ByteBuffer target = ByteBuffer.wrap(into, 0, length(doc));
-                            long at = docs.get(doc).file().offset();
-                            while (target.hasRemaining()) {
-                                if (spoolOf[doc].read(target, at + target.position()) < 0) {
-                                    throw new IOException(
-                                            docs.get(doc).slice().part().spool() + ": ends inside doc " + doc);
-                                }
-                            }
-                        }
-                    },
-                    out);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while extracting symbols");
-        } finally {
-            for (FileChannel channel : spools.values()) {
-                channel.close();
+        Map<SpooledPart, Extraction.Batch> batches = definitions.feed().batches();
+        Extraction.Batch[] batchOf = new Extraction.Batch[docs.size()];
+        for (int doc = 0; doc < docs.size(); doc++) {
+            batchOf[doc] = batches.get(docs.get(doc).slice().part());
+            if (batchOf[doc] == null) {
+                throw new IllegalStateException("doc " + doc + " (" + pathOf(docs.get(doc)) + ") never went to ctags");
             }
         }
+        return definitions.extraction().write(
+                new Extraction.ShardDocs() {
+                    @Override
+                    public int count() {
+                        return docs.size();
+                    }
+
+                    @Override
+                    public Extraction.Batch batch(int doc) {
+                        return batchOf[doc];
+                    }
+
+                    @Override
+                    public int file(int doc) {
+                        return docs.get(doc).index();
+                    }
+                },
+                out);
     }
 
     /**

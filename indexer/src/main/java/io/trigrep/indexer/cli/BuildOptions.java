@@ -75,10 +75,10 @@ final class BuildOptions {
 
     @Option(
             names = "--symbol-budget-mb",
-            defaultValue = "${env:TRIGREP_SYMBOL_BUDGET_MB:-192}",
+            defaultValue = "${env:TRIGREP_SYMBOL_BUDGET_MB:-64}",
             description =
-                    "memory one shard's definitions may take while it is built; past it, the files with the most definitions"
-                            + " (generated ones, such as register headers) get none (env TRIGREP_SYMBOL_BUDGET_MB; default ${DEFAULT-VALUE})")
+                    "memory writing one shard's definitions may take; past it they are sorted in runs on disk, none is left out"
+                            + " (env TRIGREP_SYMBOL_BUDGET_MB; default ${DEFAULT-VALUE})")
     long symbolBudgetMb;
 
     /**

@@ -21,8 +21,6 @@ final class Summary {
         long files = 0;
         long failed = 0;
         long bytes = 0;
-        long overFiles = 0;
-        long overDefinitions = 0;
         for (var shard : report.shards()) {
             if (shard.symbols() == null) {
                 return "";
@@ -31,23 +29,13 @@ final class Summary {
             files += shard.symbols().files();
             failed += shard.symbols().failures().size();
             bytes += shard.symbolBytes();
-            for (var over : shard.symbols().overBudget()) {
-                overFiles++;
-                overDefinitions += over.definitions();
-            }
         }
         return String.format(
-                "symbols    %,d definitions from %,d files (%,d bytes)%s%s%n",
+                "symbols    %,d definitions from %,d files (%,d bytes)%s%n",
                 symbols,
                 files,
                 bytes,
-                failed == 0 ? "" : String.format("; ctags failed on %,d files (warnings above)", failed),
-                overFiles == 0
-                        ? ""
-                        : String.format(
-                                "; %,d definitions of the %,d files with the most left out over the shards'"
-                                        + " symbol budget (--symbol-budget-mb)",
-                                overDefinitions, overFiles));
+                failed == 0 ? "" : String.format("; ctags failed on %,d files (warnings above)", failed));
     }
 
     static String of(IndexBuilder.Report report, boolean verified) {

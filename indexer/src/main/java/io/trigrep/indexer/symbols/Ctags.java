@@ -122,7 +122,8 @@ final class Ctags implements Closeable {
                         throw new Failure("ctags: " + t.message);
                     }
                 } else if ("tag".equals(t.type) && t.name != null && t.line >= 1 && t.line <= Integer.MAX_VALUE) {
-                    tags.add(new Tag(t.name, (int) t.line, shared(t.kind), shared(t.language), shared(t.scope)));
+                    tags.add(new Tag(
+                            t.name, (int) t.line, shared(t.kind), shared(t.language), t.scope == null ? "" : t.scope));
                 }
             }
         } catch (IOException e) {
@@ -166,8 +167,8 @@ final class Ctags implements Closeable {
     }
 
     /**
-     * One String per distinct kind, language and scope: a shard's tags are held until its file is
-     * written, and there are few of these among millions of tags.
+     * One String per distinct kind and language (ctags has a few hundred), so that a caller may
+     * key them by identity.
      */
     private String shared(String s) {
         if (s == null) {

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The file names ctags has a parser for, from its {@code --list-maps}: extensions ({@code *.c}) and
  * exact names ({@code Makefile}) in hash sets, the few other globs ({@code *.[68][68][kKsSxX]})
- * matched one by one. Files it knows no language for are not sent to ctags at all.
+ * matched one by one, and templates of those names ({@code zconf.h.in}). Files it knows no language
+ * for are not sent to ctags at all.
  */
 final class CtagsLanguages {
     private final Set<String> extensions = new HashSet<>();
@@ -68,8 +69,17 @@ final class CtagsLanguages {
         return new CtagsLanguages(text.lines().toList());
     }
 
-    /** Whether ctags picks a parser for a file named {@code fileName} (no folders). */
+    /**
+     * Whether ctags picks a parser for a file named {@code fileName} (no folders): by its name, or,
+     * as ctags does for a template ({@code config.h.in}, {@code Makefile.in}), by its name without
+     * one trailing {@code .in}.
+     */
     boolean knows(String fileName) {
+        return matches(fileName)
+                || (fileName.length() > 3 && fileName.endsWith(".in") && matches(fileName.substring(0, fileName.length() - 3)));
+    }
+
+    private boolean matches(String fileName) {
         if (names.contains(fileName)) {
             return true;
         }

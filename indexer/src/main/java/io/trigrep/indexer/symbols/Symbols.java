@@ -462,19 +462,27 @@ public final class Symbols implements java.io.Closeable {
         }
     }
 
-    /** One of the file's string tables: offsets, then bytes. */
+    /**
+     * One of the file's string tables: offsets, then bytes. Each string is sliced from the mapping
+     * on its own, so a table may be larger than one mapped span (up to the 4 GiB its offsets reach).
+     */
     private static final class StringTable {
         private final MappedFile file;
         private final long offsetsAt;
         private final int count;
-        private final ByteBuffer bytes;
+        private final long bytesAt;
+        private final long length;
 
         StringTable(MappedFile file, long offsetsAt, int count) throws CorruptIndexException {
             this.file = file;
             this.offsetsAt = offsetsAt;
             this.count = count;
-            long length = file.getInt(offsetsAt + 4L * count) & 0xffffffffL;
-            this.bytes = file.slice(offsetsAt + 4L * (count + 1L), (int) Math.min(length, Integer.MAX_VALUE));
+            this.length = file.getInt(offsetsAt + 4L * count) & 0xffffffffL;
+            this.bytesAt = offsetsAt + 4L * (count + 1L);
+            if (bytesAt + length > file.size()) {
+                throw new CorruptIndexException(
+                        file.path(), offsetsAt + 4L * count, "string table of " + length + " bytes runs past the file");
+            }
         }
 
         int checkId(int id, long at) throws CorruptIndexException {
@@ -488,16 +496,15 @@ public final class Symbols implements java.io.Closeable {
             if (id < 0 || id >= count) {
                 throw new IllegalArgumentException("id must be in [0, " + count + "), got " + id);
             }
-            int start = file.getInt(offsetsAt + 4L * id);
-            int end = file.getInt(offsetsAt + 4L * id + 4);
-            if (start < 0 || end < start || end > bytes.capacity()) {
+            long start = file.getInt(offsetsAt + 4L * id) & 0xffffffffL;
+            long end = file.getInt(offsetsAt + 4L * id + 4) & 0xffffffffL;
+            if (end < start || end > length || end - start > MappedFile.DEFAULT_MAX_SPAN) {
                 throw new CorruptIndexException(
                         file.path(),
                         offsetsAt + 4L * id,
-                        "string " + id + " spans [" + start + ", " + end + ") of a " + bytes.capacity()
-                                + "-byte table");
+                        "string " + id + " spans [" + start + ", " + end + ") of a " + length + "-byte table");
             }
-            return bytes.slice(start, end - start);
+            return file.slice(bytesAt + start, (int) (end - start));
         }
 
         String string(int id) throws CorruptIndexException {

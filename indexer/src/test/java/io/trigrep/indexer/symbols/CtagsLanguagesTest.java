@@ -32,6 +32,17 @@ class CtagsLanguagesTest {
     }
 
     @Test
+    void aTemplateIsKnownByItsNameWithoutOneTrailingIn() {
+        CtagsLanguages languages = new CtagsLanguages(List.of("C *.c *.h", "Make [Mm]akefile *.mak"));
+        assertThat(languages.knows("zconf.h.in")).isTrue();
+        assertThat(languages.knows("Makefile.in")).isTrue();
+        assertThat(languages.knows("config.h.in.in")).as("one suffix only, as ctags").isFalse();
+        assertThat(languages.knows("notes.in")).isFalse();
+        assertThat(languages.knows(".in")).isFalse();
+        assertThat(languages.knows("zconf.h.tmpl")).isFalse();
+    }
+
+    @Test
     @Tag("external") // drives ctags
     void realCtagsKnowsSourcesButNotDependencyFiles() throws Exception {
         SymbolExtractor extractor =
@@ -41,5 +52,7 @@ class CtagsLanguagesTest {
         assertThat(extractor.wants("pkg/tools/build.py")).isTrue();
         assertThat(extractor.wants("binutils/gas/testsuite/gas/arm/mve-vpt.d")).isFalse();
         assertThat(extractor.wants("pkg/README")).isFalse();
+        assertThat(extractor.wants("zlib/zconf.h.in")).isTrue();
+        assertThat(extractor.wants("pkg/config.h.in")).isTrue();
     }
 }

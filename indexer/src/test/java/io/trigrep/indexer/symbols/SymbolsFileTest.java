@@ -111,6 +111,25 @@ class SymbolsFileTest {
     }
 
     @Test
+    void aTinyMemorySpillsRunsAndWritesTheSameBytes(@TempDir Path dir) throws Exception {
+        Tag[][] byDoc = randomTags(60, 400);
+        Path ample = dir.resolve("ample.tgs");
+        Path tiny = dir.resolve("tiny.tgs");
+        SymbolsWriter.Written inMemory = SymbolsWriter.write(ample, byDoc, 64L << 20);
+        SymbolsWriter.Written spilled = SymbolsWriter.write(tiny, byDoc, 16 * 1024);
+        assertThat(inMemory.runs()).isZero();
+        assertThat(spilled.runs()).isGreaterThan(10);
+        assertThat(spilled.symbols()).isEqualTo(inMemory.symbols()).isPositive();
+        assertThat(Files.readAllBytes(tiny)).isEqualTo(Files.readAllBytes(ample));
+        Symbols.openFile(tiny).verify();
+        try (var left = Files.list(dir)) {
+            assertThat(left.map(p -> p.getFileName().toString()).toList())
+                    .as("scratch files removed")
+                    .containsExactlyInAnyOrder("ample.tgs", "tiny.tgs");
+        }
+    }
+
+    @Test
     void trigramListsFindExactlyTheNamesAScanFinds(@TempDir Path dir) throws Exception {
         Path file = dir.resolve(ShardFiles.SYMBOLS);
         SymbolsWriter.write(file, randomTags(7, 300));

@@ -1,0 +1,353 @@
+package io.trigrep.indexer.symbols;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * ctags at work while a build reads its corpus: files are {@link #add added} as they are read,
+ * each to the next of a fixed number of ctags processes in turn, through bounded queues; each
+ * process's worker spills the tags it gets to a spool file of its own. Once every file is in
+ * ({@link #finish}), {@link #write} turns the tags of one shard's docs, in the shard's order, into
+ * its {@code symbols.tgs}, within {@link SymbolExtractor.Config#budgetBytes}.
+ *
+ * <p>The n-th file added goes to process n mod P, and each process takes its files in the order
+ * they were added: ctags keeps some state from one file to the next (its TeX parser carries a
+ * {@code \part} into the next file's scopes), so adding the same files in the same order gives
+ * the same tags, however the threads interleave.
+ */
+public final class Extraction implements Closeable {
+    /** Files queued per process: references only, the bytes are read by the process's worker. */
+    static final int QUEUE_FILES = 1024;
+
+    /** What ctags made of the files of one {@link #add}, by file index. */
+    public static final class Batch {
+        private final SymbolExtractor.Docs docs;
+        /** Spool (high 16 bits) and offset (low 48) of a file's tags. */
+        private final long[] at;
+        /** A file's tag count; -1 when it did not go to ctags. */
+        private final int[] count;
+        private final int[] bytes;
+        private final String[] failure;
+        private final AtomicInteger pending = new AtomicInteger(1);
+
+        Batch(SymbolExtractor.Docs docs) {
+            int n = docs.count();
+            this.docs = docs;
+            this.at = new long[n];
+            this.count = new int[n];
+            this.bytes = new int[n];
+            this.failure = new String[n];
+            Arrays.fill(count, -1);
+        }
+
+        /** One fewer file (or the adder) holds the docs; the last one closes them. */
+        private void release() throws IOException {
+            if (pending.decrementAndGet() == 0) {
+                docs.close();
+            }
+        }
+    }
+
+    /** One shard's docs, in its doc order: where each one was added. */
+    public interface ShardDocs {
+        int count();
+
+        Batch batch(int doc);
+
+        /** The doc's index in its batch. */
+        int file(int doc);
+    }
+
+    private record Item(Batch batch, int file) {}
+
+    /** Tells a worker that no file follows. */
+    private static final Item END = new Item(null, -1);
+
+    private final SymbolExtractor extractor;
+    private final Path scratch;
+    private final boolean ownScratch;
+    private final Labels labels = new Labels();
+    private final ScheduledExecutorService timer;
+    private final List<BlockingQueue<Item>> queues = new ArrayList<>();
+    private final List<Spill.Writer> spools = new ArrayList<>();
+    private final List<Thread> workers = new ArrayList<>();
+    private volatile IOException broken;
+    private long added;
+    private boolean finished;
+
+    Extraction(SymbolExtractor extractor, Path scratch, boolean ownScratch) throws IOException {
+        this.extractor = extractor;
+        this.scratch = scratch;
+        this.ownScratch = ownScratch;
+        SymbolExtractor.Config config = extractor.config();
+        ScheduledThreadPoolExecutor alarms = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "trigrep-ctags-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        // Each file sets an alarm and nearly always cancels it: gone at once, not held until due.
+        alarms.setRemoveOnCancelPolicy(true);
+        this.timer = alarms;
+        try {
+            for (int w = 0; w < config.processes(); w++) {
+                BlockingQueue<Item> queue = new ArrayBlockingQueue<>(QUEUE_FILES);
+                Spill.Writer spool = new Spill.Writer(scratch.resolve("tags-" + w));
+                queues.add(queue);
+                spools.add(spool);
+                int number = w;
+                Thread t = new Thread(() -> work(number, queue, spool), "trigrep-ctags-" + w);
+                t.setDaemon(true);
+                workers.add(t);
+            }
+        } catch (IOException e) {
+            close();
+            throw e;
+        }
+        for (Thread t : workers) {
+            t.start();
+        }
+    }
+
+    /**
+     * Queues {@code docs}' files that ctags has a parser for, each to the next process in turn;
+     * waits while that process's queue is full. Call from one thread, in an order that depends
+     * only on the input.
+     */
+    public Batch add(SymbolExtractor.Docs docs) throws IOException, InterruptedException {
+        if (finished) {
+            throw new IllegalStateException("add after finish");
+        }
+        Batch batch = new Batch(docs);
+        try {
+            for (int i = 0; i < batch.count.length; i++) {
+                if (broken != null) {
+                    throw new IOException("symbol extraction failed: " + broken.getMessage(), broken);
+                }
+                if (extractor.wants(docs.path(i))) {
+                    batch.count[i] = 0;
+                    batch.pending.incrementAndGet();
+                    queues.get((int) (added++ % queues.size())).put(new Item(batch, i));
+                }
+            }
+        } finally {
+            batch.release();
+        }
+        return batch;
+    }
+
+    /** Waits until ctags has had every file added; after this only {@link #write} and {@link #close}. */
+    public void finish() throws IOException, InterruptedException {
+        if (!finished) {
+            finished = true;
+            for (BlockingQueue<Item> q : queues) {
+                q.put(END);
+            }
+            for (Thread t : workers) {
+                t.join();
+            }
+            timer.shutdownNow();
+            for (Spill.Writer spool : spools) {
+                spool.flush();
+            }
+        }
+        if (broken != null) {
+            throw new IOException("symbol extraction failed: " + broken.getMessage(), broken);
+        }
+    }
+
+    private void work(int number, BlockingQueue<Item> queue, Spill.Writer spool) {
+        SymbolExtractor.Config config = extractor.config();
+        byte[] buffer = new byte[1 << 16];
+        IdentityHashMap<String, Integer> labelIds = new IdentityHashMap<>();
+        try (Ctags ctags = new Ctags(config.program(), config.perFileLimit().toNanos(), timer)) {
+            while (true) {
+                Item item = queue.take();
+                if (item.batch() == null) {
+                    return;
+                }
+                Batch b = item.batch();
+                int i = item.file();
+                try {
+                    if (broken == null) {
+                        buffer = tag(ctags, b, i, buffer, number, spool, labelIds);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    synchronized (this) {
+                        if (broken == null) {
+                            broken = e instanceof IOException io ? io : new IOException(e);
+                        }
+                    }
+                } finally {
+                    try {
+                        b.release();
+                    } catch (IOException e) {
+                        synchronized (this) {
+                            broken = broken != null ? broken : e;
+                        }
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Tags file {@code i} of {@code b} and spills its tags; returns the (maybe grown) buffer. */
+    private byte[] tag(
+            Ctags ctags,
+            Batch b,
+            int i,
+            byte[] buffer,
+            int number,
+            Spill.Writer spool,
+            IdentityHashMap<String, Integer> labelIds)
+            throws IOException {
+        int length = b.docs.length(i);
+        if (buffer.length < length) {
+            buffer = new byte[Math.max(length, 2 * buffer.length)];
+        }
+        b.docs.read(i, buffer);
+        List<Tag> tags;
+        try {
+            tags = ctags.tags(b.docs.path(i), buffer, length);
+        } catch (Ctags.Failure f) {
+            b.failure[i] = f.getMessage();
+            return buffer;
+        }
+        Tag[] sorted = tags.toArray(new Tag[0]);
+        // ctags' order, made stable by line (it may report a scope's members after the scope's end)
+        Arrays.sort(sorted, (x, y) -> Integer.compare(x.line(), y.line()));
+        long start = spool.position();
+        for (Tag t : sorted) {
+            byte[] name = t.name().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] scope = t.scope().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            spool.writeVarint(t.line());
+            // Ctags hands out one String per distinct label, so a worker's own map finds it by identity.
+            spool.writeVarint(labelIds.computeIfAbsent(t.kind(), labels::id));
+            spool.writeVarint(labelIds.computeIfAbsent(t.language(), labels::id));
+            spool.writeVarint(name.length);
+            spool.write(name, 0, name.length);
+            spool.writeVarint(scope.length);
+            spool.write(scope, 0, scope.length);
+        }
+        long bytes = spool.position() - start;
+        if (bytes > Integer.MAX_VALUE) {
+            throw new IOException(b.docs.path(i) + ": its tags take over " + Integer.MAX_VALUE + " bytes");
+        }
+        b.at[i] = (long) number << 48 | start;
+        b.bytes[i] = (int) bytes;
+        b.count[i] = sorted.length;
+        return buffer;
+    }
+
+    /** Writes the symbols of {@code docs} (every one added before {@link #finish}) to {@code out}. */
+    public SymbolExtractor.Result write(ShardDocs docs, Path out) throws IOException {
+        if (!finished || broken != null) {
+            throw new IllegalStateException("write before a successful finish");
+        }
+        int n = docs.count();
+        int files = 0;
+        List<SymbolExtractor.Failure> failures = new ArrayList<>();
+        for (int d = 0; d < n; d++) {
+            Batch b = docs.batch(d);
+            int f = docs.file(d);
+            if (b.count[f] >= 0) {
+                files++;
+            }
+            if (b.failure[f] != null) {
+                failures.add(new SymbolExtractor.Failure(d, b.failure[f]));
+            }
+        }
+        Spill.Reader[] readers = new Spill.Reader[spools.size()];
+        for (int w = 0; w < readers.length; w++) {
+            readers[w] = new Spill.Reader(spools.get(w).channel(), 0, 0);
+        }
+        byte[][] name = {new byte[256]};
+        byte[][] scope = {new byte[256]};
+        SymbolsWriter.TagSource source = new SymbolsWriter.TagSource() {
+            @Override
+            public int docs() {
+                return n;
+            }
+
+            @Override
+            public void tags(int doc, SymbolsWriter.TagSink sink) throws IOException {
+                Batch b = docs.batch(doc);
+                int f = docs.file(doc);
+                if (b.count[f] <= 0) {
+                    return;
+                }
+                long at = b.at[f] & ((1L << 48) - 1);
+                Spill.Reader in = readers[(int) (b.at[f] >>> 48)].reset(at, at + b.bytes[f]);
+                for (int t = 0; t < b.count[f]; t++) {
+                    int line = in.readVarint();
+                    int kind = in.readVarint();
+                    int language = in.readVarint();
+                    int nameLength = in.readVarint();
+                    if (name[0].length < nameLength) {
+                        name[0] = new byte[Math.max(nameLength, 2 * name[0].length)];
+                    }
+                    in.read(name[0], 0, nameLength);
+                    int scopeLength = in.readVarint();
+                    if (scope[0].length < scopeLength) {
+                        scope[0] = new byte[Math.max(scopeLength, 2 * scope[0].length)];
+                    }
+                    in.read(scope[0], 0, scopeLength);
+                    sink.tag(line, name[0], nameLength, scope[0], scopeLength, kind, language);
+                }
+            }
+        };
+        Path temporary = Files.createTempDirectory(scratch, "symbols-");
+        SymbolsWriter.Written written;
+        try {
+            written = SymbolsWriter.write(out, source, labels, temporary, extractor.config().budgetBytes());
+        } finally {
+            SymbolsWriter.deleteTree(temporary);
+        }
+        return new SymbolExtractor.Result(written.symbols(), files, List.copyOf(failures), written.runs());
+    }
+
+    /** Stops the processes and deletes the spools (and the scratch folder when the extraction made it). */
+    @Override
+    public void close() throws IOException {
+        finished = true;
+        for (Thread t : workers) {
+            t.interrupt();
+        }
+        for (Thread t : workers) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        timer.shutdownNow();
+        // Files still queued (a build that stopped) give their docs back.
+        for (BlockingQueue<Item> q : queues) {
+            for (Item item = q.poll(); item != null; item = q.poll()) {
+                if (item.batch() != null) {
+                    item.batch().release();
+                }
+            }
+        }
+        for (Spill.Writer spool : spools) {
+            spool.close();
+            Files.deleteIfExists(spool.path());
+        }
+        if (ownScratch) {
+            SymbolsWriter.deleteTree(scratch);
+        }
+    }
+}
