@@ -40,7 +40,6 @@ public final class IndexUpdater {
      * @param added    packages indexed by this change (full names)
      * @param replaced packages whose older version's files were deleted because a new one was added
      * @param removed  packages removed on request
-     * @param notFound {@code --remove} names the index did not hold
      * @param errors   inputs that could not be read (a package that failed keeps its older version)
      * @param merged   segments folded by merges, and the segments they became
      */
@@ -50,7 +49,6 @@ public final class IndexUpdater {
             List<String> added,
             List<String> replaced,
             List<String> removed,
-            List<String> notFound,
             List<String> errors,
             int merged,
             int mergedInto,
@@ -107,7 +105,6 @@ public final class IndexUpdater {
                 result.added(),
                 result.replaced(),
                 result.removed(),
-                result.notFound(),
                 result.errors(),
                 merged.merged(),
                 merged.mergedInto(),
@@ -161,6 +158,16 @@ public final class IndexUpdater {
                     namesByKey.computeIfAbsent(key, x -> new TreeSet<>()).add(p.name());
                 }
             }
+            List<String> unknown = new ArrayList<>();
+            for (String key : removeKeys) {
+                if (!addByKey.containsKey(key) && !namesByKey.containsKey(key)) {
+                    unknown.add(key);
+                }
+            }
+            if (!unknown.isEmpty()) {
+                throw new IllegalArgumentException("--remove " + String.join(" ", unknown)
+                        + ": the index holds no such package; nothing was changed");
+            }
             // Loads as they will be once every replaced and removed package is gone.
             long[] loads = new long[shards.size()];
             for (int k = 0; k < shards.size(); k++) {
@@ -213,7 +220,6 @@ public final class IndexUpdater {
             }
             List<String> replaced = new ArrayList<>();
             List<String> removed = new ArrayList<>();
-            List<String> notFound = new ArrayList<>();
             Set<String> goneKeys = new LinkedHashSet<>();
             for (String key : addByKey.keySet()) {
                 if (readKeys.contains(key)) {
@@ -225,13 +231,8 @@ public final class IndexUpdater {
                 if (addByKey.containsKey(key)) {
                     continue; // removed and added: a replacement, above
                 }
-                Set<String> names = namesByKey.get(key);
-                if (names == null) {
-                    notFound.add(key);
-                } else {
-                    goneKeys.add(key);
-                    removed.addAll(names);
-                }
+                goneKeys.add(key);
+                removed.addAll(namesByKey.get(key));
             }
             // Deletes, per segment: its newly deleted docs gathered, then one new bitmap each.
             Map<List<Integer>, List<Integer>> gone = new HashMap<>();
@@ -282,7 +283,6 @@ public final class IndexUpdater {
                         List.of(),
                         List.of(),
                         List.of(),
-                        notFound,
                         report == null ? List.of() : report.errors(),
                         0,
                         0,
@@ -311,7 +311,6 @@ public final class IndexUpdater {
                     added,
                     replaced,
                     removed,
-                    notFound,
                     report == null ? List.of() : report.errors(),
                     0,
                     0,
