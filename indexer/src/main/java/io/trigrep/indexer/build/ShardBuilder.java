@@ -2,6 +2,7 @@ package io.trigrep.indexer.build;
 
 import io.trigrep.indexer.format.ContentWriter;
 import io.trigrep.indexer.format.DocTableWriter;
+import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.format.TrigramIndexWriter;
 import io.trigrep.indexer.format.Unmapper;
@@ -71,8 +72,12 @@ final class ShardBuilder {
                 .thenComparingInt(s -> s.part().index())
                 .thenComparingInt(Slice::from));
         TreeMap<String, Float> weights = new TreeMap<>();
+        Map<String, GitRefs> refs = new HashMap<>();
+        boolean git = false;
         for (Slice s : ordered) {
             weights.put(s.part().packageName(), s.part().weight());
+            refs.put(s.part().packageName(), s.part().refs());
+            git |= s.part().refs().isRepository();
         }
         Map<String, Integer> ids = new HashMap<>();
         for (String name : weights.keySet()) {
@@ -138,7 +143,7 @@ final class ShardBuilder {
             postingBytes = index.postingBytes();
             varintBytes = index.varintPostingBytes();
         }
-        try (DocTableWriter table = new DocTableWriter(folder.resolve(ShardFiles.DOCS))) {
+        try (DocTableWriter table = new DocTableWriter(folder.resolve(ShardFiles.DOCS), git)) {
             int[] perPackage = new int[weights.size()];
             for (int doc = 0; doc < docs.size(); doc++) {
                 Doc d = docs.get(doc);
@@ -150,12 +155,13 @@ final class ShardBuilder {
                         d.packageId(),
                         f.rank(),
                         f.type().id(),
-                        f.lines());
+                        f.lines(),
+                        f.branches());
                 perPackage[d.packageId()]++;
             }
             int id = 0;
             for (Map.Entry<String, Float> p : weights.entrySet()) {
-                table.addPackage(p.getKey(), p.getValue(), perPackage[id++]);
+                table.addPackage(p.getKey(), p.getValue(), perPackage[id++], refs.get(p.getKey()));
             }
             table.finish();
         }

@@ -68,6 +68,9 @@ public final class IndexCommand implements Callable<Integer> {
     @Mixin
     BuildOptions build;
 
+    @Mixin
+    GitOptions git;
+
     @Parameters(
             arity = "1..*",
             paramLabel = "INPUT",
@@ -91,7 +94,7 @@ public final class IndexCommand implements Callable<Integer> {
         }
         Files.createDirectories(out);
         int[] errorCount = {0};
-        List<PackageSource> packages = Corpus.discoverInputs(inputs, out, message -> {
+        List<PackageSource> packages = Corpus.discoverInputs(inputs, out, git.mirror(), message -> {
             errorCount[0]++;
             err.println("error: " + message);
         });

@@ -58,6 +58,9 @@ public final class UpdateCommand implements Callable<Integer> {
     @Mixin
     BuildOptions build;
 
+    @Mixin
+    GitOptions git;
+
     @Override
     public Integer call() throws Exception {
         PrintStream err = System.err;
@@ -73,7 +76,7 @@ public final class UpdateCommand implements Callable<Integer> {
         int[] inputErrors = {0};
         List<PackageSource> packages = add.isEmpty()
                 ? List.of()
-                : Corpus.discoverInputs(add, folder.index, message -> {
+                : Corpus.discoverInputs(add, folder.index, git.mirror(), message -> {
                     inputErrors[0]++;
                     err.println("error: " + message);
                 });

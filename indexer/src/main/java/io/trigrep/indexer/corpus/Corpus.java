@@ -29,16 +29,26 @@ public final class Corpus {
 
     /** {@link #discoverInputs} over paths. */
     public static List<PackageSource> discover(List<Path> inputs, Path scratch, Consumer<String> errors) {
-        return discoverInputs(inputs.stream().map(Path::toString).toList(), scratch, errors);
+        return discoverInputs(inputs.stream().map(Path::toString).toList(), scratch, null, errors);
     }
 
-    /** Discovers packages; problems with an input are reported to {@code errors} and that input is skipped. */
-    public static List<PackageSource> discoverInputs(List<String> inputs, Path scratch, Consumer<String> errors) {
+    /**
+     * Discovers packages; problems with an input are reported to {@code errors} and that input is
+     * skipped. A git input is a repository's folder or a URL (mirrored into {@code mirrors} first;
+     * null: URLs are refused), optionally followed by {@code @BRANCH,BRANCH…}.
+     */
+    public static List<PackageSource> discoverInputs(
+            List<String> inputs, Path scratch, GitMirror mirrors, Consumer<String> errors) {
         TreeMap<String, PackageSource> packages = new TreeMap<>();
         for (String input : inputs) {
             try {
-                Path path = Path.of(input);
-                if (Files.isDirectory(path)) {
+                Path path = GitMirror.isUrl(input) ? null : Path.of(input);
+                GitPackage git = path != null && Files.exists(path) ? null : git(input, mirrors);
+                if (git != null) {
+                    add(git, packages, errors);
+                } else if (path == null) {
+                    errors.accept(input + ": not a repository URL this reads");
+                } else if (Files.isDirectory(path)) {
                     folder(path, scratch, packages, errors);
                 } else if (Files.isRegularFile(path)) {
                     add(single(path, scratch), packages, errors);
@@ -54,6 +64,37 @@ public final class Corpus {
             }
         }
         return new ArrayList<>(packages.values());
+    }
+
+    /**
+     * The repository {@code input} names: {@code FOLDER@BRANCHES}, a URL, or {@code URL@BRANCHES};
+     * null when it names none.
+     */
+    private static GitPackage git(String input, GitMirror mirrors) throws IOException {
+        String target = input;
+        List<String> branches = List.of();
+        int at = input.lastIndexOf('@');
+        if (at > 0 && !input.substring(at + 1).contains("/") && !input.substring(at + 1).contains(":")) {
+            String left = input.substring(0, at);
+            if (GitMirror.isUrl(left) || (Files.isDirectory(Path.of(left)) && isGitRepository(Path.of(left)))) {
+                target = left;
+                branches = List.of(input.substring(at + 1).split(",", -1));
+                if (branches.stream().anyMatch(String::isEmpty)) {
+                    throw new IOException(input + ": an empty branch name; write REPO@BRANCH,BRANCH");
+                }
+            }
+        }
+        if (GitMirror.isUrl(target)) {
+            if (mirrors == null) {
+                throw new IOException(input + ": a URL needs a mirror cache (--git-cache)");
+            }
+            Path folder = mirrors.update(target);
+            return GitPackage.open(folder, branches, GitPackage.repositoryName(target), LinkTemplates.forRemote(target));
+        }
+        if (!branches.isEmpty()) {
+            return GitPackage.open(Path.of(target), branches, "", "");
+        }
+        return null;
     }
 
     /** NAME of a {@code NAME=FOLDER} input whose FOLDER is a folder, or null. */
@@ -84,9 +125,15 @@ public final class Corpus {
         return PackageKey.of(name).equals(name) ? FolderKind.MIRROR : FolderKind.VERSIONED;
     }
 
-    /** A work tree ({@code .git} inside) or a bare repository ({@code HEAD}, {@code objects/}, {@code refs/}). */
+    /**
+     * A work tree (a {@code .git} folder with a {@code HEAD}, or a {@code .git} file naming one) or a
+     * bare repository ({@code HEAD}, {@code objects/}, {@code refs/}). A stray {@code .git} folder
+     * without {@code HEAD} leaves a folder what it otherwise is.
+     */
     public static boolean isGitRepository(Path folder) {
-        return Files.exists(folder.resolve(".git"), LinkOption.NOFOLLOW_LINKS)
+        Path dotGit = folder.resolve(".git");
+        return Files.isRegularFile(dotGit.resolve("HEAD"))
+                || Files.isRegularFile(dotGit, LinkOption.NOFOLLOW_LINKS)
                 || (Files.isRegularFile(folder.resolve("HEAD"))
                         && Files.isDirectory(folder.resolve("objects"))
                         && Files.isDirectory(folder.resolve("refs")));
@@ -101,6 +148,10 @@ public final class Corpus {
             Path folder, Path scratch, NavigableMap<String, PackageSource> packages, Consumer<String> errors)
             throws IOException {
         FolderKind kind = kind(folder);
+        if (kind == FolderKind.GIT) {
+            add(GitPackage.open(folder, List.of(), "", ""), packages, errors);
+            return;
+        }
         if (kind != FolderKind.MIRROR) {
             add(new FolderPackage(name(folder), folder), packages, errors);
             return;
@@ -168,7 +219,13 @@ public final class Corpus {
             if (name.startsWith(".") || consumed.contains(entry) || name.endsWith(".dsc")) {
                 continue;
             }
-            if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) && isGitRepository(entry)) {
+                try {
+                    add(GitPackage.open(entry, List.of(), "", ""), packages, errors);
+                } catch (IOException e) {
+                    errors.accept(e.getMessage());
+                }
+            } else if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
                 add(new FolderPackage(name, entry), packages, errors);
             } else if (Files.isRegularFile(entry) && ArchivePackage.isArchive(name)) {
                 add(ArchivePackage.of(entry), packages, errors);

@@ -20,7 +20,7 @@ class CorpusTest {
     }
 
     private List<String> names(List<String> errors, String... inputs) {
-        return Corpus.discoverInputs(List.of(inputs), dir, errors::add).stream()
+        return Corpus.discoverInputs(List.of(inputs), dir, null, errors::add).stream()
                 .map(PackageSource::name)
                 .toList();
     }
@@ -49,6 +49,7 @@ class CorpusTest {
     void aGitWorkTreeIsOnePackage() throws Exception {
         Path repo = dir.resolve("proj");
         Files.createDirectories(repo.resolve(".git"));
+        write(repo.resolve(".git/HEAD"), "ref: refs/heads/main\n");
         write(repo.resolve("src/a.c"), "x\n");
         assertThat(Corpus.kind(repo)).isEqualTo(Corpus.FolderKind.GIT);
     }

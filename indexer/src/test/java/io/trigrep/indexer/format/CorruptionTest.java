@@ -86,7 +86,7 @@ class CorruptionTest {
         assertThatThrownBy(() -> Shard.open(shard))
                 .isInstanceOf(CorruptIndexException.class)
                 .hasMessage(
-                        shard.resolve(ShardFiles.DOCS) + " at offset 8: format version 99, this build reads version 1");
+                        shard.resolve(ShardFiles.DOCS) + " at offset 8: format version 99, this build reads versions 1 to 2");
     }
 
     @Test
