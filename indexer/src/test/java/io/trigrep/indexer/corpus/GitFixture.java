@@ -80,8 +80,17 @@ public final class GitFixture implements AutoCloseable {
         }
     }
 
+    /** The commit {@code branch} is at. */
+    public String head(String branch) throws IOException {
+        ObjectId id = repo.resolve(Constants.R_HEADS + branch);
+        if (id == null) {
+            throw new IOException("no branch " + branch);
+        }
+        return id.name();
+    }
+
     /** Points HEAD at {@code branch}, as a clone's default branch. */
-    public void head(String branch) throws IOException {
+    public void headAt(String branch) throws IOException {
         repo.updateRef(Constants.HEAD).link(Constants.R_HEADS + branch);
     }
 

@@ -130,7 +130,7 @@ class GitPackageTest {
         try (GitFixture repo = GitFixture.bare(dir.resolve("proj.git"))) {
             String main = repo.commit("main", mainTree());
             String dev = repo.commit("dev", devTree());
-            repo.head("main");
+            repo.headAt("main");
             List<String> errors = new ArrayList<>();
             List<PackageSource> sources =
                     Corpus.discoverInputs(List.of(repo.folder() + "@main,dev"), dir, null, errors::add);
@@ -169,7 +169,7 @@ class GitPackageTest {
         Path index = dir.resolve("index");
         try (GitFixture repo = GitFixture.bare(dir.resolve("lib.git"))) {
             repo.commit("trunk", Map.of("x.c", file("int x;\n")));
-            repo.head("trunk");
+            repo.headAt("trunk");
             List<String> errors = new ArrayList<>();
             List<PackageSource> sources = Corpus.discoverInputs(List.of(repo.folder().toString()), dir, null,
                     errors::add);
