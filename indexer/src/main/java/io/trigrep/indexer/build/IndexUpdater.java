@@ -2,6 +2,7 @@ package io.trigrep.indexer.build;
 
 import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.format.DocTable;
+import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.format.Manifest;
 import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.segments.Deletes;
@@ -40,6 +41,8 @@ public final class IndexUpdater {
      * @param added    packages indexed by this change (full names)
      * @param replaced packages whose older version's files were deleted because a new one was added
      * @param removed  packages removed on request
+     * @param unchanged git repositories given to add whose branches the index holds at the same
+     *                 commits: not read again
      * @param errors   inputs that could not be read (a package that failed keeps its older version)
      * @param merged   segments folded by merges, and the segments they became
      */
@@ -49,6 +52,7 @@ public final class IndexUpdater {
             List<String> added,
             List<String> replaced,
             List<String> removed,
+            List<String> unchanged,
             List<String> errors,
             int merged,
             int mergedInto,
@@ -105,6 +109,7 @@ public final class IndexUpdater {
                 result.added(),
                 result.replaced(),
                 result.removed(),
+                result.unchanged(),
                 result.errors(),
                 merged.merged(),
                 merged.mergedInto(),
@@ -113,14 +118,27 @@ public final class IndexUpdater {
 
     private Result updateLocked(
             Path root,
-            List<PackageSource> add,
-            Map<String, String> addByKey,
+            List<PackageSource> given,
+            Map<String, String> givenByKey,
             Set<String> removeKeys,
             Consumer<String> errors)
             throws IOException, InterruptedException {
         Generation g = IndexFolder.settle(root);
         List<WorkingShard> shards = WorkingShard.open(root, g);
         try {
+            // A repository whose branches the index holds at the same commits is not read again.
+            Map<String, GitRefs> held = heldRefs(shards);
+            List<PackageSource> add = new ArrayList<>();
+            Map<String, String> addByKey = new LinkedHashMap<>(givenByKey);
+            List<String> unchanged = new ArrayList<>();
+            for (PackageSource p : given) {
+                if (p.refs().isRepository() && p.refs().equals(held.get(p.name()))) {
+                    unchanged.add(p.name());
+                    addByKey.remove(PackageKey.of(p.name()));
+                } else {
+                    add.add(p);
+                }
+            }
             // Which docs each affected package has, per shard and segment.
             Map<String, List<int[]>> docsByKey = new HashMap<>();
             Map<String, Set<String>> namesByKey = new TreeMap<>();
@@ -283,6 +301,7 @@ public final class IndexUpdater {
                         List.of(),
                         List.of(),
                         List.of(),
+                        unchanged,
                         report == null ? List.of() : report.errors(),
                         0,
                         0,
@@ -311,6 +330,7 @@ public final class IndexUpdater {
                     added,
                     replaced,
                     removed,
+                    unchanged,
                     report == null ? List.of() : report.errors(),
                     0,
                     0,
@@ -318,6 +338,27 @@ public final class IndexUpdater {
         } finally {
             WorkingShard.close(shards);
         }
+    }
+
+    /** The branches of every git repository package with a live file, by package name. */
+    private static Map<String, GitRefs> heldRefs(List<WorkingShard> shards) throws IOException {
+        Map<String, GitRefs> held = new HashMap<>();
+        for (WorkingShard w : shards) {
+            for (Segment seg : w.segments) {
+                DocTable table = seg.shard().docs();
+                boolean any = false;
+                for (int p = 0; p < table.packageCount() && !any; p++) {
+                    any = table.refs(p).isRepository();
+                }
+                for (int d = 0; any && d < table.docCount(); d++) {
+                    int p = table.packageId(d);
+                    if (table.refs(p).isRepository() && seg.live(d)) {
+                        held.put(table.packageName(p), table.refs(p));
+                    }
+                }
+            }
+        }
+        return held;
     }
 
     /**

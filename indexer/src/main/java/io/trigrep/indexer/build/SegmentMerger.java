@@ -120,7 +120,7 @@ final class SegmentMerger {
 
     private static IndexUpdater.Result unchanged(Generation g) {
         return new IndexUpdater.Result(
-                g.number(), g.number(), List.of(), List.of(), List.of(), List.of(), 0, 0, null);
+                g.number(), g.number(), List.of(), List.of(), List.of(), List.of(), List.of(), 0, 0, null);
     }
 
     /**
@@ -238,6 +238,7 @@ final class SegmentMerger {
         return new IndexUpdater.Result(
                 before.number(),
                 after.number(),
+                List.of(),
                 List.of(),
                 List.of(),
                 List.of(),

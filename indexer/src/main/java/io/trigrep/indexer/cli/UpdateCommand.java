@@ -99,6 +99,9 @@ public final class UpdateCommand implements Callable<Integer> {
                 + (r.replaced().isEmpty() ? "" : "  " + String.join(" ", r.replaced())));
         out.println("removed    " + r.removed().size()
                 + (r.removed().isEmpty() ? "" : "  " + String.join(" ", r.removed())));
+        if (!r.unchanged().isEmpty()) {
+            out.println("unchanged  " + r.unchanged().size() + "  " + String.join(" ", r.unchanged()));
+        }
         if (r.merged() > 0) {
             out.println("merged     " + r.merged() + " segments into " + r.mergedInto());
         }

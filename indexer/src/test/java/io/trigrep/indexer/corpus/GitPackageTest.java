@@ -165,6 +165,47 @@ class GitPackageTest {
     }
 
     @Test
+    void reIndexingIsKeyedByCommit() throws Exception {
+        Path index = dir.resolve("index");
+        Path other = dir.resolve("mirror/other_1.0/o.c");
+        java.nio.file.Files.createDirectories(other.getParent());
+        java.nio.file.Files.writeString(other, "int other;\n");
+        IndexBuilder.Options options = IndexBuilder.Options.defaults(1)
+                .withSymbols(io.trigrep.indexer.build.SymbolChoice.none("test"));
+        IndexUpdater updater = new IndexUpdater(options, Clock.systemUTC());
+        try (GitFixture repo = GitFixture.bare(dir.resolve("proj.git"))) {
+            String first = repo.commit("main", mainTree());
+            String input = repo.folder() + "@main";
+            List<String> errors = new ArrayList<>();
+            List<PackageSource> all = new ArrayList<>(
+                    Corpus.discoverInputs(List.of(input, dir.resolve("mirror").toString()), dir, null, errors::add));
+            new IndexBuilder(options, Clock.systemUTC()).build(all, index, errors::add);
+            long built = IndexFolder.current(index).number();
+
+            IndexUpdater.Result same = updater.update(
+                    index, Corpus.discoverInputs(List.of(input), dir, null, errors::add), List.of(), false, errors::add);
+            assertThat(same.unchanged()).containsExactly("proj");
+            assertThat(same.added()).isEmpty();
+            assertThat(IndexFolder.current(index).number()).as("no new generation").isEqualTo(built);
+
+            Map<String, GitFixture.Entry> next = mainTree();
+            next.put("src/util.c", file("int util(void) { return 5; }\n"));
+            String moved = repo.commit("main", next);
+            IndexUpdater.Result r = updater.update(
+                    index, Corpus.discoverInputs(List.of(input), dir, null, errors::add), List.of(), false, errors::add);
+            assertThat(errors).isEmpty();
+            assertThat(r.added()).containsExactly("proj");
+            assertThat(r.replaced()).containsExactly("proj");
+            assertThat(refsOf(index, "proj")).containsEntry("main", moved);
+            // Only the repository's files changed: the other package's segment has nothing deleted.
+            Generation g = IndexFolder.current(index);
+            assertThat(g.shards().get(0).segments().get(0).deleted())
+                    .isEqualTo(truth(repo, "proj", Map.of("main", first)).size());
+            assertThat(indexed(index)).containsKey("other_1.0/o.c\0int other;\n");
+        }
+    }
+
+    @Test
     void aRepositoryWithoutBranchesNamedIsIndexedAtHead() throws Exception {
         Path index = dir.resolve("index");
         try (GitFixture repo = GitFixture.bare(dir.resolve("lib.git"))) {
