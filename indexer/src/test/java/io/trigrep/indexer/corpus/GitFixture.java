@@ -80,6 +80,13 @@ public final class GitFixture implements AutoCloseable {
         }
     }
 
+    /** Sets the remote {@code origin}'s URL, as a clone records where it came from. */
+    public void origin(String url) throws IOException {
+        org.eclipse.jgit.lib.StoredConfig config = repo.getConfig();
+        config.setString("remote", "origin", "url", url);
+        config.save();
+    }
+
     /** The commit {@code branch} is at. */
     public String head(String branch) throws IOException {
         ObjectId id = repo.resolve(Constants.R_HEADS + branch);
