@@ -340,6 +340,16 @@ public final class IndexUpdater {
         }
     }
 
+    /** The git repositories the index at {@code root} holds: each one's branches at their commits, by package name. */
+    public static Map<String, GitRefs> repositories(Path root) throws IOException {
+        List<WorkingShard> shards = WorkingShard.open(root, IndexFolder.current(root));
+        try {
+            return new TreeMap<>(heldRefs(shards));
+        } finally {
+            WorkingShard.close(shards);
+        }
+    }
+
     /** The branches of every git repository package with a live file, by package name. */
     private static Map<String, GitRefs> heldRefs(List<WorkingShard> shards) throws IOException {
         Map<String, GitRefs> held = new HashMap<>();

@@ -74,7 +74,7 @@ public final class GitMirror {
     }
 
     /** {@code scheme://user:secret@host} with the secret left out. */
-    static String redact(String text) {
+    public static String redact(String text) {
         return text.replaceAll("://([^/:@\\s]+):[^@/\\s]+@", "://$1:***@");
     }
 }

@@ -86,6 +86,21 @@ public final class GitPackage implements PackageSource {
         }
     }
 
+    /** Which of {@code branches} (branch or tag names) the repository at {@code folder} has. */
+    public static List<String> existing(Path folder, List<String> branches) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (Repository repo = openRepository(folder)) {
+            for (String b : branches) {
+                if (repo.exactRef(Constants.R_HEADS + b) != null
+                        || repo.exactRef(Constants.R_TAGS + b) != null
+                        || repo.exactRef(Constants.R_REMOTES + "origin/" + b) != null) {
+                    out.add(b);
+                }
+            }
+        }
+        return out;
+    }
+
     static Repository openRepository(Path folder) throws IOException {
         FileRepositoryBuilder builder = new FileRepositoryBuilder().setMustExist(true);
         if (Files.exists(folder.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
