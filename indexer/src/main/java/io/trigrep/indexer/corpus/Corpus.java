@@ -20,7 +20,8 @@ import java.util.stream.Stream;
  * {@code NAME_VERSION}) is one package; {@code NAME=FOLDER} makes any folder one package named NAME;
  * another folder is a mirror, whose sub-folders are packages, each {@code .dsc} a Debian source
  * package (its tarballs are not indexed again), each other archive a package. A folder that is
- * neither (files at its root besides archives and .dsc files) is refused, saying how to write it. A
+ * neither (files at its root besides archives and .dsc files, and sub-folders that are not
+ * packages by their looks) is refused, saying how to write it. A
  * file input is one {@code .dsc} or one archive. Packages are returned sorted by name, so a build's
  * order does not depend on the file system's.
  */
@@ -191,6 +192,17 @@ public final class Corpus {
                 }
             }
         }
+        // Loose files beside sub-folders that are not packages by their looks (src/, doc/) are what a
+        // package holds; beside package folders (a mirror's NOTICE) they are left out, as before.
+        List<String> plain = new ArrayList<>();
+        for (Path entry : entries) {
+            String name = entry.getFileName().toString();
+            if (!name.startsWith(".")
+                    && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
+                    && kind(entry) == FolderKind.MIRROR) {
+                plain.add(name + "/");
+            }
+        }
         List<String> loose = new ArrayList<>();
         for (Path entry : entries) {
             String name = entry.getFileName().toString();
@@ -202,14 +214,18 @@ public final class Corpus {
                 loose.add(name);
             }
         }
-        if (!loose.isEmpty()) {
+        if (!loose.isEmpty() && !plain.isEmpty()) {
             throw new IOException(folder + ": is it one package or a folder of packages? It holds files at its root ("
                     + String.join(", ", loose.subList(0, Math.min(3, loose.size())))
                     + (loose.size() > 3 ? ", …" : "")
+                    + ") and folders that are not packages by their names ("
+                    + String.join(", ", plain.subList(0, Math.min(3, plain.size())))
+                    + (plain.size() > 3 ? ", …" : "")
                     + "), as a package does, but no .git, no debian/ and no NAME_VERSION name. Write "
                     + name(folder) + "=" + folder
                     + " to index it as one package named " + name(folder)
-                    + "; a folder of packages holds only package folders, archives and .dsc files");
+                    + "; a folder of packages holds package folders (NAME_VERSION, a git repository or debian/ inside),"
+                    + " archives and .dsc files");
         }
         for (DscPackage dsc : dscs) {
             add(dsc, packages, errors);

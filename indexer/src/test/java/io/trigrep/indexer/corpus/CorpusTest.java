@@ -65,6 +65,17 @@ class CorpusTest {
     }
 
     @Test
+    void aMirrorMayHoldANoticeBesideItsPackages() throws Exception {
+        Path mirror = dir.resolve("mirror");
+        write(mirror.resolve("NOTICE"), "where these come from\n");
+        write(mirror.resolve("alpha_1.0/a.c"), "x\n");
+        write(mirror.resolve("zlib/debian/control"), "Source: zlib\n");
+        List<String> errors = new ArrayList<>();
+        assertThat(names(errors, mirror.toString())).containsExactly("alpha_1.0", "zlib");
+        assertThat(errors).isEmpty();
+    }
+
+    @Test
     void anAmbiguousFolderIsRefusedSayingHowToWriteIt() throws Exception {
         Path proj = dir.resolve("proj");
         write(proj.resolve("Makefile"), "all:\n");

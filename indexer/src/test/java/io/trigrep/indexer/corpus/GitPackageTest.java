@@ -221,6 +221,42 @@ class GitPackageTest {
     }
 
     @Test
+    void aLargeRepositorySpreadsOverEveryShard() throws Exception {
+        Path index = dir.resolve("index");
+        try (GitFixture repo = GitFixture.bare(dir.resolve("mono.git"))) {
+            Map<String, GitFixture.Entry> tree = new LinkedHashMap<>();
+            for (int f = 0; f < 48; f++) {
+                StringBuilder text = new StringBuilder();
+                for (int line = 0; text.length() < 100_000; line++) {
+                    text.append("int f").append(f).append("_").append(line).append(" = ").append(line).append(";\n");
+                }
+                tree.put("dir" + (f % 6) + "/file" + f + ".c", file(text.toString()));
+            }
+            repo.commit("main", tree);
+            List<String> errors = new ArrayList<>();
+            new IndexBuilder(
+                            IndexBuilder.Options.defaults(3).withSymbols(
+                                    io.trigrep.indexer.build.SymbolChoice.none("test")),
+                            Clock.systemUTC())
+                    .build(Corpus.discoverInputs(List.of(repo.folder() + "@main"), dir, null, errors::add), index,
+                            errors::add);
+            assertThat(errors).isEmpty();
+            long total = 0;
+            long[] bytes = new long[3];
+            for (int k = 0; k < 3; k++) {
+                bytes[k] = io.trigrep.indexer.format.Manifest.read(
+                                index.resolve("shard-" + k).resolve(io.trigrep.indexer.format.ShardFiles.MANIFEST))
+                        .contentBytes();
+                total += bytes[k];
+            }
+            for (long b : bytes) {
+                assertThat(b).as("each shard holds about a third of the repository").isBetween(total / 4, total / 2);
+            }
+            assertThat(indexed(index)).hasSize(48);
+        }
+    }
+
+    @Test
     void anUnknownBranchIsRefusedByName() throws Exception {
         try (GitFixture repo = GitFixture.bare(dir.resolve("lib.git"))) {
             repo.commit("main", Map.of("x.c", file("int x;\n")));
