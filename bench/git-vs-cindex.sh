@@ -66,10 +66,10 @@ grep -E '^files' <("$root/trigrep" segments --index "$work/t3" 2>/dev/null) || t
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 "$root/trigrep" backend --shard "$work/t3/shard-0" --port "$port" > "$work/backend.log" 2>&1 &
 backend_pid=$!
-for _ in $(seq 300); do grep -q listening "$work/backend.log" && break; sleep 0.1; done
+for _ in $(seq 600); do grep -q listening "$work/backend.log" && break; sleep 0.2; done
 printf '%-28s %9s %9s %9s %7s %7s %7s\n' query trigrep git_grep csearch n_tg n_gg n_cs
 for q in 'GitRefs' 'ByteBuf\s+\w+' 'IOException' '(?i)generation' 'int\s+\w+\s*=\s*0;' 'TODO|FIXME'; do
-  read -r n_t t_t < <("$root/trigrep" search --backend "127.0.0.1:$port" --repeat "$runs" "branch:main $q" 2>/dev/null)
+  read -r n_t t_t < <("$root/trigrep" search --backend "127.0.0.1:$port" --repeat "$runs" "branch:main $q" 2>/dev/null | tail -1) || true
   ere="${q//\\s/[[:space:]]}"; ere="${ere//\\w/[[:alnum:]_]}"; flags=(-E); [[ "$q" == "(?i)"* ]] && { ere="${ere#(?i)}"; flags=(-E -i); }
   read -r t_g n_g < <(timed git --git-dir="$work/repo.git" grep -h "${flags[@]}" -e "$ere" main)
   read -r t_c n_c < <(timed env CSEARCHINDEX="$work/cs1" csearch -n "$q")
