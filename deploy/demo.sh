@@ -15,6 +15,11 @@ corpus (default: the -sources.jar of every library trigrep runs on, fetched with
   --corpus PATH      index PATH instead: a folder of packages, an archive or a .dsc (repeatable)
   --debian PKG,...   fetch these Debian source packages (apt-get source; needs root or sudo once)
   --jdk              the running JDK's lib/src.zip
+  --git REPO         a git repository, one package read from its object database: a local clone,
+                     a bare repository or a URL (mirrored into DATA/git-cache), optionally
+                     REPO@BRANCH,BRANCH to index several branches (repeatable; default its HEAD).
+                     Results link to the code host when the remote is a known one; a second run
+                     re-indexes only repositories whose branches moved
 
   --data DIR         corpus, shards, query files and logs (env TRIGREP_DEMO_DIR; default target/demo)
   --port P           frontend HTTP port, 0 for any free one (env TRIGREP_DEMO_PORT; default 8080)
@@ -73,16 +78,31 @@ demo_log_tail() {
   tail -n 8 "$2" >&2 || true
 }
 
+# A --git input as the indexer takes it: a path made absolute (with its @BRANCHES kept), a URL as is.
+demo_git_input() {
+  local input="$1" path="$1" branches=""
+  if [[ "$input" != *://* && "$input" != *@*:* ]]; then
+    if [ ! -e "$path" ] && [[ "$input" == *@* ]]; then
+      path="${input%@*}"
+      branches="@${input##*@}"
+    fi
+    [ -d "$path" ] || { echo "trigrep demo: no such repository: $path" >&2; return 2; }
+    path="$(cd "$path" && pwd)"
+    input="$path$branches"
+  fi
+  printf '%s' "$input"
+}
+
 run_demo() {
   local data="${TRIGREP_DEMO_DIR:-$root/target/demo}" port="${TRIGREP_DEMO_PORT:-8080}" shards=3
   local ready_seconds="${TRIGREP_DEMO_READY_SECONDS:-120}"
-  local reindex=0 jdk=0 debian="" corpus=() arg
+  local reindex=0 jdk=0 debian="" corpus=() git=() arg
   # Example queries printed at the end, URL-encoded: for the built-in corpus unless another is chosen.
   local examples=("ByteBuf%5Cs%2Bwrite%5Cw%2B" "class+%5Cw%2BDecoder+filetype%3Ajava" "%28%3Fi%29utf-8")
   while [ $# -gt 0 ]; do
     arg="$1"
     case "$arg" in
-      --corpus|--debian|--data|--port|--shards|--ready-seconds)
+      --corpus|--debian|--git|--data|--port|--shards|--ready-seconds)
         [ $# -ge 2 ] || { echo "trigrep demo: $arg needs a value" >&2; return 2; } ;;
     esac
     case "$arg" in
@@ -90,6 +110,8 @@ run_demo() {
                 corpus+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")")
                 examples=("TODO%7CFIXME" "%28%3Fi%29copyright" "%5Cbmain%5Cs%2A%5C%28"); shift ;;
       --debian) debian="$2"; shift ;;
+      --git) git+=("$(demo_git_input "$2")") || return 2
+             examples=("TODO%7CFIXME" "%28%3Fi%29copyright" "%5Cbmain%5Cs%2A%5C%28"); shift ;;
       --jdk) jdk=1 ;;
       --data) data="$2"; shift ;;
       --port) port="$2"; shift ;;
@@ -133,7 +155,7 @@ run_demo() {
     fi
     corpus=("$data/jdk-src")
     examples=("ConcurrentHashMap" "class+%5Cw%2BException+extends" "%28%3Fi%29todo+package%3Ajava.base")
-  elif [ ${#corpus[@]} -eq 0 ]; then
+  elif [ ${#corpus[@]} -eq 0 ] && [ ${#git[@]} -eq 0 ]; then
     corpus=("$data/maven-sources")
   fi
 
@@ -147,7 +169,7 @@ run_demo() {
   done
   [ -n "${TRIGREP_SKIP_BUILD:-}" ] && stale=0
   local fetch=0
-  [ "${corpus[0]}" = "$data/maven-sources" ] && [ -z "$(ls -A "$data/maven-sources" 2>/dev/null)" ] && fetch=1
+  [ "${corpus[0]:-}" = "$data/maven-sources" ] && [ -z "$(ls -A "$data/maven-sources" 2>/dev/null)" ] && fetch=1
   if [ "$stale" -eq 1 ] || [ "$fetch" -eq 1 ]; then
     echo "trigrep demo: building trigrep$([ "$fetch" -eq 1 ] && echo " and fetching the sources of the libraries it runs on") (Maven)" >&2
     mkdir -p "$root/target"
@@ -164,12 +186,18 @@ run_demo() {
 
   # The shards are reused while the corpus list, sizes and times are what they were built from.
   local shard_dir="$data/shards" signature
-  signature="$(printf '%s\n' "shards=$shards" "${corpus[@]}"; find "${corpus[@]}" -maxdepth 1 -printf '%P %s %T@\n' | sort)"
+  # Git repositories are in it by name: a second run updates them, which re-reads only those whose
+  # branches moved.
+  signature="$(printf '%s\n' "shards=$shards" "${corpus[@]}" "${git[@]}"
+    [ ${#corpus[@]} -eq 0 ] || find "${corpus[@]}" -maxdepth 1 -printf '%P %s %T@\n' | sort)"
   if [ "$reindex" -eq 1 ] || [ "$(cat "$shard_dir/corpus.txt" 2>/dev/null)" != "$signature" ]; then
     rm -rf "$shard_dir"
-    echo "trigrep demo: indexing ${corpus[*]} into $shards shards" >&2
-    "$root/trigrep" index --shards "$shards" --out "$shard_dir" "${corpus[@]}"
+    echo "trigrep demo: indexing ${corpus[*]} ${git[*]} into $shards shards" >&2
+    "$root/trigrep" index --shards "$shards" --out "$shard_dir" --git-cache "$data/git-cache" "${corpus[@]}" "${git[@]}"
     printf '%s' "$signature" >"$shard_dir/corpus.txt"
+  elif [ ${#git[@]} -gt 0 ]; then
+    echo "trigrep demo: reusing the shards in $shard_dir; updating the repositories whose branches moved" >&2
+    "$root/trigrep" update --index "$shard_dir" --git-cache "$data/git-cache" --add "${git[@]}"
   else
     echo "trigrep demo: reusing the shards in $shard_dir (--reindex builds them again)" >&2
   fi
@@ -232,7 +260,7 @@ trigrep demo: ready in $((SECONDS - started)) s
 
   open ${url}
 
-  corpus    ${corpus[*]}
+  corpus    ${corpus[*]} ${git[*]}
   shards    $shard_dir ($(du -sh "$shard_dir" | cut -f1))
   ports     frontend $fport, backends $backends
   queries   $data/queries

@@ -37,12 +37,15 @@ struct SearchRequest {
 struct Filter {
   kind @0 :Kind;
   negated @1 :Bool;
-  value @2 :Text;            # a regex for package and path, a language name for filetype
+  value @2 :Text;            # a regex for package and path, a language name for filetype, a branch
+                             # (or tag) name for branch
 
   enum Kind {
     package @0;
     path @1;
     filetype @2;
+    branch @3;               # files of git repository packages on that branch; older backends answer
+                             # badRequest (an unknown kind)
   }
 }
 
@@ -57,6 +60,8 @@ struct FetchFile {
   # file), the line fields ignored: for streaming a file of any size in bounded pieces.
   byteOffset @5 :UInt64;
   byteCount @6 :UInt32;
+  branch @7 :Text;           # a git repository package's branch (or tag) to take the file from, when
+                             # its content differs between branches; empty or absent: any branch
 }
 
 struct Response {
@@ -88,6 +93,7 @@ struct FileResults {
   matches @5 :List(LineMatch); # in file order
   ranges @6 :List(Range);    # every match's ranges, match after match (LineMatch.ranges counts each
                              # one's), as UTF-8 byte offsets into its line's shown text
+  git @7 :GitRef;            # the file's branches and commit when its package is a git repository; null otherwise
 }
 
 struct LineRun {
@@ -120,6 +126,7 @@ struct FileMatch {
   ranking @2 :Float32;       # higher is better
   bytes @3 :UInt64;          # the file's size
   language @4 :Text;         # its file type as filetype: names it (c, python, ...); empty when unknown
+  git @5 :GitRef;            # the file's branches and commit when its package is a git repository; null otherwise
 }
 
 struct Result {
@@ -140,6 +147,16 @@ struct Result {
                                  # of each line of `before` (each shown as a prefix)
   afterBytes @11 :List(UInt32);  # likewise for `after`
   symbol @12 :Symbol;        # a sym: query's result: the definition on this line; null otherwise
+  git @13 :GitRef;           # the file's branches and commit when its package is a git repository; null otherwise
+}
+
+# Where a result's file is in a git repository package (the package is the repository).
+struct GitRef {
+  branches @0 :List(Text);   # the indexed branches (or tags) holding this content at this path, in the
+                             # order they were indexed in
+  commit @1 :Text;           # the commit of the first of them, 40 hex digits
+  links @2 :Text;            # the repository's link template: {repo} {branch} {commit} {path} {line}
+                             # stand for the package, the first branch, commit, path and a line; empty for none
 }
 
 # A definition, as universal-ctags reports it.

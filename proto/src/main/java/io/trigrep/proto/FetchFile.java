@@ -18,12 +18,13 @@ public final class FetchFile {
     static final Layout.Slot MAX_LINE_BYTES = Layout.Slot.data(4, "maxLineBytes", "UInt32", 64, 32);
     static final Layout.Slot BYTE_OFFSET = Layout.Slot.data(5, "byteOffset", "UInt64", 128, 64);
     static final Layout.Slot BYTE_COUNT = Layout.Slot.data(6, "byteCount", "UInt32", 96, 32);
+    static final Layout.Slot BRANCH = Layout.Slot.pointer(7, "branch", "Text", 2);
     static final Layout.Struct LAYOUT = new Layout.Struct(
             "FetchFile",
             24,
-            2,
+            3,
             null,
-            List.of(PACKAGE, PATH, FIRST_LINE, MAX_LINES, MAX_LINE_BYTES, BYTE_OFFSET, BYTE_COUNT));
+            List.of(PACKAGE, PATH, FIRST_LINE, MAX_LINES, MAX_LINE_BYTES, BYTE_OFFSET, BYTE_COUNT, BRANCH));
 
     public static final BindingFactory<Builder, Reader> factory =
             new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
@@ -45,6 +46,12 @@ public final class FetchFile {
 
         public Builder setPath(String value) {
             _setPointerField(Text.factory, PATH.index(), Blobs.text(value));
+            return this;
+        }
+
+        /** The branch (or tag) of a git repository package the file is wanted from; empty: any. */
+        public Builder setBranch(String value) {
+            _setPointerField(Text.factory, BRANCH.index(), Blobs.text(value));
             return this;
         }
 
@@ -85,6 +92,10 @@ public final class FetchFile {
 
         public Text.Reader getPath() {
             return _getPointerField(Text.factory, PATH.index());
+        }
+
+        public Text.Reader getBranch() {
+            return _getPointerField(Text.factory, BRANCH.index());
         }
 
         /** Unsigned, 1-based; 0 means 1. */

@@ -18,8 +18,9 @@ public final class FileMatch {
     static final Layout.Slot RANKING = Layout.Slot.data(2, "ranking", "Float32", 0, 32);
     static final Layout.Slot BYTES = Layout.Slot.data(3, "bytes", "UInt64", 64, 64);
     static final Layout.Slot LANGUAGE = Layout.Slot.pointer(4, "language", "Text", 2);
+    static final Layout.Slot GIT = Layout.Slot.pointer(5, "git", "GitRef", 3);
     static final Layout.Struct LAYOUT =
-            new Layout.Struct("FileMatch", 16, 3, null, List.of(PACKAGE, PATH, RANKING, BYTES, LANGUAGE));
+            new Layout.Struct("FileMatch", 16, 4, null, List.of(PACKAGE, PATH, RANKING, BYTES, LANGUAGE, GIT));
 
     public static final BindingFactory<Builder, Reader> factory =
             new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
@@ -31,14 +32,21 @@ public final class FileMatch {
      * each encoded once by the caller (a file-name query writes one of these per file).
      */
     public static void write(ByteBuf out, byte[] pkg, byte[] path, float ranking, long bytes, byte[] language) {
-        // Root pointer, Response's data word and pointer, FileMatch's two data words and three pointers, the texts.
+        write(out, pkg, path, ranking, bytes, language, null);
+    }
+
+    /** As above, for a file of a git repository package ({@code git} null for any other). */
+    public static void write(
+            ByteBuf out, byte[] pkg, byte[] path, float ranking, long bytes, byte[] language, GitRefBytes git) {
+        // Root pointer, Response's data word and pointer, FileMatch's two data words and four pointers, the texts.
         int words = 1
                 + 2
                 + 2
-                + 3
+                + 4
                 + WordWriter.textWords(pkg.length)
                 + WordWriter.textWords(path.length)
-                + WordWriter.textWords(language.length);
+                + WordWriter.textWords(language.length)
+                + (git == null ? 0 : git.words());
         MessageBuilder message = new MessageBuilder(words);
         Builder file = message.initRoot(Response.factory)
                 .initFileMatch()
@@ -47,6 +55,12 @@ public final class FileMatch {
         file.setText(PACKAGE, pkg);
         file.setText(PATH, path);
         file.setText(LANGUAGE, language);
+        if (git != null) {
+            GitRef.Builder ref = file.initGit();
+            ref.setBranches(git.branchNames());
+            ref.setCommit(git.commitString());
+            ref.setLinks(git.linksString());
+        }
         Framing.write(message, out);
     }
 
@@ -88,6 +102,10 @@ public final class FileMatch {
             return this;
         }
 
+        public GitRef.Builder initGit() {
+            return _initPointerField(GitRef.factory, GIT.index(), 0);
+        }
+
         public Builder setLanguage(String value) {
             _setPointerField(Text.factory, LANGUAGE.index(), Blobs.text(value));
             return this;
@@ -117,6 +135,15 @@ public final class FileMatch {
 
         public Text.Reader getLanguage() {
             return _getPointerField(Text.factory, LANGUAGE.index());
+        }
+
+        /** Whether the file is in a git repository package: then {@link #getGit} names its branches and commit. */
+        public boolean hasGit() {
+            return !_pointerFieldIsNull(GIT.index());
+        }
+
+        public GitRef.Reader getGit() {
+            return _getPointerField(GitRef.factory, GIT.index());
         }
     }
 }

@@ -25,8 +25,9 @@ public final class FileResults {
     static final Layout.Slot WINDOWS = Layout.Slot.pointer(4, "windows", "List(LineWindow)", 4);
     static final Layout.Slot MATCHES = Layout.Slot.pointer(5, "matches", "List(LineMatch)", 5);
     static final Layout.Slot RANGES = Layout.Slot.pointer(6, "ranges", "List(Range)", 6);
-    static final Layout.Struct LAYOUT =
-            new Layout.Struct("FileResults", 0, 7, null, List.of(PACKAGE, PATH, LINES, RUNS, WINDOWS, MATCHES, RANGES));
+    static final Layout.Slot GIT = Layout.Slot.pointer(7, "git", "GitRef", 7);
+    static final Layout.Struct LAYOUT = new Layout.Struct(
+            "FileResults", 0, 8, null, List.of(PACKAGE, PATH, LINES, RUNS, WINDOWS, MATCHES, RANGES, GIT));
 
     public static final BindingFactory<Builder, Reader> factory =
             new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
@@ -76,6 +77,10 @@ public final class FileResults {
         public StructList.Builder<Range.Builder> initRanges(int count) {
             return _initPointerField(Range.factory.listFactory(), RANGES.index(), count);
         }
+
+        public GitRef.Builder initGit() {
+            return _initPointerField(GitRef.factory, GIT.index(), 0);
+        }
     }
 
     public static final class Reader extends StructReader {
@@ -110,6 +115,15 @@ public final class FileResults {
 
         public StructList.Reader<Range.Reader> getRanges() {
             return _getPointerField(Range.factory.listFactory(), RANGES.index());
+        }
+
+        /** Whether the file is in a git repository package: then {@link #getGit} names its branches and commit. */
+        public boolean hasGit() {
+            return !_pointerFieldIsNull(GIT.index());
+        }
+
+        public GitRef.Reader getGit() {
+            return _getPointerField(GitRef.factory, GIT.index());
         }
     }
 }

@@ -27,9 +27,9 @@ public final class FileResultsWriter implements MatchLines {
     public static final int FRAME_MATCHES = 1024;
 
     private static final long ROOT = WordWriter.structPointer(0, 1, 1);
-    private static final long FILE_RESULTS = WordWriter.structPointer(0, 0, 7);
-    /** Words before the first blob: root pointer, Response data and pointer, FileResults' seven pointers. */
-    private static final int FIXED_WORDS = 3 + 7;
+    private static final long FILE_RESULTS = WordWriter.structPointer(0, 0, 8);
+    /** Words before the first blob: root pointer, Response data and pointer, FileResults' eight pointers. */
+    private static final int FIXED_WORDS = 3 + 8;
 
     private static final int SYMBOL_POINTERS = 4;
     private static final int MATCH_WORDS = 3;
@@ -42,6 +42,7 @@ public final class FileResultsWriter implements MatchLines {
     private byte[] pkg;
     private byte[] path;
     private ByteBuf source;
+    private GitRefBytes git;
 
     // The match being added:
     private int number;
@@ -111,6 +112,12 @@ public final class FileResultsWriter implements MatchLines {
      * call {@link #writeTo} first.
      */
     public FileResultsWriter file(byte[] pkg, byte[] path, ByteBuf source) {
+        return file(pkg, path, source, null);
+    }
+
+    /** As {@link #file(byte[], byte[], ByteBuf)} for a file of a git repository package ({@code git} null for any other). */
+    public FileResultsWriter file(byte[] pkg, byte[] path, ByteBuf source, GitRefBytes git) {
+        this.git = git;
         this.pkg = pkg;
         this.path = path;
         this.source = source;
@@ -307,7 +314,8 @@ public final class FileResultsWriter implements MatchLines {
                 + MATCH_WORDS * matches
                 + symbolsWords
                 + 1
-                + rangeCount;
+                + rangeCount
+                + (git == null ? 0 : git.words());
     }
 
     /** The Symbol structs of a sym: query's matches, which follow the list of matches. */
@@ -344,7 +352,7 @@ public final class FileResultsWriter implements MatchLines {
         w.putLong(Response.FILE_RESULTS.unionTag());
         w.putLong(FILE_RESULTS);
 
-        // The seven pointers, each aimed at where its object will land in write order.
+        // The eight pointers, each aimed at where its object will land in write order.
         int next = FIXED_WORDS;
         int pointer = 3;
         next = w.pointTo(pointer++, next, WordWriter.textPointer(pkg.length), WordWriter.textWords(pkg.length));
@@ -356,7 +364,12 @@ public final class FileResultsWriter implements MatchLines {
         next = w.pointTo(
                 pointer++, next, WordWriter.compositePointer(MATCH_WORDS * matches), 1 + MATCH_WORDS * matches);
         next += symbolsWords;
-        w.pointTo(pointer, next, WordWriter.compositePointer(rangeCount), 1 + rangeCount);
+        next = w.pointTo(pointer++, next, WordWriter.compositePointer(rangeCount), 1 + rangeCount);
+        if (git == null) {
+            w.putLong(0);
+        } else {
+            w.pointTo(pointer, next, WordWriter.structPointer(0, 0, GitRef.POINTERS), git.words());
+        }
 
         w.text(pkg, 0, pkg.length);
         w.text(path, 0, path.length);
@@ -368,6 +381,9 @@ public final class FileResultsWriter implements MatchLines {
         writeWindows(w, windows);
         writeMatches(w, matchesAt);
         w.ranges(ranges, rangeCount);
+        if (git != null) {
+            git.writeTo(w);
+        }
         w.end(total, out);
         clearFrame();
     }

@@ -15,9 +15,10 @@ public final class Filter {
         PACKAGE,
         PATH,
         FILETYPE,
+        BRANCH,
         _NOT_IN_SCHEMA;
 
-        static final Layout.Enum LAYOUT = new Layout.Enum("Kind", List.of("package", "path", "filetype"));
+        static final Layout.Enum LAYOUT = new Layout.Enum("Kind", List.of("package", "path", "filetype", "branch"));
     }
 
     static final Layout.Slot KIND = Layout.Slot.data(0, "kind", "Kind", 0, 16);

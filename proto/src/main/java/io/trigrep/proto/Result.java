@@ -28,10 +28,11 @@ public final class Result {
     static final Layout.Slot BEFORE_BYTES = Layout.Slot.pointer(10, "beforeBytes", "List(UInt32)", 6);
     static final Layout.Slot AFTER_BYTES = Layout.Slot.pointer(11, "afterBytes", "List(UInt32)", 7);
     static final Layout.Slot SYMBOL = Layout.Slot.pointer(12, "symbol", "Symbol", 8);
+    static final Layout.Slot GIT = Layout.Slot.pointer(13, "git", "GitRef", 9);
     static final Layout.Struct LAYOUT = new Layout.Struct(
             "Result",
             16,
-            9,
+            10,
             null,
             List.of(
                     PACKAGE,
@@ -46,7 +47,8 @@ public final class Result {
                     LINE_BYTES,
                     BEFORE_BYTES,
                     AFTER_BYTES,
-                    SYMBOL));
+                    SYMBOL,
+                    GIT));
 
     public static final BindingFactory<Builder, Reader> factory =
             new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
@@ -97,6 +99,10 @@ public final class Result {
 
         public StructList.Builder<Range.Builder> initRanges(int count) {
             return _initPointerField(Range.factory.listFactory(), RANGES.index(), count);
+        }
+
+        public GitRef.Builder initGit() {
+            return _initPointerField(GitRef.factory, GIT.index(), 0);
         }
 
         public Builder setRanking(float value) {
@@ -190,6 +196,15 @@ public final class Result {
 
         public Symbol.Reader getSymbol() {
             return _getPointerField(Symbol.factory, SYMBOL.index());
+        }
+
+        /** Whether the file is in a git repository package: then {@link #getGit} names its branches and commit. */
+        public boolean hasGit() {
+            return !_pointerFieldIsNull(GIT.index());
+        }
+
+        public GitRef.Reader getGit() {
+            return _getPointerField(GitRef.factory, GIT.index());
         }
     }
 }

@@ -24,8 +24,8 @@ public final class ResultWriter implements MatchLines {
     public static final int MAX_LINE_BYTES = 400;
 
     private static final long ROOT = WordWriter.structPointer(0, 1, 1);
-    private static final long RESULT = WordWriter.structPointer(0, 2, 9);
-    private static final int RESULT_POINTERS = 9;
+    private static final long RESULT = WordWriter.structPointer(0, 2, 10);
+    private static final int RESULT_POINTERS = 10;
     private static final int SYMBOL_POINTERS = 4;
     /** Words before the first blob: root pointer, Response data and pointer, Result data (2) and pointers. */
     private static final int FIXED_WORDS = 5 + RESULT_POINTERS;
@@ -55,6 +55,7 @@ public final class ResultWriter implements MatchLines {
     private final byte[][] symbol = new byte[SYMBOL_POINTERS][];
 
     private boolean hasSymbol;
+    private GitRefBytes git;
 
     /** @param maxContext most context lines on each side of a match; lines are cut at {@link #MAX_LINE_BYTES} */
     public ResultWriter(int maxContext) {
@@ -81,6 +82,12 @@ public final class ResultWriter implements MatchLines {
 
     /** Begins a result. {@code pkg} and {@code path} are UTF-8 and typically encoded once per file. */
     public ResultWriter start(byte[] pkg, byte[] path, ByteBuf source, int line, float ranking) {
+        return start(pkg, path, source, line, ranking, null);
+    }
+
+    /** As above, for a file of a git repository package ({@code git} null for any other). */
+    public ResultWriter start(byte[] pkg, byte[] path, ByteBuf source, int line, float ranking, GitRefBytes git) {
+        this.git = git;
         this.pkg = pkg;
         this.path = path;
         this.source = source;
@@ -178,7 +185,7 @@ public final class ResultWriter implements MatchLines {
         for (int i = 0; i < afterCount; i++) {
             words += WordWriter.textWords(afterLengths[i]);
         }
-        return words + symbolWords();
+        return words + symbolWords() + (git == null ? 0 : git.words());
     }
 
     private int symbolWords() {
@@ -208,7 +215,7 @@ public final class ResultWriter implements MatchLines {
         w.putLong(Integer.toUnsignedLong(line) | (long) Float.floatToRawIntBits(ranking) << 32);
         w.putLong(Integer.toUnsignedLong(windowStart) | (long) matched.full() << 32);
 
-        // The nine pointers, each aimed at where its object will land in write order.
+        // The ten pointers, each aimed at where its object will land in write order.
         int rangeCount = matched.rangeCount();
         int next = FIXED_WORDS;
         int pointer = 5;
@@ -230,8 +237,14 @@ public final class ResultWriter implements MatchLines {
         next = intsPointer(pointer++, next, afterCut, afterCount);
         if (!hasSymbol) {
             w.putLong(0);
+            pointer++;
         } else {
-            w.pointTo(pointer, next, WordWriter.structPointer(0, 0, SYMBOL_POINTERS), symbolWords());
+            next = w.pointTo(pointer++, next, WordWriter.structPointer(0, 0, SYMBOL_POINTERS), symbolWords());
+        }
+        if (git == null) {
+            w.putLong(0);
+        } else {
+            w.pointTo(pointer, next, WordWriter.structPointer(0, 0, GitRef.POINTERS), git.words());
         }
 
         w.text(pkg, 0, pkg.length);
@@ -249,6 +262,9 @@ public final class ResultWriter implements MatchLines {
         }
         if (hasSymbol) {
             symbols(w, symbol);
+        }
+        if (git != null) {
+            git.writeTo(w);
         }
         source = null;
         matched.clear();

@@ -121,19 +121,20 @@
  * lists; {@link io.trigrep.proto.FileResultsIndex}).
  * <p>Example: package {@code zlib}, path {@code a.c}, a file {@code "int x;\nx++;\n"}, one
  * match on line 2 ({@code x}, bytes {@code [0, 1)}) with one line of context, ranking 0.5; one
- * segment of 23 words, 192 bytes framed (FileResultsWriterTest checks these bytes):
+ * segment of 24 words, 200 bytes framed (FileResultsWriterTest checks these bytes):
  * <pre>
- * 00 00 00 00 17 00 00 00   table: 1 segment, 23 words
+ * 00 00 00 00 18 00 00 00   table: 1 segment, 24 words
  * 00 00 00 00 01 00 01 00   root: struct, 1 data word, 1 pointer               (Response)
  * 07 00 00 00 00 00 00 00   Response data: union tag 7 = fileResults
- * 00 00 00 00 00 00 07 00   Response pointer: struct, 0 data words, 7 pointers (FileResults)
- * 19 00 00 00 2a 00 00 00   package: list of 5 bytes at word 10
- * 19 00 00 00 22 00 00 00   path: list of 4 bytes at word 11
- * 19 00 00 00 62 00 00 00   lines: list of 12 bytes at word 12
- * 1d 00 00 00 0f 00 00 00   runs: composite list of 1 word at word 14
- * 21 00 00 00 07 00 00 00   windows: composite list of 0 words at word 16
- * 21 00 00 00 1f 00 00 00   matches: composite list of 3 words at word 17
- * 2d 00 00 00 0f 00 00 00   ranges: composite list of 1 word at word 21
+ * 00 00 00 00 00 00 08 00   Response pointer: struct, 0 data words, 8 pointers (FileResults)
+ * 1d 00 00 00 2a 00 00 00   package: list of 5 bytes at word 11
+ * 1d 00 00 00 22 00 00 00   path: list of 4 bytes at word 12
+ * 1d 00 00 00 62 00 00 00   lines: list of 12 bytes at word 13
+ * 21 00 00 00 0f 00 00 00   runs: composite list of 1 word at word 15
+ * 25 00 00 00 07 00 00 00   windows: composite list of 0 words at word 17
+ * 25 00 00 00 1f 00 00 00   matches: composite list of 3 words at word 18
+ * 31 00 00 00 0f 00 00 00   ranges: composite list of 1 word at word 22
+ * 00 00 00 00 00 00 00 00   git: null (not a git repository package)
  * 7a 6c 69 62 00 00 00 00   "zlib" NUL
  * 61 2e 63 00 00 00 00 00   "a.c" NUL
  * 69 6e 74 20 78 3b 0a 78   "int x;
@@ -150,6 +151,18 @@
  * 04 00 00 00 01 00 00 00   ranges tag: 1 element of 1 data word
  * 00 00 00 00 01 00 00 00   range [0, 1)
  * </pre>
+ *
+ * <h2>Git repositories (GitRef, since version 4)</h2>
+ * A result whose package is a git repository carries {@code git}: {@code branches}, the indexed
+ * branches (or tags) that hold this content at this path, in the order they were indexed in (a
+ * file the same on two branches is one result naming both); {@code commit}, the commit of the first
+ * of them (40 hex digits); {@code links}, the repository's link template, in which {@code {repo}},
+ * {@code {branch}}, {@code {commit}}, {@code {path}} and {@code {line}} stand for the package, the
+ * first branch, the commit, the path and a line number (empty: no code host). For any other
+ * package {@code git} is null. The writers put the GitRef last, after every other object of the
+ * message: its three pointers, the branch list's pointers, the branch names, the commit and the
+ * template, each text NUL-terminated and padded to a word. A {@code branch} filter keeps the files
+ * of repository packages that the named branch holds (files of other packages never match it).
  *
  * <h2>Files (FetchFile / File)</h2>
  * A {@code fetchFile} with only package and path asks for the whole file (older frontends); a
@@ -178,7 +191,9 @@
  * {@code afterBytes}), windows and byte ranges to FetchFile and File (with LineCut), and
  * {@code skipped} to Status (with Skipped). Version 3 (issue 14) added
  * {@code SearchRequest.fileResults} and the {@code fileResults} member (FileResults, LineRun,
- * LineWindow, LineMatch). Fields and union members are only added,
+ * LineWindow, LineMatch). Version 4 (issue 63) added {@code git} (a GitRef: the file's branches,
+ * the first one's commit and the repository's link template) to Result, FileResults and
+ * FileMatch, and the filter kind {@code branch}. Fields and union members are only added,
  * with new ordinals; readers map unknown union members and enumerants to {@code _NOT_IN_SCHEMA}.
  * The bindings are written by hand (no {@code capnpc-java} here); {@code SchemaLayoutTest} checks
  * every offset against {@code capnp compile -ocapnp}.

@@ -152,17 +152,18 @@ class FileResultsWriterTest {
         ByteBuf out = workedExample();
         String expected = String.join(
                 "",
-                "0000000017000000",
+                "0000000018000000",
                 "0000000001000100",
                 "0700000000000000",
-                "0000000000000700",
-                "190000002a000000",
-                "1900000022000000",
-                "1900000062000000",
-                "1d0000000f000000",
-                "2100000007000000",
-                "210000001f000000",
-                "2d0000000f000000",
+                "0000000000000800",
+                "1d0000002a000000",
+                "1d00000022000000",
+                "1d00000062000000",
+                "210000000f000000",
+                "2500000007000000",
+                "250000001f000000",
+                "310000000f000000",
+                "0000000000000000",
                 "7a6c696200000000",
                 "612e630000000000",
                 "696e7420783b0a78",
@@ -204,8 +205,8 @@ class FileResultsWriterTest {
                 .isFalse();
 
         byte[] smallMatches = frame.clone();
-        // The matches' tag (word 17 of the segment, after the 8-byte table): 1 data word, not 2.
-        smallMatches[8 + 8 * 17 + 4] = 1;
+        // The matches' tag (word 18 of the segment, after the 8-byte table): 1 data word, not 2.
+        smallMatches[8 + 8 * 18 + 4] = 1;
         assertThat(peek.peek(ByteBuffer.wrap(smallMatches).order(ByteOrder.LITTLE_ENDIAN)))
                 .isFalse();
     }

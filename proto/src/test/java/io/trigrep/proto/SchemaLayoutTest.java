@@ -41,7 +41,8 @@ class SchemaLayoutTest {
             FileResults.LAYOUT,
             LineRun.LAYOUT,
             LineWindow.LAYOUT,
-            LineMatch.LAYOUT);
+            LineMatch.LAYOUT,
+            GitRef.LAYOUT);
     static final List<Layout.Enum> BOUND_ENUMS =
             List.of(Filter.Kind.LAYOUT, Done.Truncation.LAYOUT, Failure.Code.LAYOUT);
 

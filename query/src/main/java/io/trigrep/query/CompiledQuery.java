@@ -1,6 +1,7 @@
 package io.trigrep.query;
 
 import io.trigrep.indexer.filetype.FileType;
+import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.query.plan.Planner;
 import io.trigrep.query.plan.Query;
 import io.trigrep.re2j.Pattern;
@@ -86,6 +87,9 @@ public record CompiledQuery(
             switch (f.kind()) {
                 case PACKAGE -> (f.negated() ? notPackages : packages).add(compile(f.value(), 0, at, "package: "));
                 case PATH -> (f.negated() ? notPaths : paths).add(compile(f.value(), 0, at, "path: "));
+                case BRANCH -> {
+                    // Matched by name against each repository's branches: acceptsBranches.
+                }
                 case FILETYPE -> {
                     FileType type = FileType.byName(f.value());
                     if (type == null) {
@@ -373,6 +377,29 @@ public record CompiledQuery(
      */
     public boolean fullScan() {
         return plan instanceof Query.All && !query.filesOnly() && !query.isSymbolQuery();
+    }
+
+    /**
+     * Whether a file with branch mask {@code mask} in a package with branches {@code refs} passes the
+     * query's {@code branch:} filters: each {@code branch:NAME} needs NAME among the file's branches
+     * (so no file of a package that is not a repository passes one), each {@code -branch:NAME} needs
+     * it absent.
+     */
+    public boolean acceptsBranches(GitRefs refs, long mask) {
+        for (ParsedQuery.Filter f : query.filters()) {
+            if (f.kind() != ParsedQuery.Kind.BRANCH) {
+                continue;
+            }
+            boolean on = false;
+            List<GitRefs.Branch> branches = refs.branches();
+            for (int b = 0; b < branches.size() && !on; b++) {
+                on = (mask >>> b & 1) != 0 && branches.get(b).name().equals(f.value());
+            }
+            if (on == f.negated()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public boolean hasFilters() {

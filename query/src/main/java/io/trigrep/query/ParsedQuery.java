@@ -33,7 +33,9 @@ public record ParsedQuery(
     public enum Kind {
         PACKAGE,
         PATH,
-        FILETYPE
+        FILETYPE,
+        /** A git repository package's branch (or tag) holding the file; no other package's files match. */
+        BRANCH
     }
 
     /** One filter term: {@code package:REGEX}, {@code -path:REGEX}, {@code filetype:LANG}, … */

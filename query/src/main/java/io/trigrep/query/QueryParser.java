@@ -58,7 +58,8 @@ public final class QueryParser {
             String key = colon > 0 ? body.substring(0, colon).toLowerCase(Locale.ROOT) : "";
             String value = colon > 0 ? body.substring(colon + 1) : "";
             ParsedQuery.Kind kind = switch (key) {
-                case "package", "pkg" -> ParsedQuery.Kind.PACKAGE;
+                case "package", "pkg", "repo" -> ParsedQuery.Kind.PACKAGE;
+                case "branch" -> ParsedQuery.Kind.BRANCH;
                 case "path", "file" -> ParsedQuery.Kind.PATH;
                 case "filetype", "lang" -> ParsedQuery.Kind.FILETYPE;
                 default -> null;

@@ -26,16 +26,24 @@ import org.capnproto.MessageBuilder;
 public final class FileFetch {
     private FileFetch() {}
 
-    /** What to ask for: lines {@code [firstLine, firstLine + maxLines)} each cut at {@code maxLineBytes}, or a byte range when {@code byteCount > 0}. */
-    public record Ask(int firstLine, int maxLines, int maxLineBytes, long byteOffset, int byteCount) {
-        public static final Ask WHOLE = new Ask(0, 0, 0, 0, 0);
+    /**
+     * What to ask for: lines {@code [firstLine, firstLine + maxLines)} each cut at {@code maxLineBytes},
+     * or a byte range when {@code byteCount > 0}; of a git repository package, the file as
+     * {@code branch} holds it (empty: any branch).
+     */
+    public record Ask(int firstLine, int maxLines, int maxLineBytes, long byteOffset, int byteCount, String branch) {
+        public static final Ask WHOLE = new Ask(0, 0, 0, 0, 0, "");
 
         public static Ask lines(int firstLine, int maxLines, int maxLineBytes) {
-            return new Ask(firstLine, maxLines, maxLineBytes, 0, 0);
+            return new Ask(firstLine, maxLines, maxLineBytes, 0, 0, "");
         }
 
         public static Ask bytes(long offset, int count) {
-            return new Ask(0, 0, 0, offset, count);
+            return new Ask(0, 0, 0, offset, count, "");
+        }
+
+        public Ask onBranch(String name) {
+            return new Ask(firstLine, maxLines, maxLineBytes, byteOffset, byteCount, name);
         }
     }
 
@@ -97,7 +105,8 @@ public final class FileFetch {
                         .setMaxLines(ask.maxLines())
                         .setMaxLineBytes(ask.maxLineBytes())
                         .setByteOffset(ask.byteOffset())
-                        .setByteCount(ask.byteCount());
+                        .setByteCount(ask.byteCount())
+                        .setBranch(ask.branch());
                 ByteBuffer frame = BackendClient.ask(tls, backend, request, timeoutMillis, 5 * timeoutMillis);
                 if (frame == null) {
                     lastFailure = backend + " closed without answering";

@@ -141,6 +141,7 @@ final class ApiHandler {
             throws IOException {
         String pkg = first(params, "package", null);
         String path = first(params, "path", null);
+        String branch = first(params, "branch", "");
         String problem = QueryService.fileProblem(pkg, path);
         if (problem != null) {
             send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error(problem, 0));
@@ -169,7 +170,7 @@ final class ApiHandler {
                 return;
             }
         }
-        FileFetch.Ask asked = window;
+        FileFetch.Ask asked = window == null ? null : window.onBranch(branch);
         pages.execute(() -> {
             try {
                 FileFetch.Outcome outcome;
@@ -177,7 +178,8 @@ final class ApiHandler {
                     outcome = queries.fetch(-1, pkg, path, asked);
                 } else {
                     // The whole file, when it is small enough for one answer: its size first, from a one-line window.
-                    outcome = queries.fetch(-1, pkg, path, FileFetch.Ask.lines(1, 1, 1));
+                    outcome = queries.fetch(
+                            -1, pkg, path, FileFetch.Ask.lines(1, 1, 1).onBranch(branch));
                     if (outcome.content() != null && outcome.totalBytes() > WHOLE_FILE_MAX_BYTES) {
                         send(
                                 ctx,
@@ -192,7 +194,7 @@ final class ApiHandler {
                         return;
                     }
                     if (outcome.content() != null) {
-                        outcome = queries.fetch(outcome.backend(), pkg, path, FileFetch.Ask.WHOLE);
+                        outcome = queries.fetch(outcome.backend(), pkg, path, FileFetch.Ask.WHOLE.onBranch(branch));
                     }
                 }
                 if (outcome.content() != null) {

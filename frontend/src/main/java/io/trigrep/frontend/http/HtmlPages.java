@@ -395,6 +395,10 @@ final class HtmlPages {
                 .raw(
                         "<dt><code>package:zlib</code> <code>-package:linux</code></dt><dd>only, or not, packages matching a regex</dd>")
                 .raw(
+                        "<dt><code>repo:^trigrep$</code> <code>branch:main</code> <code>-branch:old</code></dt><dd>git repositories"
+                                + " (<code>repo:</code> is <code>package:</code>: a repository is a package); files on, or not on, a"
+                                + " branch or tag by its exact name</dd>")
+                .raw(
                         "<dt><code>path:\\.c$</code> <code>-path:test</code></dt><dd>only, or not, paths matching a regex</dd>")
                 .raw(
                         "<dt><code>filetype:go</code> <code>-filetype:c</code></dt><dd>by language: c, c++, go, java, python, rust, shell, perl, ruby, php, js, ts</dd>")
@@ -535,10 +539,12 @@ final class HtmlPages {
         String pkg = ShownText.decode(ResultView.bytes(f.getPackage()));
         String path = ShownText.decode(ResultView.bytes(f.getPath()));
         String language = f.getLanguage().toString();
+        GitView git = f.hasGit() ? GitView.of(f.getGit()) : null;
         h.raw("<li class=\"result file\"><a class=\"loc\" href=\"/show?package=")
                 .text(Html.url(pkg))
                 .raw("&amp;path=")
                 .text(Html.url(path))
+                .raw(branchParameter(git))
                 .raw("&amp;")
                 .text(q.apiParameters().replace("match_mode=", "mode="))
                 .raw("\"><span class=\"pkg\">")
@@ -549,7 +555,33 @@ final class HtmlPages {
         if (!language.isEmpty()) {
             h.raw("<span class=\"lang\">").text(language).raw("</span> · ");
         }
-        h.raw("<span class=\"size\">").text(size(f.getBytes())).raw("</span></span></li>");
+        h.raw("<span class=\"size\">").text(size(f.getBytes())).raw("</span></span>");
+        gitLinks(h, git, pkg, path, 0);
+        h.raw("</li>");
+    }
+
+    /** {@code &branch=NAME} for the file view of a repository's file (its first branch), or nothing. */
+    private static String branchParameter(GitView git) {
+        return git == null || git.branches().isEmpty()
+                ? ""
+                : "&amp;branch=" + Html.url(git.branches().get(0));
+    }
+
+    /** A repository file's branches, its commit, and the link to the line on the code host when the repository has one. */
+    private static void gitLinks(Html h, GitView git, String pkg, String path, long line) {
+        if (git == null) {
+            return;
+        }
+        h.raw(" <span class=\"git\"><span class=\"branches\">")
+                .text(String.join(", ", git.branches()))
+                .raw("</span> @ <span class=\"commit\">")
+                .text(git.commit().length() > 12 ? git.commit().substring(0, 12) : git.commit())
+                .raw("</span>");
+        String url = git.url(pkg, path, line);
+        if (!url.isEmpty()) {
+            h.raw(" <a class=\"host\" rel=\"nofollow\" href=\"").text(url).raw("\">on the code host</a>");
+        }
+        h.raw("</span>");
     }
 
     /** A file size as people read it: 812 B, 4.1 KiB, 12 MiB. */
@@ -575,6 +607,7 @@ final class HtmlPages {
                 .text(Html.url(r.pkg))
                 .raw("&amp;path=")
                 .text(Html.url(r.path))
+                .raw(branchParameter(r.git))
                 .raw("&amp;")
                 .text(q.apiParameters().replace("match_mode=", "mode="))
                 .raw("&amp;line=")
@@ -595,7 +628,9 @@ final class HtmlPages {
                 h.raw(" <span class=\"scope\">in ").text(r.symbol[2]).raw("</span>");
             }
         }
-        h.raw("</a><pre class=\"ctx\">");
+        h.raw("</a>");
+        gitLinks(h, r.git, r.pkg, r.path, line);
+        h.raw("<pre class=\"ctx\">");
         for (int i = 0; i < r.before.length; i++) {
             contextLine(h, line - r.before.length + i, r.before[i], r.beforeCuts[i]);
         }

@@ -143,6 +143,27 @@ final class PageRenderer {
         json.writeNumberField("bytes", f.getBytes());
         json.writeStringField("language", f.getLanguage().toString());
         json.writeNumberField("ranking", f.getRanking());
+        if (f.hasGit()) {
+            git(
+                    json,
+                    GitView.of(f.getGit()),
+                    ShownText.decode(ResultView.bytes(f.getPackage())),
+                    ShownText.decode(ResultView.bytes(f.getPath())),
+                    0);
+        }
+        json.writeEndObject();
+    }
+
+    /** {@code "git":{"branches":[…],"commit":…,"url":…}}: url is the code host's link, "" when the repository has none. */
+    static void git(JsonGenerator json, GitView git, String pkg, String path, long line) throws IOException {
+        json.writeObjectFieldStart("git");
+        json.writeArrayFieldStart("branches");
+        for (String b : git.branches()) {
+            json.writeString(b);
+        }
+        json.writeEndArray();
+        json.writeStringField("commit", git.commit());
+        json.writeStringField("url", git.url(pkg, path, line));
         json.writeEndObject();
     }
 
@@ -177,6 +198,9 @@ final class PageRenderer {
             json.writeStringField("scope", r.symbol[2]);
             json.writeStringField("language", r.symbol[3]);
             json.writeEndObject();
+        }
+        if (r.git != null) {
+            git(json, r.git, r.pkg, r.path, r.line);
         }
         List<ResultView.Cut> cuts = r.cuts();
         if (!cuts.isEmpty()) {

@@ -41,6 +41,8 @@ final class ResultView {
     final Cut contextCut;
     /** A definition line's result (a sym: query's, or a boolean query's sym: operand's): the definition on the line (name, kind, scope, language); null otherwise. */
     final String[] symbol;
+    /** The file's branches, commit and code host link template when its package is a git repository; null otherwise. */
+    final GitView git;
 
     /** The line result {@code r}: a result of its own, or one match of a fileResults. */
     static ResultView of(StoredResult r) {
@@ -86,6 +88,7 @@ final class ResultView {
         }
         contextCut = cut(file, at, line);
         symbol = match != null && match.hasSymbol() ? symbol(match.getSymbol()) : null;
+        git = file.file().hasGit() ? GitView.of(file.file().getGit()) : null;
     }
 
     /** Line {@code k} of the message, numbered {@code number} as shown: its cut, or null when shown whole. */
@@ -138,6 +141,7 @@ final class ResultView {
         full = full == 0 && start == 0 ? end : Math.max(full, end);
         contextCut = start > 0 || end < full ? new Cut(line, start, end, full) : null;
         symbol = r.hasSymbol() ? symbol(r.getSymbol()) : null;
+        git = r.hasGit() ? GitView.of(r.getGit()) : null;
     }
 
     private static void lines(

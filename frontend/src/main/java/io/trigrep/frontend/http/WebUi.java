@@ -231,6 +231,7 @@ final class WebUi {
     private void show(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params) {
         String pkg = first(params, "package", "");
         String path = first(params, "path", "");
+        String branch = first(params, "branch", "");
         String query = first(params, "q", "");
         HtmlPages.UiQuery back;
         int target;
@@ -253,8 +254,12 @@ final class WebUi {
         }
         int firstLine = from > 0 ? from : Math.max(1, target - WINDOW_LINES / 2);
         pages.execute(() -> {
-            FileFetch.Outcome outcome =
-                    queries.fetch(-1, pkg, path, FileFetch.Ask.lines(firstLine, WINDOW_LINES, WINDOW_LINE_BYTES));
+            FileFetch.Outcome outcome = queries.fetch(
+                    -1,
+                    pkg,
+                    path,
+                    FileFetch.Ask.lines(firstLine, WINDOW_LINES, WINDOW_LINE_BYTES)
+                            .onBranch(branch));
             if (outcome.content() != null) {
                 html(
                         ctx,

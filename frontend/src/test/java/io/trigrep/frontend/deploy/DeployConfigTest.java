@@ -71,15 +71,26 @@ class DeployConfigTest {
                 Map<String, String> flags = new LinkedHashMap<>();
                 Map<String, String> defaults = new LinkedHashMap<>();
                 optionsOf(Class.forName(run.group(1)), flags, defaults);
-                roles.put(label, new Role(label, flags, defaults));
+                roles.merge(label, new Role(label, flags, defaults), DeployConfigTest::both);
             }
             Matcher script = SCRIPT_ROLE.matcher(line);
             if (script.find() && label != null && !line.trim().startsWith("#")) {
-                roles.put(
-                        label, new Role(label, scriptFlags(ROOT.resolve(script.group(1)), script.group(2)), Map.of()));
+                roles.merge(
+                        label,
+                        new Role(label, scriptFlags(ROOT.resolve(script.group(1)), script.group(2)), Map.of()),
+                        DeployConfigTest::both);
             }
         }
         return roles;
+    }
+
+    /** A role that runs a class or a script by its flags (sync: --git, or Debian's): the flags of both. */
+    private static Role both(Role a, Role b) {
+        Map<String, String> flags = new LinkedHashMap<>(a.envByFlag());
+        flags.putAll(b.envByFlag());
+        Map<String, String> defaults = new LinkedHashMap<>(a.defaultByFlag());
+        defaults.putAll(b.defaultByFlag());
+        return new Role(a.name(), flags, defaults);
     }
 
     /**

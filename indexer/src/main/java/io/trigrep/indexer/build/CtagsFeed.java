@@ -25,6 +25,7 @@ final class CtagsFeed {
     private final Map<Long, SpooledPart> spooled = new HashMap<>();
     /** Each package's part count once its reader has ended, else -1. */
     private final int[] parts;
+
     private final IdentityHashMap<SpooledPart, Extraction.Batch> batches = new IdentityHashMap<>();
     private final FutureTask<Void> done = new FutureTask<>(this::run, null);
     private final Thread thread = new Thread(done, "trigrep-ctags-feed");

@@ -428,6 +428,7 @@ public final class IndexBuilder {
                 PackageReader reader = new PackageReader(
                         source.name(),
                         (float) weight.applyAsDouble(source.name()),
+                        source.refs(),
                         options.limits(),
                         budget,
                         batch -> workers.submit(() -> {

@@ -2,6 +2,7 @@ package io.trigrep.indexer.build;
 
 import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.format.DocTable;
+import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.format.Manifest;
 import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.segments.Deletes;
@@ -40,7 +41,8 @@ public final class IndexUpdater {
      * @param added    packages indexed by this change (full names)
      * @param replaced packages whose older version's files were deleted because a new one was added
      * @param removed  packages removed on request
-     * @param notFound {@code --remove} names the index did not hold
+     * @param unchanged git repositories given to add whose branches the index holds at the same
+     *                 commits: not read again
      * @param errors   inputs that could not be read (a package that failed keeps its older version)
      * @param merged   segments folded by merges, and the segments they became
      */
@@ -50,7 +52,7 @@ public final class IndexUpdater {
             List<String> added,
             List<String> replaced,
             List<String> removed,
-            List<String> notFound,
+            List<String> unchanged,
             List<String> errors,
             int merged,
             int mergedInto,
@@ -107,7 +109,7 @@ public final class IndexUpdater {
                 result.added(),
                 result.replaced(),
                 result.removed(),
-                result.notFound(),
+                result.unchanged(),
                 result.errors(),
                 merged.merged(),
                 merged.mergedInto(),
@@ -116,14 +118,27 @@ public final class IndexUpdater {
 
     private Result updateLocked(
             Path root,
-            List<PackageSource> add,
-            Map<String, String> addByKey,
+            List<PackageSource> given,
+            Map<String, String> givenByKey,
             Set<String> removeKeys,
             Consumer<String> errors)
             throws IOException, InterruptedException {
         Generation g = IndexFolder.settle(root);
         List<WorkingShard> shards = WorkingShard.open(root, g);
         try {
+            // A repository whose branches the index holds at the same commits is not read again.
+            Map<String, GitRefs> held = heldRefs(shards);
+            List<PackageSource> add = new ArrayList<>();
+            Map<String, String> addByKey = new LinkedHashMap<>(givenByKey);
+            List<String> unchanged = new ArrayList<>();
+            for (PackageSource p : given) {
+                if (p.refs().isRepository() && p.refs().equals(held.get(p.name()))) {
+                    unchanged.add(p.name());
+                    addByKey.remove(PackageKey.of(p.name()));
+                } else {
+                    add.add(p);
+                }
+            }
             // Which docs each affected package has, per shard and segment.
             Map<String, List<int[]>> docsByKey = new HashMap<>();
             Map<String, Set<String>> namesByKey = new TreeMap<>();
@@ -160,6 +175,16 @@ public final class IndexUpdater {
                 if (addByKey.containsKey(key) || removeKeys.contains(key)) {
                     namesByKey.computeIfAbsent(key, x -> new TreeSet<>()).add(p.name());
                 }
+            }
+            List<String> unknown = new ArrayList<>();
+            for (String key : removeKeys) {
+                if (!addByKey.containsKey(key) && !namesByKey.containsKey(key)) {
+                    unknown.add(key);
+                }
+            }
+            if (!unknown.isEmpty()) {
+                throw new IllegalArgumentException("--remove " + String.join(" ", unknown)
+                        + ": the index holds no such package; nothing was changed");
             }
             // Loads as they will be once every replaced and removed package is gone.
             long[] loads = new long[shards.size()];
@@ -213,7 +238,6 @@ public final class IndexUpdater {
             }
             List<String> replaced = new ArrayList<>();
             List<String> removed = new ArrayList<>();
-            List<String> notFound = new ArrayList<>();
             Set<String> goneKeys = new LinkedHashSet<>();
             for (String key : addByKey.keySet()) {
                 if (readKeys.contains(key)) {
@@ -225,13 +249,8 @@ public final class IndexUpdater {
                 if (addByKey.containsKey(key)) {
                     continue; // removed and added: a replacement, above
                 }
-                Set<String> names = namesByKey.get(key);
-                if (names == null) {
-                    notFound.add(key);
-                } else {
-                    goneKeys.add(key);
-                    removed.addAll(names);
-                }
+                goneKeys.add(key);
+                removed.addAll(namesByKey.get(key));
             }
             // Deletes, per segment: its newly deleted docs gathered, then one new bitmap each.
             Map<List<Integer>, List<Integer>> gone = new HashMap<>();
@@ -282,7 +301,7 @@ public final class IndexUpdater {
                         List.of(),
                         List.of(),
                         List.of(),
-                        notFound,
+                        unchanged,
                         report == null ? List.of() : report.errors(),
                         0,
                         0,
@@ -311,7 +330,7 @@ public final class IndexUpdater {
                     added,
                     replaced,
                     removed,
-                    notFound,
+                    unchanged,
                     report == null ? List.of() : report.errors(),
                     0,
                     0,
@@ -319,6 +338,37 @@ public final class IndexUpdater {
         } finally {
             WorkingShard.close(shards);
         }
+    }
+
+    /** The git repositories the index at {@code root} holds: each one's branches at their commits, by package name. */
+    public static Map<String, GitRefs> repositories(Path root) throws IOException {
+        List<WorkingShard> shards = WorkingShard.open(root, IndexFolder.current(root));
+        try {
+            return new TreeMap<>(heldRefs(shards));
+        } finally {
+            WorkingShard.close(shards);
+        }
+    }
+
+    /** The branches of every git repository package with a live file, by package name. */
+    private static Map<String, GitRefs> heldRefs(List<WorkingShard> shards) throws IOException {
+        Map<String, GitRefs> held = new HashMap<>();
+        for (WorkingShard w : shards) {
+            for (Segment seg : w.segments) {
+                DocTable table = seg.shard().docs();
+                boolean any = false;
+                for (int p = 0; p < table.packageCount() && !any; p++) {
+                    any = table.refs(p).isRepository();
+                }
+                for (int d = 0; any && d < table.docCount(); d++) {
+                    int p = table.packageId(d);
+                    if (table.refs(p).isRepository() && seg.live(d)) {
+                        held.put(table.packageName(p), table.refs(p));
+                    }
+                }
+            }
+        }
+        return held;
     }
 
     /**

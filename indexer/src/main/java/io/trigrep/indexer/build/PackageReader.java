@@ -5,6 +5,7 @@ import io.trigrep.indexer.filter.ContentFilter;
 import io.trigrep.indexer.filter.FilterLimits;
 import io.trigrep.indexer.filter.SkipReason;
 import io.trigrep.indexer.format.DocTableWriter;
+import io.trigrep.indexer.format.GitRefs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -26,16 +27,17 @@ final class PackageReader implements FileVisitor {
     static final int BATCH_FILES = 4096;
 
     /** One file of a batch, or (when {@code reason} is set) one file left out while reading. */
-    record Entry(String path, int offset, int length, SkipReason reason, long skippedBytes) {}
+    record Entry(String path, int offset, int length, SkipReason reason, long skippedBytes, long branches) {}
 
     /** What one worker turns into one part: the {@code index}-th batch of its package. */
     @SuppressWarnings(
             "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
     // compare
-    record Batch(String packageName, float weight, int index, byte[] bytes, List<Entry> entries) {}
+    record Batch(String packageName, float weight, GitRefs refs, int index, byte[] bytes, List<Entry> entries) {}
 
     private final String name;
     private final float weight;
+    private final GitRefs refs;
     private final FilterLimits limits;
     private final Budget budget;
     private final Function<Batch, Future<SpooledPart>> submit;
@@ -49,11 +51,13 @@ final class PackageReader implements FileVisitor {
     PackageReader(
             String name,
             float weight,
+            GitRefs refs,
             FilterLimits limits,
             Budget budget,
             Function<Batch, Future<SpooledPart>> submit) {
         this.name = name;
         this.weight = weight;
+        this.refs = refs;
         this.limits = limits;
         this.budget = budget;
         this.submit = submit;
@@ -71,6 +75,11 @@ final class PackageReader implements FileVisitor {
 
     @Override
     public void file(String path, ByteBuffer content) throws IOException {
+        file(path, content, 0);
+    }
+
+    @Override
+    public void file(String path, ByteBuffer content, long branches) throws IOException {
         SkipReason reason = ContentFilter.check(path, limits);
         if (reason == null
                 && path.length() * 3L > DocTableWriter.MAX_PATH_BYTES
@@ -96,13 +105,13 @@ final class PackageReader implements FileVisitor {
             bytes = budget.take(length);
         }
         content.get(content.position(), bytes, used, length);
-        entries.add(new Entry(path, used, length, null, 0));
+        entries.add(new Entry(path, used, length, null, 0, branches));
         used += length;
     }
 
     @Override
     public void skipped(String path, SkipReason reason, long bytes) {
-        entries.add(new Entry(path, 0, 0, reason, bytes));
+        entries.add(new Entry(path, 0, 0, reason, bytes, 0));
     }
 
     /** Hands the current batch to a worker. Called by the package's reader at its end, too. */
@@ -110,7 +119,7 @@ final class PackageReader implements FileVisitor {
         if (entries.isEmpty() && used == 0) {
             return;
         }
-        submitted.add(submit.apply(new Batch(name, weight, submitted.size(), bytes, List.copyOf(entries))));
+        submitted.add(submit.apply(new Batch(name, weight, refs, submitted.size(), bytes, List.copyOf(entries))));
         bytes = Budget.none();
         used = 0;
         entries = new ArrayList<>();

@@ -2,6 +2,7 @@ package io.trigrep.indexer.build;
 
 import io.trigrep.indexer.format.ContentWriter;
 import io.trigrep.indexer.format.DocTableWriter;
+import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.format.TrigramIndexWriter;
 import io.trigrep.indexer.format.Unmapper;
@@ -77,8 +78,12 @@ final class ShardBuilder {
                 .thenComparingInt(s -> s.part().index())
                 .thenComparingInt(Slice::from));
         TreeMap<String, Float> weights = new TreeMap<>();
+        Map<String, GitRefs> refs = new HashMap<>();
+        boolean git = false;
         for (Slice s : ordered) {
             weights.put(s.part().packageName(), s.part().weight());
+            refs.put(s.part().packageName(), s.part().refs());
+            git |= s.part().refs().isRepository();
         }
         Map<String, Integer> ids = new HashMap<>();
         for (String name : weights.keySet()) {
@@ -128,8 +133,8 @@ final class ShardBuilder {
             for (int doc = 0; doc < docs.size(); doc++) {
                 Doc d = docs.get(doc);
                 docSpools[doc] = spools.computeIfAbsent(d.slice(), ShardBuilder::mapTrigrams);
-                docAts[doc] =
-                        Math.toIntExact(4 * (d.file().trigramOffset() - d.slice().trigramStart()));
+                docAts[doc] = Math.toIntExact(
+                        4 * (d.file().trigramOffset() - d.slice().trigramStart()));
                 docCounts[doc] = d.file().trigrams();
             }
             try (TrigramIndexWriter index = new TrigramIndexWriter(folder.resolve(ShardFiles.TRIGRAMS), docs.size())) {
@@ -155,7 +160,7 @@ final class ShardBuilder {
                 postingBytes = index.postingBytes();
                 varintBytes = index.varintPostingBytes();
             }
-            try (DocTableWriter table = new DocTableWriter(folder.resolve(ShardFiles.DOCS))) {
+            try (DocTableWriter table = new DocTableWriter(folder.resolve(ShardFiles.DOCS), git)) {
                 int[] perPackage = new int[weights.size()];
                 for (int doc = 0; doc < docs.size(); doc++) {
                     Doc d = docs.get(doc);
@@ -167,12 +172,13 @@ final class ShardBuilder {
                             d.packageId(),
                             f.rank(),
                             f.type().id(),
-                            f.lines());
+                            f.lines(),
+                            f.branches());
                     perPackage[d.packageId()]++;
                 }
                 int id = 0;
                 for (Map.Entry<String, Float> p : weights.entrySet()) {
-                    table.addPackage(p.getKey(), p.getValue(), perPackage[id++]);
+                    table.addPackage(p.getKey(), p.getValue(), perPackage[id++], refs.get(p.getKey()));
                 }
                 table.finish();
             }
@@ -229,24 +235,26 @@ final class ShardBuilder {
                 throw new IllegalStateException("doc " + doc + " (" + pathOf(docs.get(doc)) + ") never went to ctags");
             }
         }
-        return definitions.extraction().write(
-                new Extraction.ShardDocs() {
-                    @Override
-                    public int count() {
-                        return docs.size();
-                    }
+        return definitions
+                .extraction()
+                .write(
+                        new Extraction.ShardDocs() {
+                            @Override
+                            public int count() {
+                                return docs.size();
+                            }
 
-                    @Override
-                    public Extraction.Batch batch(int doc) {
-                        return batchOf[doc];
-                    }
+                            @Override
+                            public Extraction.Batch batch(int doc) {
+                                return batchOf[doc];
+                            }
 
-                    @Override
-                    public int file(int doc) {
-                        return docs.get(doc).index();
-                    }
-                },
-                out);
+                            @Override
+                            public int file(int doc) {
+                                return docs.get(doc).index();
+                            }
+                        },
+                        out);
     }
 
     /**

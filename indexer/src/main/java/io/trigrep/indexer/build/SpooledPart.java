@@ -3,6 +3,7 @@ package io.trigrep.indexer.build;
 import io.trigrep.indexer.filetype.FileType;
 import io.trigrep.indexer.filter.ContentFilter;
 import io.trigrep.indexer.filter.SkipReason;
+import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.format.Trigrams;
 import io.trigrep.indexer.rank.StaticRank;
 import java.io.IOException;
@@ -28,6 +29,7 @@ import java.util.List;
 record SpooledPart(
         String packageName,
         float weight,
+        GitRefs refs,
         int index,
         Path spool,
         Path trigramSpool,
@@ -46,7 +48,8 @@ record SpooledPart(
             int lines,
             float rank,
             long trigramOffset,
-            int trigrams) {}
+            int trigrams,
+            long branches) {}
 
     /** One file left out, in the order the package was read. */
     record Skipped(String path, SkipReason reason, long bytes) {}
@@ -104,7 +107,8 @@ record SpooledPart(
                         filter.lines(),
                         StaticRank.of(e.path(), type, batch.weight()),
                         trigramsWritten,
-                        set.size()));
+                        set.size(),
+                        e.branches()));
                 writeTrigrams(set, trigramBuffer, trigramOut);
                 trigramsWritten += set.size();
                 // Accepted files that lie back to back in the batch go out in one write.
@@ -134,6 +138,7 @@ record SpooledPart(
         return new SpooledPart(
                 batch.packageName(),
                 batch.weight(),
+                batch.refs(),
                 batch.index(),
                 out == null ? null : spool,
                 out == null ? null : trigramSpool,

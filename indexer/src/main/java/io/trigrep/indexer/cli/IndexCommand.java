@@ -68,8 +68,15 @@ public final class IndexCommand implements Callable<Integer> {
     @Mixin
     BuildOptions build;
 
-    @Parameters(arity = "1..*", paramLabel = "INPUT", description = "folders, .dsc files or archives")
-    List<Path> inputs;
+    @Mixin
+    GitOptions git;
+
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "INPUT",
+            description = "a package (a folder with debian/ at its root or named NAME_VERSION; NAME=FOLDER for any"
+                    + " folder), a folder of packages, a .dsc file or an archive")
+    List<String> inputs;
 
     @Override
     @SuppressWarnings(
@@ -87,7 +94,7 @@ public final class IndexCommand implements Callable<Integer> {
         }
         Files.createDirectories(out);
         int[] errorCount = {0};
-        List<PackageSource> packages = Corpus.discover(inputs, out, message -> {
+        List<PackageSource> packages = Corpus.discoverInputs(inputs, out, git.mirror(), message -> {
             errorCount[0]++;
             err.println("error: " + message);
         });

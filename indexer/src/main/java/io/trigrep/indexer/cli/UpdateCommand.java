@@ -7,7 +7,6 @@ import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.segments.Generation;
 import io.trigrep.indexer.segments.IndexFolder;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +15,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code ./trigrep update}: adds, replaces and removes packages of an folder.index, as one new generation. */
+/** {@code ./trigrep update}: adds, replaces and removes packages of an index, as one new generation. */
 @Command(
         name = "update",
         mixinStandardHelpOptions = true,
@@ -32,7 +31,7 @@ import picocli.CommandLine.Option;
         exitCodeList = {
             "0:done",
             "1:done, but some input could not be read (its older version, if any, stays)",
-            "2:bad usage or nothing could be changed"
+            "2:bad usage, a --remove of a package the index does not hold, or nothing could be changed"
         })
 public final class UpdateCommand implements Callable<Integer> {
     @Mixin
@@ -42,14 +41,15 @@ public final class UpdateCommand implements Callable<Integer> {
             names = "--add",
             arity = "1..*",
             paramLabel = "INPUT",
-            description = "folders of packages, .dsc files or archives, as index takes them")
-    List<Path> add = new ArrayList<>();
+            description = "packages, folders of packages, .dsc files or archives, as index takes them")
+    List<String> add = new ArrayList<>();
 
     @Option(
             names = "--remove",
             arity = "1..*",
             paramLabel = "PACKAGE",
-            description = "packages to remove: a source name (zlib) or a full name (zlib_1.2.13.dfsg-1)")
+            description = "packages to remove: a source name (zlib) or a full name (zlib_1.2.13.dfsg-1); a name the"
+                    + " index does not hold fails the update, nothing changed")
     List<String> remove = new ArrayList<>();
 
     @Option(names = "--no-merge", description = "do not merge segments after the update")
@@ -57,6 +57,9 @@ public final class UpdateCommand implements Callable<Integer> {
 
     @Mixin
     BuildOptions build;
+
+    @Mixin
+    GitOptions git;
 
     @Override
     public Integer call() throws Exception {
@@ -73,7 +76,7 @@ public final class UpdateCommand implements Callable<Integer> {
         int[] inputErrors = {0};
         List<PackageSource> packages = add.isEmpty()
                 ? List.of()
-                : Corpus.discover(add, folder.index, message -> {
+                : Corpus.discoverInputs(add, folder.index, git.mirror(), message -> {
                     inputErrors[0]++;
                     err.println("error: " + message);
                 });
@@ -89,10 +92,6 @@ public final class UpdateCommand implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return 2;
         }
-        for (String name : r.notFound()) {
-            // A warning, not a failure: removing what is gone already is what a retried update does.
-            err.println("warning: --remove " + name + ": the index holds no such package");
-        }
         PrintStream out = System.out;
         out.println("generation " + r.fromGeneration() + " -> " + r.toGeneration());
         out.println("added      " + r.added().size() + (r.added().isEmpty() ? "" : "  " + String.join(" ", r.added())));
@@ -100,6 +99,9 @@ public final class UpdateCommand implements Callable<Integer> {
                 + (r.replaced().isEmpty() ? "" : "  " + String.join(" ", r.replaced())));
         out.println("removed    " + r.removed().size()
                 + (r.removed().isEmpty() ? "" : "  " + String.join(" ", r.removed())));
+        if (!r.unchanged().isEmpty()) {
+            out.println("unchanged  " + r.unchanged().size() + "  " + String.join(" ", r.unchanged()));
+        }
         if (r.merged() > 0) {
             out.println("merged     " + r.merged() + " segments into " + r.mergedInto());
         }

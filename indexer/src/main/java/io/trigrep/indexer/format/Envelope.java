@@ -37,6 +37,11 @@ public final class Envelope {
 
     /** Checks magic, kind, version and the footer's length against the real file size. */
     public static void check(MappedFile file, int kind) throws CorruptIndexException {
+        check(file, kind, VERSION);
+    }
+
+    /** As {@link #check(MappedFile, int)} for a kind read in versions 1 to {@code newest}; returns the file's. */
+    static int check(MappedFile file, int kind, int newest) throws CorruptIndexException {
         if (file.size() < HEADER + FOOTER) {
             throw new CorruptIndexException(
                     file.path(),
@@ -52,9 +57,12 @@ public final class Envelope {
                     file.path(), 4, "file kind " + kindName(file.getInt(4)) + ", expected " + kindName(kind));
         }
         int version = file.getInt(8);
-        if (version != VERSION) {
+        if (version < VERSION || version > newest) {
             throw new CorruptIndexException(
-                    file.path(), 8, "format version " + version + ", this build reads version " + VERSION);
+                    file.path(),
+                    8,
+                    "format version " + version + ", this build reads "
+                            + (newest == VERSION ? "version " + VERSION : "versions " + VERSION + " to " + newest));
         }
         long footer = file.size() - FOOTER;
         if (file.getInt(footer + 12) != END_MAGIC) {
@@ -68,6 +76,7 @@ public final class Envelope {
                     footer,
                     "footer records " + length + " bytes, file has " + file.size() + " (truncated?)");
         }
+        return version;
     }
 
     /** Recomputes the CRC32C of everything before the footer and compares it with the stored one. */

@@ -38,8 +38,13 @@ public final class FormatOutput implements Closeable {
     private long flushed;
 
     public FormatOutput(Path path, int kind) throws IOException {
+        this(path, kind, Envelope.VERSION);
+    }
+
+    /** A file of {@code kind} whose header says {@code version} (a kind with several versions). */
+    public FormatOutput(Path path, int kind, int version) throws IOException {
         this(path, 1, false);
-        writeHeader(kind);
+        writeHeader(kind, version);
     }
 
     /** A headerless scratch file: a part that {@link #transferFrom} later copies into a real one. */
@@ -59,7 +64,7 @@ public final class FormatOutput implements Closeable {
     static FormatOutput bulk(Path path, int kind, boolean tryDirect) throws IOException {
         FormatOutput out = new FormatOutput(
                 path, DirectIo.alignment(path.toAbsolutePath().getParent(), BULK_BUFFER / 4), tryDirect);
-        out.writeHeader(kind);
+        out.writeHeader(kind, Envelope.VERSION);
         return out;
     }
 
@@ -79,10 +84,10 @@ public final class FormatOutput implements Closeable {
         this.direct = tryDirect ? DirectIo.openForWrites(path) : null;
     }
 
-    private void writeHeader(int kind) throws IOException {
+    private void writeHeader(int kind, int version) throws IOException {
         writeInt(Envelope.MAGIC);
         writeInt(kind);
-        writeInt(Envelope.VERSION);
+        writeInt(version);
         writeInt(0);
     }
 

@@ -181,9 +181,14 @@ public final class LiveShard implements Closeable {
 
     /** The live doc holding {@code path} of {@code packageName}, newest segment first; null when none does. */
     public Located find(String packageName, String path) throws CorruptIndexException {
+        return find(packageName, path, "");
+    }
+
+    /** As {@link #find(String, String)}, the file of a repository package as {@code branch} holds it (empty: any). */
+    public Located find(String packageName, String path, String branch) throws CorruptIndexException {
         for (int i = segments.size() - 1; i >= 0; i--) {
             Segment s = segments.get(i);
-            int doc = s.shard().docs().find(packageName, path);
+            int doc = s.shard().docs().find(packageName, path, branch);
             if (doc >= 0 && s.live(doc)) {
                 return new Located(s, doc);
             }

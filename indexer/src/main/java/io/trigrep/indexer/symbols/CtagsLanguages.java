@@ -76,7 +76,9 @@ final class CtagsLanguages {
      */
     boolean knows(String fileName) {
         return matches(fileName)
-                || (fileName.length() > 3 && fileName.endsWith(".in") && matches(fileName.substring(0, fileName.length() - 3)));
+                || (fileName.length() > 3
+                        && fileName.endsWith(".in")
+                        && matches(fileName.substring(0, fileName.length() - 3)));
     }
 
     private boolean matches(String fileName) {

@@ -37,6 +37,7 @@ public final class Extraction implements Closeable {
         private final long[] at;
         /** A file's tag count; -1 when it did not go to ctags. */
         private final int[] count;
+
         private final int[] bytes;
         private final String[] failure;
         private final AtomicInteger pending = new AtomicInteger(1);
@@ -311,7 +312,8 @@ public final class Extraction implements Closeable {
         Path temporary = Files.createTempDirectory(scratch, "symbols-");
         SymbolsWriter.Written written;
         try {
-            written = SymbolsWriter.write(out, source, labels, temporary, extractor.config().budgetBytes());
+            written = SymbolsWriter.write(
+                    out, source, labels, temporary, extractor.config().budgetBytes());
         } finally {
             SymbolsWriter.deleteTree(temporary);
         }

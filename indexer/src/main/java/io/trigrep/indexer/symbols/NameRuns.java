@@ -42,7 +42,8 @@ final class NameRuns implements Closeable {
             spill();
         }
         if (used + count > arena.length) {
-            arena = Arrays.copyOf(arena, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(2L * arena.length, used + count)));
+            arena = Arrays.copyOf(
+                    arena, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(2L * arena.length, used + count)));
         }
         if (size == start.length) {
             start = Arrays.copyOf(start, 2 * size);
@@ -101,8 +102,7 @@ final class NameRuns implements Closeable {
     }
 
     private int compare(int x, int y) {
-        int c = Arrays.compareUnsigned(
-                arena, start[x], start[x] + length[x], arena, start[y], start[y] + length[y]);
+        int c = Arrays.compareUnsigned(arena, start[x], start[x] + length[x], arena, start[y], start[y] + length[y]);
         return c != 0 ? c : Integer.compare(value[x], value[y]);
     }
 

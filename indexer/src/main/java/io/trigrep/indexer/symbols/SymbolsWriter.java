@@ -191,7 +191,8 @@ final class SymbolsWriter {
                 }
                 out.finish();
             }
-            return new Written(symbols[0], names.runs() + scopes.runs() + nameOf.runs() + scopeOf.runs() + trigrams.runs());
+            return new Written(
+                    symbols[0], names.runs() + scopes.runs() + nameOf.runs() + scopeOf.runs() + trigrams.runs());
         } finally {
             for (AutoCloseableFile t : temps) {
                 t.close();
@@ -272,7 +273,8 @@ final class SymbolsWriter {
                         byte[] a = c.array();
                         int o = c.offset();
                         for (int i = 0; i + 2 < length; i++) {
-                            long t = (long) (a[o + i] & 0xff) << 16 | (a[o + i + 1] & 0xff) << 8 | (a[o + i + 2] & 0xff);
+                            long t =
+                                    (long) (a[o + i] & 0xff) << 16 | (a[o + i + 1] & 0xff) << 8 | (a[o + i + 2] & 0xff);
                             trigrams.add(t << 32 | id);
                         }
                     }
@@ -293,7 +295,8 @@ final class SymbolsWriter {
     }
 
     /** One string table spilled: its offsets (the last one its length) and bytes; for names, the by-name order and its starts. */
-    private record Table(int count, Spill.Writer offsets, Spill.Writer bytes, Spill.Writer byName, Spill.Writer starts) {
+    private record Table(
+            int count, Spill.Writer offsets, Spill.Writer bytes, Spill.Writer byName, Spill.Writer starts) {
         void write(FormatOutput out) throws IOException {
             copyInts(offsets, out);
             copyBytes(bytes, out);

@@ -63,15 +63,12 @@ class UpdateCommandTest {
                 "--add",
                 next.toString(),
                 "--remove",
-                "beta",
-                "nothere_3");
+                "beta");
         assertThat(update.exit()).as(update.err()).isZero();
         assertThat(update.out())
                 .contains("added      2  alpha_2.0 delta_1.0")
                 .contains("replaced   1  alpha_1.0")
                 .contains("removed    1  beta_1.0");
-        // Removing what is not there is what a retried update does: a warning, not a failure.
-        assertThat(update.err()).contains("warning: --remove nothere: the index holds no such package");
         assertThat(run(new SegmentsCommand(), "--index", index.toString(), "--packages")
                         .out())
                 .isEqualTo("alpha_2.0\ndelta_1.0\ngamma_1.0\n");
@@ -101,5 +98,44 @@ class UpdateCommandTest {
         assertThat(run(new UpdateCommand(), "--index", index.toString()).exit())
                 .as("nothing to do")
                 .isEqualTo(2);
+    }
+
+    @Test
+    void aRemovalOfAPackageTheIndexDoesNotHoldFailsAndChangesNothing() throws Exception {
+        Path index = dir.resolve("index");
+        Path first = dir.resolve("first");
+        write(first.resolve("alpha_1.0/a.c"), "int alpha_one;\n");
+        write(first.resolve("beta_1.0/b.c"), "int beta_one;\n");
+        assertThat(run(new IndexCommand(), "--no-symbols", "--out", index.toString(), first.toString())
+                        .exit())
+                .isZero();
+        String before = run(new SegmentsCommand(), "--index", index.toString()).out();
+        IndexCommandTest.Run refused =
+                run(new UpdateCommand(), "--index", index.toString(), "--no-symbols", "--remove", "beta", "nothere_3");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("nothere");
+        assertThat(run(new SegmentsCommand(), "--index", index.toString()).out())
+                .as("beta stays: nothing was changed")
+                .isEqualTo(before);
+    }
+
+    @Test
+    void aFolderThatIsOnePackageIsAddedAsOne() throws Exception {
+        Path index = dir.resolve("index");
+        Path first = dir.resolve("first");
+        write(first.resolve("alpha_1.0/a.c"), "int alpha_one;\n");
+        assertThat(run(new IndexCommand(), "--no-symbols", "--out", index.toString(), first.toString())
+                        .exit())
+                .isZero();
+        Path lua = dir.resolve("lua5.4_5.4.4-3");
+        write(lua.resolve("debian/control"), "Source: lua5.4\n");
+        write(lua.resolve("doc/readme.html"), "<p>lua</p>\n");
+        write(lua.resolve("src/lua.c"), "int main(void);\n");
+        IndexCommandTest.Run update =
+                run(new UpdateCommand(), "--index", index.toString(), "--no-symbols", "--add", lua + "/");
+        assertThat(update.exit()).as(update.err()).isZero();
+        assertThat(run(new SegmentsCommand(), "--index", index.toString(), "--packages")
+                        .out())
+                .isEqualTo("alpha_1.0\nlua5.4_5.4.4-3\n");
     }
 }

@@ -85,8 +85,8 @@ class CorruptionTest {
         Files.write(shard.resolve(ShardFiles.DOCS), bytes);
         assertThatThrownBy(() -> Shard.open(shard))
                 .isInstanceOf(CorruptIndexException.class)
-                .hasMessage(
-                        shard.resolve(ShardFiles.DOCS) + " at offset 8: format version 99, this build reads version 1");
+                .hasMessage(shard.resolve(ShardFiles.DOCS)
+                        + " at offset 8: format version 99, this build reads versions 1 to 2");
     }
 
     @Test

@@ -36,7 +36,9 @@ class CtagsLanguagesTest {
         CtagsLanguages languages = new CtagsLanguages(List.of("C *.c *.h", "Make [Mm]akefile *.mak"));
         assertThat(languages.knows("zconf.h.in")).isTrue();
         assertThat(languages.knows("Makefile.in")).isTrue();
-        assertThat(languages.knows("config.h.in.in")).as("one suffix only, as ctags").isFalse();
+        assertThat(languages.knows("config.h.in.in"))
+                .as("one suffix only, as ctags")
+                .isFalse();
         assertThat(languages.knows("notes.in")).isFalse();
         assertThat(languages.knows(".in")).isFalse();
         assertThat(languages.knows("zconf.h.tmpl")).isFalse();

@@ -66,7 +66,8 @@ class SymbolSpillBuildTest {
             assertThat(shard.symbols().failures()).isEmpty();
         }
         assertThat(runs).as("runs spilled with a 64 KiB budget").isGreaterThan(0);
-        assertThat(ample.shards()).allSatisfy(s -> assertThat(s.symbols().spilledRuns()).isZero());
+        assertThat(ample.shards())
+                .allSatisfy(s -> assertThat(s.symbols().spilledRuns()).isZero());
         for (int shard = 0; shard < 2; shard++) {
             assertThat(Files.readAllBytes(small.resolve("shard-" + shard + "/symbols.tgs")))
                     .isEqualTo(Files.readAllBytes(large.resolve("shard-" + shard + "/symbols.tgs")));
@@ -104,10 +105,11 @@ class SymbolSpillBuildTest {
             Symbols symbols = Symbols.open(folder);
             symbols.verify();
             for (int doc = 0; doc < shard.docs().docCount(); doc++) {
-                String path = shard.docs().packageName(shard.docs().packageId(doc)) + "/" + shard.docs().path(doc);
+                String path = shard.docs().packageName(shard.docs().packageId(doc)) + "/"
+                        + shard.docs().path(doc);
                 for (int s = symbols.firstOfDoc(doc); s < symbols.endOfDoc(doc); s++) {
-                    out.add(path + " " + symbols.name(symbols.nameId(s)) + " " + symbols.kind(s) + " "
-                            + symbols.line(s) + " " + symbols.language(s) + " " + symbols.scope(s));
+                    out.add(path + " " + symbols.name(symbols.nameId(s)) + " " + symbols.kind(s) + " " + symbols.line(s)
+                            + " " + symbols.language(s) + " " + symbols.scope(s));
                 }
             }
         }

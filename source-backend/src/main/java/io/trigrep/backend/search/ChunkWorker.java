@@ -5,11 +5,13 @@ import io.netty.buffer.Unpooled;
 import io.trigrep.indexer.filetype.FileType;
 import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.format.DocTable;
+import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.indexer.segments.Segment;
 import io.trigrep.indexer.symbols.Symbols;
 import io.trigrep.proto.FileMatch;
 import io.trigrep.proto.FileResultsWriter;
+import io.trigrep.proto.GitRefBytes;
 import io.trigrep.proto.MatchLines;
 import io.trigrep.proto.ResultWriter;
 import io.trigrep.query.CompiledQuery;
@@ -136,6 +138,10 @@ final class ChunkWorker implements ShownDefinitions.Sink {
     private byte[] content;
     private int length;
     private byte[] pkg;
+    /** The doc's branches and commit when its package is a git repository; null otherwise. */
+    private GitRefBytes git;
+
+    private final GitRefCache gitRefs = new GitRefCache();
     private String pathString;
     private byte[] path;
     private ByteBuf source;
@@ -264,15 +270,20 @@ final class ChunkWorker implements ShownDefinitions.Sink {
     }
 
     private void searchDoc(int doc, int from, int line) throws Exception {
-        byte[] packageName = coordinator.packageName(bound, docs.packageId(doc));
+        int packageId = docs.packageId(doc);
+        byte[] packageName = coordinator.packageName(bound, packageId);
+        GitRefs refs = docs.refs(packageId);
+        long branches = refs.isRepository() ? docs.branches(doc) : 0;
         String docPath = null;
         if (compiled.hasFilters()) {
             docPath = docs.path(doc);
             if (!compiled.accepts(
-                    new String(packageName, StandardCharsets.UTF_8), docPath, FileType.ofId(docs.fileType(doc)))) {
+                            new String(packageName, StandardCharsets.UTF_8), docPath, FileType.ofId(docs.fileType(doc)))
+                    || !compiled.acceptsBranches(refs, branches)) {
                 return;
             }
         }
+        git = refs.isRepository() ? gitRefs.of(bound, packageId, refs, branches) : null;
         if (compiled.query().filesOnly()) {
             // A file-name query: the path is the match; the content is not read.
             fileMatch(doc, packageName, docPath, docs.rank(doc) * (0.5f + 0.5f * (nameMatches(docPath) ? 1f : 0f)));
@@ -447,7 +458,8 @@ final class ChunkWorker implements ShownDefinitions.Sink {
                 docPath.getBytes(StandardCharsets.UTF_8),
                 ranking,
                 docs.contentLength(doc),
-                type == FileType.UNKNOWN ? NO_LANGUAGE : type.displayName().getBytes(StandardCharsets.UTF_8));
+                type == FileType.UNKNOWN ? NO_LANGUAGE : type.displayName().getBytes(StandardCharsets.UTF_8),
+                git);
         if (out.readableBytes() >= batchBytes) {
             writeBatch();
         }
@@ -480,7 +492,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
                     : 0;
             source = Unpooled.wrappedBuffer(content, 0, length);
             if (fileWriter != null) {
-                fileWriter.file(pkg, path, source);
+                fileWriter.file(pkg, path, source, git);
             }
         }
         float ranking;
@@ -508,7 +520,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
             }
             fileWriter.writeTo(out);
         } else {
-            writer.start(pkg, path, source, lineNumber, ranking);
+            writer.start(pkg, path, source, lineNumber, ranking, git);
             if (pending != null) {
                 writer.symbol(pending.name(), pending.kind(), pending.scope(), pending.language());
             }

@@ -225,6 +225,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
                 case PACKAGE -> ParsedQuery.Kind.PACKAGE;
                 case PATH -> ParsedQuery.Kind.PATH;
                 case FILETYPE -> ParsedQuery.Kind.FILETYPE;
+                case BRANCH -> ParsedQuery.Kind.BRANCH;
                 case _NOT_IN_SCHEMA -> throw new QueryException("unknown filter kind", 0);
             };
             filters.add(
@@ -254,6 +255,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     private void fetch(FetchFile.Reader request) throws Exception {
         String pkg = request.getPackage().toString();
         String path = request.getPath().toString();
+        String branch = request.getBranch().toString();
         if (path.isEmpty()
                 || path.startsWith("/")
                 || path.contains("\\")
@@ -276,7 +278,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         try {
             backend.searchPool().execute(() -> {
                 try {
-                    fetchOnPool(served.live(), pkg, path, firstLine, maxLines, maxLineBytes, byteOffset, byteCount);
+                    fetchOnPool(
+                            served.live(), pkg, path, branch, firstLine, maxLines, maxLineBytes, byteOffset, byteCount);
                 } catch (Exception e) {
                     error(Failure.Code.INTERNAL, e.getMessage() == null ? e.toString() : e.getMessage(), 0);
                 } finally {
@@ -294,15 +297,19 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
             LiveShard live,
             String pkg,
             String path,
+            String branch,
             int firstLine,
             int maxLines,
             int maxLineBytes,
             long byteOffset,
             int byteCount)
             throws Exception {
-        LiveShard.Located found = live.find(pkg, path);
+        LiveShard.Located found = live.find(pkg, path, branch);
         if (found == null) {
-            error(Failure.Code.NOT_FOUND, "no file " + pkg + "/" + path + " in this shard", 0);
+            error(
+                    Failure.Code.NOT_FOUND,
+                    "no file " + pkg + "/" + path + (branch.isEmpty() ? "" : " on branch " + branch) + " in this shard",
+                    0);
             return;
         }
         ByteBuffer content = found.segment().shard().content(found.doc());

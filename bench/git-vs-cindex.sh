@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# trigrep on a git repository (issue 63) against cindex/csearch and git grep, same commits, same run.
+#
+#   bench/git-vs-cindex.sh REPO [RUNS]
+#
+# REPO is a git repository with history (this project's own, by default the caller's clone). A bare
+# scratch clone gets three branches made from its history: main (its HEAD), mid (150 first-parent
+# commits back) and old (300 back). Then, each timed as wall seconds, process start included:
+#   - full index: trigrep of main alone and of main,mid,old (read from the object database, no
+#     checkout) against cindex over a checkout of main and over checkouts of all three;
+#   - queries: trigrep (a warm backend on the three-branch index, branch:main, timed from request to
+#     done by its client) against git grep on main's commit and csearch over the main checkout
+#     (medians of RUNS, each tool's count of matching lines);
+#   - re-index: one commit on main touching three files, then ./trigrep update of the repository
+#     against the full three-branch index, and the update when nothing moved.
+set -euo pipefail
+repo="$(cd "${1:?usage: bench/git-vs-cindex.sh REPO [RUNS]}" && pwd)"
+runs="${2:-5}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+for tool in cindex csearch git python3; do
+  command -v "$tool" >/dev/null || { echo "$tool missing (apt-get install codesearch git python3)" >&2; exit 2; }
+done
+work="$(mktemp -d)"
+backend_pid=""
+cleanup() { [ -n "$backend_pid" ] && kill "$backend_pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+# Median wall seconds of RUNS runs of a command (after one warm-up run), and its output's line count.
+timed() {
+  python3 - "$runs" "$@" <<'PY'
+import statistics, subprocess, sys, time
+runs = int(sys.argv[1]); cmd = sys.argv[2:]
+subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+times = []
+for _ in range(runs):
+    t = time.monotonic(); out = subprocess.run(cmd, capture_output=True).stdout; times.append(time.monotonic() - t)
+print("%.4f %d" % (statistics.median(times), out.count(b"\n")))
+PY
+}
+once() { local t; t=$(date +%s.%N); "$@" >/dev/null 2>&1; awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
+
+git clone -q --bare --no-hardlinks "$repo" "$work/repo.git"
+head="$(git --git-dir="$work/repo.git" rev-parse HEAD)"
+git --git-dir="$work/repo.git" branch -f main "$head"
+git --git-dir="$work/repo.git" symbolic-ref HEAD refs/heads/main
+git --git-dir="$work/repo.git" branch -f mid "$(git --git-dir="$work/repo.git" rev-parse --verify -q "main~150" || echo "$head")"
+git --git-dir="$work/repo.git" branch -f old "$(git --git-dir="$work/repo.git" rev-parse --verify -q "main~300" || echo "$head")"
+for b in main mid old; do
+  mkdir -p "$work/checkout/$b"
+  git --git-dir="$work/repo.git" archive "$b" | tar -x -C "$work/checkout/$b"
+done
+echo "# $(git --git-dir="$work/repo.git" rev-list --count main) commits; main $(git --git-dir="$work/repo.git" ls-tree -r main | wc -l) files, $(du -sh "$work/checkout/main" | cut -f1); three checkouts $(du -sh "$work/checkout" | cut -f1)"
+
+"$root/trigrep" index --help >/dev/null 2>&1 # builds the launcher's modules once, outside the timings
+export TRIGREP_INDEX_JAVA_OPTS="${TRIGREP_INDEX_JAVA_OPTS:-}"
+t1=$(once "$root/trigrep" index --shards 1 --no-symbols --out "$work/t1" --git-cache "$work/cache" "$work/repo.git@main")
+t3=$(once "$root/trigrep" index --shards 1 --no-symbols --out "$work/t3" --git-cache "$work/cache" "$work/repo.git@main,mid,old")
+c1=$(once env CSEARCHINDEX="$work/cs1" cindex "$work/checkout/main")
+c3=$(once env CSEARCHINDEX="$work/cs3" cindex "$work/checkout")
+printf '%-34s %8s %8s\n' "full index (wall s)" trigrep cindex
+printf '%-34s %8s %8s\n' "main" "$t1" "$c1"
+printf '%-34s %8s %8s\n' "main, mid, old" "$t3" "$c3"
+echo "# index bytes: trigrep main $(du -sb "$work/t1" | cut -f1), three branches $(du -sb "$work/t3" | cut -f1); cindex main $(stat -c %s "$work/cs1"), three $(stat -c %s "$work/cs3")"
+grep -E '^files' <("$root/trigrep" segments --index "$work/t3" 2>/dev/null) || true
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$root/trigrep" backend --shard "$work/t3/shard-0" --port "$port" > "$work/backend.log" 2>&1 &
+backend_pid=$!
+for _ in $(seq 600); do grep -q listening "$work/backend.log" && break; sleep 0.2; done
+printf '%-28s %9s %9s %9s %7s %7s %7s\n' query trigrep git_grep csearch n_tg n_gg n_cs
+for q in 'GitRefs' 'ByteBuf\s+\w+' 'IOException' '(?i)generation' 'int\s+\w+\s*=\s*0;' 'TODO|FIXME'; do
+  read -r n_t t_t < <("$root/trigrep" search --backend "127.0.0.1:$port" --repeat "$runs" "branch:main $q" 2>/dev/null | tail -1) || true
+  ere="${q//\\s/[[:space:]]}"; ere="${ere//\\w/[[:alnum:]_]}"; flags=(-E); [[ "$q" == "(?i)"* ]] && { ere="${ere#(?i)}"; flags=(-E -i); }
+  read -r t_g n_g < <(timed git --git-dir="$work/repo.git" grep -h "${flags[@]}" -e "$ere" main)
+  read -r t_c n_c < <(timed env CSEARCHINDEX="$work/cs1" csearch -n "$q")
+  printf '%-28s %9s %9s %9s %7s %7s %7s\n' "$q" "$t_t" "$t_g" "$t_c" "$n_t" "$n_g" "$n_c"
+done
+
+# One commit on main touching three files, then the update of the repository.
+git --git-dir="$work/repo.git" worktree add -q "$work/wt" main
+for f in README.md pom.xml indexer/FORMAT.md; do
+  [ -f "$work/wt/$f" ] && echo "bench edit $(date +%s%N)" >> "$work/wt/$f"
+done
+git -C "$work/wt" -c user.name=bench -c user.email=bench@example.org commit -qam "bench: three files"
+same=$(once "$root/trigrep" update --index "$work/t3" --no-symbols --git-cache "$work/cache" --add "$work/repo.git@main,mid,old")
+git -C "$work/wt" -c user.name=bench -c user.email=bench@example.org commit -q --allow-empty -m "bench: nothing"
+for f in README.md pom.xml indexer/FORMAT.md; do
+  [ -f "$work/wt/$f" ] && echo "bench edit again $(date +%s%N)" >> "$work/wt/$f"
+done
+git -C "$work/wt" -c user.name=bench -c user.email=bench@example.org commit -qam "bench: three files again"
+moved=$(once "$root/trigrep" update --index "$work/t3" --no-symbols --git-cache "$work/cache" --add "$work/repo.git@main,mid,old")
+unchanged=$(once "$root/trigrep" update --index "$work/t3" --no-symbols --git-cache "$work/cache" --add "$work/repo.git@main,mid,old")
+printf '%-34s %8s\n' "re-index (wall s)" trigrep
+printf '%-34s %8s\n' "full index, three branches" "$t3"
+printf '%-34s %8s  (%s %% of the full index)\n' "update, main moved (3 files)" "$moved" "$(awk -v a="$moved" -v b="$t3" 'BEGIN { printf "%.0f", 100 * a / b }')"
+printf '%-34s %8s\n' "update, nothing moved" "$unchanged"
+echo "# (first update after the build, main moved once: $same s)"

@@ -1,0 +1,196 @@
+package io.trigrep.indexer.cli;
+
+import io.trigrep.indexer.build.IndexBuilder;
+import io.trigrep.indexer.build.IndexUpdater;
+import io.trigrep.indexer.corpus.GitMirror;
+import io.trigrep.indexer.corpus.GitPackage;
+import io.trigrep.indexer.corpus.LinkTemplates;
+import io.trigrep.indexer.corpus.PackageSource;
+import io.trigrep.indexer.format.GitRefs;
+import io.trigrep.indexer.segments.IndexFolder;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import org.eclipse.jgit.transport.CredentialsProvider;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./trigrep sync --git FILE}: keeps an index's git repositories in step with a list of
+ * remotes. Each remote is mirrored into the cache and fetched; a repository whose branches moved
+ * is re-indexed, one whose commits did not change is left as it is, a listed branch deleted upstream
+ * is dropped, and a repository the index holds that the list no longer names is removed; all of it
+ * as one update.
+ */
+@Command(
+        name = "sync",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Mirror and fetch each git remote of --git FILE into --git-cache, then apply what changed to the index with"
+                    + " one update: repositories whose branches moved are re-indexed, unchanged ones left alone,"
+                    + " branches deleted upstream dropped, repositories no longer listed removed. FILE: one remote a"
+                    + " line, URL [BRANCH,BRANCH...] [name=NAME] [links=TEMPLATE] [user=USER] [token-file=PATH]."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:done (or up to date, or a dry run)",
+            "1:done, but some remote could not be fetched or read (its older version stays)",
+            "2:bad usage or the list could not be read (nothing changed)",
+            "4:another sync holds the cache's lock (nothing changed)"
+        })
+public final class GitSyncCommand implements Callable<Integer> {
+    @Mixin
+    IndexOption folder;
+
+    @Option(names = "--git", required = true, paramLabel = "FILE", description = "the remotes, one a line")
+    Path list;
+
+    @Option(names = "--dry-run", description = "fetch and print the plan; change nothing in the index")
+    boolean dryRun;
+
+    @Option(names = "--no-merge", description = "do not merge segments after the update")
+    boolean noMerge;
+
+    @Mixin
+    GitOptions git;
+
+    @Mixin
+    BuildOptions build;
+
+    static final String LOCK = ".sync.lock";
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream err = System.err;
+        PrintStream out = System.out;
+        GitRemotes remotes;
+        try {
+            remotes = GitRemotes.read(list);
+        } catch (IOException e) {
+            err.println("error: " + e.getMessage());
+            return 2;
+        }
+        IndexBuilder.Options options =
+                build.options(IndexFolder.current(folder.index).shards().size(), err);
+        if (options == null) {
+            return 2;
+        }
+        Files.createDirectories(git.cache);
+        try (FileChannel channel =
+                FileChannel.open(git.cache.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            FileLock lock = tryLock(channel);
+            if (lock == null) {
+                err.println("error: another sync holds " + git.cache.resolve(LOCK) + "; nothing changed");
+                return 4;
+            }
+            try {
+                return sync(remotes, options, out, err);
+            } finally {
+                lock.release();
+            }
+        }
+    }
+
+    /** The lock, or null when another process (or this one) holds it. */
+    private static FileLock tryLock(FileChannel channel) throws IOException {
+        try {
+            return channel.tryLock();
+        } catch (java.nio.channels.OverlappingFileLockException e) {
+            return null;
+        }
+    }
+
+    private int sync(GitRemotes remotes, IndexBuilder.Options options, PrintStream out, PrintStream err)
+            throws Exception {
+        Map<String, GitRefs> held = IndexUpdater.repositories(folder.index);
+        List<PackageSource> changed = new ArrayList<>();
+        Set<String> remove = new TreeSet<>();
+        Set<String> listed = new TreeSet<>();
+        int failures = 0;
+        for (GitRemotes.Remote remote : remotes.remotes()) {
+            listed.add(remote.name());
+            String shown = GitMirror.redact(remote.url());
+            try {
+                Path mirror = new GitMirror(git.cache, credentials(remote)).update(remote.url());
+                List<String> branches = GitPackage.existing(mirror, remote.branches());
+                for (String b : remote.branches()) {
+                    if (!branches.contains(b)) {
+                        err.println("warning: " + shown + ": branch " + b + " is gone upstream: indexed without it");
+                    }
+                }
+                if (!remote.branches().isEmpty() && branches.isEmpty()) {
+                    if (held.containsKey(remote.name())) {
+                        remove.add(remote.name());
+                        out.println("remove     " + remote.name() + "  (no listed branch is left)");
+                    }
+                    continue;
+                }
+                String links = remote.links().isEmpty() ? LinkTemplates.forRemote(remote.url()) : remote.links();
+                GitPackage p = GitPackage.open(mirror, branches, remote.name(), links);
+                GitRefs before = held.get(remote.name());
+                if (p.refs().equals(before)) {
+                    out.println("unchanged  " + remote.name() + "  " + describe(p.refs()));
+                } else {
+                    changed.add(p);
+                    out.println((before == null ? "add        " : "replace    ") + remote.name() + "  "
+                            + describe(p.refs()));
+                }
+            } catch (IOException | RuntimeException e) {
+                failures++;
+                err.println("error: " + shown + ": " + GitMirror.redact(String.valueOf(e.getMessage()))
+                        + "; its indexed version stays");
+            }
+        }
+        for (String name : held.keySet()) {
+            if (!listed.contains(name)) {
+                remove.add(name);
+                out.println("remove     " + name + "  (no longer listed)");
+            }
+        }
+        if (dryRun) {
+            err.println("sync: dry run, nothing changed");
+            return failures > 0 ? 1 : 0;
+        }
+        if (changed.isEmpty() && remove.isEmpty()) {
+            err.println("sync: up to date");
+            return failures > 0 ? 1 : 0;
+        }
+        IndexUpdater.Result r = new IndexUpdater(options, Clock.systemUTC())
+                .update(folder.index, changed, List.copyOf(remove), !noMerge, m -> err.println("error: " + m));
+        out.println("generation " + r.fromGeneration() + " -> " + r.toGeneration());
+        return failures + r.errors().size() > 0 ? 1 : 0;
+    }
+
+    private static CredentialsProvider credentials(GitRemotes.Remote remote) {
+        return remote.tokenFile() != null
+                ? GitCredentials.of(remote.user(), null, remote.tokenFile().toString())
+                : GitCredentials.fromEnvironment();
+    }
+
+    /** {@code main@0123abc, dev@4567def}. */
+    private static String describe(GitRefs refs) {
+        List<String> parts = new ArrayList<>();
+        for (GitRefs.Branch b : refs.branches()) {
+            parts.add(b.name() + "@"
+                    + b.commit().substring(0, Math.min(12, b.commit().length())));
+        }
+        return String.join(", ", parts);
+    }
+
+    public static void main(String[] args) {
+        System.exit(Cli.run(new GitSyncCommand(), args));
+    }
+}

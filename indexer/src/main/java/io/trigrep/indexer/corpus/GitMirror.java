@@ -1,0 +1,81 @@
+package io.trigrep.indexer.corpus;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.transport.CredentialsProvider;
+
+/**
+ * Bare mirrors of remote repositories in a cache folder, one per URL: cloned on first use, then
+ * fetched (every ref, deleted ones pruned, forced updates taken). The folder is named after the
+ * repository and a hash of its URL, so two remotes of one name do not meet.
+ */
+public final class GitMirror {
+    private final Path cache;
+    private final CredentialsProvider credentials;
+
+    /** {@code credentials} null: anonymous. */
+    public GitMirror(Path cache, CredentialsProvider credentials) {
+        this.cache = cache;
+        this.credentials = credentials;
+    }
+
+    /** A URL as this reads it: a scheme ({@code https://}, {@code ssh://}, {@code file://}…) or scp-like {@code user@host:path}. */
+    public static boolean isUrl(String input) {
+        return input.matches("^[a-z][a-z0-9+.-]*://.+") || input.matches("^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:.+");
+    }
+
+    /** Where the mirror of {@code url} lives. */
+    public Path folder(String url) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(url.getBytes(StandardCharsets.UTF_8));
+            return cache.resolve(
+                    GitPackage.repositoryName(url) + "-" + HexFormat.of().formatHex(hash, 0, 6) + ".git");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    /** Clones or fetches the mirror of {@code url}; returns its folder. */
+    public Path update(String url) throws IOException {
+        Path folder = folder(url);
+        try {
+            if (Files.isDirectory(folder.resolve("objects"))) {
+                try (Git git = Git.open(folder.toFile())) {
+                    git.fetch()
+                            .setRemote("origin")
+                            .setRefSpecs("+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
+                            .setRemoveDeletedRefs(true)
+                            .setCredentialsProvider(credentials)
+                            .call();
+                }
+            } else {
+                Files.createDirectories(cache);
+                Path partial = Files.createTempDirectory(cache, ".clone-");
+                Git.cloneRepository()
+                        .setURI(url)
+                        .setDirectory(partial.toFile())
+                        .setMirror(true)
+                        .setCredentialsProvider(credentials)
+                        .call()
+                        .close();
+                Files.move(partial, folder);
+            }
+        } catch (GitAPIException | RuntimeException e) {
+            // JGit's messages name the URL as given; a URL with a password in it is not repeated.
+            throw new IOException(redact(url) + ": cannot mirror: " + redact(String.valueOf(e.getMessage())), e);
+        }
+        return folder;
+    }
+
+    /** {@code scheme://user:secret@host} with the secret left out. */
+    public static String redact(String text) {
+        return text.replaceAll("://([^/:@\\s]+):[^@/\\s]+@", "://$1:***@");
+    }
+}

@@ -1,0 +1,229 @@
+package io.trigrep.indexer.corpus;
+
+import io.trigrep.indexer.filter.SkipReason;
+import io.trigrep.indexer.format.GitRefs;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectLoader;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.TreeWalk;
+
+/**
+ * A git repository as one package: the trees of some branches or tags at their commits, read from
+ * the object database (no checkout). A path whose content is the same on several branches is one
+ * file with those branches in its mask, as Zoekt's branch masks do; a path whose content differs
+ * is one file per distinct content. Symbolic links and submodule entries are skipped and counted
+ * (submodules as {@code vcs}). Files come in path order, then branch order.
+ */
+public final class GitPackage implements PackageSource {
+    private final String name;
+    private final Path folder;
+    private final GitRefs refs;
+
+    private GitPackage(String name, Path folder, GitRefs refs) {
+        this.name = name;
+        this.folder = folder;
+        this.refs = refs;
+    }
+
+    /**
+     * Opens the repository at {@code folder} (a work tree or a bare repository) and resolves
+     * {@code branches} (branch or tag names; none: the branch HEAD names) to their commits.
+     * {@code name} empty: the folder's name without {@code .git}. {@code links}: the link template,
+     * empty for the one {@link LinkTemplates} derives from the remote {@code origin}, if any.
+     */
+    public static GitPackage open(Path folder, List<String> branches, String name, String links) throws IOException {
+        try (Repository repo = openRepository(folder);
+                RevWalk walk = new RevWalk(repo)) {
+            List<GitRefs.Branch> resolved = new ArrayList<>();
+            if (branches.isEmpty()) {
+                Ref head = repo.exactRef(Constants.HEAD);
+                if (head == null || head.getObjectId() == null) {
+                    throw new IOException(
+                            folder + ": the repository has no commit at HEAD; name a branch (" + folder + "@BRANCH)");
+                }
+                String branch = head.isSymbolic()
+                        ? Repository.shortenRefName(head.getTarget().getName())
+                        : "HEAD";
+                resolved.add(new GitRefs.Branch(
+                        branch, walk.parseCommit(head.getObjectId()).name()));
+            }
+            for (String b : branches) {
+                Ref ref = null;
+                for (String prefix :
+                        new String[] {Constants.R_HEADS, Constants.R_TAGS, Constants.R_REMOTES + "origin/"}) {
+                    ref = ref != null ? ref : repo.exactRef(prefix + b);
+                }
+                if (ref == null || ref.getObjectId() == null) {
+                    throw new IOException(folder + ": no branch or tag named " + b);
+                }
+                if (resolved.stream().anyMatch(r -> r.name().equals(b))) {
+                    throw new IOException(folder + ": branch " + b + " named twice");
+                }
+                resolved.add(new GitRefs.Branch(
+                        b, walk.parseCommit(ref.getObjectId()).name()));
+            }
+            String template = links.isEmpty()
+                    ? LinkTemplates.forRemote(repo.getConfig().getString("remote", "origin", "url"))
+                    : links;
+            return new GitPackage(
+                    name.isEmpty() ? repositoryName(folder.toString()) : name, folder, new GitRefs(resolved, template));
+        } catch (IllegalArgumentException e) {
+            throw new IOException(folder + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Which of {@code branches} (branch or tag names) the repository at {@code folder} has. */
+    public static List<String> existing(Path folder, List<String> branches) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (Repository repo = openRepository(folder)) {
+            for (String b : branches) {
+                if (repo.exactRef(Constants.R_HEADS + b) != null
+                        || repo.exactRef(Constants.R_TAGS + b) != null
+                        || repo.exactRef(Constants.R_REMOTES + "origin/" + b) != null) {
+                    out.add(b);
+                }
+            }
+        }
+        return out;
+    }
+
+    static Repository openRepository(Path folder) throws IOException {
+        FileRepositoryBuilder builder = new FileRepositoryBuilder().setMustExist(true);
+        if (Files.exists(folder.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
+            builder.setWorkTree(folder.toFile());
+        } else {
+            builder.setGitDir(folder.toFile());
+        }
+        try {
+            return builder.build();
+        } catch (IOException e) {
+            throw new IOException(folder + ": not a git repository (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** The last segment of a path or URL, without {@code .git}: {@code https://host/a/zlib.git} is {@code zlib}. */
+    public static String repositoryName(String pathOrUrl) {
+        String s = pathOrUrl;
+        while (s.endsWith("/")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        if (s.endsWith("/.git")) {
+            s = s.substring(0, s.length() - 5);
+        }
+        int cut = Math.max(s.lastIndexOf('/'), s.lastIndexOf(':'));
+        s = s.substring(cut + 1);
+        return s.endsWith(".git") ? s.substring(0, s.length() - 4) : s;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public GitRefs refs() {
+        return refs;
+    }
+
+    /** The repository's pack and loose objects' bytes: progress only. */
+    @Override
+    public long inputBytes() {
+        Path objects =
+                Files.isDirectory(folder.resolve(".git")) ? folder.resolve(".git/objects") : folder.resolve("objects");
+        long total = 0;
+        try (Stream<Path> walk = Files.walk(objects)) {
+            for (Path p : walk.filter(Files::isRegularFile).toList()) {
+                total += Files.size(p);
+            }
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return total;
+        }
+        return total;
+    }
+
+    /** A path's distinct contents, each with the mask of the branches that hold it, in branch order. */
+    private record Entries(Map<String, Map<ObjectId, long[]>> files, Map<String, SkipReason> skipped) {}
+
+    @Override
+    public void read(FileVisitor visitor) throws IOException {
+        try (Repository repo = openRepository(folder);
+                ObjectReader reader = repo.newObjectReader();
+                RevWalk walk = new RevWalk(reader)) {
+            Entries entries = new Entries(new TreeMap<>(), new TreeMap<>());
+            List<GitRefs.Branch> branches = refs.branches();
+            for (int b = 0; b < branches.size(); b++) {
+                RevCommit commit =
+                        walk.parseCommit(ObjectId.fromString(branches.get(b).commit()));
+                collect(reader, commit, 1L << b, entries);
+            }
+            for (Map.Entry<String, SkipReason> s : entries.skipped().entrySet()) {
+                visitor.skipped(s.getKey(), s.getValue(), 0);
+            }
+            for (Map.Entry<String, Map<ObjectId, long[]>> f : entries.files().entrySet()) {
+                String path = f.getKey();
+                for (Map.Entry<ObjectId, long[]> blob : f.getValue().entrySet()) {
+                    long size = reader.getObjectSize(blob.getKey(), Constants.OBJ_BLOB);
+                    if (size > visitor.maxFileBytes()) {
+                        visitor.skipped(path, SkipReason.TOO_LARGE, size);
+                        continue;
+                    }
+                    visitor.file(
+                            path,
+                            ByteBuffer.wrap(bytes(reader.open(blob.getKey(), Constants.OBJ_BLOB))),
+                            blob.getValue()[0]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new IOException(
+                    folder + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+        }
+    }
+
+    private static void collect(ObjectReader reader, RevCommit commit, long bit, Entries entries) throws IOException {
+        try (TreeWalk tree = new TreeWalk(reader)) {
+            tree.addTree(commit.getTree());
+            tree.setRecursive(true);
+            while (tree.next()) {
+                FileMode mode = tree.getFileMode(0);
+                String path = tree.getPathString();
+                if (mode == FileMode.GITLINK) {
+                    entries.skipped().putIfAbsent(path, SkipReason.VCS);
+                } else if (mode == FileMode.SYMLINK) {
+                    entries.skipped().putIfAbsent(path, SkipReason.SYMLINK);
+                } else if (mode == FileMode.REGULAR_FILE || mode == FileMode.EXECUTABLE_FILE) {
+                    entries.files()
+                            .computeIfAbsent(path, p -> new LinkedHashMap<>())
+                            .computeIfAbsent(tree.getObjectId(0), id -> new long[1])[0] |= bit;
+                }
+            }
+        }
+    }
+
+    private static byte[] bytes(ObjectLoader loader) throws IOException {
+        if (!loader.isLarge()) {
+            return loader.getCachedBytes();
+        }
+        try (InputStream in = loader.openStream()) {
+            return in.readAllBytes();
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package io.trigrep.indexer.cli;
+
+import static io.trigrep.indexer.corpus.GitFixture.file;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trigrep.indexer.build.IndexUpdater;
+import io.trigrep.indexer.corpus.GitFixture;
+import io.trigrep.indexer.format.GitRefs;
+import io.trigrep.indexer.segments.IndexFolder;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code ./trigrep sync --git FILE} against real remotes (file:// URLs of repositories built in the test). */
+class GitSyncCommandTest {
+    @TempDir
+    Path dir;
+
+    private static IndexCommandTest.Run run(Object command, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            int exit = new CommandLine(command).execute(args);
+            return new IndexCommandTest.Run(
+                    exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    private static Map<String, GitFixture.Entry> tree(String text) {
+        Map<String, GitFixture.Entry> t = new LinkedHashMap<>();
+        t.put("a.c", file(text));
+        return t;
+    }
+
+    private IndexCommandTest.Run sync(Path index, Path list, String... more) {
+        String[] args = new String[6 + more.length];
+        args[0] = "--index";
+        args[1] = index.toString();
+        args[2] = "--git";
+        args[3] = list.toString();
+        args[4] = "--git-cache=" + dir.resolve("cache");
+        args[5] = "--no-symbols";
+        System.arraycopy(more, 0, args, 6, more.length);
+        return run(new GitSyncCommand(), args);
+    }
+
+    @Test
+    void aSyncAppliesWhatChangedUpstreamAndOnlyThat() throws Exception {
+        Path index = dir.resolve("index");
+        Files.createDirectories(dir.resolve("first/other_1.0"));
+        Files.writeString(dir.resolve("first/other_1.0/o.c"), "int other;\n");
+        assertThat(run(
+                                new IndexCommand(),
+                                "--no-symbols",
+                                "--out",
+                                index.toString(),
+                                dir.resolve("first").toString())
+                        .exit())
+                .isZero();
+        try (GitFixture proj = GitFixture.bare(dir.resolve("remotes/proj.git"));
+                GitFixture lib = GitFixture.bare(dir.resolve("remotes/lib.git"))) {
+            proj.commit("main", tree("int main_one;\n"));
+            proj.commit("dev", tree("int dev_one;\n"));
+            proj.headAt("main");
+            lib.commit("trunk", tree("int lib_one;\n"));
+            lib.headAt("trunk");
+            Path list = dir.resolve("repos.txt");
+            Files.writeString(dir.resolve("token"), "s3cret-token\n");
+            Files.writeString(
+                    list,
+                    "# remotes\n"
+                            + proj.folder().toUri()
+                            + " main,dev links=https://example.org/{repo}/{commit}/{path}#L{line}\n"
+                            + "\n"
+                            + lib.folder().toUri() + " token-file=" + dir.resolve("token") + "\n");
+            long generation = IndexFolder.current(index).number();
+
+            IndexCommandTest.Run dry = sync(index, list, "--dry-run");
+            assertThat(dry.exit()).as(dry.err()).isZero();
+            assertThat(dry.out()).contains("add        proj  main@", "add        lib  trunk@");
+            assertThat(IndexFolder.current(index).number())
+                    .as("a dry run changes nothing")
+                    .isEqualTo(generation);
+
+            IndexCommandTest.Run first = sync(index, list);
+            assertThat(first.exit()).as(first.err()).isZero();
+            Map<String, GitRefs> held = IndexUpdater.repositories(index);
+            assertThat(held.get("proj").branches())
+                    .containsExactly(
+                            new GitRefs.Branch("main", proj.head("main")), new GitRefs.Branch("dev", proj.head("dev")));
+            assertThat(held.get("proj").links()).isEqualTo("https://example.org/{repo}/{commit}/{path}#L{line}");
+            assertThat(run(new SegmentsCommand(), "--index", index.toString(), "--packages")
+                            .out())
+                    .isEqualTo("lib\nother_1.0\nproj\n");
+
+            long synced = IndexFolder.current(index).number();
+            IndexCommandTest.Run again = sync(index, list);
+            assertThat(again.out()).contains("unchanged  proj", "unchanged  lib");
+            assertThat(IndexFolder.current(index).number())
+                    .as("nothing moved upstream")
+                    .isEqualTo(synced);
+
+            // A commit on dev, a force-push of lib's trunk.
+            proj.commit("dev", tree("int dev_two;\n"));
+            lib.forcePush("trunk", tree("int lib_rewritten;\n"));
+            IndexCommandTest.Run moved = sync(index, list);
+            assertThat(moved.exit()).as(moved.err()).isZero();
+            assertThat(moved.out()).contains("replace    proj", "replace    lib");
+            held = IndexUpdater.repositories(index);
+            assertThat(held.get("proj").branches().get(1).commit()).isEqualTo(proj.head("dev"));
+            assertThat(held.get("lib").branches().get(0).commit()).isEqualTo(lib.head("trunk"));
+
+            // dev deleted upstream: proj is indexed at main alone.
+            proj.deleteBranch("dev");
+            IndexCommandTest.Run gone = sync(index, list);
+            assertThat(gone.exit()).as(gone.err()).isZero();
+            assertThat(IndexUpdater.repositories(index).get("proj").branches())
+                    .extracting(GitRefs.Branch::name)
+                    .containsExactly("main");
+
+            // lib no longer listed: removed; the package that is not a repository stays.
+            Files.writeString(list, proj.folder().toUri() + " main,dev\n");
+            IndexCommandTest.Run removed = sync(index, list);
+            assertThat(removed.exit()).as(removed.err()).isZero();
+            assertThat(run(new SegmentsCommand(), "--index", index.toString(), "--packages")
+                            .out())
+                    .isEqualTo("other_1.0\nproj\n");
+
+            for (IndexCommandTest.Run r : List.of(dry, first, again, moved, gone, removed)) {
+                assertThat(r.out() + r.err()).doesNotContain("s3cret-token");
+            }
+        }
+    }
+
+    @Test
+    void twoSyncsDoNotRunAtOnce() throws Exception {
+        Path index = dir.resolve("index");
+        Files.createDirectories(dir.resolve("first/other_1.0"));
+        Files.writeString(dir.resolve("first/other_1.0/o.c"), "int other;\n");
+        assertThat(run(
+                                new IndexCommand(),
+                                "--no-symbols",
+                                "--out",
+                                index.toString(),
+                                dir.resolve("first").toString())
+                        .exit())
+                .isZero();
+        Path list = dir.resolve("repos.txt");
+        Files.writeString(list, "");
+        Files.createDirectories(dir.resolve("cache"));
+        try (FileChannel channel = FileChannel.open(
+                        dir.resolve("cache").resolve(GitSyncCommand.LOCK),
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE);
+                FileLock held = channel.lock()) {
+            assertThat(held.isValid()).isTrue();
+            assertThat(sync(index, list).exit()).isEqualTo(4);
+        }
+        assertThat(sync(index, list).exit()).isZero();
+    }
+
+    @Test
+    void aBadListIsRefusedWithItsLine() throws Exception {
+        Path list = dir.resolve("repos.txt");
+        Files.writeString(list, "https://example.org/a.git main colour=blue\n");
+        Files.createDirectories(dir.resolve("index"));
+        IndexCommandTest.Run r = sync(dir.resolve("index"), list);
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("repos.txt:1");
+    }
+
+    @Test
+    void aSecretInAUrlIsNotRepeated() {
+        assertThat(io.trigrep.indexer.corpus.GitMirror.redact("https://me:hunter2@example.org/a.git: not found"))
+                .isEqualTo("https://me:***@example.org/a.git: not found");
+    }
+}
