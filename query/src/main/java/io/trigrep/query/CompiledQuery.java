@@ -1,7 +1,6 @@
 package io.trigrep.query;
 
 import io.trigrep.indexer.filetype.FileType;
-import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.query.plan.Planner;
 import io.trigrep.query.plan.Query;
 import io.trigrep.re2j.Pattern;
@@ -380,22 +379,13 @@ public record CompiledQuery(
     }
 
     /**
-     * Whether a file with branch mask {@code mask} in a package with branches {@code refs} passes the
-     * query's {@code branch:} filters: each {@code branch:NAME} needs NAME among the file's branches
-     * (so no file of a package that is not a repository passes one), each {@code -branch:NAME} needs
-     * it absent.
+     * Whether a file held by the branches {@code branches} passes the query's {@code branch:} filters:
+     * each {@code branch:NAME} needs NAME among them (so no file of a package that is not a repository
+     * passes one), each {@code -branch:NAME} needs it absent.
      */
-    public boolean acceptsBranches(GitRefs refs, long mask) {
+    public boolean acceptsBranches(List<String> branches) {
         for (ParsedQuery.Filter f : query.filters()) {
-            if (f.kind() != ParsedQuery.Kind.BRANCH) {
-                continue;
-            }
-            boolean on = false;
-            List<GitRefs.Branch> branches = refs.branches();
-            for (int b = 0; b < branches.size() && !on; b++) {
-                on = (mask >>> b & 1) != 0 && branches.get(b).name().equals(f.value());
-            }
-            if (on == f.negated()) {
+            if (f.kind() == ParsedQuery.Kind.BRANCH && branches.contains(f.value()) == f.negated()) {
                 return false;
             }
         }

@@ -279,7 +279,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
             docPath = docs.path(doc);
             if (!compiled.accepts(
                             new String(packageName, StandardCharsets.UTF_8), docPath, FileType.ofId(docs.fileType(doc)))
-                    || !compiled.acceptsBranches(refs, branches)) {
+                    || !compiled.acceptsBranches(refs.isRepository() ? refs.names(branches) : List.of())) {
                 return;
             }
         }
