@@ -10,7 +10,7 @@
 # Prints one line per round, then the medians: the slowest backend's ready time, the frontend's
 # lag behind it, the first SELECTIVE, the first HEAVY against the median of its warm asks.
 # COLD=1 (as root) drops the page cache before each round. WARMUP_MS sets --warmup-ms of every
-# role (unset: the default). Needs curl.
+# role (unset: the default); BACKEND_WARMUP_MS and FRONTEND_WARMUP_MS set one role's. Needs curl.
 set -euo pipefail
 index="$(cd "${1:?usage: bench/ready.sh INDEX_DIR SELECTIVE HEAVY [RUNS]}" && pwd)"
 selective="${2:?selective query}"
@@ -34,8 +34,11 @@ ask() {
   curl -s -o /dev/null -w '%{time_total}' -G "$1/api/v1/search" --data-urlencode "q=$2" --data-urlencode cache=false
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-warmup=()
-[ -n "${WARMUP_MS:-}" ] && warmup=(--warmup-ms "$WARMUP_MS")
+bwarmup=() fwarmup=()
+backend_ms="${BACKEND_WARMUP_MS:-${WARMUP_MS:-}}"
+frontend_ms="${FRONTEND_WARMUP_MS:-${WARMUP_MS:-}}"
+[ -n "$backend_ms" ] && bwarmup=(--warmup-ms "$backend_ms")
+[ -n "$frontend_ms" ] && fwarmup=(--warmup-ms "$frontend_ms")
 
 TRIGREP_SKIP_BUILD="" "$root/trigrep" backend --help > /dev/null # builds once, outside the timings
 TRIGREP_SKIP_BUILD="" "$root/trigrep" frontend --help > /dev/null
@@ -49,7 +52,7 @@ for ((r = 1; r <= runs; r++)); do
   start=$(now)
   for shard in "$index"/shard-*; do
     port=$(free_port) http=$(free_port)
-    "$root/trigrep" backend --shard "$shard" --port "$port" --http-port "$http" "${warmup[@]}" \
+    "$root/trigrep" backend --shard "$shard" --port "$port" --http-port "$http" "${bwarmup[@]}" \
       > "$work/$(basename "$shard").log" 2>&1 &
     pids+=($!)
     backends+=("127.0.0.1:$port")
@@ -58,7 +61,7 @@ for ((r = 1; r <= runs; r++)); do
   fport=$(free_port)
   url="http://127.0.0.1:$fport"
   "$root/trigrep" frontend --backends "$(IFS=,; echo "${backends[*]}")" --data "$work/data" --port "$fport" \
-    "${warmup[@]}" > "$work/frontend.log" 2>&1 &
+    "${fwarmup[@]}" > "$work/frontend.log" 2>&1 &
   pids+=($!)
   backends_ready="" frontend_ready=""
   deadline=$((SECONDS + 300))
