@@ -8,7 +8,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The backends serving copies of one shard. Chooses the replica a search goes to (healthy first,
- * then the least outstanding work weighted by recent time to first frame) and says how long to
+ * then the least outstanding work weighted by recent time to first frame; replicas within
+ * {@link #NEAR} of each other take turns, so each keeps a current latency) and says how long to
  * wait for a first frame before asking another one: the shard's recent 95th percentile, within
  * {@link #HEDGE_FLOOR_NANOS} and {@link #HEDGE_CAP_NANOS}.
  */
@@ -17,6 +18,9 @@ final class ReplicaGroup {
     static final long HEDGE_FLOOR_NANOS = 20_000_000;
     /** A hedge is never sent later than this, nor earlier while the shard's latency is unknown. */
     static final long HEDGE_CAP_NANOS = 500_000_000;
+
+    /** A replica displaces the best so far only when it costs less than this share of it. */
+    static final double NEAR = 0.8;
 
     private static final int WINDOW = 128;
     /** Fewer first-frame times than this say nothing of the percentile: the cap holds. */
@@ -61,7 +65,7 @@ final class ReplicaGroup {
         boolean bestHealthy = false;
         double bestCost = 0;
         int n = replicas.size();
-        int from = n == 1 ? 0 : ThreadLocalRandom.current().nextInt(n); // equal costs take turns
+        int from = n == 1 ? 0 : ThreadLocalRandom.current().nextInt(n); // near costs take turns
         for (int i = 0; i < n; i++) {
             Replica r = replicas.get((from + i) % n);
             if (tried.contains(r)) {
@@ -69,7 +73,7 @@ final class ReplicaGroup {
             }
             boolean healthy = r.healthy();
             double cost = r.cost();
-            if (best == null || (healthy && !bestHealthy) || (healthy == bestHealthy && cost < bestCost)) {
+            if (best == null || (healthy && !bestHealthy) || (healthy == bestHealthy && cost < bestCost * NEAR)) {
                 best = r;
                 bestHealthy = healthy;
                 bestCost = cost;
