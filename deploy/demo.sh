@@ -50,7 +50,7 @@ demo_await_log() {
 
 demo_pids=()
 
-# Stops every process the demo started (SIGTERM, then SIGKILL after 10 s) and exits with $1.
+# Stops every process the demo started (SIGTERM, then SIGKILL to those alive 10 s later) and exits with $1.
 # Runs on EXIT too, so a demo that fails half-way leaves nothing running.
 demo_stop() {
   trap - INT TERM HUP EXIT
@@ -58,14 +58,15 @@ demo_stop() {
   if [ ${#demo_pids[@]} -gt 0 ]; then
     echo "trigrep demo: stopping ${#demo_pids[@]} processes" >&2
     kill -TERM "${demo_pids[@]}" 2>/dev/null || true
-    for p in "${demo_pids[@]}"; do
-      for ((n = 0; n < 100; n++)); do
-        kill -0 "$p" 2>/dev/null || break
-        sleep 0.1
-      done
-      kill -KILL "$p" 2>/dev/null || true
-      wait "$p" 2>/dev/null || true
+    # One 10 s grace for all of them, then SIGKILL to those left.
+    for ((n = 0; n < 100; n++)); do
+      local alive=0
+      for p in "${demo_pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+      [ "$alive" -eq 1 ] || break
+      sleep 0.1
     done
+    kill -KILL "${demo_pids[@]}" 2>/dev/null || true
+    for p in "${demo_pids[@]}"; do wait "$p" 2>/dev/null || true; done
     echo "trigrep demo: stopped" >&2
     demo_pids=()
   fi
@@ -184,6 +185,7 @@ run_demo() {
   fi
   export TRIGREP_SKIP_BUILD=1
 
+  local inputs=("${corpus[@]}" "${git[@]}")
   # The shards are reused while the corpus list, sizes and times are what they were built from.
   local shard_dir="$data/shards" signature
   # Git repositories are in it by name: a second run updates them, which re-reads only those whose
@@ -192,7 +194,7 @@ run_demo() {
     [ ${#corpus[@]} -eq 0 ] || find "${corpus[@]}" -maxdepth 1 -printf '%P %s %T@\n' | sort)"
   if [ "$reindex" -eq 1 ] || [ "$(cat "$shard_dir/corpus.txt" 2>/dev/null)" != "$signature" ]; then
     rm -rf "$shard_dir"
-    echo "trigrep demo: indexing ${corpus[*]} ${git[*]} into $shards shards" >&2
+    echo "trigrep demo: indexing ${inputs[*]} into $shards shards" >&2
     "$root/trigrep" index --shards "$shards" --out "$shard_dir" --git-cache "$data/git-cache" "${corpus[@]}" "${git[@]}"
     printf '%s' "$signature" >"$shard_dir/corpus.txt"
   elif [ ${#git[@]} -gt 0 ]; then
@@ -260,7 +262,7 @@ trigrep demo: ready in $((SECONDS - started)) s
 
   open ${url}
 
-  corpus    ${corpus[*]} ${git[*]}
+  corpus    ${inputs[*]}
   shards    $shard_dir ($(du -sh "$shard_dir" | cut -f1))
   ports     frontend $fport, backends $backends
   queries   $data/queries
