@@ -28,7 +28,7 @@ corpus (default: the -sources.jar of every library trigrep runs on, fetched with
   --ready-seconds S  give up when the frontend is not ready S seconds after it started
                      (env TRIGREP_DEMO_READY_SECONDS; default 120). Ready includes each
                      backend verifying its shard and warming up, then the frontend warming up
-                     (--warmup-ms: up to 3 s each, backends then frontend)
+                     (--warmup-ms: up to 2 s a backend, then 1.2 s the frontend)
 USAGE
 }
 
@@ -213,10 +213,8 @@ run_demo() {
   # The last run's logs go first, here: a child truncates its log only once it runs, and a
   # "listening on" line of the last run read before that named a port nobody listens on.
   rm -f "$data"/logs/backend-*.log "$data/logs/frontend.log"
-  local warmup_ms="${TRIGREP_WARMUP_MS:-3000}"
   for ((i = 0; i < shards; i++)); do
-    "$root/trigrep" backend --shard "$shard_dir/shard-$i" --port 0 \
-      --warmup-ms "$warmup_ms" >"$data/logs/backend-$i.log" 2>&1 &
+    "$root/trigrep" backend --shard "$shard_dir/shard-$i" --port 0 >"$data/logs/backend-$i.log" 2>&1 &
     demo_pids+=($!)
   done
   for ((i = 0; i < shards; i++)); do
@@ -229,7 +227,7 @@ run_demo() {
   done
 
   "$root/trigrep" frontend --backends "$backends" --data "$data/queries" --port "$port" \
-    --warmup-ms "$warmup_ms" >"$data/logs/frontend.log" 2>&1 &
+    >"$data/logs/frontend.log" 2>&1 &
   demo_pids+=($!)
   local frontend_pid="${demo_pids[$shards]}"
   if ! line="$(demo_await_log "$data/logs/frontend.log" 'listening on http' "$frontend_pid" 120)"; then

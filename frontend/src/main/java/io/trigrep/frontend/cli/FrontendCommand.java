@@ -168,7 +168,7 @@ public final class FrontendCommand implements Callable<Integer> {
 
     @Option(
             names = "--warmup-ms",
-            defaultValue = "${env:TRIGREP_WARMUP_MS:-3000}",
+            defaultValue = "${env:TRIGREP_WARMUP_MS:-1200}",
             description =
                     "once every backend is ready, replay a fixed list of requests through the own port for up to this long "
                             + "before /readyz says ready; 0 turns it off (env TRIGREP_WARMUP_MS; default ${DEFAULT-VALUE})")

@@ -91,7 +91,7 @@ public final class BackendCommand implements Callable<Integer> {
 
     @Option(
             names = "--warmup-ms",
-            defaultValue = "${env:TRIGREP_WARMUP_MS:-3000}",
+            defaultValue = "${env:TRIGREP_WARMUP_MS:-2000}",
             description =
                     "after verification, replay a fixed list of capped query shapes through the own port for up to this long "
                             + "before reporting ready; 0 turns it off (env TRIGREP_WARMUP_MS; default ${DEFAULT-VALUE})")
