@@ -22,8 +22,7 @@ import java.util.List;
  * trigram plan of that regex over names (the shard's symbol index), not over contents. A boolean
  * query's {@code sym:} operands are in its plan as {@link Query.Defines}.
  */
-@SuppressWarnings(
-        "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to compare
+@SuppressWarnings("ArrayRecordComponent") // parallel arrays by design: a carrier, never compared
 public record CompiledQuery(
         ParsedQuery query,
         Pattern pattern,

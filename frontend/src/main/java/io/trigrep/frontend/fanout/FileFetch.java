@@ -52,9 +52,7 @@ public final class FileFetch {
      * request, or backends down). {@code cutLines[i]} was cut; its full length is {@code cutBytes[i]}
      * (both as the backend sent them: unsigned, and not to be trusted beyond the window).
      */
-    @SuppressWarnings(
-            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
-    // compare
+    @SuppressWarnings("ArrayRecordComponent") // parallel arrays by design: a carrier, never compared
     public record Outcome(
             byte[] content,
             long firstLine,

@@ -17,9 +17,7 @@ import java.util.List;
  */
 final class ClientAddress {
     /** An address block: {@code bits} leading bits of {@code prefix} (4 bytes for IPv4, 16 for IPv6). */
-    @SuppressWarnings(
-            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
-    // compare
+    @SuppressWarnings("ArrayRecordComponent") // parallel arrays by design: a carrier, never compared
     record Cidr(byte[] prefix, int bits) {
         static Cidr parse(String text) {
             String t = text.strip();

@@ -38,9 +38,7 @@ final class WebUi {
             "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
                     + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-    @SuppressWarnings(
-            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
-    // compare
+    @SuppressWarnings("ArrayRecordComponent") // parallel arrays by design: a carrier, never compared
     private record Asset(byte[] bytes, String type, String etag) {}
 
     private static final Map<String, Asset> ASSETS = Map.of(

@@ -31,9 +31,7 @@ public final class ResultIndex {
     }
 
     /** Packages in the order of their best result, each with its count and its first results in sorted order. */
-    @SuppressWarnings(
-            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
-    // compare
+    @SuppressWarnings("ArrayRecordComponent") // parallel arrays by design: a carrier, never compared
     public record Grouped(int[] packages, int[] counts, int[][] top) {}
 
     /**

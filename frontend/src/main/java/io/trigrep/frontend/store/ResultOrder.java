@@ -29,9 +29,7 @@ final class ResultOrder {
      * sorted, with whether a reader has taken on making it. One object so that a reader sees all
      * of the same moment.
      */
-    @SuppressWarnings(
-            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
-    // compare
+    @SuppressWarnings("ArrayRecordComponent") // parallel arrays by design: a carrier, never compared
     private record Ranks(int[] first, CompletableFuture<int[]> all, AtomicBoolean sortTaken) {}
 
     private final ResultColumns columns;

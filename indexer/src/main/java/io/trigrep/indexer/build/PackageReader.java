@@ -30,9 +30,7 @@ final class PackageReader implements FileVisitor {
     record Entry(String path, int offset, int length, SkipReason reason, long skippedBytes, long branches) {}
 
     /** What one worker turns into one part: the {@code index}-th batch of its package. */
-    @SuppressWarnings(
-            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
-    // compare
+    @SuppressWarnings("ArrayRecordComponent") // parallel arrays by design: a carrier, never compared
     record Batch(String packageName, float weight, GitRefs refs, int index, byte[] bytes, List<Entry> entries) {}
 
     private final String name;

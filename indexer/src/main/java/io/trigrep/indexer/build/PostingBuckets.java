@@ -29,9 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class PostingBuckets {
     /** Each doc's distinct trigrams: {@code count[d]} little-endian ints at byte {@code at[d]} of {@code spool[d]}. */
-    @SuppressWarnings(
-            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
-    // compare
+    @SuppressWarnings("ArrayRecordComponent") // parallel arrays by design: a carrier, never compared
     record DocTrigrams(ByteBuffer[] spool, int[] at, int[] count) {
         int docs() {
             return count.length;

@@ -37,9 +37,7 @@ record SpooledPart(
         List<Skipped> skipped,
         long bytes) {
     /** One accepted file: its bytes at {@code offset} in the spool, its distinct trigrams at {@code trigramOffset} (in ints). */
-    @SuppressWarnings(
-            "ArrayRecordComponent") // arrays by design (struct-of-arrays, STYLE rule 6): a carrier, not a value to
-    // compare
+    @SuppressWarnings("ArrayRecordComponent") // parallel arrays by design: a carrier, never compared
     record SpooledFile(
             byte[] path,
             long offset,
