@@ -458,8 +458,7 @@ public final class FileResultsWriter implements MatchLines {
         runs = 0;
         lineBytes = 0;
         if (symbols > 0) {
-            // Only a sym: query's matches hold one; for the rest, a store per match was 1 % of a
-            // backend's samples on Linux struct.
+            // Only a sym: query's matches hold one: the rest skip a store per match.
             Arrays.fill(matchSymbol, 0, matches, null);
         }
         matches = 0;

@@ -46,8 +46,8 @@ public final class VectorScan {
     /**
      * How many bytes of {@code bytes[from, to)} equal {@code value}, where {@code to - from} is a
      * multiple of {@link Vectors#BYTES}: the caller counts a shorter rest its own way, eight at a
-     * time. A line number is the newlines before a match, and a match late in a large file had
-     * them counted eight bytes at a time at about 4 GB/s (about 60 a vector at a time).
+     * time. A line number is the newlines before a match, so a match late in a large file counts
+     * many of them: a vector at a time.
      */
     public static int count(byte[] bytes, int from, int to, byte value) {
         int width = SPECIES.length();

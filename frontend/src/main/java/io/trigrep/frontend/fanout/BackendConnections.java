@@ -29,8 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The backend closes a connection idle for 30 s. The newest {@link Idle#keptOpen} idle
  * connections stay open however long nobody asks: each is pinged once idle for {@link
  * Idle#pingAfterMillis}, which the backend answers with its status and counts as activity, and
- * is offered again once answered. Without that, a user who came back after 15 s of quiet paid a
- * new connection to every backend. The other idle connections, a burst's, are closed after
+ * is offered again once answered, so a user coming back after a quiet spell pays no new
+ * connection to every backend. The other idle connections, a burst's, are closed after
  * {@link Idle#closeAfterMillis}, before the backend would, so a query is never sent on one the
  * backend is closing. A connection can still die while idle (a backend restarted): {@link
  * StreamHandler} then asks again on a new one, since the backend has not answered a byte.

@@ -28,11 +28,9 @@ import org.capnproto.MessageBuilder;
  */
 public final class FanOut implements AutoCloseable {
     /**
-     * The largest socket read from a backend. Netty's default, 64 KiB, cost the frontend about
-     * 0.3 of its 1.9 CPU-seconds per 5 million results (1.6 GB) more than 256 KiB: fewer reads,
-     * hand-offs to the writer and selector updates (reads are asked for one at a time). Larger
-     * reads (512 KiB with 2 MiB pending) saved little more and made the backends, on the other
-     * core, slower by 5 to 10 %.
+     * The largest socket read from a backend: large enough that a result-heavy stream costs few
+     * reads, hand-offs to the writer and selector updates (reads are asked for one at a time),
+     * small enough not to slow the backends sharing the machine (BENCHMARKS.md, "Tried and dropped").
      */
     static final int MAX_READ_BYTES = 256 * 1024;
 
@@ -256,8 +254,8 @@ public final class FanOut implements AutoCloseable {
                 group,
                 metrics));
         // The deadline's task holds the run, and with it every result record, until it fires:
-        // cancelled once the run ends, or each query's records stayed on the heap for the whole
-        // deadline after it (30 s of capped full scans ran the frontend out of heap).
+        // cancelled once the run ends, so no query's records stay on the heap for the rest of its
+        // deadline.
         io.netty.util.concurrent.ScheduledFuture<?> expiry =
                 group.schedule(run::expire, deadline.toMillis(), TimeUnit.MILLISECONDS);
         run.completion().whenComplete((done, failure) -> expiry.cancel(false));

@@ -19,10 +19,9 @@ import java.util.function.LongSupplier;
  * Bounded by the bytes of the tee files, by free disk and by the open files its answers hold:
  * least recently used finished queries are evicted first, never one that is running or being read.
  *
- * <p>An evicted or replaced query's file is removed on a thread of its own: unlinking a 1.6 GB
- * file written with direct I/O takes ext4 about 300 ms of waiting for its journal, which would
- * otherwise delay the request that caused the eviction (a {@code cache=false} search started
- * that much later) and block the event loop it runs on.
+ * <p>An evicted or replaced query's file is removed on a thread of its own: unlinking a large
+ * file can wait on the file system's journal, which must delay neither the request that caused
+ * the eviction nor the event loop it runs on.
  */
 public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts {
     /**

@@ -15,7 +15,7 @@ public record QueryCaps(int maxResults, long maxBytes) {
     public static final int DEFAULT_MAX_RESULTS = 1_000_000;
     /**
      * The default byte cap is this fraction of the cache's budget: four capped queries fit in the
-     * cache, so one query never evicts every other (a 6.5 GB tee once did with a 1 GB budget).
+     * cache, so one query never evicts every other.
      */
     public static final int CACHE_FRACTION = 4;
     /** No less than this by default, so a small test cache still answers a few thousand results. */

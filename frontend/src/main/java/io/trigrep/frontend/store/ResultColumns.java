@@ -13,10 +13,9 @@ import java.util.Arrays;
  * result, as three longs.
  *
  * <p>A full chunk fills one G1 region, which makes it a humongous object: G1 allocates those
- * straight into the old generation and never copies them. Chunks of 16k results were young
- * objects that all survived: with four result-heavy queries ingesting at once, every young
- * collection copied 40-50 MB of them, and on two busy cores that stopped the frontend for 100-600
- * ms (issue 14, a selective query's slowest answer while heavy ones run). The first chunk starts
+ * straight into the old generation and never copies them, where smaller chunks would be young
+ * objects that all survive and that every young collection copies while result-heavy queries
+ * ingest, pausing the selective queries beside them. The first chunk starts
  * small and doubles up to that size, so a query with a few results allocates a few KB, not a
  * region.
  *

@@ -7,9 +7,8 @@ import java.nio.ByteBuffer;
  * 24 bytes per result), their order ({@link ResultOrder}, 4 bytes per result) and their grouping
  * by package ({@link PackageGroups}), behind one surface for the query and its pages. Single
  * writer, which adds results, then {@link #selectFirst}s once complete; pages read on any thread,
- * and the first page that needs a rank past the first ones makes the full order (most queries are
- * never read past their first page, and a full sort made whether or not one is, 70 ms of CPU for
- * 2 million results, took that from the searches that followed).
+ * and the first page that needs a rank past the first ones makes the full order: most queries are
+ * never read past their first page, and a sort nobody reads takes CPU from the searches that follow.
  */
 public final class ResultIndex {
     private final ResultColumns columns = new ResultColumns();

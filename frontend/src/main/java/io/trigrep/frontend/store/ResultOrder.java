@@ -38,8 +38,8 @@ final class ResultOrder {
 
     /**
      * The best results so far, kept as they are added, so that {@link #best} of as many or fewer,
-     * once the last is in, orders those instead of passing over every result then (11 ms for
-     * Linux {@code struct}'s 2 million, on the answer's path after the last backend was done).
+     * once the last is in, orders those instead of passing over every result then, on the
+     * answer's path after the last backend is done.
      * Null when none are kept, and let go once {@link #selectFirst} chose the first ranks: a
      * finished query's index may stay in the cache for long. Writer's thread only.
      */
@@ -89,11 +89,9 @@ final class ResultOrder {
 
     /**
      * Selects the first {@code k} ranks without sorting everything (the running best when they are
-     * as many or more; else one pass, about a fifth of a full sort's time for 5 million results)
-     * and promises the full order: the query can answer its first pages as soon as its last
-     * backend is done, and the sort (the last 0.1 s of a 5-million-result query, while users
-     * waited) is made by {@link #sort}, or by the first reader of a rank past these. The running
-     * best are let go.
+     * as many or more; else one selection pass) and promises the full order: the query can answer
+     * its first pages as soon as its last backend is done, and the full sort is made by {@link
+     * #sort}, or by the first reader of a rank past these. The running best are let go.
      */
     void selectFirst(int k) {
         columns.publish();
@@ -252,10 +250,9 @@ final class ResultOrder {
             return orderedByTwoSorts(chosen);
         }
         // A stable radix sort of the keys carries the indexes along, so ties keep their order in
-        // chosen, made ascending first: a comparison sort of ranking and index, then one of path
-        // hash and index within each run of equal ranking, took 190 ms for 2 million results, most of
-        // it in the second sort's random reads of the columns (Linux's files share static ranks, so
-        // such runs are many).
+        // chosen, made ascending first; two comparison sorts (ranking, then path hash within runs
+        // of equal ranking) would read the columns at random, and files sharing a static rank make
+        // such runs many.
         if (!ascending(chosen)) {
             Arrays.sort(chosen);
         }

@@ -21,11 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * buffers ({@code bufferInts} doc ids in all) and a cursor per doc, whatever the corpus size.
  * Each range reads only the first-byte groups of each doc's trigrams it covers (the spools
  * group them), so each worker reads the (memory-mapped) spools about once in all, however many
- * ranges a small buffer makes (reading all of them once per range made the fill ten times
- * slower). It replaced a radix sort of (trigram, doc) longs that spilled sorted runs to disk and
- * merged them, which wrote and read back 8 bytes per pair (on the 31 Debian packages of the
- * benchmark, about 100 million pairs: sorting and merging took 4.1 s of the shard build's 4.3;
- * the whole shard build now takes 1.7 s, see BENCHMARKS.md).
+ * ranges a small buffer makes. Counting then filling writes each pair once, where sorting
+ * (trigram, doc) pairs in runs on disk wrote and read each back (BENCHMARKS.md, "Tried and dropped").
  */
 final class PostingBuckets {
     /** Each doc's distinct trigrams: {@code count[d]} little-endian ints at byte {@code at[d]} of {@code spool[d]}. */

@@ -121,10 +121,8 @@ final class ShardBuilder {
             // The filter collected each file's distinct trigrams once; read them instead of scanning
             // again. Each slice maps its own run of its part's spool, not the whole spool: a part split
             // over the shards (a striped package) is then resident in each shard's build only for that
-            // shard's files. Mapped whole, each of the Linux tree's two striped shards had nearly all
-            // of the tree's spool resident (the kernel maps a file's cached pages around a fault, a
-            // folio at a time): 480 MB each, against 268 and 266 mapped by slice, and a peak RSS of
-            // 1.0 GB against 0.8 (BENCHMARKS.md, "Index build against cindex").
+            // shard's files; mapped whole, the kernel's fault-around would make nearly all of the
+            // spool resident in every shard's build.
             IdentityHashMap<Slice, MappedByteBuffer> spools = new IdentityHashMap<>();
             long[] contentOffsets = new long[docs.size()];
             ByteBuffer[] docSpools = new ByteBuffer[docs.size()];

@@ -3,9 +3,8 @@ package io.trigrep.proto.sched;
 /**
  * Threads for heavy work (a query past its quantum, a sort aside, a tee's disk writes), at a lower
  * OS priority, so that a selective query arriving meanwhile gets a core at once instead of a time
- * slice among them. Queueing alone could not do that: with four heavy queries running, a selective
- * query's task started within a chunk, but then shared two cores with every busy thread of three
- * processes, and 22 of 410 selective answers took over 100 ms (issue 14, goal 4).
+ * slice among them. Queueing alone cannot do that: a selective query's task starts within a chunk,
+ * but then shares the cores with every busy thread of every process.
  *
  * <p>The JVM maps Java priorities to nice values only when started with
  * {@code -XX:ThreadPriorityPolicy=1} (the launcher adds it, with

@@ -50,8 +50,8 @@ public final class Planner {
      * A literal's plan, the conjunction of its UTF-8 bytes' trigrams, built at once. The analysis
      * reaches the same plan (the exact string, then once it is over {@link #MAX_EXACT_LENGTH}
      * bytes its trigrams and a short suffix that each next rune's trigrams extend), but with a
-     * concatenation per rune, each combining the trigrams so far again: 40-90 µs for a 27-byte
-     * identifier, planned by the frontend and again by every backend, against a few here.
+     * concatenation per rune, each combining the trigrams so far again, in the frontend and again
+     * in every backend.
      */
     private static Query trigramsOf(int[] runes) {
         StringBuilder bytes = new StringBuilder(runes.length);

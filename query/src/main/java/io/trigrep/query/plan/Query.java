@@ -131,9 +131,8 @@ public sealed interface Query permits Query.All, Query.None, Query.Trigram, Quer
 
     /**
      * Operands are ordered and deduplicated by their s-expressions, each printed once here and
-     * duplicates found next to each other once sorted: a set of printed operands and a comparator
-     * that printed both sides of every comparison made planning a 27-byte literal, a combine per
-     * byte, cost about 90 µs a query, in the frontend and again in every backend. Absorption does
+     * duplicates found next to each other once sorted, never printed again per comparison (a
+     * literal is planned with a combine per byte, in the frontend and every backend). Absorption does
      * not depend on the order it sees the operands in, so it runs on the sorted list.
      */
     static Query combine(boolean and, List<Query> operands) {

@@ -31,10 +31,8 @@ final class ChunkWorker implements ShownDefinitions.Sink {
     static final int CHUNK_DOCS = 64;
     /**
      * Results go to the connection in batches of this many bytes (or fewer, at a chunk's end).
-     * Each batch is a task for the event loop, which it wakes when idle: at 64 KiB, a stream of
-     * 5 million results (1.6 GB) cost the three backends 24,000 to 28,000 context switches and
-     * 10 % more CPU; at 256 KiB they streamed it 13 % faster, to the frontend and to a client alike.
-     * Linux {@code struct} over HTTP was slower at 128 KiB and at 1 MiB too (BENCHMARKS.md, "Tried and dropped").
+     * Each batch is a task for the event loop, which it wakes when idle: few large batches keep
+     * a result-heavy stream's wake-ups and context switches rare (BENCHMARKS.md, "Tried and dropped").
      */
     static final int BATCH_BYTES = 256 << 10;
     /**

@@ -137,9 +137,8 @@ final class LineDfa {
                 }
             }
             // The run between special events: cached ASCII transitions, until a byte of 0x80 or
-            // more, an uncached or matching transition, or a state the jumps above start from.
-            // Without this inner loop every byte paid for the checks above (measured: the DFA
-            // loop was 60 % of a full scan's samples for [A-Z]{8}).
+            // more, an uncached or matching transition, or a state the jumps above start from, so
+            // that most bytes skip the checks above.
             int stopA = skipping || required != 0 ? START : NONE;
             int stopB = skipping ? idleWord : NONE;
             int stopC = skipping ? idleOther : NONE;
@@ -268,10 +267,9 @@ final class LineDfa {
     int matchEndFrom(byte[] content, int lineStart, int from, int lineEnd) {
         // Where no match can start inside a line (a regex anchored at its start, such as
         // "^#define [A-Z_]+ 0x..."), a line idle past its start stays idle to its end: jump there as
-        // the whole-file search does. Stepping byte by byte to each candidate line's end was half of
-        // the backends' time on Linux, whose 4.9 million "#define " lines hold 445 MB. Other
-        // regexes step as before: jumping to each exit ("i" for inflate\w+\() cost more than it
-        // saved on short candidate lines (SearchKernelBenchmark.verifyRegexWithNeedles 28 -> 40 us).
+        // the whole-file search does, instead of stepping byte by byte to each candidate line's end.
+        // Other regexes step: jumping to each exit ("i" for inflate\w+\() costs more than it saves
+        // on short candidate lines (BENCHMARKS.md, "Tried and dropped").
         Prefilter prefilter = idleJump();
         boolean jump = prefilter != null && idleDeadMidLine;
         int resets = states.resets();

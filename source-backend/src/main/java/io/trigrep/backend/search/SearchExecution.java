@@ -52,8 +52,7 @@ public final class SearchExecution {
 
     /**
      * Time on the pool after which a search's chunks go to {@link SearchPool}'s background: above
-     * the slowest selective query of bench/queries.txt (a 9 MB file scanned, about 11 ms), far
-     * below a full scan.
+     * the slowest selective query of bench/queries.txt, far below a full scan.
      */
     static final long QUANTUM_NANOS = 50_000_000;
 

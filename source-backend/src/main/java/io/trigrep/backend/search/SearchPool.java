@@ -20,9 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * pool thread's priority for a heavy chunk only made that chunk, and so the wait, longer. Now a
  * selective query never waits for a heavy chunk to end, and once running it gets a core first.
  * Heavy queries still progress under any load: their threads are lowered, not stopped (a thread at
- * nice 10 weighs about a tenth of one at nice 0), and they take every core nobody else wants. Four
- * heavy queries and a stream of selective ones on two cores (bench/heavy_and_selective.py): the
- * selective median went from 27-31 ms to 8-10, the p99 from 107-156 to 59-64.
+ * nice 10 weighs about a tenth of one at nice 0), and they take every core nobody else wants
+ * (bench/heavy_and_selective.py measures selective queries beside heavy ones).
  */
 public final class SearchPool implements Executor {
     private final ThreadPoolExecutor foreground;

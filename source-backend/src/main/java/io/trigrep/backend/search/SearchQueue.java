@@ -16,8 +16,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The search pool's queue: which query's chunk runs next. A search queues one task per chunk, so
  * a plain FIFO queue interleaves every running query chunk by chunk, and under load each query
- * takes as long as all of them together: at 16 clients on 2 cores the heaviest selective query of
- * a mix (a 9 MB file to scan) answered at p50 165 ms while the lightest took 40.
+ * takes as long as all of them together.
  *
  * <p>Oldest query first instead, so selective queries finish in the order they came, each in
  * about its own time once its turn comes. This is the foreground pool's queue ({@link SearchPool}):
