@@ -2,6 +2,7 @@ package io.trigrep.proto;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -134,7 +135,7 @@ public final class BackendClient {
      */
     public static final class Connection implements AutoCloseable {
         private final String backend;
-        private final java.io.Closeable socket;
+        private final Closeable socket;
         private final WritableByteChannel out;
         private final InputStream in;
         private final SocketChannel channel;

@@ -1,6 +1,7 @@
 package io.trigrep.proto;
 
 import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
 import java.util.List;
 import org.capnproto.MessageBuilder;
 import org.capnproto.SegmentBuilder;
@@ -86,10 +87,7 @@ public final class FileMatch {
 
         private void setText(Layout.Slot slot, byte[] utf8) {
             Blobs.copy(
-                    _initPointerField(Text.factory, slot.index(), utf8.length),
-                    java.nio.ByteBuffer.wrap(utf8),
-                    0,
-                    utf8.length);
+                    _initPointerField(Text.factory, slot.index(), utf8.length), ByteBuffer.wrap(utf8), 0, utf8.length);
         }
 
         public Builder setRanking(float value) {

@@ -1,6 +1,7 @@
 package io.trigrep.proto;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.capnproto.Data;
 import org.capnproto.MessageBuilder;
 import org.capnproto.StructList;
@@ -43,9 +44,9 @@ public final class Messages {
      */
     public static Response.Which peekResponse(ByteBuffer frame) throws MalformedMessageException {
         // The frontend peeks at every frame: no duplicate when the caller's view is little-endian already.
-        ByteBuffer le = frame.order() == java.nio.ByteOrder.LITTLE_ENDIAN
+        ByteBuffer le = frame.order() == ByteOrder.LITTLE_ENDIAN
                 ? frame
-                : frame.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                : frame.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         int base = le.position();
         if (le.remaining() < 24 || le.getInt(base) != 0) {
             throw new MalformedMessageException("cannot peek: not a single-segment frame of at least 3 words");

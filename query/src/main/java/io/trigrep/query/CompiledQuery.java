@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A query made ready to run: patterns compiled by RE2J (linear time, whatever the input), the
@@ -150,7 +151,7 @@ public record CompiledQuery(
     private static Operands operands(ParsedQuery query, int flags) throws QueryException {
         List<Pattern> patterns = new ArrayList<>();
         List<Query> plans = new ArrayList<>();
-        List<java.util.Optional<byte[]>> literals = new ArrayList<>();
+        List<Optional<byte[]>> literals = new ArrayList<>();
         List<Boolean> symbols = new ArrayList<>();
         for (ParsedQuery.Operand o : query.operands()) {
             symbols.add(o.sym());
@@ -160,10 +161,7 @@ public record CompiledQuery(
                             : checked(compile(o.regex(), flags, o.offset(), ""), false, o.offset()));
             plans.add(Planner.plan(o.regex(), false, query.caseInsensitive()));
             boolean literal = !o.sym() && !query.caseInsensitive() && !QueryParser.hasMetacharacters(o.regex());
-            literals.add(
-                    literal
-                            ? java.util.Optional.of(o.regex().getBytes(StandardCharsets.UTF_8))
-                            : java.util.Optional.empty());
+            literals.add(literal ? Optional.of(o.regex().getBytes(StandardCharsets.UTF_8)) : Optional.empty());
         }
         boolean[] positive = new boolean[patterns.size()];
         query.condition().positives(positive, false);

@@ -3,6 +3,7 @@ package io.trigrep.bench.indexer;
 import io.trigrep.indexer.format.PostingIterator;
 import io.trigrep.indexer.format.TrigramIndex;
 import io.trigrep.indexer.format.TrigramIndexWriter;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +63,7 @@ public class PostingDecodeBenchmark {
             writer.finish();
         }
         index = TrigramIndex.open(file);
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         int previous = -1;
         for (int d : list) {
             int gap = d - previous;

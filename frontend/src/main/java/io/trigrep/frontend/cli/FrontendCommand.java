@@ -7,6 +7,7 @@ import io.trigrep.frontend.fanout.Topology;
 import io.trigrep.frontend.http.ConnectionLimits;
 import io.trigrep.frontend.http.FrontendServer;
 import io.trigrep.frontend.http.SearchLimits;
+import io.trigrep.frontend.metrics.FrontendMetrics;
 import io.trigrep.proto.Tls;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -198,8 +199,7 @@ public final class FrontendCommand implements Callable<Integer> {
         Tls tls = Tls.fromOptions(tlsCert, tlsKey, tlsCa, false);
         Topology topology = Topology.parse(backends);
         List<InetSocketAddress> addresses = topology.all();
-        FanOut fanOut =
-                new FanOut(topology, data, 2, new io.trigrep.frontend.metrics.FrontendMetrics(), tls, directTee);
+        FanOut fanOut = new FanOut(topology, data, 2, new FrontendMetrics(), tls, directTee);
         ConnectionLimits defaults = ConnectionLimits.defaults();
         ConnectionLimits limits = new ConnectionLimits(
                 maxConnections > 0 ? maxConnections : defaults.maxConnections(),

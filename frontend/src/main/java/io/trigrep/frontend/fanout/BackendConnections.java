@@ -3,6 +3,7 @@ package io.trigrep.frontend.fanout;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -15,7 +16,10 @@ import io.trigrep.proto.Tls;
 import io.trigrep.proto.Transport;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -124,7 +128,7 @@ final class BackendConnections implements AutoCloseable {
                         "cannot connect: " + connected.cause().getMessage());
                 return;
             }
-            Channel ch = ((io.netty.channel.ChannelFuture) connected).channel();
+            Channel ch = ((ChannelFuture) connected).channel();
             ch.pipeline().get(StreamHandler.class).begin(run, attempt, request, false);
         });
     }
@@ -200,8 +204,8 @@ final class BackendConnections implements AutoCloseable {
         long now = System.nanoTime();
         long pingBefore = now - TimeUnit.MILLISECONDS.toNanos(keep.pingAfterMillis());
         long closeBefore = now - TimeUnit.MILLISECONDS.toNanos(keep.closeAfterMillis());
-        java.util.List<StreamHandler> toPing = new java.util.ArrayList<>();
-        java.util.List<StreamHandler> stale = new java.util.ArrayList<>();
+        List<StreamHandler> toPing = new ArrayList<>();
+        List<StreamHandler> stale = new ArrayList<>();
         synchronized (this) {
             int rank = 0;
             // Newest first: given back or answered last.
@@ -224,11 +228,11 @@ final class BackendConnections implements AutoCloseable {
     /** Pings {@code handlers}, taken out of the idle ones, each on its own event loop. */
     @SuppressWarnings(
             "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
-    private void ping(java.util.List<StreamHandler> handlers) {
+    private void ping(List<StreamHandler> handlers) {
         for (StreamHandler h : handlers) {
             try {
                 h.channel().eventLoop().execute(() -> h.ping(keep.pingAfterMillis()));
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 h.channel().close(); // the event loops are shutting down: nothing to keep open
             }
         }
@@ -238,10 +242,10 @@ final class BackendConnections implements AutoCloseable {
     @SuppressWarnings(
             "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void close() {
-        java.util.List<StreamHandler> all;
+        List<StreamHandler> all;
         synchronized (this) {
             closed = true;
-            all = java.util.List.copyOf(idle);
+            all = List.copyOf(idle);
             idle.clear();
         }
         sweeper.cancel(false);

@@ -1,6 +1,7 @@
 package io.trigrep.frontend.fanout;
 
 import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.trigrep.frontend.metrics.FrontendMetrics;
 import io.trigrep.frontend.store.TeeBuffers;
 import io.trigrep.frontend.store.TeeFile;
@@ -256,8 +257,7 @@ public final class FanOut implements AutoCloseable {
         // The deadline's task holds the run, and with it every result record, until it fires:
         // cancelled once the run ends, so no query's records stay on the heap for the rest of its
         // deadline.
-        io.netty.util.concurrent.ScheduledFuture<?> expiry =
-                group.schedule(run::expire, deadline.toMillis(), TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> expiry = group.schedule(run::expire, deadline.toMillis(), TimeUnit.MILLISECONDS);
         run.completion().whenComplete((done, failure) -> expiry.cancel(false));
         return run;
     }

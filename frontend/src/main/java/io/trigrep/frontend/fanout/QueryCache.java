@@ -1,16 +1,23 @@
 package io.trigrep.frontend.fanout;
 
+import io.trigrep.frontend.metrics.CacheCounts;
 import java.io.IOException;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
@@ -23,7 +30,7 @@ import java.util.function.LongSupplier;
  * file can wait on the file system's journal, which must delay neither the request that caused
  * the eviction nor the event loop it runs on.
  */
-public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts {
+public final class QueryCache implements CacheCounts {
     /**
      * How long a finished answer that is not {@link QueryRun#reusable() reusable} is still served:
      * long enough for the page that waited for it to be shown (the web UI reloads or swaps in the
@@ -77,8 +84,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
      * and finished ones until the next {@link #evict} counts them. As many as the queries that
      * ran since, not as the cache holds.
      */
-    private final java.util.Set<Entry> uncounted =
-            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    private final Set<Entry> uncounted = Collections.newSetFromMap(new IdentityHashMap<>());
     /** The charges of the listed entries counted so far. */
     private long finishedCharge;
 
@@ -109,11 +115,10 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
      * on every request that released a query.
      */
     private static LongSupplier usableSpace(Path folder) {
-        java.util.concurrent.atomic.AtomicReference<java.nio.file.FileStore> found =
-                new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<FileStore> found = new AtomicReference<>();
         return () -> {
             try {
-                java.nio.file.FileStore store = found.get();
+                FileStore store = found.get();
                 if (store == null) {
                     store = Files.getFileStore(folder);
                     found.set(store);
@@ -278,7 +283,7 @@ public final class QueryCache implements io.trigrep.frontend.metrics.CacheCounts
     private void evict() {
         List<String> victims = new ArrayList<>();
         long total = finishedCharge;
-        for (java.util.Iterator<Entry> i = uncounted.iterator(); i.hasNext(); ) {
+        for (Iterator<Entry> i = uncounted.iterator(); i.hasNext(); ) {
             Entry e = i.next();
             long charge = charge(e);
             if (e.run.completion().isDone()) {

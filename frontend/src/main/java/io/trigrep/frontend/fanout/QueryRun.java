@@ -11,6 +11,7 @@ import io.trigrep.proto.Failure;
 import io.trigrep.proto.FrameLimits;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
+import io.trigrep.proto.Progress;
 import io.trigrep.proto.Response;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -23,6 +24,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import org.capnproto.MessageBuilder;
 
@@ -80,7 +83,7 @@ public final class QueryRun implements AutoCloseable {
      * time anyone sees the run done (the fan-out's metrics). A dependent of the future would run
      * after the ones registered later, so a client could read /metrics before it ran.
      */
-    private volatile java.util.function.Consumer<QueryRun> beforeCompletion = run -> {};
+    private volatile Consumer<QueryRun> beforeCompletion = run -> {};
 
     private final long startedNanos = System.nanoTime();
     private volatile Failure.Code errorCode;
@@ -147,7 +150,7 @@ public final class QueryRun implements AutoCloseable {
     }
 
     /** Sets what runs just before the run completes; set before any backend is asked. */
-    void beforeCompletion(java.util.function.Consumer<QueryRun> hook) {
+    void beforeCompletion(Consumer<QueryRun> hook) {
         beforeCompletion = hook;
     }
 
@@ -363,7 +366,7 @@ public final class QueryRun implements AutoCloseable {
     }
 
     /** {@link #ingest(Attempt, ByteBuf, int, java.util.function.IntConsumer)} of the shard's one attempt. */
-    void ingest(int shard, ByteBuf frames, int bytes, java.util.function.IntConsumer written) {
+    void ingest(int shard, ByteBuf frames, int bytes, IntConsumer written) {
         ingest(direct(shard), frames, bytes, written);
     }
 
@@ -372,7 +375,7 @@ public final class QueryRun implements AutoCloseable {
      * the attempt's stage), progress, done and errors in the shard's status. On the writer
      * thread, in arrival order.
      */
-    void ingest(Attempt attempt, ByteBuf frames, int bytes, java.util.function.IntConsumer written) {
+    void ingest(Attempt attempt, ByteBuf frames, int bytes, IntConsumer written) {
         writer.execute(() -> {
             try {
                 ingestAll(attempt, frames);
@@ -533,7 +536,7 @@ public final class QueryRun implements AutoCloseable {
         return true;
     }
 
-    private synchronized void progress(int shard, io.trigrep.proto.Progress.Reader p) {
+    private synchronized void progress(int shard, Progress.Reader p) {
         ShardStatus s = statuses[shard];
         if (s.state() == ShardStatus.State.RUNNING) {
             statuses[shard] = new ShardStatus(
@@ -553,7 +556,7 @@ public final class QueryRun implements AutoCloseable {
      * The best {@code k} results so far, computed on the writer thread (the only one that touches
      * the index while the query runs), handed to {@code consumer} there.
      */
-    public void bestSoFar(int k, java.util.function.Consumer<BestSoFar> consumer) {
+    public void bestSoFar(int k, Consumer<BestSoFar> consumer) {
         writer.execute(() -> consumer.accept(new BestSoFar(index.best(k), index.added())));
     }
 

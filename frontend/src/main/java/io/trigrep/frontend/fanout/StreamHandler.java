@@ -137,8 +137,8 @@ final class StreamHandler extends ChannelInboundHandlerAdapter {
         Stream stream = new Stream(run, attempt, request, reused);
         current = stream;
         run.attach(attempt, stream);
-        ByteBuf frame = ctx.alloc().buffer(io.trigrep.proto.Framing.frameBytes(request));
-        io.trigrep.proto.Framing.write(request, frame);
+        ByteBuf frame = ctx.alloc().buffer(Framing.frameBytes(request));
+        Framing.write(request, frame);
         ctx.writeAndFlush(frame);
         ctx.read();
     }

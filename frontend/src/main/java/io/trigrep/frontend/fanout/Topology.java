@@ -1,5 +1,6 @@
 package io.trigrep.frontend.fanout;
 
+import io.trigrep.proto.BackendClient;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -60,7 +61,7 @@ public record Topology(List<List<InetSocketAddress>> shards) {
      * unresolved (connecting fails until it resolves) when it resolves to none yet.
      */
     static List<InetSocketAddress> resolve(String hostPort) {
-        InetSocketAddress one = io.trigrep.proto.BackendClient.address(hostPort);
+        InetSocketAddress one = BackendClient.address(hostPort);
         if (one.isUnresolved()) {
             return List.of(one);
         }

@@ -1,5 +1,6 @@
 package io.trigrep.frontend.http;
 
+import io.trigrep.frontend.fanout.OpenFiles;
 import java.time.Duration;
 
 /**
@@ -55,6 +56,6 @@ public record ConnectionLimits(
 
     /** The process's open-file limit, or 4096 where the JVM cannot tell. */
     static long descriptorLimit() {
-        return io.trigrep.frontend.fanout.OpenFiles.limit();
+        return OpenFiles.limit();
     }
 }

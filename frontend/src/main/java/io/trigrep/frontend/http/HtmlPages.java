@@ -10,6 +10,7 @@ import io.trigrep.proto.FileMatch;
 import io.trigrep.proto.Response;
 import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
@@ -344,7 +345,7 @@ final class HtmlPages {
         long down = now.shards().stream().filter(s -> !s.reachable()).count();
         if (down > 0) {
             line.append(String.format(
-                    java.util.Locale.ROOT,
+                    Locale.ROOT,
                     " (%d of %d shards unreachable)",
                     down,
                     now.shards().size()));
@@ -357,7 +358,7 @@ final class HtmlPages {
             for (CorpusStatus.Skip k : now.skipped()) {
                 line.append(separator)
                         .append(String.format(
-                                java.util.Locale.ROOT,
+                                Locale.ROOT,
                                 "%,d %s (%s)",
                                 k.files(),
                                 k.reason().replace('_', ' '),

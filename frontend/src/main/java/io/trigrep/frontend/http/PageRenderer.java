@@ -2,6 +2,7 @@ package io.trigrep.frontend.http;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.trigrep.frontend.fanout.CorpusStatus;
 import io.trigrep.frontend.fanout.QueryRun;
 import io.trigrep.frontend.fanout.ShardStatus;
 import io.trigrep.frontend.query.QueryService;
@@ -11,6 +12,8 @@ import io.trigrep.proto.FileMatch;
 import io.trigrep.proto.Response;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -282,7 +285,7 @@ final class PageRenderer {
             json.writeArrayFieldStart("results");
             int from = Math.min(best.length, page * perPage);
             int to = Math.min(best.length, (page + 1) * perPage);
-            for (StoredResult r : QueryService.read(run, java.util.Arrays.copyOfRange(best, from, to))) {
+            for (StoredResult r : QueryService.read(run, Arrays.copyOfRange(best, from, to))) {
                 result(json, r);
             }
             json.writeEndArray();
@@ -302,7 +305,7 @@ final class PageRenderer {
             json.writeNumberField("first_line", file.firstLine);
             json.writeNumberField("total_lines", file.totalLines);
             json.writeNumberField("total_bytes", file.totalBytes);
-            List<ResultView.Cut> cuts = new java.util.ArrayList<>();
+            List<ResultView.Cut> cuts = new ArrayList<>();
             for (int i = 0; i < file.lines(); i++) {
                 if (file.cut(i)) {
                     cuts.add(new ResultView.Cut(file.firstLine + i, 0, file.ends[i] - file.starts[i], file.full[i]));
@@ -317,7 +320,7 @@ final class PageRenderer {
     }
 
     /** What is searchable, per shard and in all, and what the indexers left out, by reason. */
-    static byte[] status(io.trigrep.frontend.fanout.CorpusStatus.Snapshot now) throws IOException {
+    static byte[] status(CorpusStatus.Snapshot now) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.writeStartObject();
@@ -327,7 +330,7 @@ final class PageRenderer {
             json.writeEndObject();
             skipped(json, now.skipped());
             json.writeArrayFieldStart("shards");
-            for (io.trigrep.frontend.fanout.CorpusStatus.Shard s : now.shards()) {
+            for (CorpusStatus.Shard s : now.shards()) {
                 json.writeStartObject();
                 json.writeStringField("backend", s.backend());
                 json.writeStringField("shard", s.name());
@@ -351,10 +354,9 @@ final class PageRenderer {
         return out.toByteArray();
     }
 
-    private static void skipped(JsonGenerator json, List<io.trigrep.frontend.fanout.CorpusStatus.Skip> skipped)
-            throws IOException {
+    private static void skipped(JsonGenerator json, List<CorpusStatus.Skip> skipped) throws IOException {
         json.writeArrayFieldStart("skipped");
-        for (io.trigrep.frontend.fanout.CorpusStatus.Skip k : skipped) {
+        for (CorpusStatus.Skip k : skipped) {
             json.writeStartObject();
             json.writeStringField("reason", k.reason());
             json.writeNumberField("files", k.files());

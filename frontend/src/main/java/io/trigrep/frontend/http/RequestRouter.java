@@ -15,6 +15,8 @@ import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -133,9 +135,9 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
         byte[] bytes = QueryStringDecoder.decodeComponent(uri, StandardCharsets.ISO_8859_1)
                 .getBytes(StandardCharsets.ISO_8859_1);
         try {
-            StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes));
+            StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes));
             return true;
-        } catch (java.nio.charset.CharacterCodingException e) {
+        } catch (CharacterCodingException e) {
             return false;
         }
     }

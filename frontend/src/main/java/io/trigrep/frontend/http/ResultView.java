@@ -7,6 +7,7 @@ import io.trigrep.proto.Range;
 import io.trigrep.proto.Result;
 import io.trigrep.proto.Symbol;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
 import org.capnproto.PrimitiveList;
@@ -115,7 +116,7 @@ final class ResultView {
                 kept[n++] = (int) end;
             }
         }
-        return java.util.Arrays.copyOf(kept, n);
+        return Arrays.copyOf(kept, n);
     }
 
     ResultView(Result.Reader r) {

@@ -13,6 +13,7 @@ import io.trigrep.frontend.fanout.QueryRun;
 import io.trigrep.frontend.query.Admission;
 import io.trigrep.frontend.query.QueryService;
 import io.trigrep.proto.Failure;
+import io.trigrep.query.QueryException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -114,7 +115,7 @@ final class WebUi {
         QueryCache.Entry entry;
         try {
             entry = queries.start(client, q.literal() ? "literal" : "regexp", query, false);
-        } catch (io.trigrep.query.QueryException e) {
+        } catch (QueryException e) {
             html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.queryError(q, e.getMessage(), e.position()));
             return;
         } catch (Admission.Rejected e) {

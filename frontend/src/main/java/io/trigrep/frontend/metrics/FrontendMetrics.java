@@ -2,19 +2,25 @@ package io.trigrep.frontend.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.DiskSpaceMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * The frontend's metrics, in base units, scraped at {@code /metrics}: query duration and time to
@@ -36,7 +42,7 @@ public final class FrontendMetrics {
      * What function counters read through, held here: the registry holds it weakly, and a
      * supplier nothing else holds was collected, its counter frozen at 0.
      */
-    private final java.util.List<Object> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Object> held = new CopyOnWriteArrayList<>();
 
     public FrontendMetrics() {
         queryDuration = Timer.builder("trigrep.query.duration")
@@ -104,15 +110,12 @@ public final class FrontendMetrics {
                 .description("Disk used by the query files of the result store")
                 .register(registry);
         // disk_free_bytes and disk_total_bytes of the store's file system, for the disk-full alert.
-        new io.micrometer.core.instrument.binder.system.DiskSpaceMetrics(
-                        cache.folder().toFile())
-                .bindTo(registry);
+        new DiskSpaceMetrics(cache.folder().toFile()).bindTo(registry);
     }
 
     /** Connections opened to a backend so far: kept across queries, so it grows only with the queries at once. */
-    public void backendConnections(String shard, java.util.function.LongSupplier opened) {
-        io.micrometer.core.instrument.FunctionCounter.builder(
-                        "trigrep.backend.connections.opened", opened, o -> o.getAsLong())
+    public void backendConnections(String shard, LongSupplier opened) {
+        FunctionCounter.builder("trigrep.backend.connections.opened", opened, o -> o.getAsLong())
                 .description("Connections opened to a backend (each kept open for later queries)")
                 .tag("shard", shard)
                 .register(registry);
@@ -123,7 +126,7 @@ public final class FrontendMetrics {
      * The newest generation the frontend knows of a backend's shard (its index's generation
      * number, or the build time in milliseconds of a shard without generations; 0 unknown).
      */
-    public void shardGeneration(String shard, java.util.function.LongSupplier generation) {
+    public void shardGeneration(String shard, LongSupplier generation) {
         Gauge.builder("trigrep.shard.generation", generation, g -> (double) g.getAsLong())
                 .description("Newest generation known of each backend's shard, from status polls and search answers")
                 .tag("shard", shard)
@@ -187,10 +190,7 @@ public final class FrontendMetrics {
     }
 
     /** The HTTP server's connections: open now, closed to make room at the cap, refused at the cap. */
-    public void connections(
-            java.util.function.IntSupplier open,
-            java.util.function.LongSupplier evicted,
-            java.util.function.LongSupplier refused) {
+    public void connections(IntSupplier open, LongSupplier evicted, LongSupplier refused) {
         // Held strongly: the registry holds what a meter reads weakly, and these method references
         // are held by nothing else (the gauge read NaN, the counters froze, once they were collected).
         held.add(evicted);
@@ -199,12 +199,10 @@ public final class FrontendMetrics {
                 .description("HTTP connections open now")
                 .strongReference(true)
                 .register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder(
-                        "trigrep.http.connections.evicted", evicted, e -> e.getAsLong())
+        FunctionCounter.builder("trigrep.http.connections.evicted", evicted, e -> e.getAsLong())
                 .description("Idle or half-sent HTTP connections closed to admit a new one at the cap")
                 .register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder(
-                        "trigrep.http.connections.refused", refused, r -> r.getAsLong())
+        FunctionCounter.builder("trigrep.http.connections.refused", refused, r -> r.getAsLong())
                 .description("HTTP connections closed at once at the cap, every other one being busy")
                 .register(registry);
     }

@@ -6,6 +6,7 @@ import io.trigrep.frontend.fanout.FileFetch;
 import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.fanout.QueryCaps;
 import io.trigrep.frontend.fanout.QueryRun;
+import io.trigrep.frontend.fanout.Readiness;
 import io.trigrep.frontend.fanout.ShardStatus;
 import io.trigrep.frontend.store.ResultIndex;
 import io.trigrep.proto.Failure;
@@ -22,7 +23,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The queries and files behind the JSON API and the web UI alike, which only render what it
@@ -210,7 +213,7 @@ public final class QueryService {
         }
         ByteBuffer span =
                 results.length == 0 || end - first > maxSpan ? null : run.tee().read(first, (int) (end - first));
-        java.util.Map<Long, StoredResult> frames = new java.util.HashMap<>();
+        Map<Long, StoredResult> frames = new HashMap<>();
         for (int i = 0; i < results.length; i++) {
             int r = results[i];
             long offset = index.offset(r);
@@ -290,8 +293,7 @@ public final class QueryService {
      * any backend. Blocks: it pings them.
      */
     public Ready readiness(boolean partialOk) {
-        List<String> down = io.trigrep.frontend.fanout.Readiness.unreachable(
-                fanOut.backends(), fanOut.tls(), BACKEND_TIMEOUT_MILLIS);
+        List<String> down = Readiness.unreachable(fanOut.backends(), fanOut.tls(), BACKEND_TIMEOUT_MILLIS);
         String disk = cache.diskShortage();
         boolean ready = !warming
                 && disk == null

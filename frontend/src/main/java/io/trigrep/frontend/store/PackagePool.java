@@ -41,7 +41,7 @@ public final class PackagePool {
                 buffer.get(offset, name);
                 names.add(name);
                 if (names.size() > hashById.length) {
-                    hashById = java.util.Arrays.copyOf(hashById, 2 * hashById.length);
+                    hashById = Arrays.copyOf(hashById, 2 * hashById.length);
                 }
                 hashById[names.size() - 1] = h;
                 slots[i] = names.size();

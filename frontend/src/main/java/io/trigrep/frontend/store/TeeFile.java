@@ -6,8 +6,10 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
@@ -376,7 +378,7 @@ public final class TeeFile implements Closeable {
         long size;
         try {
             size = Files.size(path);
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             return;
         }
         if (size <= REMOVE_STEP_BYTES) {
@@ -389,9 +391,9 @@ public final class TeeFile implements Closeable {
                 shrink.truncate(left);
                 Thread.sleep(REMOVE_PAUSE_MILLIS);
             }
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             return;
-        } catch (java.nio.channels.ClosedByInterruptException e) {
+        } catch (ClosedByInterruptException e) {
             // Interrupted before or during a cut: the channel refused it and the interrupt stays
             // set. The file is removed at once below, as after an interrupted pause.
         } catch (InterruptedException e) {

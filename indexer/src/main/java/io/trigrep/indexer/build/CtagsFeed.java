@@ -4,9 +4,11 @@ import io.trigrep.indexer.symbols.Extraction;
 import io.trigrep.indexer.symbols.SymbolExtractor;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -33,7 +35,7 @@ final class CtagsFeed {
     CtagsFeed(Extraction extraction, int packages) {
         this.extraction = extraction;
         this.parts = new int[packages];
-        java.util.Arrays.fill(parts, -1);
+        Arrays.fill(parts, -1);
         thread.setDaemon(true);
         thread.start();
     }
@@ -75,7 +77,7 @@ final class CtagsFeed {
             }
             extraction.finish();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new java.io.UncheckedIOException(new InterruptedIOException("interrupted while feeding ctags"));
@@ -91,7 +93,7 @@ final class CtagsFeed {
             throw new InterruptedIOException("interrupted while waiting for ctags");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            if (cause instanceof java.io.UncheckedIOException u) {
+            if (cause instanceof UncheckedIOException u) {
                 throw u.getCause();
             }
             throw new IOException("feeding ctags failed: " + cause, cause);

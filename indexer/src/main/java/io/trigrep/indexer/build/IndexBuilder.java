@@ -7,24 +7,38 @@ import io.trigrep.indexer.filter.SkipReason;
 import io.trigrep.indexer.format.Manifest;
 import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.rank.Popularity;
+import io.trigrep.indexer.segments.IndexFolder;
 import io.trigrep.indexer.symbols.Extraction;
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
 /**
@@ -132,11 +146,7 @@ public final class IndexBuilder {
     }
 
     record Plan(
-            int shards,
-            Assign assign,
-            java.util.function.IntFunction<Path> target,
-            boolean buildEmpty,
-            java.util.function.ToDoubleFunction<String> weight) {}
+            int shards, Assign assign, IntFunction<Path> target, boolean buildEmpty, ToDoubleFunction<String> weight) {}
 
     /** One package read: its parts in read order. */
     private record ReadPackage(String name, List<SpooledPart> parts) {}
@@ -163,7 +173,7 @@ public final class IndexBuilder {
     public Report build(List<PackageSource> packages, Path out, Consumer<String> errors)
             throws IOException, InterruptedException {
         Files.createDirectories(out);
-        java.io.Closeable lock = io.trigrep.indexer.segments.IndexFolder.lock(out);
+        Closeable lock = IndexFolder.lock(out);
         try {
             removeLeftovers(out);
             Report report = run(
@@ -193,7 +203,7 @@ public final class IndexBuilder {
             throws IOException, InterruptedException {
         long start = System.nanoTime();
         Path out = scratchParent;
-        List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<String> problems = Collections.synchronizedList(new ArrayList<>());
         Consumer<String> report = message -> {
             problems.add(message);
             errors.accept(message);
@@ -215,16 +225,13 @@ public final class IndexBuilder {
         // go on writing into the scratch folder), then delete it. Shards already renamed into place
         // are complete. The hook is in place before the scratch folder exists, so no signal can fall
         // between the two.
-        java.util.concurrent.atomic.AtomicReference<Path> scratchRef =
-                new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Path> scratchRef = new AtomicReference<>();
         // Creating the scratch folder and stopping exclude each other: the folder is either known
         // to the cleanup or never created.
         Object scratchLock = new Object();
         boolean[] stopped = {false};
-        java.util.concurrent.atomic.AtomicReference<Extraction> extractionRef =
-                new java.util.concurrent.atomic.AtomicReference<>();
-        java.util.concurrent.atomic.AtomicReference<CtagsFeed> feedRef =
-                new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Extraction> extractionRef = new AtomicReference<>();
+        AtomicReference<CtagsFeed> feedRef = new AtomicReference<>();
         Runnable stopAndClean = () -> {
             synchronized (scratchLock) {
                 stopped[0] = true;
@@ -244,8 +251,8 @@ public final class IndexBuilder {
             pool.shutdownNow();
             slicePool.shutdownNow();
             try {
-                pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
-                slicePool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+                pool.awaitTermination(10, TimeUnit.SECONDS);
+                slicePool.awaitTermination(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -296,7 +303,7 @@ public final class IndexBuilder {
             }
             fsync(out);
             return new Report(
-                    java.util.Collections.unmodifiableList(results),
+                    Collections.unmodifiableList(results),
                     List.copyOf(problems),
                     stats,
                     readNanos,
@@ -347,9 +354,9 @@ public final class IndexBuilder {
         }
         List<List<ShardAssigner.Range>> assignment = plan.assign().assign(names, fileBytes, shards);
         int[] skipShard = new int[read.size()];
-        List<java.util.SortedSet<Integer>> held = new ArrayList<>();
+        List<SortedSet<Integer>> held = new ArrayList<>();
         for (int p = 0; p < read.size(); p++) {
-            held.add(new java.util.TreeSet<>());
+            held.add(new TreeSet<>());
         }
         List<List<ShardBuilder.Slice>> slices = new ArrayList<>();
         for (int shard = 0; shard < shards; shard++) {
@@ -411,12 +418,12 @@ public final class IndexBuilder {
             ExecutorService readers,
             ExecutorService workers,
             Consumer<String> errors,
-            java.util.function.ToDoubleFunction<String> weight,
+            ToDoubleFunction<String> weight,
             CtagsFeed feed)
             throws IOException, InterruptedException {
         ThreadLocal<ContentFilter> filters = ThreadLocal.withInitial(() -> new ContentFilter(options.limits()));
-        ThreadLocal<ByteBuffer> trigramBuffers = ThreadLocal.withInitial(
-                () -> ByteBuffer.allocateDirect(1 << 20).order(java.nio.ByteOrder.LITTLE_ENDIAN));
+        ThreadLocal<ByteBuffer> trigramBuffers =
+                ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN));
         Budget budget = new Budget(readBudget(options.threads()), PackageReader.BATCH_BYTES);
         /* What one package's reader leaves: its parts (done or under way) and how its read ended. */
         record Reading(PackageSource source, PackageReader reader, Exception failure) {}
@@ -569,7 +576,7 @@ public final class IndexBuilder {
     private static <T> T get(Future<T> future) throws IOException, InterruptedException {
         try {
             return future.get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof IOException io) {
                 throw io;
@@ -620,23 +627,22 @@ public final class IndexBuilder {
         }
         try {
             // walkFileTree rather than Files.walk: a file that vanishes mid-walk is skipped, not fatal
-            Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
-                public java.nio.file.FileVisitResult visitFile(
-                        Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
                     deleteOne(file);
-                    return java.nio.file.FileVisitResult.CONTINUE;
+                    return FileVisitResult.CONTINUE;
                 }
 
                 @Override
-                public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) {
-                    return java.nio.file.FileVisitResult.CONTINUE;
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    return FileVisitResult.CONTINUE;
                 }
 
                 @Override
-                public java.nio.file.FileVisitResult postVisitDirectory(Path dir, IOException e) {
+                public FileVisitResult postVisitDirectory(Path dir, IOException e) {
                     deleteOne(dir);
-                    return java.nio.file.FileVisitResult.CONTINUE;
+                    return FileVisitResult.CONTINUE;
                 }
             });
         } catch (IOException e) {

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -77,7 +78,7 @@ final class PostingBuckets {
                 parts.add(index.newPart(folder.resolve("part-" + r)));
             }
             AtomicInteger next = new AtomicInteger();
-            java.util.concurrent.Callable<Void> worker = () -> {
+            Callable<Void> worker = () -> {
                 int[] buffer = null;
                 int[] cursors = new int[docs.docs()];
                 for (int r = next.getAndIncrement(); r < ranges.size(); r = next.getAndIncrement()) {

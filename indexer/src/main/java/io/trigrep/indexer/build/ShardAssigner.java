@@ -1,6 +1,7 @@
 package io.trigrep.indexer.build;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -47,7 +48,7 @@ final class ShardAssigner {
     /** A {@code preferred} array for {@code packages} packages, none with a shard of its own. */
     static int[] noPreference(int packages) {
         int[] none = new int[packages];
-        java.util.Arrays.fill(none, -1);
+        Arrays.fill(none, -1);
         return none;
     }
 

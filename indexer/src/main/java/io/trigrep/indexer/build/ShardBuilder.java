@@ -10,8 +10,10 @@ import io.trigrep.indexer.symbols.Extraction;
 import io.trigrep.indexer.symbols.SymbolExtractor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -23,7 +25,11 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.function.Consumer;
 
 /**
  * Builds one shard folder from slices of spooled parts: docs ordered by static rank (best first, so
@@ -69,9 +75,9 @@ final class ShardBuilder {
             Path folder,
             int pairBuffer,
             int threads,
-            java.util.concurrent.ExecutorService pool,
+            ExecutorService pool,
             Definitions symbols,
-            java.util.function.Consumer<String> phase)
+            Consumer<String> phase)
             throws IOException {
         List<Slice> ordered = new ArrayList<>(slices);
         ordered.sort(Comparator.comparing((Slice s) -> s.part().packageName())
@@ -137,8 +143,7 @@ final class ShardBuilder {
             }
             try (TrigramIndexWriter index = new TrigramIndexWriter(folder.resolve(ShardFiles.TRIGRAMS), docs.size())) {
                 // Contents are copied on the pool while this thread (and others) build the postings.
-                java.util.concurrent.Future<Long> copying =
-                        pool.submit(() -> copyContents(ordered, folder, contentOffsets, docs));
+                Future<Long> copying = pool.submit(() -> copyContents(ordered, folder, contentOffsets, docs));
                 postings = PostingBuckets.build(
                         new PostingBuckets.DocTrigrams(docSpools, docAts, docCounts),
                         pairBuffer,
@@ -216,7 +221,7 @@ final class ShardBuilder {
     }
 
     private static String pathOf(Doc d) {
-        return new String(d.file().path(), java.nio.charset.StandardCharsets.UTF_8);
+        return new String(d.file().path(), StandardCharsets.UTF_8);
     }
 
     /**
@@ -262,7 +267,7 @@ final class ShardBuilder {
      */
     private static long copyContents(List<Slice> ordered, Path folder, long[] contentOffsets, List<Doc> docs)
             throws IOException {
-        java.util.IdentityHashMap<Slice, Long> sliceBase = new java.util.IdentityHashMap<>();
+        IdentityHashMap<Slice, Long> sliceBase = new IdentityHashMap<>();
         long bytes;
         try (ContentWriter contents = new ContentWriter(folder.resolve(ShardFiles.CONTENTS))) {
             for (Slice s : ordered) {
@@ -282,13 +287,13 @@ final class ShardBuilder {
     }
 
     /** The task's result; its IOException or RuntimeException rethrown as is. */
-    static <T> T await(java.util.concurrent.Future<T> work) throws IOException {
+    static <T> T await(Future<T> work) throws IOException {
         try {
             return work.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException("interrupted while building a shard");
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             if (e.getCause() instanceof IOException io) {
                 throw io;
             }
@@ -305,7 +310,7 @@ final class ShardBuilder {
         try (FileChannel channel = FileChannel.open(spool, StandardOpenOption.READ)) {
             MappedByteBuffer map =
                     channel.map(FileChannel.MapMode.READ_ONLY, 4 * slice.trigramStart(), 4 * slice.trigramInts());
-            map.order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            map.order(ByteOrder.LITTLE_ENDIAN);
             return map;
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(spool + ": cannot map spool", e);

@@ -7,6 +7,7 @@ import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.format.Trigrams;
 import io.trigrep.indexer.rank.StaticRank;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -172,12 +173,12 @@ record SpooledPart(
                     try {
                         flush(buffer, channel);
                     } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
+                        throw new UncheckedIOException(e);
                     }
                 }
                 buffer.putInt(t);
             });
-        } catch (java.io.UncheckedIOException e) {
+        } catch (UncheckedIOException e) {
             throw e.getCause();
         }
     }

@@ -113,7 +113,7 @@ final class BuildOptions {
         try {
             return SymbolChoice.extract(SymbolExtractor.start(new SymbolExtractor.Config(
                     ctags, workers, Duration.ofMillis(ctagsTimeoutMs), symbolBudgetMb << 20)));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             err.println("note: building without symbols (sym: search will say so): " + e.getMessage());
             return SymbolChoice.none("built without ctags: " + e.getMessage());
         }

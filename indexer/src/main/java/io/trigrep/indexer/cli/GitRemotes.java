@@ -1,5 +1,6 @@
 package io.trigrep.indexer.cli;
 
+import io.trigrep.indexer.corpus.GitPackage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -68,7 +69,7 @@ record GitRemotes(List<Remote> remotes) {
                 }
             }
             String url = words[0];
-            String packageName = name.isEmpty() ? io.trigrep.indexer.corpus.GitPackage.repositoryName(url) : name;
+            String packageName = name.isEmpty() ? GitPackage.repositoryName(url) : name;
             if (!names.add(packageName)) {
                 throw new IOException(file + ":" + number + ": a second repository named " + packageName
                         + "; give one of them name=NAME");

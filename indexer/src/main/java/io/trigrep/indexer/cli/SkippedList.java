@@ -1,8 +1,12 @@
 package io.trigrep.indexer.cli;
 
 import io.trigrep.indexer.build.IndexBuilder;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 
 /**
@@ -15,11 +19,11 @@ final class SkippedList {
     private SkippedList() {}
 
     /** The {@code --skipped} list, written to a temporary file beside it and renamed: a reader never sees half of it. */
-    static void write(List<IndexBuilder.SkippedFile> skipped, Path file) throws java.io.IOException {
+    static void write(List<IndexBuilder.SkippedFile> skipped, Path file) throws IOException {
         Path absolute = file.toAbsolutePath();
         Files.createDirectories(absolute.getParent());
         Path temporary = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName(), ".tmp");
-        try (java.io.Writer w = Files.newBufferedWriter(temporary, java.nio.charset.StandardCharsets.UTF_8)) {
+        try (Writer w = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
             for (IndexBuilder.SkippedFile s : skipped) {
                 w.write(s.reason().key());
                 w.write('\t');
@@ -28,15 +32,11 @@ final class SkippedList {
                 w.write(escape(s.packageName() + "/" + s.path()));
                 w.write('\n');
             }
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temporary);
             throw e;
         }
-        Files.move(
-                temporary,
-                absolute,
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(temporary, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static String escape(String path) {

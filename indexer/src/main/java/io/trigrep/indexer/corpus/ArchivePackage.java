@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 import org.apache.commons.compress.archivers.ArchiveEntry;
 import org.apache.commons.compress.archivers.ArchiveInputStream;
@@ -126,7 +127,7 @@ public final class ArchivePackage implements PackageSource {
                         if (length >= cap) {
                             break;
                         }
-                        buffer = java.util.Arrays.copyOf(buffer, (int) Math.min(cap, 2L * buffer.length));
+                        buffer = Arrays.copyOf(buffer, (int) Math.min(cap, 2L * buffer.length));
                     }
                     int n = in.read(buffer, length, buffer.length - length);
                     if (n < 0) {

@@ -3,6 +3,7 @@ package io.trigrep.indexer.corpus;
 import io.trigrep.indexer.segments.PackageKey;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -60,7 +61,7 @@ public final class Corpus {
                 } else {
                     errors.accept(input + ": no such file or folder");
                 }
-            } catch (IOException | java.nio.file.InvalidPathException e) {
+            } catch (IOException | InvalidPathException e) {
                 errors.accept(e.getMessage());
             }
         }

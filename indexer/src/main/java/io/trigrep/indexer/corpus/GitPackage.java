@@ -4,6 +4,7 @@ import io.trigrep.indexer.filter.SkipReason;
 import io.trigrep.indexer.format.GitRefs;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -154,7 +155,7 @@ public final class GitPackage implements PackageSource {
             for (Path p : walk.filter(Files::isRegularFile).toList()) {
                 total += Files.size(p);
             }
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return total;
         }
         return total;

@@ -1,5 +1,7 @@
 package io.trigrep.indexer.filter;
 
+import java.util.Locale;
+
 /**
  * Why a file was left out of the index. Each is counted and reported by the indexer, and listed
  * with {@code --skipped}. Names are stable: {@code name().toLowerCase()} is what the summary, the
@@ -26,6 +28,6 @@ public enum SkipReason {
 
     /** The name the summary, {@code --skipped} and manifests use: {@code too_large}. */
     public String key() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

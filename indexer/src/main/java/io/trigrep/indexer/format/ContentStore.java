@@ -1,11 +1,12 @@
 package io.trigrep.indexer.format;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /** Reads {@code contents.tgc}: every indexed file's bytes, at the offsets the doc table gives. */
-public final class ContentStore implements java.io.Closeable {
+public final class ContentStore implements Closeable {
     private final MappedFile file;
 
     private ContentStore(MappedFile file) {

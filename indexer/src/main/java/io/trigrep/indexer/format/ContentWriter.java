@@ -2,6 +2,7 @@ package io.trigrep.indexer.format;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /**
@@ -24,7 +25,7 @@ public final class ContentWriter implements AutoCloseable {
     }
 
     /** Appends {@code length} bytes of a file from {@code position}, without mapping them; returns where they land. */
-    public long appendRange(java.nio.channels.FileChannel source, long position, long length) throws IOException {
+    public long appendRange(FileChannel source, long position, long length) throws IOException {
         long at = out.position();
         out.copyFrom(source, position, length);
         return at;

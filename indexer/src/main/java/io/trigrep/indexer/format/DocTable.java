@@ -1,5 +1,6 @@
 package io.trigrep.indexer.format;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +12,7 @@ import java.util.List;
  * Reads {@code docs.tgd}: per doc its content span, path, package, static rank, file type and line
  * count; in version 2 also its branch mask, and per package its branches and link template.
  */
-public final class DocTable implements java.io.Closeable {
+public final class DocTable implements Closeable {
     private final MappedFile file;
     private final int docs;
     private final int packages;

@@ -1,5 +1,6 @@
 package io.trigrep.indexer.format;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,7 +32,7 @@ public record GitRefs(List<Branch> branches, String links) {
 
     /** The names of the branches in {@code mask}, in this list's order. */
     public List<String> names(long mask) {
-        java.util.ArrayList<String> out = new java.util.ArrayList<>(Long.bitCount(mask));
+        ArrayList<String> out = new ArrayList<>(Long.bitCount(mask));
         for (int i = 0; i < branches.size(); i++) {
             if ((mask >>> i & 1) != 0) {
                 out.add(branches.get(i).name());

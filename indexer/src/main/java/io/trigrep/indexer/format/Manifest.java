@@ -1,13 +1,16 @@
 package io.trigrep.indexer.format;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.CRC32C;
 
 /**
  * {@code manifest.json}: what a shard holds, for operators and the backend's status. Written last,
@@ -140,8 +143,8 @@ public record Manifest(
     private static final String CHECKSUM_LINE = "  \"crc32c\": ";
 
     private static long checksum(String body) {
-        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-        crc.update(body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        CRC32C crc = new CRC32C();
+        crc.update(body.getBytes(StandardCharsets.UTF_8));
         return crc.getValue();
     }
 
@@ -166,7 +169,7 @@ public record Manifest(
             if (end < 0 || !rest.substring(0, end).equals(Long.toString(checksum(body)))) {
                 throw new CorruptIndexException(
                         file,
-                        body.getBytes(java.nio.charset.StandardCharsets.UTF_8).length,
+                        body.getBytes(StandardCharsets.UTF_8).length,
                         "manifest's crc32c does not match its contents (corrupt manifest)");
             }
         }
@@ -183,7 +186,7 @@ public record Manifest(
             }
             json = json.substring(0, block.start()) + json.substring(block.end());
         }
-        java.util.Map<String, String> fields = new java.util.HashMap<>();
+        Map<String, String> fields = new HashMap<>();
         Matcher m = FIELD.matcher(json);
         while (m.find()) {
             fields.put(

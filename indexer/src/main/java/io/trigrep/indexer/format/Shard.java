@@ -1,6 +1,8 @@
 package io.trigrep.indexer.format;
 
+import java.io.Closeable;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -9,7 +11,7 @@ import java.nio.file.Path;
  * checks headers, footers and directories (constant time, whatever the size); {@link #verify}
  * reads every byte against the checksums.
  */
-public final class Shard implements java.io.Closeable {
+public final class Shard implements Closeable {
     private final Path folder;
     private final Manifest manifest;
     private final TrigramIndex index;
@@ -82,7 +84,7 @@ public final class Shard implements java.io.Closeable {
     }
 
     /** The bytes of one doc's file, as a view of the mapping. */
-    public java.nio.ByteBuffer content(int doc) throws CorruptIndexException {
+    public ByteBuffer content(int doc) throws CorruptIndexException {
         return contents.content(docs.contentOffset(doc), docs.contentLength(doc));
     }
 

@@ -1,11 +1,12 @@
 package io.trigrep.indexer.format;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /** Reads {@code trigrams.tgi}: trigram to posting list through the prefix table and a binary search. */
-public final class TrigramIndex implements java.io.Closeable {
+public final class TrigramIndex implements Closeable {
     private final MappedFile file;
     private final long tableStart;
     private final int trigrams;

@@ -1,6 +1,7 @@
 package io.trigrep.indexer.format;
 
 import java.io.IOException;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,7 +62,7 @@ public final class TrigramIndexWriter implements AutoCloseable {
         FileChannel channel = part.out.flushedChannel();
         long length = channel.size();
         if (length > 0) {
-            java.nio.MappedByteBuffer bytes = channel.map(FileChannel.MapMode.READ_ONLY, 0, length);
+            MappedByteBuffer bytes = channel.map(FileChannel.MapMode.READ_ONLY, 0, length);
             out.transferFrom(channel, 0, length, bytes);
             Unmapper.unmap(bytes);
         }

@@ -1,6 +1,10 @@
 package io.trigrep.indexer.format;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.function.IntConsumer;
 
 /**
  * Trigrams are three consecutive bytes, packed big-endian into the low 24 bits of an int:
@@ -48,8 +52,8 @@ public final class Trigrams {
         /** Members recorded before the set turns dense. */
         static final int DENSE = 1 << 20;
 
-        private static final java.lang.invoke.VarHandle BIG_ENDIAN_LONGS =
-                java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+        private static final VarHandle BIG_ENDIAN_LONGS =
+                MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
         private final long[] bits = new long[1 << 18];
         private int[] members = new int[4096];
@@ -133,7 +137,7 @@ public final class Trigrams {
         }
 
         /** Every member grouped by first byte (for a dense set: in increasing order). */
-        public void forEachByFirstByte(java.util.function.IntConsumer sink) {
+        public void forEachByFirstByte(IntConsumer sink) {
             if (!dense) {
                 int[] ordered = membersByFirstByte();
                 for (int k = 0; k < size; k++) {

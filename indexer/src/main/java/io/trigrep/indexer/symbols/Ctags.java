@@ -8,10 +8,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * One long-lived {@code ctags --_interactive} process fed file contents over its stdin (no temp
@@ -30,12 +32,11 @@ final class Ctags implements Closeable {
     static final List<String> MAPS = List.of("--map-D=-.d");
 
     /** Options after the program: no user or project option files, the maps, JSON out, the fields kept. */
-    static final List<String> OPTIONS = java.util.stream.Stream.concat(
+    static final List<String> OPTIONS = Stream.concat(
                     java.util.stream.Stream.of("--options=NONE"),
-                    java.util.stream.Stream.concat(
+                    Stream.concat(
                             MAPS.stream(),
-                            java.util.stream.Stream.of(
-                                    "--_interactive", "--output-format=json", "--fields=NnKls", "-o", "-")))
+                            Stream.of("--_interactive", "--output-format=json", "--fields=NnKls", "-o", "-")))
             .toList();
 
     /** Why ctags gave no tags for one file. */
@@ -54,7 +55,7 @@ final class Ctags implements Closeable {
     private final long limitNanos;
     private final ScheduledExecutorService timer;
     private final TagLine parsed = new TagLine();
-    private final java.util.HashMap<String, String> labels = new java.util.HashMap<>();
+    private final HashMap<String, String> labels = new HashMap<>();
     private final ByteArrayOutputStream lineBuffer = new ByteArrayOutputStream(256);
     private Process process;
     private OutputStream in;

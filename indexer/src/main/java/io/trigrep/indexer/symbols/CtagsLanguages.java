@@ -3,6 +3,7 @@ package io.trigrep.indexer.symbols;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
@@ -95,7 +96,7 @@ final class CtagsLanguages {
         Path name;
         try {
             name = Path.of(fileName);
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             return false;
         }
         for (PathMatcher glob : globs) {

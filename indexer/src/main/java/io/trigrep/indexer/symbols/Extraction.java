@@ -2,6 +2,7 @@ package io.trigrep.indexer.symbols;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -231,8 +232,8 @@ public final class Extraction implements Closeable {
         Arrays.sort(sorted, (x, y) -> Integer.compare(x.line(), y.line()));
         long start = spool.position();
         for (Tag t : sorted) {
-            byte[] name = t.name().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            byte[] scope = t.scope().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] name = t.name().getBytes(StandardCharsets.UTF_8);
+            byte[] scope = t.scope().getBytes(StandardCharsets.UTF_8);
             spool.writeVarint(t.line());
             // Ctags hands out one String per distinct label, so a worker's own map finds it by identity.
             spool.writeVarint(labelIds.computeIfAbsent(t.kind(), labels::id));

@@ -6,6 +6,7 @@ import io.trigrep.indexer.format.Manifest;
 import io.trigrep.indexer.format.MappedFile;
 import io.trigrep.indexer.format.PostingIterator;
 import io.trigrep.indexer.format.ShardFiles;
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,7 @@ import java.util.function.Predicate;
  * {@link #namesWithAll}) or by a scan of every name ({@link #scanNames}). Every read is
  * bounds-checked; bad bytes are a {@link CorruptIndexException} naming the file and offset.
  */
-public final class Symbols implements java.io.Closeable {
+public final class Symbols implements Closeable {
     private static final int[] NO_INTS = new int[0];
 
     private final String absentReason;

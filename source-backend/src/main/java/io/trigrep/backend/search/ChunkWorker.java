@@ -430,7 +430,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         return false;
     }
 
-    private static byte[] utf8(java.nio.ByteBuffer bytes) {
+    private static byte[] utf8(ByteBuffer bytes) {
         byte[] out = new byte[bytes.remaining()];
         bytes.duplicate().get(out);
         return out;

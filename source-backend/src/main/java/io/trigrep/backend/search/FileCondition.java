@@ -1,6 +1,7 @@
 package io.trigrep.backend.search;
 
 import io.trigrep.query.Operands;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -47,7 +48,7 @@ final class FileCondition {
         this.defined = defined;
         this.content = content;
         this.length = length;
-        java.util.Arrays.fill(known, UNKNOWN);
+        Arrays.fill(known, UNKNOWN);
         boolean holds = operands.condition().holds(this::matches);
         this.content = null;
         return holds;

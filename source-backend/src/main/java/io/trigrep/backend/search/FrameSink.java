@@ -1,6 +1,7 @@
 package io.trigrep.backend.search;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 
 /** Where a search's framed messages go: a Netty channel in the server, anything in a benchmark. */
 public interface FrameSink {
@@ -19,5 +20,5 @@ public interface FrameSink {
      */
     int BATCH_CAPACITY = ChunkWorker.BATCH_BYTES + ChunkWorker.BATCH_HEADROOM;
 
-    io.netty.buffer.ByteBufAllocator allocator();
+    ByteBufAllocator allocator();
 }

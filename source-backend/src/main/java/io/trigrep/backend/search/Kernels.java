@@ -2,6 +2,7 @@ package io.trigrep.backend.search;
 
 import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.format.TrigramIndex;
+import io.trigrep.proto.MatchLines;
 import io.trigrep.query.plan.Query;
 import io.trigrep.re2j.Pattern;
 import java.util.List;
@@ -99,7 +100,7 @@ public final class Kernels {
         }
     }
 
-    private static final class ShownBytes implements io.trigrep.proto.MatchLines {
+    private static final class ShownBytes implements MatchLines {
         long bytes;
 
         @Override

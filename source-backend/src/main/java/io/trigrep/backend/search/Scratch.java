@@ -1,5 +1,7 @@
 package io.trigrep.backend.search;
 
+import io.trigrep.indexer.filter.FilterLimits;
+
 /**
  * The buffer each search thread copies a file into to search it, kept across searches: a thread
  * holds one copy of the largest file it has met (at most 64 MiB, the index format's largest
@@ -14,10 +16,7 @@ public final class Scratch {
     byte[] atLeast(int length) {
         byte[][] slot = buffers.get();
         if (slot[0].length < length) {
-            slot[0] = new byte
-                    [(int) Math.max(
-                            length,
-                            Math.min(2L * slot[0].length, io.trigrep.indexer.filter.FilterLimits.MAX_FILE_BYTES))];
+            slot[0] = new byte[(int) Math.max(length, Math.min(2L * slot[0].length, FilterLimits.MAX_FILE_BYTES))];
         }
         return slot[0];
     }

@@ -17,6 +17,7 @@ import io.trigrep.query.Operands;
 import io.trigrep.query.plan.Query;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -231,7 +232,7 @@ public final class SearchExecution {
         this.onEnd = onEnd;
         this.fullScan = compiled.fullScan();
         this.filesOnly = compiled.query().filesOnly();
-        List<AtomicReferenceArray<byte[]>> names = new java.util.ArrayList<>(segments.size());
+        List<AtomicReferenceArray<byte[]>> names = new ArrayList<>(segments.size());
         for (Segment s : segments) {
             names.add(new AtomicReferenceArray<>(s.shard().docs().packageCount()));
         }
@@ -248,11 +249,11 @@ public final class SearchExecution {
     public void start() {
         RankedMerge iterator;
         List<String> needlesFound;
-        List<List<String>> perOperand = new java.util.ArrayList<>();
+        List<List<String>> perOperand = new ArrayList<>();
         SymbolHits[] found = null;
         SymbolHits[][] definedFound = null;
         try {
-            List<DocIterator> perSegment = new java.util.ArrayList<>(segments.size());
+            List<DocIterator> perSegment = new ArrayList<>(segments.size());
             if (compiled.query().isSymbolQuery()) {
                 found = new SymbolHits[segments.size()];
             }
@@ -286,7 +287,7 @@ public final class SearchExecution {
                         ? Needles.of(compiled.plan(), shard.index(), fold)
                         : List.of();
             } else {
-                List<Query> shownPlans = new java.util.ArrayList<>();
+                List<Query> shownPlans = new ArrayList<>();
                 for (int i = 0; i < operands.size(); i++) {
                     // A sym: operand's plan is over names: it has no needles in contents.
                     perOperand.add(

@@ -1,6 +1,7 @@
 package io.trigrep.backend.server;
 
 import io.trigrep.backend.ops.BackendMetrics;
+import io.trigrep.backend.search.Scratch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -14,4 +15,4 @@ record Backend(
         LongAdder produced,
         BackendMetrics metrics,
         ShardCheck check,
-        io.trigrep.backend.search.Scratch scratch) {}
+        Scratch scratch) {}

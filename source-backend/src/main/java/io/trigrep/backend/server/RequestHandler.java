@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.handler.timeout.IdleStateEvent;
 import io.trigrep.backend.search.FileWindow;
 import io.trigrep.backend.search.FrameSink;
 import io.trigrep.backend.search.Parallelism;
@@ -16,6 +18,7 @@ import io.trigrep.indexer.segments.Segment;
 import io.trigrep.indexer.symbols.Symbols;
 import io.trigrep.proto.Failure;
 import io.trigrep.proto.FetchFile;
+import io.trigrep.proto.File;
 import io.trigrep.proto.Filter;
 import io.trigrep.proto.Framing;
 import io.trigrep.proto.MalformedFrame;
@@ -24,6 +27,7 @@ import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
 import io.trigrep.proto.SearchRequest;
+import io.trigrep.proto.Status;
 import io.trigrep.query.CompiledQuery;
 import io.trigrep.query.ParsedQuery;
 import io.trigrep.query.QueryException;
@@ -31,6 +35,7 @@ import io.trigrep.query.QueryFields;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.capnproto.MessageBuilder;
@@ -286,7 +291,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
                     served.release();
                 }
             });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             served.release();
             error(Failure.Code.OVERLOADED, "overloaded: the search pool's queue is full, try again shortly", 0);
         }
@@ -314,7 +319,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         }
         ByteBuffer content = found.segment().shard().content(found.doc());
         MessageBuilder message = Messages.newBuilder();
-        io.trigrep.proto.File.Builder file =
+        File.Builder file =
                 message.initRoot(Response.factory).initFile().setPackage(pkg).setPath(path);
         try {
             if (byteCount != 0) {
@@ -351,7 +356,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
                 ? live.segments().get(0).shard().manifest().builtAtMillis()
                 : live.generation();
         MessageBuilder message = Messages.newBuilder();
-        io.trigrep.proto.Status.Builder status = message.initRoot(Response.factory)
+        Status.Builder status = message.initRoot(Response.factory)
                 .initStatus()
                 .setShard(shardName(live))
                 .setFiles(live.liveDocs())
@@ -412,7 +417,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
     @SuppressWarnings(
             "FutureReturnValueIgnored") // Netty: a failed write or close closes the channel, which its handlers see
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-        if (event instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
+        if (event instanceof ChannelInputShutdownEvent) {
             // The peer will send nothing more: answer what is being answered, then close.
             inputClosed = true;
             if (!busy) {
@@ -420,7 +425,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
             }
             return;
         }
-        if (event instanceof io.netty.handler.timeout.IdleStateEvent && !busy) {
+        if (event instanceof IdleStateEvent && !busy) {
             ctx.close();
             return;
         }

@@ -9,12 +9,22 @@ import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
 import io.trigrep.proto.Result;
 import io.trigrep.proto.Tls;
+import java.io.BufferedReader;
 import java.io.BufferedWriter;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.capnproto.MessageBuilder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -71,19 +81,19 @@ public final class SearchCommand implements Callable<Integer> {
             defaultValue = "${env:TRIGREP_TLS_CERT}",
             description =
                     "PEM client certificate for backends that require mutual TLS; with --tls-key and --tls-ca (env TRIGREP_TLS_CERT)")
-    java.nio.file.Path tlsCert;
+    Path tlsCert;
 
     @Option(
             names = "--tls-key",
             defaultValue = "${env:TRIGREP_TLS_KEY}",
             description = "PEM PKCS#8 private key of --tls-cert (env TRIGREP_TLS_KEY)")
-    java.nio.file.Path tlsKey;
+    Path tlsKey;
 
     @Option(
             names = "--tls-ca",
             defaultValue = "${env:TRIGREP_TLS_CA}",
             description = "PEM CA certificate the backends' certificates must be signed by (env TRIGREP_TLS_CA)")
-    java.nio.file.Path tlsCa;
+    Path tlsCa;
 
     @Parameters(
             arity = "1",
@@ -92,15 +102,15 @@ public final class SearchCommand implements Callable<Integer> {
     String query;
 
     /** Where results, counts and timings go, and where --rounds-on-input reads its rounds: the process's own. */
-    java.io.PrintStream out = System.out;
+    PrintStream out = System.out;
 
-    java.io.InputStream in = System.in;
+    InputStream in = System.in;
 
     @Override
     public Integer call() throws Exception {
         Tls tls = Tls.fromOptions(tlsCert, tlsKey, tlsCa, false);
-        List<BackendClient.Connection> connections = new java.util.ArrayList<>();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(backends.size());
+        List<BackendClient.Connection> connections = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(backends.size());
         try {
             for (String backend : backends) {
                 connections.add(new BackendClient.Connection(BackendClient.address(backend), tls));
@@ -120,7 +130,7 @@ public final class SearchCommand implements Callable<Integer> {
                     results = runAll(connections, pool);
                     seconds[i] = (System.nanoTime() - start) / 1e9;
                 }
-                java.util.Arrays.sort(seconds);
+                Arrays.sort(seconds);
                 double median =
                         repeat % 2 == 1 ? seconds[repeat / 2] : (seconds[repeat / 2 - 1] + seconds[repeat / 2]) / 2;
                 out.printf("%d %.4f%n", results, median);
@@ -144,12 +154,10 @@ public final class SearchCommand implements Callable<Integer> {
      * once: a benchmark's other tools run between two lines, so this run sees the machine they leave, as a frontend's
      * request timed between them does.
      */
-    private int roundsOnInput(List<BackendClient.Connection> connections, java.util.concurrent.ExecutorService pool)
-            throws Exception {
+    private int roundsOnInput(List<BackendClient.Connection> connections, ExecutorService pool) throws Exception {
         count = true;
         warmUp(connections, pool);
-        java.io.BufferedReader rounds =
-                new java.io.BufferedReader(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+        BufferedReader rounds = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
         while (rounds.readLine() != null) {
             long start = System.nanoTime();
             long results = runAll(connections, pool);
@@ -169,8 +177,7 @@ public final class SearchCommand implements Callable<Integer> {
      * while after three runs of a selective one this client's per-search code was still below the JIT's first
      * threshold (200 calls), and interpreted.
      */
-    private void warmUp(List<BackendClient.Connection> connections, java.util.concurrent.ExecutorService pool)
-            throws Exception {
+    private void warmUp(List<BackendClient.Connection> connections, ExecutorService pool) throws Exception {
         long start = System.nanoTime();
         for (int runs = 0; runs < WARM_UP_RUNS || System.nanoTime() - start < WARM_UP_NANOS; runs++) {
             runAll(connections, pool);
@@ -178,17 +185,16 @@ public final class SearchCommand implements Callable<Integer> {
     }
 
     /** The query on every connection at once; returns the results of all. */
-    private long runAll(List<BackendClient.Connection> connections, java.util.concurrent.ExecutorService pool)
-            throws Exception {
+    private long runAll(List<BackendClient.Connection> connections, ExecutorService pool) throws Exception {
         if (connections.size() == 1) {
             return run(connections.get(0));
         }
-        List<java.util.concurrent.Future<Long>> answers = new java.util.ArrayList<>();
+        List<Future<Long>> answers = new ArrayList<>();
         for (BackendClient.Connection c : connections) {
             answers.add(pool.submit(() -> run(c)));
         }
         long results = 0;
-        for (java.util.concurrent.Future<Long> answer : answers) {
+        for (Future<Long> answer : answers) {
             results += answer.get();
         }
         return results;
