@@ -1,6 +1,7 @@
 package io.trigrep.indexer.build;
 
 import io.trigrep.indexer.corpus.PackageSource;
+import io.trigrep.indexer.files.FileTrees;
 import io.trigrep.indexer.filter.ContentFilter;
 import io.trigrep.indexer.filter.FilterLimits;
 import io.trigrep.indexer.filter.SkipReason;
@@ -13,7 +14,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -301,7 +301,7 @@ public final class IndexBuilder {
                         slicePool,
                         feed == null ? null : new ShardBuilder.Definitions(extractionRef.get(), feed)));
             }
-            fsync(out);
+            FileTrees.fsync(out);
             return new Report(
                     Collections.unmodifiableList(results),
                     List.copyOf(problems),
@@ -546,11 +546,11 @@ public final class IndexBuilder {
                 if (f.getFileName().toString().startsWith("run-")) {
                     Files.delete(f);
                 } else {
-                    fsync(f);
+                    FileTrees.fsync(f);
                 }
             }
         }
-        fsync(temporary);
+        FileTrees.fsync(temporary);
         Path old = target.resolveSibling("." + target.getFileName() + ".old");
         if (Files.exists(target)) {
             deleteQuietly(old);
@@ -585,18 +585,6 @@ public final class IndexBuilder {
                 throw runtime;
             }
             throw new IOException(cause);
-        }
-    }
-
-    private static void fsync(Path path) throws IOException {
-        boolean dir = Files.isDirectory(path);
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException e) {
-            if (!dir) {
-                throw e;
-            }
-            // some file systems refuse to open folders for fsync; the rename is still atomic
         }
     }
 

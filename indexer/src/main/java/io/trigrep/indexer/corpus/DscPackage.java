@@ -1,14 +1,13 @@
 package io.trigrep.indexer.corpus;
 
+import io.trigrep.indexer.files.FileTrees;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A Debian source package: a {@code .dsc} and the tarballs it lists. With {@code dpkg-source} on
@@ -117,7 +116,7 @@ public final class DscPackage implements PackageSource {
                 Thread.currentThread().interrupt();
                 throw new IOException(dsc + ": interrupted while unpacking", e);
             } finally {
-                deleteTree(out);
+                FileTrees.delete(out);
             }
             return;
         }
@@ -139,16 +138,5 @@ public final class DscPackage implements PackageSource {
             }
         }
         return false;
-    }
-
-    static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.trigrep.indexer.segments;
 
+import io.trigrep.indexer.files.FileTrees;
 import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.Manifest;
@@ -174,7 +175,7 @@ public final class IndexFolder {
             Files.deleteIfExists(temporary);
             throw new IOException("the file system of " + root + " cannot rename atomically; generations need it", e);
         }
-        fsyncFolder(root);
+        FileTrees.fsync(root);
     }
 
     /**
@@ -268,24 +269,8 @@ public final class IndexFolder {
 
     private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
 
-    static void fsyncFolder(Path folder) throws IOException {
-        try (FileChannel channel = FileChannel.open(folder, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException e) {
-            // some file systems refuse to open folders for fsync; the rename is still atomic
-        }
-    }
-
     private static void delete(Path p, List<Path> removed) throws IOException {
-        if (Files.isDirectory(p)) {
-            try (Stream<Path> walk = Files.walk(p)) {
-                for (Path q : walk.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(q);
-                }
-            }
-        } else {
-            Files.deleteIfExists(p);
-        }
+        FileTrees.delete(p);
         removed.add(p);
     }
 }

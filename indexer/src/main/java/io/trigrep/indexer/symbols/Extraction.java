@@ -1,5 +1,6 @@
 package io.trigrep.indexer.symbols;
 
+import io.trigrep.indexer.files.FileTrees;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -316,7 +317,7 @@ public final class Extraction implements Closeable {
             written = SymbolsWriter.write(
                     out, source, labels, temporary, extractor.config().budgetBytes());
         } finally {
-            SymbolsWriter.deleteTree(temporary);
+            FileTrees.delete(temporary);
         }
         return new SymbolExtractor.Result(written.symbols(), files, List.copyOf(failures), written.runs());
     }
@@ -350,7 +351,7 @@ public final class Extraction implements Closeable {
             Files.deleteIfExists(spool.path());
         }
         if (ownScratch) {
-            SymbolsWriter.deleteTree(scratch);
+            FileTrees.delete(scratch);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.trigrep.indexer.symbols;
 
+import io.trigrep.indexer.files.FileTrees;
 import io.trigrep.indexer.format.Envelope;
 import io.trigrep.indexer.format.FormatOutput;
 import io.trigrep.indexer.format.MappedFile;
@@ -10,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -90,7 +90,7 @@ final class SymbolsWriter {
                     scratch,
                     memoryBytes);
         } finally {
-            deleteTree(scratch);
+            FileTrees.delete(scratch);
         }
     }
 
@@ -393,16 +393,5 @@ final class SymbolsWriter {
         Spill.Writer w = new Spill.Writer(scratch.resolve(name));
         temps.add(new AutoCloseableFile(w));
         return w;
-    }
-
-    static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (var walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }
