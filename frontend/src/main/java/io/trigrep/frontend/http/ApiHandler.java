@@ -268,8 +268,11 @@ final class ApiHandler {
             return;
         }
         QueryCache.Entry entry;
+        boolean cached;
         try {
-            entry = queries.start(client, mode, query, fresh);
+            QueryService.Opened opened = queries.start(client, mode, query, fresh);
+            entry = opened.entry();
+            cached = opened.cached();
         } catch (QueryException e) {
             if (view == View.EVENTS) {
                 EventStream.refuse(
@@ -297,7 +300,7 @@ final class ApiHandler {
             new EventStream(ctx, queries, entry, perPage).start();
             return;
         }
-        RequestSequencer.answersSearch(ctx.channel(), entry.run().completion().isDone());
+        RequestSequencer.answersSearch(ctx.channel(), cached);
         if (!wait && !entry.run().completion().isDone()) {
             // Answer at once with what is known: the page among the results so far, provisional.
             // The query runs on and later calls find it. Pages of the grouped views wait for the end.

@@ -113,8 +113,11 @@ final class WebUi {
             return;
         }
         QueryCache.Entry entry;
+        boolean cached;
         try {
-            entry = queries.start(client, q.literal() ? "literal" : "regexp", query, false);
+            QueryService.Opened opened = queries.start(client, q.literal() ? "literal" : "regexp", query, false);
+            entry = opened.entry();
+            cached = opened.cached();
         } catch (QueryException e) {
             html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.queryError(q, e.getMessage(), e.position()));
             return;
@@ -137,7 +140,7 @@ final class WebUi {
                     ui.notice(q, "Cannot start the query", e.getMessage(), q.href(q.view(), q.page())));
             return;
         }
-        RequestSequencer.answersSearch(ctx.channel(), entry.run().completion().isDone());
+        RequestSequencer.answersSearch(ctx.channel(), cached);
         // Whichever comes first: the query's end (results at once) or FAST_MILLIS (a live progress page).
         AtomicBoolean answered = new AtomicBoolean();
         Runnable answer = () -> {

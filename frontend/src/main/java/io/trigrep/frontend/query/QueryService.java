@@ -101,20 +101,28 @@ public final class QueryService {
     }
 
     /**
+     * A query's cache entry as a request got it; {@code cached} when the request neither started
+     * its run nor joined it running, but found it finished.
+     */
+    public record Opened(QueryCache.Entry entry, boolean cached) {}
+
+    /**
      * The entry for the query, to {@link #release} once read. Throws the query's error, or why a
      * new search was not admitted; a running or finished identical query is never refused.
      */
     @SuppressWarnings(
             "FutureReturnValueIgnored") // a completion callback run for its effect: nothing waits on the stage it
     // returns
-    public QueryCache.Entry start(String client, String mode, String query, boolean fresh)
+    public Opened start(String client, String mode, String query, boolean fresh)
             throws IOException, QueryException, Admission.Rejected {
         String text = query.strip();
         boolean literal = mode.equals("literal");
         // The backends would refuse it in the same words; refused here, it costs them nothing.
         // Parsing and planning are bounded by the query's length (4,096) and program size (20,000).
         CompiledQuery compiled = CompiledQuery.of(QueryParser.parse(text, literal));
-        return cache.acquire(key(mode, query), fresh, () -> {
+        boolean[] started = {false};
+        QueryCache.Entry entry = cache.acquire(key(mode, query), fresh, () -> {
+            started[0] = true;
             Admission.Ticket ticket = admission.admit(client, compiled.fullScan());
             QueryRun run;
             try {
@@ -126,6 +134,7 @@ public final class QueryService {
             run.completion().whenComplete((done, failure) -> ticket.release());
             return run;
         });
+        return new Opened(entry, !started[0] && entry.run().completion().isDone());
     }
 
     /** Gives back an entry from {@link #start}: the run may be evicted once no one reads it. */
