@@ -126,20 +126,26 @@ class ReplicaFailoverEndToEndTest {
                 List<Answer> healthy = phase(answers);
                 assertComplete(healthy, expected, "all replicas healthy");
 
-                signal("STOP", backends[0][0]);
+                // The replica of shard 0 that answered more of the healthy phase is the one stopped:
+                // the frontend is still sending it searches, which must be asked again of the other.
+                int busy = answered(metrics, names.get(0), addresses[0][0])
+                                >= answered(metrics, names.get(0), addresses[0][1])
+                        ? 0
+                        : 1;
+                signal("STOP", backends[0][busy]);
                 assertComplete(phase(answers), expected, "one replica of shard 0 stopped");
                 assertThat(counter(metrics, "trigrep_replica_hedges_sent_total", names.get(0))
                                 + counter(metrics, "trigrep_replica_failovers_total", names.get(0)))
                         .as("searches of shard 0 asked again of its other replica")
                         .isPositive();
 
-                signal("KILL", backends[0][0]);
-                backends[0][0].waitFor(30, TimeUnit.SECONDS);
+                signal("KILL", backends[0][busy]);
+                backends[0][busy].waitFor(30, TimeUnit.SECONDS);
                 assertComplete(phase(answers), expected, "one replica of shard 0 killed");
 
-                backends[0][0] = start(index.resolve("shard-0"), addresses[0][0], "r0-again");
+                backends[0][busy] = start(index.resolve("shard-0"), addresses[0][busy], "r" + busy + "-again");
                 assertComplete(phase(answers), expected, "one replica of shard 0 restarting");
-                awaitReady(addresses[0][0], backends[0][0]);
+                awaitReady(addresses[0][busy], backends[0][busy]);
                 assertComplete(phase(answers), expected, "the replica of shard 0 back");
 
                 signal("STOP", backends[1][0]);
@@ -211,6 +217,19 @@ class ReplicaFailoverEndToEndTest {
     }
 
     /** The value of counter {@code name} of {@code shard} in the metrics, 0 before it counted. */
+    /** How many parts of queries of {@code shard} the replica at {@code address} answered. */
+    private static double answered(FrontendMetrics metrics, String shard, InetSocketAddress address) {
+        String replica = "replica=\"" + address.getHostString() + ":" + address.getPort() + "\"";
+        for (String line : metrics.scrape().split("\n")) {
+            if (line.startsWith("trigrep_replica_duration_seconds_count{")
+                    && line.contains(replica)
+                    && line.contains("shard=\"" + shard + "\"")) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return 0;
+    }
+
     private static double counter(FrontendMetrics metrics, String name, String shard) {
         String prefix = name + "{shard=\"" + shard + "\"} ";
         for (String line : metrics.scrape().split("\n")) {
