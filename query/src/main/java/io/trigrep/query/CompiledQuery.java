@@ -380,6 +380,16 @@ public record CompiledQuery(
      * each {@code branch:NAME} needs NAME among them (so no file of a package that is not a repository
      * passes one), each {@code -branch:NAME} needs it absent.
      */
+    /** Whether the query has a {@code branch:} filter: only then are a file's branch names needed. */
+    public boolean filtersBranches() {
+        for (ParsedQuery.Filter f : query.filters()) {
+            if (f.kind() == ParsedQuery.Kind.BRANCH) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public boolean acceptsBranches(List<String> branches) {
         for (ParsedQuery.Filter f : query.filters()) {
             if (f.kind() == ParsedQuery.Kind.BRANCH && branches.contains(f.value()) == f.negated()) {

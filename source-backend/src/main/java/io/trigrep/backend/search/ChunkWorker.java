@@ -277,7 +277,8 @@ final class ChunkWorker implements ShownDefinitions.Sink {
             docPath = docs.path(doc);
             if (!compiled.accepts(
                             new String(packageName, StandardCharsets.UTF_8), docPath, FileType.ofId(docs.fileType(doc)))
-                    || !compiled.acceptsBranches(refs.isRepository() ? refs.names(branches) : List.of())) {
+                    || (compiled.filtersBranches()
+                            && !compiled.acceptsBranches(refs.isRepository() ? refs.names(branches) : List.of()))) {
                 return;
             }
         }
