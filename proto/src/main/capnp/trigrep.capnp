@@ -4,8 +4,8 @@
 # by a stream of Response messages from the backend, all in the standard stream
 # framing (segment table, then segments; see
 # proto/src/main/java/io/trigrep/proto/package-info.java). A search stream ends
-# with exactly one `done` or `error`; a fetchFile or ping request is answered by
-# one message.
+# with exactly one `done` or `error`; a fetchFile, ping or heartbeat request is
+# answered by one message.
 #
 # Compatibility: fields are only ever added, with new ordinals; an older reader
 # sees a newer field as absent. The Java bindings next to this file are written
@@ -18,7 +18,17 @@ struct Request {
     search @0 :SearchRequest;
     fetchFile @1 :FetchFile;
     ping @2 :Void;
+    heartbeat @3 :Heartbeat;
   }
+}
+
+# A frontend's ping that says who asks and what it has learnt, answered by a status as ping is:
+# the backend waits for every frontend heard from lately to have learnt a generation it switched
+# to before it tells an update it serves it (frontend/API.md, "Read your writes").
+struct Heartbeat {
+  frontend @0 :UInt64;       # a random number a frontend process keeps for its life; never 0
+  known @1 :UInt64;          # the generation this frontend last learnt of this backend, as Status
+                             # says it; 0 while none
 }
 
 struct SearchRequest {

@@ -32,6 +32,20 @@ public final class Messages {
         return ping;
     }
 
+    /**
+     * A ping from frontend {@code frontend} (non-zero) that has learnt generation {@code known} of
+     * the backend it goes to (0: none yet).
+     */
+    public static MessageBuilder heartbeat(long frontend, long known) {
+        MessageBuilder heartbeat = newBuilder();
+        heartbeat
+                .initRoot(Request.factory)
+                .initHeartbeat()
+                .setFrontend(frontend)
+                .setKnown(known);
+        return heartbeat;
+    }
+
     /** {@code Response.Which.values()} clones its array on every call. */
     private static final Response.Which[] RESPONSE_KINDS = Response.Which.values();
 
@@ -71,6 +85,7 @@ public final class Messages {
                     text(fetch.getPackage());
                     text(fetch.getPath());
                 }
+                case HEARTBEAT -> request.getHeartbeat();
                 case PING, _NOT_IN_SCHEMA -> {}
             }
             message.refillBudget();

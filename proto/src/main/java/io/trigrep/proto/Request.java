@@ -14,6 +14,7 @@ public final class Request {
         SEARCH,
         FETCH_FILE,
         PING,
+        HEARTBEAT,
         _NOT_IN_SCHEMA
     }
 
@@ -23,7 +24,10 @@ public final class Request {
     static final Layout.Slot FETCH_FILE =
             Layout.Slot.pointer(1, "fetchFile", "FetchFile", 0).inUnion(1);
     static final Layout.Slot PING = Layout.Slot.data(2, "ping", "Void", 0, 0).inUnion(2);
-    static final Layout.Struct LAYOUT = new Layout.Struct("Request", 8, 1, TAG, List.of(SEARCH, FETCH_FILE, PING));
+    static final Layout.Slot HEARTBEAT =
+            Layout.Slot.pointer(3, "heartbeat", "Heartbeat", 0).inUnion(3);
+    static final Layout.Struct LAYOUT =
+            new Layout.Struct("Request", 8, 1, TAG, List.of(SEARCH, FETCH_FILE, PING, HEARTBEAT));
 
     public static final BindingFactory<Builder, Reader> factory =
             new BindingFactory<>(LAYOUT, Builder::new, Reader::new);
@@ -46,6 +50,11 @@ public final class Request {
         public FetchFile.Builder initFetchFile() {
             _setShortField(TAG.index(), (short) FETCH_FILE.unionTag());
             return _initPointerField(FetchFile.factory, FETCH_FILE.index(), 0);
+        }
+
+        public Heartbeat.Builder initHeartbeat() {
+            _setShortField(TAG.index(), (short) HEARTBEAT.unionTag());
+            return _initPointerField(Heartbeat.factory, HEARTBEAT.index(), 0);
         }
 
         public Builder setPing() {
@@ -72,6 +81,11 @@ public final class Request {
         public FetchFile.Reader getFetchFile() {
             expect(Which.FETCH_FILE);
             return _getPointerField(FetchFile.factory, FETCH_FILE.index());
+        }
+
+        public Heartbeat.Reader getHeartbeat() {
+            expect(Which.HEARTBEAT);
+            return _getPointerField(Heartbeat.factory, HEARTBEAT.index());
         }
 
         private void expect(Which member) {

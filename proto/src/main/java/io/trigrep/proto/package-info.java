@@ -8,8 +8,9 @@
  * backend answers with framed {@link io.trigrep.proto.Response} messages: any number of
  * results ({@code result}, or {@code fileResults} when the request set {@code fileResults}, and
  * {@code fileMatch}) and {@code progress}, then exactly one {@code done} or {@code error}.
- * {@code fetchFile} is answered by one {@code file} or {@code error}; {@code ping} by one
- * {@code status}. The connection stays open for the next request; the backend closes it after a
+ * {@code fetchFile} is answered by one {@code file} or {@code error}; {@code ping} and
+ * {@code heartbeat} (a ping naming the frontend and the generation it has learnt of this backend)
+ * by one {@code status}. The connection stays open for the next request; the backend closes it after a
  * malformed request, a request sent before the previous answer ended, or 30 s without a request.
  * A frontend may close at any time; the backend then stops the work.
  * With mutual TLS ({@link io.trigrep.proto.Tls}) the same bytes travel inside a TLS session: the

@@ -12,6 +12,7 @@ import io.trigrep.proto.Values.FetchValue;
 import io.trigrep.proto.Values.FileMatchValue;
 import io.trigrep.proto.Values.FileValue;
 import io.trigrep.proto.Values.FilterValue;
+import io.trigrep.proto.Values.HeartbeatValue;
 import io.trigrep.proto.Values.PingValue;
 import io.trigrep.proto.Values.ProgressValue;
 import io.trigrep.proto.Values.RangeValue;
@@ -99,7 +100,8 @@ class InteropTest {
                         3),
                 new FetchValue("zlib", "README"),
                 new FetchValue("zlib", "big.js", 100, 1000, 10000, 1L << 33, 65536),
-                new PingValue());
+                new PingValue(),
+                new HeartbeatValue(-2L, 1L << 40));
         assertThat(decode("Request", requests))
                 .containsExactly(
                         "(search = (query = \"foo(bar package:zlib\", pattern = \"foo\\\\(bar\", literal = true, caseInsensitive = true, "
@@ -108,7 +110,8 @@ class InteropTest {
                         "(fetchFile = (package = \"zlib\", path = \"README\", firstLine = 0, maxLines = 0, maxLineBytes = 0, byteOffset = 0, byteCount = 0))",
                         "(fetchFile = (package = \"zlib\", path = \"big.js\", firstLine = 100, maxLines = 1000, maxLineBytes = 10000, "
                                 + "byteOffset = 8589934592, byteCount = 65536))",
-                        "(ping = void)");
+                        "(ping = void)",
+                        "(heartbeat = (frontend = 18446744073709551614, known = 1099511627776))");
     }
 
     @Test
@@ -181,7 +184,7 @@ class InteropTest {
 
         String requests =
                 "(search = (query = \"q\", pattern = \"(?i)q\", filters = [(kind = path, negated = true, value = \"test/\")],"
-                        + " maxResults = 4294967295, contextLines = 255))\n(fetchFile = (package = \"a\", path = \"b/c\"))\n(ping = void)";
+                        + " maxResults = 4294967295, contextLines = 255))\n(fetchFile = (package = \"a\", path = \"b/c\"))\n(ping = void)\n(heartbeat = (frontend = 7, known = 3))";
         assertThat(readStream(encode("Request", requests), true))
                 .containsExactly(
                         new SearchValue(
@@ -194,7 +197,8 @@ class InteropTest {
                                 0,
                                 255),
                         new FetchValue("a", "b/c"),
-                        new PingValue());
+                        new PingValue(),
+                        new HeartbeatValue(7, 3));
     }
 
     /**

@@ -10,6 +10,7 @@ import io.trigrep.proto.Values.FailureValue;
 import io.trigrep.proto.Values.FetchValue;
 import io.trigrep.proto.Values.FileValue;
 import io.trigrep.proto.Values.FilterValue;
+import io.trigrep.proto.Values.HeartbeatValue;
 import io.trigrep.proto.Values.PingValue;
 import io.trigrep.proto.Values.ProgressValue;
 import io.trigrep.proto.Values.RangeValue;
@@ -134,11 +135,15 @@ class RoundTripTest {
                 new SearchValue("ünï(", "ünï\\(", true, false, List.of(), -1, -1, 255),
                 new FetchValue("zlib_1.2.13.dfsg-1", "src/ünï.c"),
                 new FetchValue("", ""),
-                new PingValue());
+                new PingValue(),
+                new HeartbeatValue(Long.MIN_VALUE, Long.MAX_VALUE));
     }
 
     static boolean isRequest(Object value) {
-        return value instanceof SearchValue || value instanceof FetchValue || value instanceof PingValue;
+        return value instanceof SearchValue
+                || value instanceof FetchValue
+                || value instanceof PingValue
+                || value instanceof HeartbeatValue;
     }
 
     static Object readBack(ByteBuffer frame) throws MalformedMessageException {

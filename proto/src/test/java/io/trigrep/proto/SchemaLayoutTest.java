@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 class SchemaLayoutTest {
     static final List<Layout.Struct> BOUND = List.of(
             Request.LAYOUT,
+            Heartbeat.LAYOUT,
             SearchRequest.LAYOUT,
             Filter.LAYOUT,
             FetchFile.LAYOUT,

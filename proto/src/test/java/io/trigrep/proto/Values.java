@@ -229,12 +229,17 @@ final class Values {
 
     record PingValue() {}
 
+    record HeartbeatValue(long frontend, long known) {}
+
     static MessageBuilder write(Object value) {
         return write(value, Messages.newBuilder());
     }
 
     static MessageBuilder write(Object value, MessageBuilder message) {
-        if (value instanceof SearchValue || value instanceof FetchValue || value instanceof PingValue) {
+        if (value instanceof SearchValue
+                || value instanceof FetchValue
+                || value instanceof PingValue
+                || value instanceof HeartbeatValue) {
             Request.Builder request = message.initRoot(Request.factory);
             if (value instanceof SearchValue s) {
                 SearchRequest.Builder b = request.initSearch()
@@ -259,6 +264,8 @@ final class Values {
                         .setMaxLineBytes(f.maxLineBytes)
                         .setByteOffset(f.byteOffset)
                         .setByteCount(f.byteCount);
+            } else if (value instanceof HeartbeatValue h) {
+                request.initHeartbeat().setFrontend(h.frontend).setKnown(h.known);
             } else {
                 request.setPing();
             }
@@ -410,6 +417,10 @@ final class Values {
                         f.getByteCount());
             }
             case PING -> new PingValue();
+            case HEARTBEAT ->
+                new HeartbeatValue(
+                        request.getHeartbeat().getFrontend(),
+                        request.getHeartbeat().getKnown());
             case _NOT_IN_SCHEMA -> throw new AssertionError("unknown request");
         };
     }
