@@ -50,6 +50,7 @@ import picocli.CommandLine.Option;
             "0:done (or up to date, or a dry run)",
             "1:done, but some remote could not be fetched or read (its older version stays)",
             "2:bad usage or the list could not be read (nothing changed)",
+            "3:done, but a backend serving the index did not switch to it within --wait-for-backends",
             "4:another sync holds the cache's lock (nothing changed)"
         })
 public final class GitSyncCommand implements Callable<Integer> {
@@ -70,6 +71,9 @@ public final class GitSyncCommand implements Callable<Integer> {
 
     @Mixin
     BuildOptions build;
+
+    @Mixin
+    BackendsOption backends;
 
     static final String LOCK = ".sync.lock";
 
@@ -172,7 +176,8 @@ public final class GitSyncCommand implements Callable<Integer> {
         IndexUpdater.Result r = new IndexUpdater(options, Clock.systemUTC())
                 .update(folder.index, changed, List.copyOf(remove), !noMerge, m -> err.println("error: " + m));
         out.println("generation " + r.fromGeneration() + " -> " + r.toGeneration());
-        return failures + r.errors().size() > 0 ? 1 : 0;
+        boolean switched = backends.await(folder.index, r.toGeneration(), out, err);
+        return failures + r.errors().size() > 0 ? 1 : switched ? 0 : BackendsOption.BEHIND;
     }
 
     private static CredentialsProvider credentials(GitRemotes.Remote remote) {

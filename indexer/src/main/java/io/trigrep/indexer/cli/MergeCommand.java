@@ -18,10 +18,14 @@ import picocli.CommandLine.Option;
         description = {
             "Fold each shard's segments into one, dropping the files updates deleted (with --tiered, only what the"
                     + " tiered policy picks, as update does after each change). Committed as the index's next"
-                    + " generation; backends switch to it while serving."
+                    + " generation; backends switch to it while serving, and merge returns once they have."
         },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:merged, or nothing to merge", "2:bad usage or the merge failed (nothing was changed)"})
+        exitCodeList = {
+            "0:merged, or nothing to merge",
+            "2:bad usage or the merge failed (nothing was changed)",
+            "3:merged, but a backend serving the index did not switch to it within --wait-for-backends"
+        })
 public final class MergeCommand implements Callable<Integer> {
     @Mixin
     IndexOption folder;
@@ -38,6 +42,9 @@ public final class MergeCommand implements Callable<Integer> {
 
     @Mixin
     BuildOptions build;
+
+    @Mixin
+    BackendsOption backends;
 
     @Override
     public Integer call() throws Exception {
@@ -60,6 +67,9 @@ public final class MergeCommand implements Callable<Integer> {
         } else {
             System.out.println("generation " + r.fromGeneration() + " -> " + r.toGeneration() + ": merged " + r.merged()
                     + " segments into " + r.mergedInto());
+            if (!backends.await(folder.index, r.toGeneration(), System.out, err)) {
+                return BackendsOption.BEHIND;
+            }
         }
         return 0;
     }

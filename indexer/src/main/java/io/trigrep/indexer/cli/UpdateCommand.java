@@ -24,14 +24,16 @@ import picocli.CommandLine.Option;
             "Add, replace or remove packages of an index without rebuilding it. New packages go to the lightest"
                     + " shards, as a new segment each; a package whose source name the index holds (zlib for"
                     + " zlib_1.3-1) replaces it. The change is committed at once, as the index's next generation:"
-                    + " backends serving it switch to it while serving. Then small segments are merged as the"
+                    + " backends serving it switch to it while serving, and update returns once they have (no answer"
+                    + " after it holds what it removed). Before that, small segments are merged as the"
                     + " tiered policy says (unless --no-merge)."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:done",
             "1:done, but some input could not be read (its older version, if any, stays)",
-            "2:bad usage, a --remove of a package the index does not hold, or nothing could be changed"
+            "2:bad usage, a --remove of a package the index does not hold, or nothing could be changed",
+            "3:done, but a backend serving the index did not switch to it within --wait-for-backends"
         })
 public final class UpdateCommand implements Callable<Integer> {
     @Mixin
@@ -60,6 +62,9 @@ public final class UpdateCommand implements Callable<Integer> {
 
     @Mixin
     GitOptions git;
+
+    @Mixin
+    BackendsOption backends;
 
     @Override
     public Integer call() throws Exception {
@@ -105,7 +110,8 @@ public final class UpdateCommand implements Callable<Integer> {
         if (r.merged() > 0) {
             out.println("merged     " + r.merged() + " segments into " + r.mergedInto());
         }
-        return inputErrors[0] + r.errors().size() > 0 ? 1 : 0;
+        boolean switched = backends.await(folder.index, r.toGeneration(), out, err);
+        return inputErrors[0] + r.errors().size() > 0 ? 1 : switched ? 0 : BackendsOption.BEHIND;
     }
 
     public static void main(String[] args) {

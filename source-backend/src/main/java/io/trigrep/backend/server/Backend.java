@@ -6,7 +6,10 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
-/** What every connection of one backend shares: the generations of the shard, the limits, the search pool and the counters. */
+/**
+ * What every connection of one backend shares: the generations of the shard, the limits, the
+ * search pool, the counters and the frontends heard from.
+ */
 record Backend(
         Generations generations,
         BackendConfig config,
@@ -15,4 +18,5 @@ record Backend(
         LongAdder produced,
         BackendMetrics metrics,
         ShardCheck check,
-        Scratch scratch) {}
+        Scratch scratch,
+        Frontends frontends) {}

@@ -10,6 +10,7 @@ import io.trigrep.backend.ops.BackendMetrics;
 import io.trigrep.backend.search.Scratch;
 import io.trigrep.backend.search.SearchPool;
 import io.trigrep.indexer.format.Shard;
+import io.trigrep.indexer.segments.IndexFolder;
 import io.trigrep.indexer.segments.LiveShard;
 import io.trigrep.proto.Tls;
 import io.trigrep.proto.Transport;
@@ -32,9 +33,16 @@ import java.util.concurrent.atomic.LongAdder;
  * picks a free one).
  */
 public final class BackendServer implements AutoCloseable {
+    /** A frontend that has not pinged for this long is not waited for. */
+    static final Duration FRONTEND_LEASE = Duration.ofSeconds(2);
+    /** How long a switch waits for the frontends to learn it before it is announced anyway. */
+    static final Duration LEARN_WAIT = Duration.ofSeconds(5);
+
     private final Generations generations;
     private final String name;
     private GenerationWatcher watcher;
+    private ServingFile servingFile;
+    private final Frontends frontends = new Frontends(FRONTEND_LEASE);
 
     private final BackendConfig config;
     private final EventLoopGroup boss = Transport.DEFAULT.group(1);
@@ -111,7 +119,16 @@ public final class BackendServer implements AutoCloseable {
                 // memory, where Netty's default one makes and frees a direct buffer per batch.
                 .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .childHandler(new BackendServerInitializer(
-                        new Backend(generations, config, searchPool, inFlight, produced, metrics, check, new Scratch()),
+                        new Backend(
+                                generations,
+                                config,
+                                searchPool,
+                                inFlight,
+                                produced,
+                                metrics,
+                                check,
+                                new Scratch(),
+                                frontends),
                         tls,
                         new HandshakeLog(log, metrics)));
         channel = bootstrap.bind(host, port).sync().channel();
@@ -135,15 +152,52 @@ public final class BackendServer implements AutoCloseable {
     /**
      * Picks up newer generations of the index while serving: watches the folder above the shard's
      * for them, and also looks every {@code interval} (zero: never; the watch alone), since not
-     * every file system reports changes. Call once, after {@link #start}.
+     * every file system reports changes. Call once, after {@link #start}. In an index folder
+     * with generations, the backend also keeps its file among the folder's {@link
+     * io.trigrep.indexer.segments.ServingBackends}, which updates wait on.
      */
     public void watch(Duration interval) {
         if (watcher != null) {
             throw new IllegalStateException(
                     "already watching " + generations.peek().folder().getParent());
         }
-        watcher = new GenerationWatcher(generations, generations.peek().folder(), interval, log);
+        Path root = generations.peek().folder().toAbsolutePath().normalize().getParent();
+        if (hasGenerations(root)) {
+            servingFile = new ServingFile(
+                    root,
+                    (InetSocketAddress) channel.localAddress(),
+                    generations.peek().generation(),
+                    log);
+        }
+        watcher = new GenerationWatcher(generations, generations.peek().folder(), interval, log, true, this::switched);
         watcher.start();
+    }
+
+    private boolean hasGenerations(Path root) {
+        try {
+            return !IndexFolder.generations(root).isEmpty();
+        } catch (IOException e) {
+            log.println("backend: cannot list " + root + ": " + e);
+            return false;
+        }
+    }
+
+    /** After a switch: waits for the frontends to learn it, then tells updates. On the watcher's thread. */
+    private void switched() {
+        LiveShard live = generations.peek();
+        try {
+            int behind = frontends.awaitLearnt(Generations.number(live), LEARN_WAIT);
+            if (behind > 0) {
+                log.println("backend " + name + ": " + behind + " frontend(s) did not learn generation "
+                        + live.generation() + " within " + LEARN_WAIT.toSeconds() + " s; announcing it anyway");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (servingFile != null) {
+            servingFile.serving(live.generation());
+        }
     }
 
     /** The shard's name, as its manifest has it. */
@@ -245,6 +299,9 @@ public final class BackendServer implements AutoCloseable {
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         searchPool.shutdownNow();
+        if (servingFile != null) {
+            servingFile.close();
+        }
         if (watcher != null) {
             watcher.close();
         }

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * on that folder (inotify on Linux) wakes it when an update commits, and, since file systems
  * exist on which no event ever comes (NFS, some FUSE and container mounts), it also looks every
  * {@code interval} on its own. Either way it runs {@link Generations#reload} on its own thread,
- * never on an event loop.
+ * never on an event loop, and after each switch the {@code switched} it was given.
  */
 final class GenerationWatcher implements AutoCloseable {
     private final Generations generations;
@@ -25,15 +25,25 @@ final class GenerationWatcher implements AutoCloseable {
     private final PrintStream log;
     private final WatchService watch;
     private final Thread thread;
+    private final Runnable switched;
     private volatile boolean stopped;
 
     /** {@code interval} zero: no polling, the watch service alone. */
     GenerationWatcher(Generations generations, Path shardFolder, Duration interval, PrintStream log) {
-        this(generations, shardFolder, interval, log, true);
+        this(generations, shardFolder, interval, log, true, () -> {});
     }
 
-    /** {@code watch} false: polling alone, as on a file system without change events. */
-    GenerationWatcher(Generations generations, Path shardFolder, Duration interval, PrintStream log, boolean watch) {
+    /**
+     * {@code watch} false: polling alone, as on a file system without change events;
+     * {@code switched} runs on the watcher's thread after each switch.
+     */
+    GenerationWatcher(
+            Generations generations,
+            Path shardFolder,
+            Duration interval,
+            PrintStream log,
+            boolean watch,
+            Runnable switched) {
         if (interval.isNegative()) {
             throw new IllegalArgumentException("the reload interval must be >= 0, got " + interval);
         }
@@ -41,6 +51,7 @@ final class GenerationWatcher implements AutoCloseable {
         this.root = shardFolder.toAbsolutePath().normalize().getParent();
         this.intervalNanos = interval.toNanos();
         this.log = log;
+        this.switched = switched;
         this.watch = watch ? register(root, log) : null;
         this.thread = new Thread(this::run, "trigrep-generations");
         thread.setDaemon(true);
@@ -85,7 +96,9 @@ final class GenerationWatcher implements AutoCloseable {
                 return;
             }
             try {
-                generations.reload();
+                if (generations.reload()) {
+                    switched.run();
+                }
             } catch (RuntimeException e) {
                 // reload logs what it refuses; anything else must not end the watching
                 log.println("backend: reloading " + root + " failed: " + e);

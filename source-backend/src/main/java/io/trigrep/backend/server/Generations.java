@@ -64,6 +64,16 @@ final class Generations implements AutoCloseable {
         return current.get().live();
     }
 
+    /**
+     * The number by which {@code live} is known to frontends: its generation, or for a plain shard
+     * folder, which has none, when it was built.
+     */
+    static long number(LiveShard live) {
+        return live.generation() == 0 && !live.segments().isEmpty()
+                ? live.segments().get(0).shard().manifest().builtAtMillis()
+                : live.generation();
+    }
+
     /** Content bytes of the current generation's live files. */
     long liveBytes() {
         return current.get().liveBytes();

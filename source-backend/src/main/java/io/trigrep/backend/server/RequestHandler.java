@@ -98,9 +98,15 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
             Request.Reader request = Messages.request(Framing.read(frame, BackendServerInitializer.REQUEST_LIMITS));
             // A ping asks whether the shard is ready, which it is not while warming up; searches are answered
             // meanwhile.
-            String refusal = request.which() == Request.Which.PING
-                    ? backend.check().readiness()
-                    : backend.check().refusal();
+            boolean ping = request.which() == Request.Which.PING || request.which() == Request.Which.HEARTBEAT;
+            if (request.which() == Request.Which.HEARTBEAT) {
+                backend.frontends()
+                        .heard(
+                                request.getHeartbeat().getFrontend(),
+                                request.getHeartbeat().getKnown());
+            }
+            String refusal =
+                    ping ? backend.check().readiness() : backend.check().refusal();
             if (refusal != null && request.which() != Request.Which._NOT_IN_SCHEMA) {
                 backend.metrics()
                         .refused(
@@ -113,7 +119,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
             switch (request.which()) {
                 case SEARCH -> search(request.getSearch());
                 case FETCH_FILE -> fetch(request.getFetchFile());
-                case PING -> status();
+                case PING, HEARTBEAT -> status();
                 case _NOT_IN_SCHEMA -> error(Failure.Code.BAD_REQUEST, "unknown request kind", 0);
             }
         } catch (MalformedMessageException e) {
@@ -352,9 +358,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
 
     private void status(Served served) {
         LiveShard live = served.live();
-        long generation = live.generation() == 0 && !live.segments().isEmpty()
-                ? live.segments().get(0).shard().manifest().builtAtMillis()
-                : live.generation();
+        long generation = Generations.number(live);
         MessageBuilder message = Messages.newBuilder();
         Status.Builder status = message.initRoot(Response.factory)
                 .initStatus()

@@ -32,8 +32,8 @@ class GenerationWatcherTest {
         PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
         Path folder = root.resolve("shard-0");
         try (Generations generations = new Generations(LiveShard.open(folder), log, new BackendMetrics("shard-0"));
-                GenerationWatcher watcher =
-                        new GenerationWatcher(generations, folder, Duration.ofMillis(pollMillis), log, watch)) {
+                GenerationWatcher watcher = new GenerationWatcher(
+                        generations, folder, Duration.ofMillis(pollMillis), log, watch, () -> {})) {
             watcher.start();
             assertThat(generations.peek().generation()).isEqualTo(1);
             SegmentedIndex.commit(root, 2, List.of(new SegmentedIndex.Part(0, name -> name.endsWith("/b.c"))));

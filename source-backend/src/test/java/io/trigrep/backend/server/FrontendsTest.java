@@ -1,0 +1,53 @@
+package io.trigrep.backend.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class FrontendsTest {
+    private final AtomicLong clock = new AtomicLong();
+    private final Frontends frontends = new Frontends(Duration.ofSeconds(2), clock::get);
+
+    @Test
+    void noFrontendHeardIsNoneBehind() throws Exception {
+        assertThat(frontends.awaitLearnt(7, Duration.ZERO)).isZero();
+    }
+
+    @Test
+    void countsTheFrontendsThatHaveNotLearntTheGeneration() throws Exception {
+        frontends.heard(1, 6);
+        frontends.heard(2, 6);
+        assertThat(frontends.awaitLearnt(7, Duration.ZERO)).isEqualTo(2);
+        frontends.heard(1, 7);
+        assertThat(frontends.awaitLearnt(7, Duration.ZERO)).isEqualTo(1);
+        frontends.heard(2, 7);
+        assertThat(frontends.awaitLearnt(7, Duration.ZERO)).isZero();
+    }
+
+    @Test
+    void aFrontendSilentPastTheLeaseIsNotWaitedFor() throws Exception {
+        frontends.heard(1, 6);
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(2) + 1);
+        frontends.heard(2, 7);
+        assertThat(frontends.awaitLearnt(7, Duration.ZERO)).isZero();
+    }
+
+    @Test
+    void aHeartbeatWakesTheWait() throws Exception {
+        Frontends real = new Frontends(Duration.ofMinutes(1));
+        real.heard(1, 6);
+        CompletableFuture<Integer> behind = CompletableFuture.supplyAsync(() -> {
+            try {
+                return real.awaitLearnt(7, Duration.ofMinutes(1));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        real.heard(1, 7);
+        assertThat(behind.get(30, TimeUnit.SECONDS)).isZero();
+    }
+}
