@@ -140,7 +140,6 @@ public final class FanOut implements AutoCloseable {
             return BackgroundPriority.thread(r, "trigrep-tee-io");
         });
         List<ReplicaGroup> shards = new ArrayList<>();
-        List<Replica> every = new ArrayList<>();
         for (List<InetSocketAddress> addresses : topology.shards()) {
             List<Replica> replicas = new ArrayList<>();
             for (InetSocketAddress backend : addresses) {
@@ -149,12 +148,11 @@ public final class FanOut implements AutoCloseable {
                         new BackendConnections(backend, group, tls, CONNECT_MILLIS, idle),
                         !topology.expanded(backend)));
             }
-            every.addAll(replicas);
             shards.add(new ReplicaGroup(replicas));
         }
         this.groups = List.copyOf(shards);
-        this.health = new ReplicaHealth(every, tls);
         this.generations = new ShardGenerations(groups.size());
+        this.health = new ReplicaHealth(groups, tls, generations);
         List<String> names = shardNames();
         for (int i = 0; i < names.size(); i++) {
             int shard = i;

@@ -1,37 +1,108 @@
 package io.trigrep.frontend.fanout;
 
 import io.trigrep.proto.BackendClient;
+import io.trigrep.proto.Failure;
+import io.trigrep.proto.FrameLimits;
+import io.trigrep.proto.Framing;
+import io.trigrep.proto.Messages;
+import io.trigrep.proto.Response;
 import io.trigrep.proto.Tls;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.capnproto.MessageBuilder;
 
 /**
  * Pings every replica on a timer of its own and tells it the answer ({@link Replica#pinged}):
  * a stopped, hung or not-ready backend is known as such within {@link #PERIOD_MILLIS} plus
  * {@link #TIMEOUT_MILLIS}, which is what lets a search give it up long before the deadline.
  * Each replica is pinged on its own schedule, so a hung one delays no other's ping.
+ *
+ * <p>Each ping is a heartbeat: it names this frontend and the generation it last learnt of that
+ * replica, and the status that answers it teaches the shard's {@link ShardGenerations}. A backend
+ * tells an update it switched only once every frontend's heartbeat says it has learnt the switch,
+ * so no cached answer of the replaced generation is served after the update returns. A backend
+ * that does not know heartbeats (an older version) is pinged plainly.
  */
 final class ReplicaHealth implements AutoCloseable {
     static final long PERIOD_MILLIS = 250;
     static final int TIMEOUT_MILLIS = 500;
 
     private final ScheduledExecutorService timer;
+    private final Tls tls;
+    private final ShardGenerations generations;
+    /** This frontend, as its heartbeats name it: random, never 0. */
+    private final long frontend = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
 
     @SuppressWarnings("FutureReturnValueIgnored") // the pings end when close() shuts the timer down
-    ReplicaHealth(List<Replica> replicas, Tls tls) {
-        timer = Executors.newScheduledThreadPool(Math.min(4, replicas.size()), r -> {
+    ReplicaHealth(List<ReplicaGroup> shards, Tls tls, ShardGenerations generations) {
+        this.tls = tls;
+        this.generations = generations;
+        int replicas = shards.stream().mapToInt(g -> g.replicas().size()).sum();
+        timer = Executors.newScheduledThreadPool(Math.min(4, replicas), r -> {
             Thread t = new Thread(r, "trigrep-replica-health");
             t.setDaemon(true);
             return t;
         });
-        for (Replica r : replicas) {
-            timer.scheduleWithFixedDelay(
-                    () -> r.pinged(BackendClient.ping(tls, r.address(), TIMEOUT_MILLIS)),
-                    0,
-                    PERIOD_MILLIS,
-                    TimeUnit.MILLISECONDS);
+        for (int shard = 0; shard < shards.size(); shard++) {
+            for (Replica r : shards.get(shard).replicas()) {
+                Heartbeats beats = new Heartbeats(shard, r);
+                timer.scheduleWithFixedDelay(beats::beat, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    /** One replica's pings, one at a time. */
+    private final class Heartbeats {
+        private final int shard;
+        private final Replica replica;
+        private long known;
+        private boolean plain;
+
+        Heartbeats(int shard, Replica replica) {
+            this.shard = shard;
+            this.replica = replica;
+        }
+
+        void beat() {
+            if (plain) {
+                replica.pinged(BackendClient.ping(tls, replica.address(), TIMEOUT_MILLIS));
+                return;
+            }
+            MessageBuilder heartbeat = Messages.heartbeat(frontend, known);
+            long askedAt = generations.tick();
+            try {
+                ByteBuffer frame = BackendClient.ask(tls, replica.address(), heartbeat, TIMEOUT_MILLIS, TIMEOUT_MILLIS);
+                if (frame == null) {
+                    replica.pinged("closed without answering");
+                    return;
+                }
+                Response.Reader answer = Messages.response(Framing.read(frame, FrameLimits.DEFAULT));
+                switch (answer.which()) {
+                    case STATUS -> {
+                        long generation = answer.getStatus().getGeneration();
+                        generations.learn(shard, generation, askedAt);
+                        replica.pinged(null);
+                        if (generation != known) {
+                            // Says at once that it learnt the switch: an update is waiting for that.
+                            known = generation;
+                            beat();
+                        }
+                    }
+                    case ERROR -> {
+                        plain = answer.getError().getCode() == Failure.Code.BAD_REQUEST;
+                        replica.pinged(answer.getError().getMessage().toString());
+                    }
+                    default -> replica.pinged("no status");
+                }
+            } catch (IOException | RuntimeException e) {
+                String tlsReason = Tls.reason(e);
+                replica.pinged(tlsReason != null ? tlsReason : e.getMessage() == null ? e.toString() : e.getMessage());
+            }
         }
     }
 

@@ -347,7 +347,7 @@ class DeployConfigTest {
                     assertThat(n.matches()).as(name).isTrue();
                     int i = Integer.parseInt(n.group(1));
                     assertThat(flags.get("--shard")).isEqualTo("/data/shards/shard-" + i);
-                    assertThat(volumes).contains("shards:/data/shards:ro");
+                    assertThat(volumes).contains("shards:/data/shards");
                     assertThat(flags.get("--bind")).isEqualTo("0.0.0.0");
                     backendPorts.computeIfAbsent(i, k -> new ArrayList<>()).add(name + ":" + flags.get("--port"));
                     backendHttpPorts.add(name + ":" + flags.get("--http-port"));

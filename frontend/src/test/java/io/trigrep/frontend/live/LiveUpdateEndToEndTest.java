@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import io.trigrep.backend.server.BackendCommand;
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.http.FrontendServer;
@@ -14,8 +13,6 @@ import io.trigrep.indexer.build.IndexUpdater;
 import io.trigrep.indexer.corpus.Corpus;
 import io.trigrep.indexer.segments.Generation;
 import io.trigrep.indexer.segments.IndexFolder;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -90,23 +87,9 @@ class LiveUpdateEndToEndTest {
         Path data = dir.resolve("data");
         try {
             for (int k = 0; k < 2; k++) {
-                Process p = new ProcessBuilder(
-                                Path.of(System.getProperty("java.home"), "bin", "java")
-                                        .toString(),
-                                "-Xmx128m",
-                                "-cp",
-                                System.getProperty("java.class.path"),
-                                BackendCommand.class.getName(),
-                                "--shard",
-                                index.resolve("shard-" + k).toString(),
-                                "--port",
-                                "0",
-                                "--reload-interval-ms",
-                                "200")
-                        .redirectErrorStream(true)
-                        .start();
+                Process p = BackendProcess.start(index.resolve("shard-" + k), "--reload-interval-ms", "200");
                 backends.add(p);
-                addresses.add(listening(p));
+                addresses.add(BackendProcess.listening(p));
             }
             try (FanOut fanOut = new FanOut(addresses, data, 2);
                     FrontendServer server = new FrontendServer(fanOut, 16, new QueryCache(data, 1L << 30, 0))) {
@@ -339,29 +322,6 @@ class LiveUpdateEndToEndTest {
             Thread.sleep(50);
         }
         throw new AssertionError("the frontend never showed generation " + n + " on both shards: " + body);
-    }
-
-    private static InetSocketAddress listening(Process p) throws Exception {
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        Pattern at = Pattern.compile("listening on ([0-9.]+):(\\d+)");
-        for (String line; (line = out.readLine()) != null; ) {
-            Matcher m = at.matcher(line);
-            if (m.find()) {
-                Thread drain = new Thread(() -> {
-                    try {
-                        while (out.readLine() != null) {
-                            // keep the pipe from filling
-                        }
-                    } catch (java.io.IOException e) {
-                        // the backend is gone
-                    }
-                });
-                drain.setDaemon(true);
-                drain.start();
-                return new InetSocketAddress(m.group(1), Integer.parseInt(m.group(2)));
-            }
-        }
-        throw new AssertionError("backend ended before it listened");
     }
 
     /** The index files {@code pid} maps, by path; a deleted one keeps its " (deleted)" mark. */
