@@ -5,11 +5,9 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 
 /**
- * The 1 MiB direct buffers tees gather their appends in, kept across queries: each query used to
- * allocate its own and free it when done, and the JVM zeroes a new direct buffer, whose fresh
- * pages the kernel then faults in one by one. A selective query tees a few kilobytes, yet under
- * 16 connections of them that zeroing and faulting took 40 % of the frontend's CPU
- * ({@code Unsafe.setMemory} under {@code TeeFile.allocate}, and the page faults below it).
+ * The 1 MiB direct buffers tees gather their appends in, kept across queries: the JVM zeroes a
+ * new direct buffer and the kernel faults its fresh pages in one by one, a cost a selective query,
+ * which tees a few kilobytes, must not pay per query.
  *
  * <p>Up to {@code retained} buffers wait here between queries; one given back beyond that is
  * freed. A buffer is allocated only when none waits, so the direct memory held never exceeds
