@@ -9,8 +9,10 @@
 # `PATTERN package:^NAME_VERSION$` back to back (a word of the package's first file), so most
 # answers come from the cache. Then ROUNDS rounds (default 50), each `update --remove NAME` then
 # `update --add PACKAGE_DIR`, first with the default wait for the backends and then with
-# `--wait-for-backends 0` (the behaviour before the wait). Prints, per mode, the median update
-# wall time and the answers sent after an update returned that contradict it.
+# `--wait-for-backends 0` (the behaviour before the wait), PAUSE seconds (default 1) after each
+# update. Prints, per mode, the median update
+# wall time and, of the answers sent between an update's return and the next update's start, how
+# many contradict it.
 set -euo pipefail
 index="${1:?usage: bench/read-your-writes.sh INDEX_DIR PACKAGE_DIR [ROUNDS]}"
 package="$(cd "${2:?usage: bench/read-your-writes.sh INDEX_DIR PACKAGE_DIR [ROUNDS]}" && pwd)"
@@ -19,12 +21,12 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 # shellcheck source=bench/stack.sh
 source "$root/bench/stack.sh"
-trap 'stack_stop; rm -rf "$work"' EXIT
+trap 'stack_stop; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 full="$(basename "$package")"
 name="${full%%_*}"
 cp -a "$index" "$work/index"
 stack_start "$work/index" "$work/stack"
-word="$(grep -rhoE '[A-Za-z_][A-Za-z0-9_]{7,}' "$package" 2>/dev/null | head -n 1)"
+word="$(grep -rhoE '[A-Za-z_][A-Za-z0-9_]{7,}' "$package" 2>/dev/null | head -n 1 || true)"
 echo "# $full, query '$word package:^$full\$', $rounds rounds per mode"
 printf '%-22s %12s %14s %12s\n' mode "update p50 s" contradictions answers
 
@@ -63,13 +65,15 @@ PY
   for _ in $(seq "$rounds"); do
     for change in remove add; do
       t0=$(date +%s.%N)
+      echo "start $t0" >> "$events"
       if [ "$change" = remove ]; then
-        "$root/trigrep" update --index "$work/index" "${wait_flag[@]}" --no-merge --remove "$name" >/dev/null 2>&1
+        "$root/trigrep" update --index "$work/index" "${wait_flag[@]}" --no-merge --remove "$name" >>"$work/updates.log" 2>&1
       else
-        "$root/trigrep" update --index "$work/index" "${wait_flag[@]}" --no-merge --add "$package" >/dev/null 2>&1
+        "$root/trigrep" update --index "$work/index" "${wait_flag[@]}" --no-merge --add "$package" >>"$work/updates.log" 2>&1
       fi
       # The wall clock, as the clients' time.time(), when the update returned.
       echo "$change $(date +%s.%N)" >> "$events"
+      sleep "${PAUSE:-1}" # the clients ask the settled index this long before the next update
       times+=("$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')")
     done
   done
@@ -84,7 +88,9 @@ for line in open(answers):
     sent, present, partial = line.split()
     sent = float(sent); present = present == "1"
     last = [c for t, c in changes if t < sent]
-    if not last:
+    # Only answers sent after an update returned and before the next began: during one, either
+    # state is right.
+    if not last or last[-1] == "start":
         continue
     total += 1
     state = last[-1]
