@@ -102,6 +102,7 @@ public final class UpdateCommand implements Callable<Integer> {
         if (!r.unchanged().isEmpty()) {
             out.println("unchanged  " + r.unchanged().size() + "  " + String.join(" ", r.unchanged()));
         }
+        r.moved().forEach((name, paths) -> out.println("moved      " + name + "  " + paths + " changed paths re-read"));
         if (r.merged() > 0) {
             out.println("merged     " + r.merged() + " segments into " + r.mergedInto());
         }
