@@ -201,6 +201,7 @@ public final class GitPackage implements PackageSource {
     }
 
     static Repository openRepository(Path folder) throws IOException {
+        GitConfigs.install();
         FileRepositoryBuilder builder = new FileRepositoryBuilder().setMustExist(true);
         if (Files.exists(folder.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
             builder.setWorkTree(folder.toFile());
