@@ -85,6 +85,7 @@ public final class UpdateCommand implements Callable<Integer> {
             return 2;
         }
         IndexUpdater.Result r;
+        long start = System.nanoTime();
         try {
             r = new IndexUpdater(options, Clock.systemUTC())
                     .update(folder.index, packages, remove, !noMerge, message -> err.println("error: " + message));
@@ -106,6 +107,8 @@ public final class UpdateCommand implements Callable<Integer> {
         if (r.merged() > 0) {
             out.println("merged     " + r.merged() + " segments into " + r.mergedInto());
         }
+        // As the index command's time line: the change itself, once its inputs are found.
+        out.printf("time       %.2f s%n", (System.nanoTime() - start) / 1e9);
         return inputErrors[0] + r.errors().size() > 0 ? 1 : 0;
     }
 
