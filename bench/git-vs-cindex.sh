@@ -98,7 +98,7 @@ printf '%-34s %8s %8s\n' "re-index (s)" wall own
 printf '%-34s %8s %8s\n' "full index, three branches" "$t3" "$(own "$work/t3.log")"
 printf '%-34s %8s %8s  (%s %% of the full index wall, %s %% own)\n' "update, main moved (3 files)" "$moved" \
   "$(own "$work/moved.log")" "$(awk -v a="$moved" -v b="$t3" 'BEGIN { printf "%.0f", 100 * a / b }')" \
-  "$(awk -v a="$(own "$work/moved.log")" -v b="$(own "$work/t3.log")" 'BEGIN { printf "%.0f", b > 0 ? 100 * a / b : 0 }')"
+  "$(awk -v a="$(own "$work/moved.log")" -v b="$(own "$work/t3.log")" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')"
 printf '%-34s %8s %8s\n' "update, nothing moved" "$unchanged" "$(own "$work/unchanged.log")"
 grep -E '^moved' "$work/moved.log" || true
 echo "# (first update after the build, main moved once: $same s)"

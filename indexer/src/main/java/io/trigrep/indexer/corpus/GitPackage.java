@@ -40,7 +40,9 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
  * the object database (no checkout). A path whose content is the same on several branches is one
  * file with those branches in its mask, as Zoekt's branch masks do; a path whose content differs
  * is one file per distinct content. Symbolic links and submodule entries are skipped and counted
- * (submodules as {@code vcs}). Files come in path order, then branch order.
+ * (submodules as {@code vcs}). Files come in path order, then branch order. An update of a
+ * repository whose branches moved reads only the paths {@link #changedSince} the indexed commits
+ * ({@link #only}).
  */
 public final class GitPackage implements PackageSource {
     private final String name;
