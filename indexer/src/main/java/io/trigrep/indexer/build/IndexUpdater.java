@@ -132,7 +132,7 @@ public final class IndexUpdater {
         try {
             // A repository whose branches the index holds at the same commits is not read again.
             // One that moved is re-read only at the paths that changed (RepositoryChange).
-            Map<String, GitRefs> held = heldRefs(shards, g);
+            Map<String, GitRefs> held = HeldRepositories.of(shards, g);
             Map<String, Generation.PackageEntry> ledgerEntries = new HashMap<>();
             for (Generation.PackageEntry p : g.packages()) {
                 ledgerEntries.put(p.name(), p);
@@ -378,35 +378,10 @@ public final class IndexUpdater {
         Generation g = IndexFolder.current(root);
         List<WorkingShard> shards = WorkingShard.open(root, g);
         try {
-            return new TreeMap<>(heldRefs(shards, g));
+            return new TreeMap<>(HeldRepositories.of(shards, g));
         } finally {
             WorkingShard.close(shards);
         }
-    }
-
-    /**
-     * The branches of every git repository package with a live file, by package name: as the
-     * generation records them, else as its segments do.
-     */
-    private static Map<String, GitRefs> heldRefs(List<WorkingShard> shards, Generation g) throws IOException {
-        Map<String, GitRefs> held = new HashMap<>();
-        for (WorkingShard w : shards) {
-            for (Segment seg : w.segments) {
-                DocTable table = seg.shard().docs();
-                boolean any = false;
-                for (int p = 0; p < table.packageCount() && !any; p++) {
-                    any = table.refs(p).isRepository();
-                }
-                for (int d = 0; any && d < table.docCount(); d++) {
-                    int p = table.packageId(d);
-                    if (table.refs(p).isRepository() && seg.live(d)) {
-                        held.put(table.packageName(p), table.refs(p));
-                    }
-                }
-            }
-        }
-        g.repositories().forEach((name, refs) -> held.computeIfPresent(name, (n, own) -> refs));
-        return held;
     }
 
     /**
