@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A repository whose branches moved is re-read only at the paths that changed, and the index then
  * equals, file for file and branch for branch, the trees of the new commits: after a modify, an
- * add, a delete and a rename, a deleted branch, a force-push, a merge and a removal.
+ * add, a delete and a rename, a deleted branch, a force-push, a pure deletion, a merge and a
+ * removal.
  */
 class GitUpdateTest {
     @TempDir
@@ -128,6 +129,14 @@ class GitUpdateTest {
             r = update(repo, "main,dev");
             assertThat(r.moved()).isEqualTo(Map.of("proj", 1));
             assertThat(r.stats().files()).isEqualTo(filesAt(repo, commits, Set.of("src/c.c")));
+            assertIndexHolds(repo, commits);
+
+            // A commit that only deletes a file no other branch holds: nothing to read, one file gone.
+            next.remove("src/added.c");
+            commits.put("main", repo.commit("main", next));
+            r = update(repo, "main,dev");
+            assertThat(r.moved()).isEqualTo(Map.of("proj", 1));
+            assertThat(r.stats().files()).isZero();
             assertIndexHolds(repo, commits);
 
             // Nothing moved: nothing read, no new generation.
