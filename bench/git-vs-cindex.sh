@@ -11,8 +11,10 @@
 #   - queries: trigrep (a warm backend on the three-branch index, branch:main, timed from request to
 #     done by its client) against git grep on main's commit and csearch over the main checkout
 #     (medians of RUNS, each tool's count of matching lines);
-#   - re-index: one commit on main touching three files, then ./trigrep update of the repository
-#     against the full three-branch index, and the update when nothing moved.
+#   - re-index (medians of RUNS): one commit on main touching three files, then ./trigrep update
+#     of the repository, against the full three-branch index, and the update when nothing moved;
+#     wall seconds, and each command's own "time" line (the work past the JVM's start and the
+#     inputs' discovery).
 set -euo pipefail
 repo="$(cd "${1:?usage: bench/git-vs-cindex.sh REPO [RUNS]}" && pwd)"
 runs="${2:-5}"
@@ -38,6 +40,9 @@ print("%.4f %d" % (statistics.median(times), out.count(b"\n")))
 PY
 }
 once() { local t; t=$(date +%s.%N); "$@" >/dev/null 2>&1; awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
+# As once, keeping the command's output in the file named first.
+logged() { local log="$1" t; shift; t=$(date +%s.%N); "$@" >"$log" 2>&1; awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
+own() { awk '/^time / { print $2 }' "$1"; }
 
 git clone -q --bare --no-hardlinks "$repo" "$work/repo.git"
 head="$(git --git-dir="$work/repo.git" rev-parse HEAD)"
@@ -54,7 +59,7 @@ echo "# $(git --git-dir="$work/repo.git" rev-list --count main) commits; main $(
 "$root/trigrep" index --help >/dev/null 2>&1 # builds the launcher's modules once, outside the timings
 export TRIGREP_INDEX_JAVA_OPTS="${TRIGREP_INDEX_JAVA_OPTS:-}"
 t1=$(once "$root/trigrep" index --shards 1 --no-symbols --out "$work/t1" --git-cache "$work/cache" "$work/repo.git@main")
-t3=$(once "$root/trigrep" index --shards 1 --no-symbols --out "$work/t3" --git-cache "$work/cache" "$work/repo.git@main,mid,old")
+t3=$(logged "$work/t3.log" "$root/trigrep" index --shards 1 --no-symbols --out "$work/t3" --git-cache "$work/cache" "$work/repo.git@main,mid,old")
 c1=$(once env CSEARCHINDEX="$work/cs1" cindex "$work/checkout/main")
 c3=$(once env CSEARCHINDEX="$work/cs3" cindex "$work/checkout")
 printf '%-34s %8s %8s\n' "full index (wall s)" trigrep cindex
@@ -76,22 +81,38 @@ for q in 'GitRefs' 'ByteBuf\s+\w+' 'IOException' '(?i)generation' 'int\s+\w+\s*=
   printf '%-28s %9s %9s %9s %7s %7s %7s\n' "$q" "$t_t" "$t_g" "$t_c" "$n_t" "$n_g" "$n_c"
 done
 
-# One commit on main touching three files, then the update of the repository.
+# Re-index, medians of RUNS, wall and own seconds: the full three-branch index into a fresh
+# folder; then, after a first update, per run one commit on main touching three files and the
+# update of the repository, and the update when nothing moved.
+median() { python3 -c 'import statistics, sys; v = [float(x) for x in sys.argv[1:] if x]; print("%.2f" % statistics.median(v) if v else "-")' "$@"; }
+edit() {
+  for f in README.md pom.xml indexer/FORMAT.md; do
+    [ -f "$work/wt/$f" ] && echo "bench edit $1 $(date +%s%N)" >> "$work/wt/$f"
+  done
+  git -C "$work/wt" -c user.name=bench -c user.email=bench@example.org commit -qam "bench: three files ($1)"
+}
+update() { logged "$1" "$root/trigrep" update --index "$work/t3" --no-symbols --git-cache "$work/cache" --add "$work/repo.git@main,mid,old"; }
+full_wall=(); full_own=(); moved_wall=(); moved_own=(); same_wall=(); same_own=()
+for r in $(seq "$runs"); do
+  rm -rf "$work/full"
+  full_wall+=("$(logged "$work/full.log" "$root/trigrep" index --shards 1 --no-symbols --out "$work/full" --git-cache "$work/cache" "$work/repo.git@main,mid,old")")
+  full_own+=("$(own "$work/full.log")")
+done
 git --git-dir="$work/repo.git" worktree add -q "$work/wt" main
-for f in README.md pom.xml indexer/FORMAT.md; do
-  [ -f "$work/wt/$f" ] && echo "bench edit $(date +%s%N)" >> "$work/wt/$f"
+edit first
+first=$(update "$work/first.log")
+for r in $(seq "$runs"); do
+  edit "$r"
+  moved_wall+=("$(update "$work/moved.log")"); moved_own+=("$(own "$work/moved.log")")
+  same_wall+=("$(update "$work/same.log")"); same_own+=("$(own "$work/same.log")")
 done
-git -C "$work/wt" -c user.name=bench -c user.email=bench@example.org commit -qam "bench: three files"
-same=$(once "$root/trigrep" update --index "$work/t3" --no-symbols --git-cache "$work/cache" --add "$work/repo.git@main,mid,old")
-git -C "$work/wt" -c user.name=bench -c user.email=bench@example.org commit -q --allow-empty -m "bench: nothing"
-for f in README.md pom.xml indexer/FORMAT.md; do
-  [ -f "$work/wt/$f" ] && echo "bench edit again $(date +%s%N)" >> "$work/wt/$f"
-done
-git -C "$work/wt" -c user.name=bench -c user.email=bench@example.org commit -qam "bench: three files again"
-moved=$(once "$root/trigrep" update --index "$work/t3" --no-symbols --git-cache "$work/cache" --add "$work/repo.git@main,mid,old")
-unchanged=$(once "$root/trigrep" update --index "$work/t3" --no-symbols --git-cache "$work/cache" --add "$work/repo.git@main,mid,old")
-printf '%-34s %8s\n' "re-index (wall s)" trigrep
-printf '%-34s %8s\n' "full index, three branches" "$t3"
-printf '%-34s %8s  (%s %% of the full index)\n' "update, main moved (3 files)" "$moved" "$(awk -v a="$moved" -v b="$t3" 'BEGIN { printf "%.0f", 100 * a / b }')"
-printf '%-34s %8s\n' "update, nothing moved" "$unchanged"
-echo "# (first update after the build, main moved once: $same s)"
+fw=$(median "${full_wall[@]}"); fo=$(median "${full_own[@]}")
+mw=$(median "${moved_wall[@]}"); mo=$(median "${moved_own[@]}")
+percent() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }'; }
+printf '%-34s %8s %8s\n' "re-index (s, medians of $runs)" wall own
+printf '%-34s %8s %8s\n' "full index, three branches" "$fw" "$fo"
+printf '%-34s %8s %8s  (%s %% of the full index wall, %s %% own)\n' "update, main moved (3 files)" "$mw" "$mo" \
+  "$(percent "$mw" "$fw")" "$(percent "$mo" "$fo")"
+printf '%-34s %8s %8s\n' "update, nothing moved" "$(median "${same_wall[@]}")" "$(median "${same_own[@]}")"
+grep -E '^moved' "$work/moved.log" || true
+echo "# runs, wall: full ${full_wall[*]}; moved ${moved_wall[*]}; nothing moved ${same_wall[*]} (first update after the build: $first s)"

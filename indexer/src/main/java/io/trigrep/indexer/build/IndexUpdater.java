@@ -43,6 +43,8 @@ public final class IndexUpdater {
      * @param removed  packages removed on request
      * @param unchanged git repositories given to add whose branches the index holds at the same
      *                 commits: not read again
+     * @param moved     git repositories given to add that the index holds at other commits and that
+     *                 were re-read only at the paths that changed, with how many paths that was
      * @param errors   inputs that could not be read (a package that failed keeps its older version)
      * @param merged   segments folded by merges, and the segments they became
      */
@@ -53,6 +55,7 @@ public final class IndexUpdater {
             List<String> replaced,
             List<String> removed,
             List<String> unchanged,
+            Map<String, Integer> moved,
             List<String> errors,
             int merged,
             int mergedInto,
@@ -110,6 +113,7 @@ public final class IndexUpdater {
                 result.replaced(),
                 result.removed(),
                 result.unchanged(),
+                result.moved(),
                 result.errors(),
                 merged.merged(),
                 merged.mergedInto(),
@@ -127,17 +131,30 @@ public final class IndexUpdater {
         List<WorkingShard> shards = WorkingShard.open(root, g);
         try {
             // A repository whose branches the index holds at the same commits is not read again.
-            Map<String, GitRefs> held = heldRefs(shards);
+            // One that moved is re-read only at the paths that changed (RepositoryChange).
+            Map<String, GitRefs> held = HeldRepositories.of(shards, g);
+            Map<String, Generation.PackageEntry> ledgerEntries = new HashMap<>();
+            for (Generation.PackageEntry p : g.packages()) {
+                ledgerEntries.put(p.name(), p);
+            }
             List<PackageSource> add = new ArrayList<>();
             Map<String, String> addByKey = new LinkedHashMap<>(givenByKey);
             List<String> unchanged = new ArrayList<>();
+            Map<String, RepositoryChange> changes = new HashMap<>();
+            Map<String, GitRefs> refsOf = new HashMap<>();
             for (PackageSource p : given) {
                 if (p.refs().isRepository() && p.refs().equals(held.get(p.name()))) {
                     unchanged.add(p.name());
                     addByKey.remove(PackageKey.of(p.name()));
-                } else {
-                    add.add(p);
+                    continue;
                 }
+                RepositoryChange change =
+                        RepositoryChange.of(p, held.get(p.name()), ledgerEntries.get(p.name()), options.limits());
+                if (change != null) {
+                    changes.put(PackageKey.of(p.name()), change);
+                }
+                add.add(change != null ? change.partial() : p);
+                refsOf.put(p.name(), p.refs());
             }
             // Which docs each affected package has, per shard and segment.
             Map<String, List<int[]>> docsByKey = new HashMap<>();
@@ -158,7 +175,10 @@ public final class IndexUpdater {
                     }
                     for (int d = 0; d < table.docCount(); d++) {
                         int p = table.packageId(d);
-                        if (keyOf[p] != null && seg.live(d)) {
+                        RepositoryChange change = keyOf[p] == null ? null : changes.get(keyOf[p]);
+                        if (keyOf[p] != null
+                                && seg.live(d)
+                                && (change == null || change.replaces(nameOf[p], table, d))) {
                             docsByKey
                                     .computeIfAbsent(keyOf[p], x -> new ArrayList<>())
                                     .add(new int[] {k, s, d});
@@ -280,17 +300,28 @@ public final class IndexUpdater {
                     }
                 }
             }
+            Map<String, Integer> moved = new TreeMap<>();
             if (report != null) {
                 Map<String, Map<String, long[]>> skippedByPackage = skippedByPackage(report);
                 for (IndexBuilder.PackagePlaced p : report.packages()) {
+                    // A repository re-read in part keeps its counts (less and plus its changed
+                    // paths') in the shard that counted them.
+                    RepositoryChange change = changes.get(PackageKey.of(p.name()));
+                    Map<String, long[]> read = skippedByPackage.getOrDefault(p.name(), Map.of());
+                    int skipShard =
+                            change == null ? p.skipShard() : change.before().skipShard();
                     Map<String, Manifest.Skipped> counts = new LinkedHashMap<>();
-                    skippedByPackage.getOrDefault(p.name(), Map.of()).forEach((reason, c) -> {
+                    (change == null ? read : change.skippedAfter(read)).forEach((reason, c) -> {
                         counts.put(reason, new Manifest.Skipped(c[0], c[1]));
-                        long[] total = shards.get(p.skipShard()).skipped.computeIfAbsent(reason, x -> new long[2]);
+                        long[] total = shards.get(skipShard).skipped.computeIfAbsent(reason, x -> new long[2]);
                         total[0] += c[0];
                         total[1] += c[1];
                     });
-                    ledger.add(new Generation.PackageEntry(p.name(), p.skipShard(), counts));
+                    ledger.add(new Generation.PackageEntry(
+                            p.name(), skipShard, counts, refsOf.getOrDefault(p.name(), GitRefs.NONE)));
+                    if (change != null) {
+                        moved.put(p.name(), change.paths().size());
+                    }
                 }
             }
             ledger.sort(Comparator.comparing(Generation.PackageEntry::name));
@@ -302,6 +333,7 @@ public final class IndexUpdater {
                         List.of(),
                         List.of(),
                         unchanged,
+                        Map.of(),
                         report == null ? List.of() : report.errors(),
                         0,
                         0,
@@ -331,6 +363,7 @@ public final class IndexUpdater {
                     replaced,
                     removed,
                     unchanged,
+                    moved,
                     report == null ? List.of() : report.errors(),
                     0,
                     0,
@@ -342,33 +375,13 @@ public final class IndexUpdater {
 
     /** The git repositories the index at {@code root} holds: each one's branches at their commits, by package name. */
     public static Map<String, GitRefs> repositories(Path root) throws IOException {
-        List<WorkingShard> shards = WorkingShard.open(root, IndexFolder.current(root));
+        Generation g = IndexFolder.current(root);
+        List<WorkingShard> shards = WorkingShard.open(root, g);
         try {
-            return new TreeMap<>(heldRefs(shards));
+            return new TreeMap<>(HeldRepositories.of(shards, g));
         } finally {
             WorkingShard.close(shards);
         }
-    }
-
-    /** The branches of every git repository package with a live file, by package name. */
-    private static Map<String, GitRefs> heldRefs(List<WorkingShard> shards) throws IOException {
-        Map<String, GitRefs> held = new HashMap<>();
-        for (WorkingShard w : shards) {
-            for (Segment seg : w.segments) {
-                DocTable table = seg.shard().docs();
-                boolean any = false;
-                for (int p = 0; p < table.packageCount() && !any; p++) {
-                    any = table.refs(p).isRepository();
-                }
-                for (int d = 0; any && d < table.docCount(); d++) {
-                    int p = table.packageId(d);
-                    if (table.refs(p).isRepository() && seg.live(d)) {
-                        held.put(table.packageName(p), table.refs(p));
-                    }
-                }
-            }
-        }
-        return held;
     }
 
     /**

@@ -76,18 +76,27 @@ final class PackageReader implements FileVisitor {
         file(path, content, 0);
     }
 
-    @Override
-    public void file(String path, ByteBuffer content, long branches) throws IOException {
+    /**
+     * Why a file of {@code length} bytes at {@code path} is left out before its content is looked
+     * at (the workers then check the content): null when it is not.
+     */
+    static SkipReason reasonBeforeContent(String path, int length, FilterLimits limits) {
         SkipReason reason = ContentFilter.check(path, limits);
         if (reason == null
                 && path.length() * 3L > DocTableWriter.MAX_PATH_BYTES
                 && path.getBytes(StandardCharsets.UTF_8).length > DocTableWriter.MAX_PATH_BYTES) {
             reason = SkipReason.UNSAFE_PATH;
         }
-        int length = content.remaining();
         if (reason == null && length > limits.maxFileBytes()) {
             reason = SkipReason.TOO_LARGE;
         }
+        return reason;
+    }
+
+    @Override
+    public void file(String path, ByteBuffer content, long branches) throws IOException {
+        int length = content.remaining();
+        SkipReason reason = reasonBeforeContent(path, length, limits);
         if (reason != null) {
             skipped(path, reason, length);
             return;

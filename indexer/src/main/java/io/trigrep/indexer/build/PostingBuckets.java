@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -24,8 +25,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * group them), so each worker reads the (memory-mapped) spools about once in all, however many
  * ranges a small buffer makes. Counting then filling writes each pair once, where sorting
  * (trigram, doc) pairs in runs on disk wrote and read each back (BENCHMARKS.md, "Tried and dropped").
+ *
+ * <p>A small build (at most {@link #SORTED_PAIRS} pairs: an update's segment of a few files)
+ * sorts its pairs in memory instead: the count table's fixed cost, allocating and sweeping 16 M
+ * slots, would be most of its time. Both give the same lists in the same order, so the same file.
  */
 final class PostingBuckets {
+    /** At most this many (trigram, doc) pairs are sorted in memory (8 bytes each) rather than counted. */
+    static final int SORTED_PAIRS = 1 << 20;
+
     /** Each doc's distinct trigrams: {@code count[d]} little-endian ints at byte {@code at[d]} of {@code spool[d]}. */
     @SuppressWarnings("ArrayRecordComponent") // parallel arrays by design: a carrier, never compared
     record DocTrigrams(ByteBuffer[] spool, int[] at, int[] count) {
@@ -42,6 +50,26 @@ final class PostingBuckets {
     static Outcome build(
             DocTrigrams docs, int bufferInts, int threads, ExecutorService pool, TrigramIndexWriter index, Path folder)
             throws IOException {
+        return build(docs, bufferInts, threads, pool, index, folder, SORTED_PAIRS);
+    }
+
+    /** {@link #build} with pairs sorted in memory up to {@code sortedPairs} of them. */
+    static Outcome build(
+            DocTrigrams docs,
+            int bufferInts,
+            int threads,
+            ExecutorService pool,
+            TrigramIndexWriter index,
+            Path folder,
+            int sortedPairs)
+            throws IOException {
+        long pairs = 0;
+        for (int n : docs.count()) {
+            pairs += n;
+        }
+        if (pairs <= sortedPairs) {
+            return sorted(docs, (int) pairs, index, folder);
+        }
         int[] slots = new int[1 << 24];
         int maxList = 0;
         for (int d = 0; d < docs.docs(); d++) {
@@ -117,6 +145,28 @@ final class PostingBuckets {
             }
         }
         return new Outcome(ranges.size());
+    }
+
+    /** Every pair as {@code trigram << 32 | doc}, sorted: trigram order, then doc order; one part. */
+    private static Outcome sorted(DocTrigrams docs, int pairs, TrigramIndexWriter index, Path folder)
+            throws IOException {
+        long[] all = new long[pairs];
+        int k = 0;
+        for (int d = 0; d < docs.docs(); d++) {
+            ByteBuffer spool = docs.spool()[d];
+            int at = docs.at()[d];
+            for (int i = 0, n = docs.count()[d]; i < n; i++) {
+                all[k++] = (long) spool.getInt(at + 4 * i) << 32 | d;
+            }
+        }
+        Arrays.sort(all);
+        try (TrigramIndexWriter.Part part = index.newPart(folder.resolve("part-0"))) {
+            for (long pair : all) {
+                part.add((int) (pair >>> 32), (int) pair);
+            }
+            index.append(part);
+        }
+        return new Outcome(1);
     }
 
     /**

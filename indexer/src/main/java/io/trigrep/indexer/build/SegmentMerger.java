@@ -3,6 +3,7 @@ package io.trigrep.indexer.build;
 import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.filter.FilterLimits;
 import io.trigrep.indexer.format.DocTable;
+import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.format.Manifest;
 import io.trigrep.indexer.segments.Generation;
 import io.trigrep.indexer.segments.IndexFolder;
@@ -93,7 +94,8 @@ final class SegmentMerger {
                 List<Generation.SegmentEntry> segments = new ArrayList<>(w.entries);
                 for (List<Integer> group : groups) {
                     long id = next++;
-                    Generation.SegmentEntry result = mergeGroup(root, shards, k, group, id, mergeOptions, errors);
+                    Generation.SegmentEntry result =
+                            mergeGroup(root, shards, k, group, id, g.repositories(), mergeOptions, errors);
                     merged += group.size();
                     int first = group.get(0);
                     for (int i : group) {
@@ -120,7 +122,7 @@ final class SegmentMerger {
 
     private static IndexUpdater.Result unchanged(Generation g) {
         return new IndexUpdater.Result(
-                g.number(), g.number(), List.of(), List.of(), List.of(), List.of(), List.of(), 0, 0, null);
+                g.number(), g.number(), List.of(), List.of(), List.of(), List.of(), Map.of(), List.of(), 0, 0, null);
     }
 
     /**
@@ -139,6 +141,7 @@ final class SegmentMerger {
             Consumer<String> errors)
             throws IOException, InterruptedException {
         Map<String, SegmentPackage> packages = new TreeMap<>();
+        Map<String, GitRefs> repositories = g.repositories();
         int live = 0;
         int before = 0;
         for (WorkingShard w : shards) {
@@ -147,7 +150,7 @@ final class SegmentMerger {
                 for (int p = 0; p < table.packageCount(); p++) {
                     String name = table.packageName(p);
                     float weight = table.packageWeight(p);
-                    packages.computeIfAbsent(name, n -> new SegmentPackage(n, weight))
+                    packages.computeIfAbsent(name, n -> new SegmentPackage(n, weight, repositories.get(n)))
                             .add(seg, p);
                 }
                 live += seg.liveDocs();
@@ -208,7 +211,8 @@ final class SegmentMerger {
                     into[1] += c.bytes();
                 });
             }
-            ledger.add(new Generation.PackageEntry(p.name(), p.skipShard() >= 0 ? to : p.skipShard(), p.skipped()));
+            ledger.add(new Generation.PackageEntry(
+                    p.name(), p.skipShard() >= 0 ? to : p.skipShard(), p.skipped(), p.refs()));
         }
         List<Generation.ShardEntry> entries = new ArrayList<>();
         for (int k = 0; k < shards.size(); k++) {
@@ -242,6 +246,7 @@ final class SegmentMerger {
                 List.of(),
                 List.of(),
                 List.of(),
+                Map.of(),
                 List.of(),
                 merged,
                 into,
@@ -255,6 +260,7 @@ final class SegmentMerger {
             int k,
             List<Integer> group,
             long id,
+            Map<String, GitRefs> repositories,
             IndexBuilder.Options mergeOptions,
             Consumer<String> errors)
             throws IOException, InterruptedException {
@@ -267,7 +273,8 @@ final class SegmentMerger {
             for (int p = 0; p < table.packageCount(); p++) {
                 String name = table.packageName(p);
                 float weight = table.packageWeight(p);
-                SegmentPackage source = packages.computeIfAbsent(name, n -> new SegmentPackage(n, weight));
+                SegmentPackage source =
+                        packages.computeIfAbsent(name, n -> new SegmentPackage(n, weight, repositories.get(n)));
                 source.add(seg, p);
             }
             live += seg.liveDocs();

@@ -24,22 +24,34 @@ final class SegmentPackage implements PackageSource {
     private final float weight;
     private final List<Doc> docs = new ArrayList<>();
     private long bytes;
-    private GitRefs refs = GitRefs.NONE;
+    /** The branches every doc's mask is re-expressed over; NONE until a segment sets it, unless given. */
+    private GitRefs refs;
 
-    SegmentPackage(String name, float weight) {
+    /**
+     * {@code current}: a repository's branches as the generation records them (null when it does
+     * not: then every segment holding the package holds the same branches).
+     */
+    SegmentPackage(String name, float weight, GitRefs current) {
         this.name = name;
         this.weight = weight;
+        this.refs = current == null ? GitRefs.NONE : current;
     }
 
     /** Adds the live docs of package {@code packageId} of {@code segment}. */
     void add(Segment segment, int packageId) throws IOException {
         DocTable table = segment.shard().docs();
-        // Every segment holds the version the package was last added at: one set of branches.
-        refs = table.refs(packageId);
+        // Segments written before the repository moved count its branches in their own list: each
+        // mask is carried over by branch name.
+        GitRefs own = segment.refs(packageId);
+        if (!refs.isRepository()) {
+            refs = own;
+        }
+        boolean remap = own.isRepository() && !own.names(-1L).equals(refs.names(-1L));
         List<Doc> mine = new ArrayList<>();
         for (int d = 0; d < table.docCount(); d++) {
             if (table.packageId(d) == packageId && segment.live(d)) {
-                mine.add(new Doc(segment, d, table.contentOffset(d), table.branches(d)));
+                long mask = remap ? own.maskIn(table.branches(d), refs) : table.branches(d);
+                mine.add(new Doc(segment, d, table.contentOffset(d), mask));
                 bytes += table.contentLength(d);
             }
         }

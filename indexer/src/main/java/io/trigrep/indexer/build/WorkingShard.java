@@ -1,5 +1,6 @@
 package io.trigrep.indexer.build;
 
+import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.format.Manifest;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.indexer.segments.Deletes;
@@ -31,6 +32,7 @@ final class WorkingShard {
     /** The generation's shards, their segments opened; closed by the caller. */
     static List<WorkingShard> open(Path root, Generation g) throws IOException {
         List<WorkingShard> shards = new ArrayList<>();
+        Map<String, GitRefs> repositories = g.repositories();
         try {
             for (Generation.ShardEntry entry : g.shards()) {
                 WorkingShard w = new WorkingShard(entry.name(), root.resolve(entry.name()));
@@ -54,7 +56,14 @@ final class WorkingShard {
                         throw e;
                     }
                     w.entries.add(s);
-                    w.segments.add(new Segment(s.id(), shard, Symbols.absent("not read by updates"), d));
+                    Segment segment;
+                    try {
+                        segment = Segment.of(s.id(), shard, Symbols.absent("not read by updates"), d, repositories);
+                    } catch (IOException | RuntimeException e) {
+                        shard.close();
+                        throw e;
+                    }
+                    w.segments.add(segment);
                     w.deletes.add(d);
                 }
             }

@@ -90,6 +90,7 @@ public final class UpdateCommand implements Callable<Integer> {
             return 2;
         }
         IndexUpdater.Result r;
+        long start = System.nanoTime();
         try {
             r = new IndexUpdater(options, Clock.systemUTC())
                     .update(folder.index, packages, remove, !noMerge, message -> err.println("error: " + message));
@@ -107,9 +108,12 @@ public final class UpdateCommand implements Callable<Integer> {
         if (!r.unchanged().isEmpty()) {
             out.println("unchanged  " + r.unchanged().size() + "  " + String.join(" ", r.unchanged()));
         }
+        r.moved().forEach((name, paths) -> out.println("moved      " + name + "  " + paths + " changed paths re-read"));
         if (r.merged() > 0) {
             out.println("merged     " + r.merged() + " segments into " + r.mergedInto());
         }
+        // As the index command's time line: the change itself, once its inputs are found.
+        out.printf("time       %.2f s%n", (System.nanoTime() - start) / 1e9);
         boolean switched = backends.await(folder.index, r.toGeneration(), out, err);
         return inputErrors[0] + r.errors().size() > 0 ? 1 : switched ? 0 : BackendsOption.BEHIND;
     }

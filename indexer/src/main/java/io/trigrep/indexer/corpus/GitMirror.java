@@ -45,6 +45,7 @@ public final class GitMirror {
     /** Clones or fetches the mirror of {@code url}; returns its folder. */
     public Path update(String url) throws IOException {
         Path folder = folder(url);
+        GitConfigs.install();
         try {
             if (Files.isDirectory(folder.resolve("objects"))) {
                 try (Git git = Git.open(folder.toFile())) {

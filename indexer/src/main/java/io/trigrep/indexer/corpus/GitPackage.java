@@ -13,8 +13,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
@@ -25,24 +28,113 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.AbstractTreeIterator;
+import org.eclipse.jgit.treewalk.CanonicalTreeParser;
+import org.eclipse.jgit.treewalk.EmptyTreeIterator;
 import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
  * A git repository as one package: the trees of some branches or tags at their commits, read from
  * the object database (no checkout). A path whose content is the same on several branches is one
  * file with those branches in its mask, as Zoekt's branch masks do; a path whose content differs
  * is one file per distinct content. Symbolic links and submodule entries are skipped and counted
- * (submodules as {@code vcs}). Files come in path order, then branch order.
+ * (submodules as {@code vcs}). Files come in path order, then branch order. An update of a
+ * repository whose branches moved reads only the paths {@link #changedSince} the indexed commits
+ * ({@link #only}).
  */
 public final class GitPackage implements PackageSource {
     private final String name;
     private final Path folder;
     private final GitRefs refs;
+    /** The only paths read; null: every path. */
+    private final Set<String> paths;
 
-    private GitPackage(String name, Path folder, GitRefs refs) {
+    private GitPackage(String name, Path folder, GitRefs refs, Set<String> paths) {
         this.name = name;
         this.folder = folder;
         this.refs = refs;
+        this.paths = paths == null ? null : Set.copyOf(paths);
+    }
+
+    /** This repository read only at {@code paths} (each a file's whole path): a partial re-read. */
+    public GitPackage only(Set<String> paths) {
+        return new GitPackage(name, folder, refs, paths);
+    }
+
+    /** This repository read at {@code other} branches and commits. */
+    public GitPackage at(GitRefs other) {
+        return new GitPackage(name, folder, other, paths);
+    }
+
+    /** The paths this package reads; null when it reads every path. */
+    public Set<String> paths() {
+        return paths;
+    }
+
+    /**
+     * The paths whose entry (blob or mode) differs on some branch between {@code indexed} (the
+     * branches an index holds this repository at) and this package's branches: a moved branch's
+     * tree diffed against its old one, an added or deleted branch's whole tree. Every other path
+     * holds the same contents on the same branches, so its files and their branch masks stand. Null
+     * when the change cannot be worked out that way (an indexed commit is gone from the object
+     * database, or the branches common to both come in another order): read everything.
+     */
+    public Set<String> changedSince(GitRefs indexed) throws IOException {
+        List<String> common = new ArrayList<>();
+        for (GitRefs.Branch b : refs.branches()) {
+            if (indexed.commit(b.name()) != null) {
+                common.add(b.name());
+            }
+        }
+        List<String> before = new ArrayList<>();
+        for (GitRefs.Branch b : indexed.branches()) {
+            if (refs.commit(b.name()) != null) {
+                before.add(b.name());
+            }
+        }
+        if (!common.equals(before)) {
+            return null; // masks count branches in order: a reordered list is read afresh
+        }
+        Set<String> names = new TreeSet<>();
+        indexed.branches().forEach(b -> names.add(b.name()));
+        refs.branches().forEach(b -> names.add(b.name()));
+        Set<String> changed = new TreeSet<>();
+        try (Repository repo = openRepository(folder);
+                ObjectReader reader = repo.newObjectReader();
+                RevWalk walk = new RevWalk(reader)) {
+            for (String branch : names) {
+                String was = indexed.commit(branch);
+                String now = refs.commit(branch);
+                if (was != null && was.equals(now)) {
+                    continue;
+                }
+                try (TreeWalk diff = new TreeWalk(reader)) {
+                    diff.addTree(treeOf(walk, reader, was));
+                    diff.addTree(treeOf(walk, reader, now));
+                    diff.setRecursive(true);
+                    diff.setFilter(TreeFilter.ANY_DIFF);
+                    while (diff.next()) {
+                        changed.add(diff.getPathString());
+                    }
+                }
+            }
+        } catch (MissingObjectException e) {
+            return null;
+        } catch (IllegalArgumentException e) {
+            throw new IOException(folder + ": " + e.getMessage(), e);
+        }
+        return changed;
+    }
+
+    private static AbstractTreeIterator treeOf(RevWalk walk, ObjectReader reader, String commit) throws IOException {
+        if (commit == null) {
+            return new EmptyTreeIterator();
+        }
+        CanonicalTreeParser tree = new CanonicalTreeParser();
+        tree.reset(reader, walk.parseCommit(ObjectId.fromString(commit)).getTree());
+        return tree;
     }
 
     /**
@@ -86,7 +178,10 @@ public final class GitPackage implements PackageSource {
                     ? LinkTemplates.forRemote(repo.getConfig().getString("remote", "origin", "url"))
                     : links;
             return new GitPackage(
-                    name.isEmpty() ? repositoryName(folder.toString()) : name, folder, new GitRefs(resolved, template));
+                    name.isEmpty() ? repositoryName(folder.toString()) : name,
+                    folder,
+                    new GitRefs(resolved, template),
+                    null);
         } catch (IllegalArgumentException e) {
             throw new IOException(folder + ": " + e.getMessage(), e);
         }
@@ -108,6 +203,7 @@ public final class GitPackage implements PackageSource {
     }
 
     static Repository openRepository(Path folder) throws IOException {
+        GitConfigs.install();
         FileRepositoryBuilder builder = new FileRepositoryBuilder().setMustExist(true);
         if (Files.exists(folder.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
             builder.setWorkTree(folder.toFile());
@@ -199,14 +295,22 @@ public final class GitPackage implements PackageSource {
         }
     }
 
-    private static void collect(ObjectReader reader, RevCommit commit, long bit, Entries entries) throws IOException {
+    private void collect(ObjectReader reader, RevCommit commit, long bit, Entries entries) throws IOException {
+        if (paths != null && paths.isEmpty()) {
+            return;
+        }
         try (TreeWalk tree = new TreeWalk(reader)) {
             tree.addTree(commit.getTree());
             tree.setRecursive(true);
+            if (paths != null) {
+                tree.setFilter(PathFilterGroup.createFromStrings(paths));
+            }
             while (tree.next()) {
                 FileMode mode = tree.getFileMode(0);
                 String path = tree.getPathString();
-                if (mode == FileMode.GITLINK) {
+                if (paths != null && !paths.contains(path)) {
+                    // under a path that is a folder here and a file on another branch: not read
+                } else if (mode == FileMode.GITLINK) {
                     entries.skipped().putIfAbsent(path, SkipReason.VCS);
                 } else if (mode == FileMode.SYMLINK) {
                     entries.skipped().putIfAbsent(path, SkipReason.SYMLINK);

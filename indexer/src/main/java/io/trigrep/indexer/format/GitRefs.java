@@ -30,6 +30,46 @@ public record GitRefs(List<Branch> branches, String links) {
         return !branches.isEmpty();
     }
 
+    /** The commit branch {@code name} is at, or null when this list has no such branch. */
+    public String commit(String name) {
+        for (Branch b : branches) {
+            if (b.name().equals(name)) {
+                return b.commit();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * These branches in this order, so that masks over them still hold, each at the commit
+     * {@code current} has it at (a branch {@code current} lacks keeps its own), with
+     * {@code current}'s link template: a segment written before its repository moved, read at the
+     * commits the index now holds.
+     */
+    public GitRefs at(GitRefs current) {
+        List<Branch> out = new ArrayList<>(branches.size());
+        for (Branch b : branches) {
+            String commit = current.commit(b.name());
+            out.add(commit == null ? b : new Branch(b.name(), commit));
+        }
+        return new GitRefs(out, current.links());
+    }
+
+    /** {@code mask} over these branches as a mask over {@code to}'s, by name; a branch {@code to} lacks drops out. */
+    public long maskIn(long mask, GitRefs to) {
+        long out = 0;
+        for (int i = 0; i < branches.size(); i++) {
+            if ((mask >>> i & 1) != 0) {
+                for (int j = 0; j < to.branches.size(); j++) {
+                    if (to.branches.get(j).name().equals(branches.get(i).name())) {
+                        out |= 1L << j;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     /** The names of the branches in {@code mask}, in this list's order. */
     public List<String> names(long mask) {
         ArrayList<String> out = new ArrayList<>(Long.bitCount(mask));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.trigrep.indexer.format.CorruptIndexException;
+import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.format.Manifest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,11 +94,30 @@ public record Generation(
      * @param skipShard the shard whose counts hold this package's skipped files (-1: not known,
      *                  for a package from an index built before generations)
      * @param skipped   its files left out, by reason (reasons with none are left out)
+     * @param refs      a git repository's branches at the commits the index holds them at, which
+     *                  override the commits its segments recorded (an update that re-reads only the
+     *                  changed paths of a repository leaves its other files in older segments);
+     *                  {@link GitRefs#NONE} when not recorded: its segments' own are current
      */
-    public record PackageEntry(String name, int skipShard, Map<String, Manifest.Skipped> skipped) {
+    public record PackageEntry(String name, int skipShard, Map<String, Manifest.Skipped> skipped, GitRefs refs) {
         public PackageEntry {
             skipped = Collections.unmodifiableMap(new LinkedHashMap<>(skipped));
         }
+
+        public PackageEntry(String name, int skipShard, Map<String, Manifest.Skipped> skipped) {
+            this(name, skipShard, skipped, GitRefs.NONE);
+        }
+    }
+
+    /** The repositories whose branches this generation records ({@link PackageEntry#refs}), by package name. */
+    public Map<String, GitRefs> repositories() {
+        Map<String, GitRefs> out = new HashMap<>();
+        for (PackageEntry p : packages) {
+            if (p.refs().isRepository()) {
+                out.put(p.name(), p.refs());
+            }
+        }
+        return out;
     }
 
     public ShardEntry shard(String name) {
@@ -150,6 +171,19 @@ public record Generation(
                 g.writeStringField("name", p.name());
                 g.writeNumberField("skipShard", p.skipShard());
                 writeSkipped(g, p.skipped());
+                if (p.refs().isRepository()) {
+                    g.writeObjectFieldStart("refs");
+                    g.writeStringField("links", p.refs().links());
+                    g.writeArrayFieldStart("branches");
+                    for (GitRefs.Branch b : p.refs().branches()) {
+                        g.writeStartArray();
+                        g.writeString(b.name());
+                        g.writeString(b.commit());
+                        g.writeEndArray();
+                    }
+                    g.writeEndArray();
+                    g.writeEndObject();
+                }
                 g.writeEndObject();
             }
             g.writeEndArray();
@@ -230,6 +264,7 @@ public record Generation(
                         String name = null;
                         int skipShard = -1;
                         Map<String, Manifest.Skipped> skipped = Map.of();
+                        GitRefs refs = GitRefs.NONE;
                         while (p.nextToken() == JsonToken.FIELD_NAME) {
                             String f = p.currentName();
                             p.nextToken();
@@ -237,13 +272,14 @@ public record Generation(
                                 case "name" -> name = p.getText();
                                 case "skipShard" -> skipShard = p.getIntValue();
                                 case "skipped" -> skipped = parseSkipped(p, file);
+                                case "refs" -> refs = parseRefs(p, file);
                                 default -> p.skipChildren();
                             }
                         }
                         if (name == null) {
                             throw new CorruptIndexException(file, offset(p), "a package without a name");
                         }
-                        packages.add(new PackageEntry(name, skipShard, skipped));
+                        packages.add(new PackageEntry(name, skipShard, skipped, refs));
                     }
                 }
                 default -> p.skipChildren();
@@ -326,6 +362,36 @@ public record Generation(
             }
         }
         return skipped;
+    }
+
+    private static GitRefs parseRefs(JsonParser p, Path file) throws IOException {
+        expect(p.currentToken(), JsonToken.START_OBJECT, p, file);
+        String links = "";
+        List<GitRefs.Branch> branches = new ArrayList<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equals("links")) {
+                links = p.getText();
+            } else if (field.equals("branches")) {
+                expect(value, JsonToken.START_ARRAY, p, file);
+                while (p.nextToken() == JsonToken.START_ARRAY) {
+                    expect(p.nextToken(), JsonToken.VALUE_STRING, p, file);
+                    String name = p.getText();
+                    expect(p.nextToken(), JsonToken.VALUE_STRING, p, file);
+                    String commit = p.getText();
+                    expect(p.nextToken(), JsonToken.END_ARRAY, p, file);
+                    branches.add(new GitRefs.Branch(name, commit));
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
+        try {
+            return new GitRefs(branches, links);
+        } catch (IllegalArgumentException e) {
+            throw new CorruptIndexException(file, offset(p), e.getMessage());
+        }
     }
 
     private static void expect(JsonToken got, JsonToken wanted, JsonParser p, Path file) throws CorruptIndexException {

@@ -1,6 +1,7 @@
 package io.trigrep.indexer.segments;
 
 import io.trigrep.indexer.format.CorruptIndexException;
+import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.format.Manifest;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.indexer.symbols.Symbols;
@@ -56,7 +57,7 @@ public final class LiveShard implements Closeable {
                     return new LiveShard(
                             folder, name, 0, List.of(only), shard.manifest().skipped());
                 }
-                return open(folder, name, g.number(), entry);
+                return open(folder, name, g.number(), entry, g.repositories());
             } catch (NoSuchFileException e) {
                 last = e;
                 if (g == null
@@ -83,7 +84,8 @@ public final class LiveShard implements Closeable {
                 shard.manifest().skipped());
     }
 
-    private static LiveShard open(Path folder, String name, long generation, Generation.ShardEntry entry)
+    private static LiveShard open(
+            Path folder, String name, long generation, Generation.ShardEntry entry, Map<String, GitRefs> repositories)
             throws IOException {
         List<Segment> opened = new ArrayList<>();
         try {
@@ -98,11 +100,19 @@ public final class LiveShard implements Closeable {
                     throw ex;
                 }
                 int docs = shard.docs().docCount();
-                Segment segment = new Segment(
-                        e.id(),
-                        shard,
-                        symbols,
-                        e.deletes() == null ? Deletes.none(docs) : Deletes.read(folder.resolve(e.deletes()), docs));
+                Segment segment;
+                try {
+                    segment = Segment.of(
+                            e.id(),
+                            shard,
+                            symbols,
+                            e.deletes() == null ? Deletes.none(docs) : Deletes.read(folder.resolve(e.deletes()), docs),
+                            repositories);
+                } catch (IOException | RuntimeException ex) {
+                    shard.close();
+                    symbols.close();
+                    throw ex;
+                }
                 opened.add(segment);
                 if (docs != e.docs() || segment.deletes().count() != e.deleted()) {
                     throw new CorruptIndexException(

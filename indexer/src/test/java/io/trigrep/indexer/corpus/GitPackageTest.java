@@ -97,7 +97,7 @@ class GitPackageTest {
                         String key = docs.packageName(pkg) + "/" + docs.path(d) + "\0"
                                 + new String(bytes, StandardCharsets.UTF_8);
                         TreeSet<String> previous =
-                                out.put(key, new TreeSet<>(docs.refs(pkg).names(docs.branches(d))));
+                                out.put(key, new TreeSet<>(seg.refs(pkg).names(docs.branches(d))));
                         assertThat(previous).as("%s stored once", key).isNull();
                     }
                 }
@@ -106,16 +106,20 @@ class GitPackageTest {
         return out;
     }
 
+    /** The commit each branch of {@code pkg} is reported at, from every live file that branch holds. */
     static Map<String, String> refsOf(Path index, String pkg) throws Exception {
         Map<String, String> out = new TreeMap<>();
         for (Generation.ShardEntry s : IndexFolder.current(index).shards()) {
             try (LiveShard live = LiveShard.open(index.resolve(s.name()))) {
                 for (Segment seg : live.segments()) {
                     DocTable docs = seg.shard().docs();
-                    for (int p = 0; p < docs.packageCount(); p++) {
-                        if (docs.packageName(p).equals(pkg)) {
-                            for (GitRefs.Branch b : docs.refs(p).branches()) {
-                                out.put(b.name(), b.commit());
+                    for (int d = 0; d < docs.docCount(); d++) {
+                        int p = docs.packageId(d);
+                        if (seg.live(d) && docs.packageName(p).equals(pkg)) {
+                            GitRefs refs = seg.refs(p);
+                            for (String name : refs.names(docs.branches(d))) {
+                                String was = out.put(name, refs.commit(name));
+                                assertThat(was).as("%s at one commit", name).isIn(null, refs.commit(name));
                             }
                         }
                     }
@@ -179,7 +183,7 @@ class GitPackageTest {
                 IndexBuilder.Options.defaults(1).withSymbols(io.trigrep.indexer.build.SymbolChoice.none("test"));
         IndexUpdater updater = new IndexUpdater(options, Clock.systemUTC());
         try (GitFixture repo = GitFixture.bare(dir.resolve("proj.git"))) {
-            String first = repo.commit("main", mainTree());
+            repo.commit("main", mainTree());
             String input = repo.folder() + "@main";
             List<String> errors = new ArrayList<>();
             List<PackageSource> all = new ArrayList<>(
@@ -212,10 +216,13 @@ class GitPackageTest {
             assertThat(r.added()).containsExactly("proj");
             assertThat(r.replaced()).containsExactly("proj");
             assertThat(refsOf(index, "proj")).containsEntry("main", moved);
-            // Only the repository's files changed: the other package's segment has nothing deleted.
+            assertThat(r.moved()).containsEntry("proj", 1);
+            // Only the changed path's file is replaced: nothing else of the first segment is deleted.
             Generation g = IndexFolder.current(index);
-            assertThat(g.shards().get(0).segments().get(0).deleted())
-                    .isEqualTo(truth(repo, "proj", Map.of("main", first)).size());
+            assertThat(g.shards().get(0).segments().get(0).deleted()).isEqualTo(1);
+            assertThat(indexed(index)).containsAllEntriesOf(truth(repo, "proj", Map.of("main", moved)));
+            assertThat(indexed(index))
+                    .hasSize(truth(repo, "proj", Map.of("main", moved)).size() + 1);
             assertThat(indexed(index)).containsKey("other_1.0/o.c\0int other;\n");
         }
     }

@@ -270,7 +270,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
     private void searchDoc(int doc, int from, int line) throws Exception {
         int packageId = docs.packageId(doc);
         byte[] packageName = coordinator.packageName(bound, packageId);
-        GitRefs refs = docs.refs(packageId);
+        GitRefs refs = segments.get(bound).refs(packageId);
         long branches = refs.isRepository() ? docs.branches(doc) : 0;
         String docPath = null;
         if (compiled.hasFilters()) {

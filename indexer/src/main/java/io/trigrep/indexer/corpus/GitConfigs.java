@@ -1,0 +1,55 @@
+package io.trigrep.indexer.corpus;
+
+import java.io.File;
+import java.io.IOException;
+import org.eclipse.jgit.errors.ConfigInvalidException;
+import org.eclipse.jgit.lib.Config;
+import org.eclipse.jgit.storage.file.FileBasedConfig;
+import org.eclipse.jgit.util.FS;
+import org.eclipse.jgit.util.StringUtils;
+import org.eclipse.jgit.util.SystemReader;
+
+/**
+ * Where JGit finds the system-wide git configuration: {@code /etc/gitconfig}, where git built for
+ * {@code /usr} (as distributions build it) keeps it, read as a file. JGit's own default runs the
+ * {@code git} program twice to ask ({@code git --version}, {@code git config --system --list}),
+ * which the indexer never needs git for, on every run. {@code GIT_CONFIG_NOSYSTEM} still skips it.
+ */
+final class GitConfigs {
+    private static final File SYSTEM = new File("/etc/gitconfig");
+
+    private GitConfigs() {}
+
+    /** Installs the rule, once per process; later calls do nothing. */
+    static synchronized void install() {
+        SystemReader current = SystemReader.getInstance();
+        if (current instanceof FileSystemConfig) {
+            return;
+        }
+        SystemReader.setInstance(new FileSystemConfig(current));
+    }
+
+    private static final class FileSystemConfig extends SystemReader.Delegate {
+        FileSystemConfig(SystemReader delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public FileBasedConfig openSystemConfig(Config parent, FS fs) {
+            File file = StringUtils.isEmptyOrNull(getenv("GIT_CONFIG_NOSYSTEM")) ? SYSTEM : null;
+            return new FileBasedConfig(parent, file, fs) {
+                @Override
+                public void load() throws IOException, ConfigInvalidException {
+                    if (file != null && file.isFile()) {
+                        super.load();
+                    }
+                }
+
+                @Override
+                public boolean isOutdated() {
+                    return file != null && super.isOutdated();
+                }
+            };
+        }
+    }
+}
