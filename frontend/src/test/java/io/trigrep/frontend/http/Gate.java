@@ -122,14 +122,16 @@ final class Gate implements AutoCloseable {
         t.start();
     }
 
-    /** Whether the {@code n} bytes read are one whole ping request. */
+    /** Whether the {@code n} bytes read are one whole ping or heartbeat request. */
     private static boolean isPing(byte[] buffer, int n) {
         try {
             ByteBuffer frame = ByteBuffer.wrap(buffer, 0, n).order(ByteOrder.LITTLE_ENDIAN);
-            return Framing.frameLength(frame, FrameLimits.DEFAULT) == n
-                    && Messages.request(Framing.read(frame, FrameLimits.DEFAULT))
-                                    .which()
-                            == Request.Which.PING;
+            if (Framing.frameLength(frame, FrameLimits.DEFAULT) != n) {
+                return false;
+            }
+            Request.Which which =
+                    Messages.request(Framing.read(frame, FrameLimits.DEFAULT)).which();
+            return which == Request.Which.PING || which == Request.Which.HEARTBEAT;
         } catch (MalformedMessageException | RuntimeException e) {
             return false; // part of a frame, or not one: a search's bytes, held
         }
