@@ -80,7 +80,10 @@ class DemoTest {
         }
         assertThat(listening).hasSize(4);
         assertThat(all).contains("indexing " + CORPUS + " into 3 shards");
-        assertThat(Files.list(data.resolve("shards")).filter(Files::isDirectory).count())
+        assertThat(Files.list(data.resolve("shards"))
+                        .filter(p -> Files.isDirectory(p)
+                                && p.getFileName().toString().startsWith("shard-"))
+                        .count())
                 .isEqualTo(3);
 
         List<ProcessHandle> children = demo.descendants()
