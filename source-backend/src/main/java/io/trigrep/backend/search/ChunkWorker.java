@@ -148,25 +148,18 @@ final class ChunkWorker implements ShownDefinitions.Sink {
     /** Matching lines the matcher reported in the file, shown or not. */
     private int linesFound;
 
-    /**
-     * @param needles        prefilter the lines of {@code compiled.pattern()}
-     * @param operandNeedles for a boolean query, prefilter the lines of each operand; else empty
-     */
     ChunkWorker(
             SearchSpec spec,
-            List<String> needles,
-            List<List<String>> operandNeedles,
+            SearchInputs inputs,
             List<Segment> segments,
-            SymbolHits[] hits,
-            SymbolHits[][] defined,
             FrameSink sink,
             Coordinator coordinator,
             Scratch scratch,
             int batchBytes) {
         this.batchBytes = batchBytes;
         this.segments = segments;
-        this.segmentHits = hits;
-        this.segmentDefined = defined;
+        this.segmentHits = inputs.hits();
+        this.segmentDefined = inputs.defined();
         this.segmentDefinitions = new Definitions[segments.size()];
         this.spec = spec;
         this.compiled = spec.compiled();
@@ -180,13 +173,13 @@ final class ChunkWorker implements ShownDefinitions.Sink {
                         : compiled.pattern() != null
                                 ? LineMatcher.regex(
                                         compiled.pattern(),
-                                        needles,
+                                        inputs.needles(),
                                         compiled.query().caseInsensitive())
                                 : null;
         this.condition = compiled.operands() == null
                 ? null
                 : new FileCondition(
-                        compiled.operands(), operandNeedles, compiled.query().caseInsensitive());
+                        compiled.operands(), inputs.operandNeedles(), compiled.query().caseInsensitive());
         this.shownDefinitions =
                 compiled.operands() != null && compiled.operands().showsDefinitions()
                         ? new ShownDefinitions(this, compiled.operands())
