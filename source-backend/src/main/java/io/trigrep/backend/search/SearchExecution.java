@@ -169,7 +169,7 @@ public final class SearchExecution {
         this.sink = sink;
         this.pool = pool;
         this.parallelism = parallelism.tasks();
-        this.batchBytes = Math.min(ChunkWorker.BATCH_BYTES, parallelism.pieceBytes());
+        this.batchBytes = Math.min(ResultEncoder.BATCH_BYTES, parallelism.pieceBytes());
         this.onEnd = onEnd;
         this.fullScan = spec.compiled().fullScan();
         this.filesOnly = spec.compiled().query().filesOnly();
