@@ -100,13 +100,13 @@ final class WebUi {
             Responses.write(ctx, keepAlive, redirect);
             return;
         }
-        HtmlPages.UiQuery q;
+        UiQuery q;
         try {
             Parameters checked = new Parameters(params);
-            q = new HtmlPages.UiQuery(
+            q = new UiQuery(
                     query,
                     literal(checked),
-                    checked.choice("view", "rank", HtmlPages.UiQuery.VIEWS),
+                    checked.choice("view", "rank", UiQuery.VIEWS),
                     checked.integer("page", 1, 1, Integer.MAX_VALUE));
         } catch (Parameters.Bad e) {
             badParameter(ctx, keepAlive, null, e);
@@ -161,7 +161,7 @@ final class WebUi {
         });
     }
 
-    private void answer(ChannelHandlerContext ctx, boolean keepAlive, HtmlPages.UiQuery q, QueryRun run) {
+    private void answer(ChannelHandlerContext ctx, boolean keepAlive, UiQuery q, QueryRun run) {
         try {
             switch (QueryService.outcome(run)) {
                 case RUNNING -> html(ctx, keepAlive, HttpResponseStatus.OK, ui.running(q, run));
@@ -235,12 +235,12 @@ final class WebUi {
         String path = first(params, "path", "");
         String branch = first(params, "branch", "");
         String query = first(params, "q", "");
-        HtmlPages.UiQuery back;
+        UiQuery back;
         int target;
         int from;
         try {
             Parameters checked = new Parameters(params);
-            back = query.isBlank() ? null : new HtmlPages.UiQuery(query, literal(checked), "rank", 1);
+            back = query.isBlank() ? null : new UiQuery(query, literal(checked), "rank", 1);
             // The line to show comes as line= (a #L fragment never reaches the server); from= pages through
             // windows. Either is 0 or absent when not given.
             target = checked.integer("line", 0, 0, Integer.MAX_VALUE);
@@ -291,7 +291,7 @@ final class WebUi {
         return checked.choice("mode", "regexp", List.of("regexp", "literal")).equals("literal");
     }
 
-    private void badParameter(ChannelHandlerContext ctx, boolean keepAlive, HtmlPages.UiQuery q, Parameters.Bad e) {
+    private void badParameter(ChannelHandlerContext ctx, boolean keepAlive, UiQuery q, Parameters.Bad e) {
         html(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, ui.notice(q, "Bad request", e.getMessage(), null));
     }
 

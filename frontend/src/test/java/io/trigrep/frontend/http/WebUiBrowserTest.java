@@ -295,7 +295,7 @@ class WebUiBrowserTest {
         List<WebElement> packages = browser.findElements(By.cssSelector("section.package"));
         assertThat(packages).isNotEmpty();
         assertThat(packages.get(0).findElements(By.cssSelector(".result")).size())
-                .isBetween(1, HtmlPages.PER_PACKAGE);
+                .isBetween(1, ResultPages.PER_PACKAGE);
         screenshot("packages");
 
         String name = packages.get(0).findElement(By.tagName("h2")).getText();

@@ -74,7 +74,7 @@ class WebUiHttpTest {
                 .contains("href=\"/search?q=return&amp;page=2\"")
                 .contains("href=\"/search?q=return&amp;view=packages\"")
                 .doesNotContain("http-equiv=\"refresh\"");
-        assertThat(html.split("<li class=\"result\">", -1)).hasSize(HtmlPages.PER_PAGE + 1);
+        assertThat(html.split("<li class=\"result\">", -1)).hasSize(ResultPages.PER_PAGE + 1);
 
         String two = get(base, "/search?q=return&page=2").body();
         assertThat(two)

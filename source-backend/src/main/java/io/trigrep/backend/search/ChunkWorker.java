@@ -1,7 +1,6 @@
 package io.trigrep.backend.search;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.trigrep.indexer.filetype.FileType;
 import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.format.DocTable;
@@ -9,11 +8,7 @@ import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.format.Shard;
 import io.trigrep.indexer.segments.Segment;
 import io.trigrep.indexer.symbols.Symbols;
-import io.trigrep.proto.FileMatch;
-import io.trigrep.proto.FileResultsWriter;
 import io.trigrep.proto.GitRefBytes;
-import io.trigrep.proto.MatchLines;
-import io.trigrep.proto.ResultWriter;
 import io.trigrep.query.CompiledQuery;
 import io.trigrep.re2j.Pattern;
 import java.nio.ByteBuffer;
@@ -22,25 +17,14 @@ import java.util.List;
 
 /**
  * Searches the chunks of one search, one at a time, on whichever pool thread runs it: its line
- * matcher, result writer and buffers are made once and reused for every chunk it takes. A chunk's
+ * matcher, result encoder and buffers are made once and reused for every chunk it takes. A chunk's
  * docs may come from several segments of the shard: the worker binds to each doc's segment (its
- * files, symbols and definitions) as it comes to it. It sees its search only through
- * {@link Coordinator}.
+ * files, symbols and definitions) as it comes to it. It decides which files and lines match and
+ * how they rank; {@link ResultEncoder} writes them, and {@link DefinitionLines} makes definition
+ * lines. It sees its search only through {@link Coordinator}.
  */
 final class ChunkWorker implements ShownDefinitions.Sink {
     static final int CHUNK_DOCS = 64;
-    /**
-     * Results go to the connection in batches of this many bytes (or fewer, at a chunk's end).
-     * Each batch is a task for the event loop, which it wakes when idle: few large batches keep
-     * a result-heavy stream's wake-ups and context switches rare (BENCHMARKS.md, "Tried and dropped").
-     */
-    static final int BATCH_BYTES = 256 << 10;
-    /**
-     * A batch's buffer holds this much more than its batch: a batch goes out once it holds
-     * {@code batchBytes}, so its last frame goes past that, and a buffer without room for it grew
-     * (a new buffer, and a copy of the batch) in most batches.
-     */
-    static final int BATCH_HEADROOM = 64 << 10;
 
     /** What a worker asks of the search it works for; every method may be called from any pool thread. */
     interface Coordinator {
@@ -76,8 +60,6 @@ final class ChunkWorker implements ShownDefinitions.Sink {
 
     private final SearchSpec spec;
     private final CompiledQuery compiled;
-    /** Results go out once they take this many bytes: {@link #BATCH_BYTES}, or less for an in-order search's small pieces. */
-    private final int batchBytes;
 
     private final List<Segment> segments;
     /** A sym: query's definitions per segment; null for other queries. */
@@ -108,65 +90,42 @@ final class ChunkWorker implements ShownDefinitions.Sink {
     /** A boolean query's shown sym: operands' lines, merged with the matcher's; null when it shows none. */
     private final ShownDefinitions shownDefinitions;
 
-    private final int[] nameRanges = new int[64];
-    /** A definition line's name occurrences and regex matches together. */
-    private final JoinedRanges joinedRanges = new JoinedRanges();
-    /** While a sym: query's line is written: its definition; null otherwise. */
-    private Definition pending;
-
-    /** Writes a Result per matching line; null when results go by file. */
-    private final ResultWriter writer;
-    /** Writes a file's matching lines as FileResults; null when each line is a Result. */
-    private final FileResultsWriter fileWriter;
+    private final DefinitionLines definitionLines = new DefinitionLines();
+    private final ResultEncoder encoder;
 
     private final int[] chunkSegments = new int[CHUNK_DOCS];
     private final int[] chunk = new int[CHUNK_DOCS];
     private final int[] froms = new int[CHUNK_DOCS];
     private final int[] lines = new int[CHUNK_DOCS];
-    /** Lines of the file being searched whose bounds its matches found, for the context of the next ones. */
-    private final KnownLines known = new KnownLines();
 
     private int pauseAt = -1;
     private int pauseLine;
     private boolean full;
-    private ByteBuf out;
 
     // The file being searched, while its matching lines are reported:
     private int doc;
     private byte[] content;
     private int length;
-    private byte[] pkg;
-    /** The doc's branches and commit when its package is a git repository; null otherwise. */
-    private GitRefBytes git;
 
     private final GitRefCache gitRefs = new GitRefCache();
     private String pathString;
-    private byte[] path;
-    private ByteBuf source;
     private float staticRank;
     private int pathMatches;
     /** Matching lines the matcher reported in the file, shown or not. */
     private int linesFound;
 
-    /**
-     * @param needles        prefilter the lines of {@code compiled.pattern()}
-     * @param operandNeedles for a boolean query, prefilter the lines of each operand; else empty
-     */
+    /** @param batchBytes results go out once they take this many bytes ({@link ResultEncoder#BATCH_BYTES} or less) */
     ChunkWorker(
             SearchSpec spec,
-            List<String> needles,
-            List<List<String>> operandNeedles,
+            SearchInputs inputs,
             List<Segment> segments,
-            SymbolHits[] hits,
-            SymbolHits[][] defined,
             FrameSink sink,
             Coordinator coordinator,
             Scratch scratch,
             int batchBytes) {
-        this.batchBytes = batchBytes;
         this.segments = segments;
-        this.segmentHits = hits;
-        this.segmentDefined = defined;
+        this.segmentHits = inputs.hits();
+        this.segmentDefined = inputs.defined();
         this.segmentDefinitions = new Definitions[segments.size()];
         this.spec = spec;
         this.compiled = spec.compiled();
@@ -180,24 +139,25 @@ final class ChunkWorker implements ShownDefinitions.Sink {
                         : compiled.pattern() != null
                                 ? LineMatcher.regex(
                                         compiled.pattern(),
-                                        needles,
+                                        inputs.needles(),
                                         compiled.query().caseInsensitive())
                                 : null;
         this.condition = compiled.operands() == null
                 ? null
                 : new FileCondition(
-                        compiled.operands(), operandNeedles, compiled.query().caseInsensitive());
+                        compiled.operands(),
+                        inputs.operandNeedles(),
+                        compiled.query().caseInsensitive());
         this.shownDefinitions =
                 compiled.operands() != null && compiled.operands().showsDefinitions()
                         ? new ShownDefinitions(this, compiled.operands())
                         : null;
-        this.writer = spec.fileResults() ? null : new ResultWriter(spec.contextLines());
-        this.fileWriter = spec.fileResults() ? new FileResultsWriter(spec.contextLines()) : null;
+        this.encoder = new ResultEncoder(sink, batchBytes, spec.contextLines(), spec.fileResults());
     }
 
     /** Searches one chunk; returns whether more chunks may follow. What is left to write is in {@link #takeOutput}. */
     boolean search() throws Exception {
-        out = sink.allocator().buffer(batchBytes + BATCH_HEADROOM);
+        encoder.beginChunk();
         int n = coordinator.nextChunk(chunkSegments, chunk, froms, lines);
         for (int i = 0; i < n; i++) {
             if (coordinator.cancelled() || full || coordinator.pastDeadline()) {
@@ -220,7 +180,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
                 }
                 break;
             }
-            coordinator.fileSearched(out);
+            coordinator.fileSearched(encoder.batch());
         }
         if (full) {
             full = false;
@@ -254,17 +214,7 @@ final class ChunkWorker implements ShownDefinitions.Sink {
 
     /** The buffer with the chunk's last results, null if the chunk got none; the caller owns it now. */
     ByteBuf takeOutput() {
-        ByteBuf taken = out;
-        out = null;
-        return taken;
-    }
-
-    /** The batch goes to the sink, and a new one is begun. */
-    private void writeBatch() {
-        ByteBuf full = out;
-        out = null; // the sink owns it now, whether or not the next allocation succeeds
-        sink.write(full);
-        out = sink.allocator().buffer(batchBytes + BATCH_HEADROOM);
+        return encoder.takeOutput();
     }
 
     private void searchDoc(int doc, int from, int line) throws Exception {
@@ -282,10 +232,11 @@ final class ChunkWorker implements ShownDefinitions.Sink {
                 return;
             }
         }
-        git = refs.isRepository() ? gitRefs.of(bound, packageId, refs, branches) : null;
+        GitRefBytes git = refs.isRepository() ? gitRefs.of(bound, packageId, refs, branches) : null;
         if (compiled.query().filesOnly()) {
             // A file-name query: the path is the match; the content is not read.
-            fileMatch(doc, packageName, docPath, docs.rank(doc) * (0.5f + 0.5f * (nameMatches(docPath) ? 1f : 0f)));
+            fileMatch(
+                    doc, packageName, docPath, docs.rank(doc) * (0.5f + 0.5f * (nameMatches(docPath) ? 1f : 0f)), git);
             return;
         }
         ByteBuffer bytes = shard.content(doc);
@@ -293,16 +244,13 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         content = scratch.atLeast(length);
         bytes.get(0, content, 0, length);
         this.doc = doc;
-        pkg = packageName;
+        encoder.startFile(packageName, git, content, length);
         pathString = docPath;
-        path = null;
-        source = null;
         pathMatches = -1;
         staticRank = docs.rank(doc);
         linesFound = 0;
-        known.clear();
         if (hits != null) {
-            definitions(doc, from, line);
+            DefinitionLines.walk(hits, symbols, doc, content, length, from, line, this);
             endFile();
             return;
         }
@@ -320,52 +268,16 @@ final class ChunkWorker implements ShownDefinitions.Sink {
             if (condition != null && from == 0 && linesFound == 0) {
                 // It meets the condition with no line to show (only NOT operands, or an OR whose
                 // shown side is absent): the file itself is the result.
-                fileMatch(doc, packageName, pathString != null ? pathString : docs.path(doc), 0.5f * staticRank);
+                fileMatch(doc, packageName, pathString != null ? pathString : docs.path(doc), 0.5f * staticRank, git);
             }
         }
         endFile();
     }
 
     /** The file's lines are all reported: its last frame of results by file goes out, and its bytes are let go. */
-    private void endFile() throws Exception {
-        if (fileWriter != null && fileWriter.pending() > 0) {
-            fileWriter.writeTo(out);
-            if (out.readableBytes() >= batchBytes) {
-                writeBatch();
-            }
-        }
+    private void endFile() {
+        encoder.endFile();
         content = null;
-    }
-
-    /**
-     * A sym: query's results in this file: each line ctags found a matching definition on, from
-     * line {@code fromLine} (which starts at byte {@code from}) on, with the name's occurrences
-     * marked. Several definitions on one line make one result, the first one's.
-     */
-    private void definitions(int doc, int from, int fromLine) throws CorruptIndexException {
-        int pos = from;
-        int lineNumber = fromLine;
-        int lastLine = -1;
-        for (int hit = hits.firstOf(doc); hit >= 0 && hit < hits.size() && hits.doc(hit) == doc; hit++) {
-            int symbol = hits.symbol(hit);
-            int target = symbols.line(symbol);
-            if (target < fromLine || target == lastLine) {
-                continue;
-            }
-            while (lineNumber < target && pos < length) {
-                pos = LineMatcher.lineEnd(content, length, pos) + 1;
-                lineNumber++;
-            }
-            if (lineNumber != target || pos > length) {
-                return; // past the file's end: ctags read a line this content does not have
-            }
-            int end = LineMatcher.lineEnd(content, length, pos);
-            boolean more = definition(symbol, pos, end, target, nameRanges, 0);
-            if (!more) {
-                return;
-            }
-            lastLine = target;
-        }
     }
 
     /**
@@ -376,48 +288,22 @@ final class ChunkWorker implements ShownDefinitions.Sink {
      */
     @Override
     public boolean definition(int symbol, int lineStart, int lineEnd, int lineNumber, int[] ranges, int rangeCount) {
-        int count;
         try {
-            byte[] name = utf8(symbols.nameBytes(symbols.nameId(symbol)));
-            count = occurrences(name, lineStart, lineEnd);
-            String kind = symbols.kind(symbol);
-            pending = new Definition(
-                    name,
-                    kind.getBytes(StandardCharsets.UTF_8),
-                    symbols.scope(symbol).getBytes(StandardCharsets.UTF_8),
-                    symbols.language(symbol).getBytes(StandardCharsets.UTF_8),
-                    staticRank * SymbolKinds.weight(kind) * (condition == null ? 1f : Ranking.DEFINITION_BOOST));
+            return definitionLines.write(
+                    symbols,
+                    symbol,
+                    staticRank,
+                    condition == null ? 1f : Ranking.DEFINITION_BOOST,
+                    content,
+                    lineStart,
+                    lineEnd,
+                    lineNumber,
+                    ranges,
+                    rangeCount,
+                    this);
         } catch (CorruptIndexException e) {
             throw new IllegalStateException("cannot read the definitions of doc " + doc + ": " + e.getMessage(), e);
         }
-        boolean more;
-        if (rangeCount == 0) {
-            more = line(lineStart, lineEnd, lineNumber, nameRanges, count);
-        } else {
-            int n = joinedRanges.join(nameRanges, count, ranges, rangeCount);
-            more = line(lineStart, lineEnd, lineNumber, joinedRanges.ranges(), n);
-        }
-        pending = null;
-        return more;
-    }
-
-    /** The name's occurrences in {@code content[start, end)}, as absolute pairs in {@link #nameRanges}; how many. */
-    private int occurrences(byte[] name, int start, int end) {
-        int n = name.length;
-        int count = 0;
-        for (int at = start; n > 0 && at + n <= end && count < nameRanges.length / 2; at++) {
-            int k = 0;
-            while (k < n && content[at + k] == name[k]) {
-                k++;
-            }
-            if (k == n) {
-                nameRanges[2 * count] = at;
-                nameRanges[2 * count + 1] = at + n;
-                count++;
-                at += n - 1;
-            }
-        }
-        return count;
     }
 
     /** Whether a positive path filter matches the file's name (the part after the last /), not only a folder's. */
@@ -431,37 +317,16 @@ final class ChunkWorker implements ShownDefinitions.Sink {
         return false;
     }
 
-    private static byte[] utf8(ByteBuffer bytes) {
-        byte[] out = new byte[bytes.remaining()];
-        bytes.duplicate().get(out);
-        return out;
-    }
-
-    private static final byte[] NO_LANGUAGE = new byte[0];
-
-    /** A sym: query's definition on the line being written, read once from the symbols file. */
-    @SuppressWarnings("ArrayRecordComponent") // UTF-8 carried to the writer, never compared
-    private record Definition(byte[] name, byte[] kind, byte[] scope, byte[] language, float ranking) {}
-
     /** Writes a whole file as one result, counted as a line result is. */
-    private void fileMatch(int doc, byte[] packageName, String docPath, float ranking) throws Exception {
+    private void fileMatch(int doc, byte[] packageName, String docPath, float ranking, GitRefBytes git)
+            throws Exception {
         long count = coordinator.countResult();
         if (count > spec.maxResults()) {
             full = true;
             return;
         }
-        FileType type = FileType.ofId(docs.fileType(doc));
-        FileMatch.write(
-                out,
-                packageName,
-                docPath.getBytes(StandardCharsets.UTF_8),
-                ranking,
-                docs.contentLength(doc),
-                type == FileType.UNKNOWN ? NO_LANGUAGE : type.displayName().getBytes(StandardCharsets.UTF_8),
-                git);
-        if (out.readableBytes() >= batchBytes) {
-            writeBatch();
-        }
+        encoder.fileMatch(
+                packageName, docPath, ranking, docs.contentLength(doc), FileType.ofId(docs.fileType(doc)), git);
     }
 
     @Override
@@ -475,8 +340,8 @@ final class ChunkWorker implements ShownDefinitions.Sink {
             full = true;
             return false;
         }
-        if (path == null) {
-            // Per file, once it has a match: its path, whether the pattern matches it, and a view of its bytes.
+        if (!encoder.hasPath()) {
+            // Per file, once it has a match: its path, and whether the pattern matches it.
             if (pathString == null) {
                 try {
                     pathString = docs.path(doc);
@@ -484,16 +349,13 @@ final class ChunkWorker implements ShownDefinitions.Sink {
                     throw new IllegalStateException("cannot read the path of doc " + doc + ": " + e.getMessage(), e);
                 }
             }
-            path = pathString.getBytes(StandardCharsets.UTF_8);
             pathMatches = compiled.pattern() != null
                             && compiled.pattern().matcher(pathString).find()
                     ? 1
                     : 0;
-            source = Unpooled.wrappedBuffer(content, 0, length);
-            if (fileWriter != null) {
-                fileWriter.file(pkg, path, source, git);
-            }
+            encoder.firstMatch(pathString.getBytes(StandardCharsets.UTF_8));
         }
+        DefinitionLines.Definition pending = definitionLines.pending();
         float ranking;
         if (pending != null) {
             ranking = pending.ranking();
@@ -507,51 +369,17 @@ final class ChunkWorker implements ShownDefinitions.Sink {
             ranking = Ranking.of(
                     staticRank, content, lineStart, lineEnd, ranges[0], ranges[1], pathMatches == 1, defines);
         }
-        if (fileWriter != null) {
-            fileWriter.start(lineNumber, ranking);
-            if (pending != null) {
-                fileWriter.symbol(pending.name(), pending.kind(), pending.scope(), pending.language());
-            }
-            lines(fileWriter, lineStart, lineEnd, lineNumber, ranges, rangeCount);
-            fileWriter.add(out);
-            if (!fileWriter.frameDue()) {
-                return true;
-            }
-            fileWriter.writeTo(out);
-        } else {
-            writer.start(pkg, path, source, lineNumber, ranking, git);
-            if (pending != null) {
-                writer.symbol(pending.name(), pending.kind(), pending.scope(), pending.language());
-            }
-            lines(writer, lineStart, lineEnd, lineNumber, ranges, rangeCount);
-            writer.writeTo(out);
-        }
-        if (out.readableBytes() >= batchBytes) {
-            writeBatch();
-            if (!sink.isWritable()) {
-                // Pause inside the file: it is handed back and resumes at the next line.
-                pauseAt = lineEnd + 1;
-                pauseLine = lineNumber + 1;
-                return false;
-            }
+        if (!encoder.line(lineStart, lineEnd, lineNumber, ranking, pending, ranges, rangeCount)) {
+            // Pause inside the file: it is handed back and resumes at the next line.
+            pauseAt = lineEnd + 1;
+            pauseLine = lineNumber + 1;
+            return false;
         }
         return true;
     }
 
     @Override
     public int knownEnd(int number) {
-        return known.knownEnd(number);
-    }
-
-    /** Gives {@code w} the matching line, the context lines around it ({@link KnownLines#around}) and its ranges (absolute pairs in {@code ranges}). */
-    private void lines(MatchLines w, int lineStart, int lineEnd, int lineNumber, int[] ranges, int rangeCount) {
-        known.around(content, length, lineStart, lineEnd, lineNumber, spec.contextLines(), w);
-        // On a long line only the matches in the shown window are written: stop at the first past it.
-        for (int i = 0; i < rangeCount; i++) {
-            if (w.range(ranges[2 * i] - lineStart, ranges[2 * i + 1] - lineStart)
-                    .pastWindow()) {
-                break;
-            }
-        }
+        return encoder.knownEnd(number);
     }
 }

@@ -18,7 +18,7 @@ public interface FrameSink {
      * The capacity of the buffers a search fills with batches of results, from {@link #allocator}:
      * an allocator may keep buffers of this size for the next batches.
      */
-    int BATCH_CAPACITY = ChunkWorker.BATCH_BYTES + ChunkWorker.BATCH_HEADROOM;
+    int BATCH_CAPACITY = ResultEncoder.BATCH_BYTES + ResultEncoder.BATCH_HEADROOM;
 
     ByteBufAllocator allocator();
 }

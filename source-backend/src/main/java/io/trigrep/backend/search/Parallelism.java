@@ -21,7 +21,7 @@ public record Parallelism(int tasks, boolean inOrder, int pieceBytes, int window
 
     /** {@code tasks} tasks, whose results leave in whatever order they are found. */
     public static Parallelism unordered(int tasks) {
-        return new Parallelism(tasks, false, ChunkWorker.BATCH_BYTES, 1);
+        return new Parallelism(tasks, false, ResultEncoder.BATCH_BYTES, 1);
     }
 
     /**
@@ -29,7 +29,7 @@ public record Parallelism(int tasks, boolean inOrder, int pieceBytes, int window
      * busy while one searches a large file, at about a megabyte of held results a task.
      */
     public static Parallelism inOrder(int tasks) {
-        return new Parallelism(tasks, true, ChunkWorker.BATCH_BYTES, 4 * tasks);
+        return new Parallelism(tasks, true, ResultEncoder.BATCH_BYTES, 4 * tasks);
     }
 
     /** True when results are held and reordered: in order with more than one task (one task is in order anyway). */

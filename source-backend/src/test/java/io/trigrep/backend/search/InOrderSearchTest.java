@@ -308,7 +308,7 @@ class InOrderSearchTest {
             int cap = caps[random.nextInt(caps.length)];
             int context = random.nextInt(3);
             boolean byFile = random.nextBoolean();
-            int[] pieceBytes = {200, 4_096, 65_536, ChunkWorker.BATCH_BYTES};
+            int[] pieceBytes = {200, 4_096, 65_536, ResultEncoder.BATCH_BYTES};
             Parallelism parallelism = new Parallelism(
                     2 + random.nextInt(3), true, pieceBytes[random.nextInt(pieceBytes.length)], 1 + random.nextInt(12));
             Random stalls = random.nextBoolean() ? new Random(round) : null;

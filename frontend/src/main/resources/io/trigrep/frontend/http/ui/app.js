@@ -113,7 +113,7 @@ function showQueryError(message, position) {
   document.querySelector('.progress').hidden = true;
 }
 
-// One result, with the markup HtmlPages.result renders on the server.
+// One result, with the markup ResultItem.result renders on the server.
 function resultItem(r) {
   if (r.kind === 'file') return fileItem(r);
   const params = new URLSearchParams(location.search);
@@ -147,7 +147,7 @@ function resultItem(r) {
   return item;
 }
 
-// A whole file (a file-name query's result), with the markup HtmlPages.file renders.
+// A whole file (a file-name query's result), with the markup ResultItem.file renders.
 function fileItem(r) {
   const params = new URLSearchParams(location.search);
   const show = new URLSearchParams({ package: r.package, path: r.path, q: params.get('q') || '' });
@@ -163,7 +163,7 @@ function fileItem(r) {
   return item;
 }
 
-// A file size as HtmlPages.size writes it: 812 B, 4.1 KiB, 12 MiB.
+// A file size as ResultItem.size writes it: 812 B, 4.1 KiB, 12 MiB.
 function size(bytes) {
   if (bytes < 1024) return `${bytes} B`;
   const units = ['KiB', 'MiB', 'GiB', 'TiB'];
@@ -182,7 +182,7 @@ function contextLine(number, text, cuts) {
   return line;
 }
 
-// The ellipsis where a line was cut, with the markup HtmlPages.cutMark renders.
+// The ellipsis where a line was cut, with the markup PageLayout.cutMark renders.
 function cutMark(cut) {
   const mark = element('span', 'cut', '…');
   mark.title = `line cut: ${new Intl.NumberFormat('en').format(cut.bytes)} bytes`;
