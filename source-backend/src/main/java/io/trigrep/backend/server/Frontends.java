@@ -12,8 +12,15 @@ import java.util.function.LongSupplier;
  * learnt of it. A switch to a new generation is told to an update only once every frontend heard
  * from within {@code lease} has learnt it ({@link #awaitLearnt}): until then one of them may still
  * answer from its cache of the generation replaced.
+ *
+ * <p>Anyone who can reach the port can send heartbeats with made-up ids, so what is kept is
+ * bounded: frontends silent past the lease are dropped as new ones come, and past {@link #MOST}
+ * at once a new id is not tracked (an update then does not wait for it).
  */
 final class Frontends {
+    /** The most frontends tracked at once. */
+    static final int MOST = 1024;
+
     private record Heard(long known, long atNanos) {}
 
     private final long leaseNanos;
@@ -31,7 +38,14 @@ final class Frontends {
 
     /** Frontend {@code frontend} pinged: it has learnt generation {@code known} of this backend. */
     synchronized void heard(long frontend, long known) {
-        heard.put(frontend, new Heard(known, nanos.getAsLong()));
+        long now = nanos.getAsLong();
+        if (heard.size() >= MOST && !heard.containsKey(frontend)) {
+            heard.values().removeIf(h -> now - h.atNanos() > leaseNanos);
+            if (heard.size() >= MOST) {
+                return;
+            }
+        }
+        heard.put(frontend, new Heard(known, now));
         notifyAll();
     }
 

@@ -37,6 +37,19 @@ class FrontendsTest {
     }
 
     @Test
+    void madeUpIdsCannotGrowWhatIsKeptPastTheBound() throws Exception {
+        for (long id = 1; id <= 10 * Frontends.MOST; id++) {
+            frontends.heard(id, 6);
+        }
+        // Only the first MOST are waited for; the rest were not kept.
+        assertThat(frontends.awaitLearnt(7, Duration.ZERO)).isEqualTo(Frontends.MOST);
+        // Once those fall silent past the lease, new frontends are tracked again.
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(3));
+        frontends.heard(-1, 6);
+        assertThat(frontends.awaitLearnt(7, Duration.ZERO)).isEqualTo(1);
+    }
+
+    @Test
     void aHeartbeatWakesTheWait() throws Exception {
         Frontends real = new Frontends(Duration.ofMinutes(1));
         real.heard(1, 6);
