@@ -14,6 +14,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
+import java.util.function.Consumer;
 import org.capnproto.MessageBuilder;
 
 /**
@@ -75,23 +76,33 @@ public final class BackendClient {
 
     /** Pings a backend: null when it answered with its status within {@code timeoutMillis}, else why not. */
     public static String ping(Tls tls, InetSocketAddress backend, int timeoutMillis) {
+        return ping(tls, backend, Messages.ping(), timeoutMillis, answer -> {});
+    }
+
+    /**
+     * Sends {@code request}, a ping or a heartbeat, and hands its answer to {@code answered}
+     * (on this thread, before returning): null when the answer was a status within {@code
+     * timeoutMillis}, else why not.
+     */
+    public static String ping(
+            Tls tls,
+            InetSocketAddress backend,
+            MessageBuilder request,
+            int timeoutMillis,
+            Consumer<Response.Reader> answered) {
         try {
-            MessageBuilder ping = Messages.ping();
-            ByteBuffer frame = ask(tls, backend, ping, timeoutMillis, timeoutMillis);
+            ByteBuffer frame = ask(tls, backend, request, timeoutMillis, timeoutMillis);
             if (frame == null) {
                 return "closed without answering";
             }
-            Response.Which which = Messages.peekResponse(frame);
-            if (which == Response.Which.STATUS) {
-                return null;
-            }
-            // A backend that is up but not serving (verifying or corrupt shard) says why.
-            return which == Response.Which.ERROR
-                    ? Messages.response(Framing.read(frame, FrameLimits.DEFAULT))
-                            .getError()
-                            .getMessage()
-                            .toString()
-                    : "no status";
+            Response.Reader answer = Messages.response(Framing.read(frame, FrameLimits.DEFAULT));
+            answered.accept(answer);
+            return switch (answer.which()) {
+                case STATUS -> null;
+                // A backend that is up but not serving (verifying or corrupt shard) says why.
+                case ERROR -> answer.getError().getMessage().toString();
+                default -> "no status";
+            };
         } catch (IOException | RuntimeException e) {
             String tlsReason = Tls.reason(e);
             return tlsReason != null ? tlsReason : e.getMessage() == null ? e.toString() : e.getMessage();

@@ -2,13 +2,9 @@ package io.trigrep.frontend.fanout;
 
 import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Failure;
-import io.trigrep.proto.FrameLimits;
-import io.trigrep.proto.Framing;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Response;
 import io.trigrep.proto.Tls;
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -69,39 +65,22 @@ final class ReplicaHealth implements AutoCloseable {
         }
 
         void beat() {
-            if (plain) {
-                replica.pinged(BackendClient.ping(tls, replica.address(), TIMEOUT_MILLIS));
-                return;
-            }
-            MessageBuilder heartbeat = Messages.heartbeat(frontend, known);
+            MessageBuilder request = plain ? Messages.ping() : Messages.heartbeat(frontend, known);
             long askedAt = generations.tick();
-            try {
-                ByteBuffer frame = BackendClient.ask(tls, replica.address(), heartbeat, TIMEOUT_MILLIS, TIMEOUT_MILLIS);
-                if (frame == null) {
-                    replica.pinged("closed without answering");
-                    return;
+            long[] learnt = {known};
+            replica.pinged(BackendClient.ping(tls, replica.address(), request, TIMEOUT_MILLIS, answer -> {
+                if (answer.which() == Response.Which.STATUS) {
+                    learnt[0] = answer.getStatus().getGeneration();
+                    generations.learn(shard, learnt[0], askedAt);
+                } else if (answer.which() == Response.Which.ERROR) {
+                    // An older backend refuses a heartbeat as an unknown request: ping it plainly.
+                    plain |= answer.getError().getCode() == Failure.Code.BAD_REQUEST;
                 }
-                Response.Reader answer = Messages.response(Framing.read(frame, FrameLimits.DEFAULT));
-                switch (answer.which()) {
-                    case STATUS -> {
-                        long generation = answer.getStatus().getGeneration();
-                        generations.learn(shard, generation, askedAt);
-                        replica.pinged(null);
-                        if (generation != known) {
-                            // Says at once that it learnt the switch: an update is waiting for that.
-                            known = generation;
-                            beat();
-                        }
-                    }
-                    case ERROR -> {
-                        plain = answer.getError().getCode() == Failure.Code.BAD_REQUEST;
-                        replica.pinged(answer.getError().getMessage().toString());
-                    }
-                    default -> replica.pinged("no status");
-                }
-            } catch (IOException | RuntimeException e) {
-                String tlsReason = Tls.reason(e);
-                replica.pinged(tlsReason != null ? tlsReason : e.getMessage() == null ? e.toString() : e.getMessage());
+            }));
+            if (learnt[0] != known) {
+                // Says at once that it learnt the switch: an update is waiting for that.
+                known = learnt[0];
+                beat();
             }
         }
     }

@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 
 /**
- * The 1 MiB direct buffers tees gather their appends in, kept across queries: the JVM zeroes a
+ * The direct buffers ({@link #BUFFER_BYTES} each) tees gather their appends in, kept across queries: the JVM zeroes a
  * new direct buffer and the kernel faults its fresh pages in one by one, a cost a selective query,
  * which tees a few kilobytes, must not pay per query.
  *
