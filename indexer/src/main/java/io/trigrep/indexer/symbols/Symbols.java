@@ -49,21 +49,21 @@ public final class Symbols implements Closeable {
         this.nameTable = this.scopeTable = this.kindTable = null;
     }
 
-    private Symbols(MappedFile file, int[] counts, long[] sections) throws CorruptIndexException {
+    private Symbols(MappedFile file, SymbolsLayout layout) throws CorruptIndexException {
         this.absentReason = null;
         this.file = file;
-        this.docs = counts[0];
-        this.symbols = counts[1];
-        this.names = counts[2];
-        this.trigrams = counts[5];
-        this.docStartAt = sections[1];
-        this.byNameAt = sections[2];
-        this.nameStartAt = sections[3];
-        this.postingsAt = sections[7];
-        this.trigramsAt = sections[8];
-        this.nameTable = new StringTable(file, sections[4], counts[2]);
-        this.scopeTable = new StringTable(file, sections[5], counts[3]);
-        this.kindTable = new StringTable(file, sections[6], counts[4]);
+        this.docs = layout.docs();
+        this.symbols = layout.symbols();
+        this.names = layout.names();
+        this.trigrams = layout.trigrams();
+        this.docStartAt = layout.docStartAt();
+        this.byNameAt = layout.byNameAt();
+        this.nameStartAt = layout.nameStartAt();
+        this.postingsAt = layout.postingsAt();
+        this.trigramsAt = layout.trigramsAt();
+        this.nameTable = new StringTable(file, layout.nameTableAt(), layout.names());
+        this.scopeTable = new StringTable(file, layout.scopeTableAt(), layout.scopes());
+        this.kindTable = new StringTable(file, layout.kindTableAt(), layout.kinds());
     }
 
     /**
@@ -86,7 +86,7 @@ public final class Symbols implements Closeable {
         if (manifest != null && opened.docs != manifest.docs()) {
             throw new CorruptIndexException(
                     path,
-                    opened.file.size() - Envelope.FOOTER - SymbolsWriter.DIRECTORY_BYTES,
+                    SymbolsLayout.directoryAt(opened.file),
                     "symbols cover " + opened.docs + " docs, the manifest " + manifest.docs());
         }
         return opened;
@@ -94,61 +94,7 @@ public final class Symbols implements Closeable {
 
     static Symbols openFile(Path path) throws IOException {
         MappedFile file = MappedFile.open(path);
-        Envelope.check(file, Envelope.KIND_SYMBOLS);
-        long directory = file.size() - Envelope.FOOTER - SymbolsWriter.DIRECTORY_BYTES;
-        if (directory < Envelope.HEADER) {
-            throw new CorruptIndexException(path, Math.max(0, directory), "no room for the directory");
-        }
-        int[] counts = new int[6];
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] = file.getInt(directory + 4L * i);
-            if (counts[i] < 0) {
-                throw new CorruptIndexException(path, directory + 4L * i, "negative count " + counts[i]);
-            }
-        }
-        long[] sections = new long[9];
-        for (int i = 0; i < sections.length; i++) {
-            sections[i] = file.getLong(directory + 24 + 8L * i);
-        }
-        long[] expected = new long[9];
-        expected[0] = Envelope.HEADER;
-        expected[1] = expected[0] + (long) SymbolsWriter.RECORD_BYTES * counts[1];
-        expected[2] = expected[1] + 4L * (counts[0] + 1L);
-        expected[3] = expected[2] + 4L * counts[1];
-        expected[4] = expected[3] + 4L * (counts[2] + 1L);
-        for (int i = 0; i < 3; i++) {
-            // each string table's end comes from its last offset, read within the file
-            long at = expected[4 + i];
-            if (sections[4 + i] != at || at + 4L * (counts[2 + i] + 1L) > directory) {
-                throw new CorruptIndexException(
-                        path,
-                        directory + 24 + 8L * (4 + i),
-                        "string table " + i + " at " + sections[4 + i] + ", expected " + at);
-            }
-            long bytes = file.getInt(at + 4L * counts[2 + i]) & 0xffffffffL;
-            expected[5 + i] = at + 4L * (counts[2 + i] + 1L) + bytes;
-        }
-        expected[8] = directory - (long) SymbolsWriter.TRIGRAM_ENTRY_BYTES * counts[5];
-        for (int i = 0; i < sections.length; i++) {
-            if (sections[i] != expected[i] || (i > 0 && sections[i] < sections[i - 1])) {
-                throw new CorruptIndexException(
-                        path,
-                        directory + 24 + 8L * i,
-                        "directory sections do not add up: section " + i + " at " + sections[i] + ", expected "
-                                + expected[i]);
-            }
-        }
-        if (file.getInt(sections[2] - 4) != counts[1] || file.getInt(sections[1]) != 0) {
-            throw new CorruptIndexException(path, sections[1], "doc table does not run from symbol 0 to " + counts[1]);
-        }
-        if (file.getInt(sections[4] - 4) != counts[1]) {
-            throw new CorruptIndexException(path, sections[4] - 4, "name table does not end at symbol " + counts[1]);
-        }
-        if (counts[4] > SymbolsWriter.MAX_KINDS) {
-            throw new CorruptIndexException(
-                    path, directory + 16, counts[4] + " kinds and languages, at most " + SymbolsWriter.MAX_KINDS);
-        }
-        return new Symbols(file, counts, sections);
+        return new Symbols(file, SymbolsLayout.read(file));
     }
 
     /** A shard without symbols, for {@code reason}. */
