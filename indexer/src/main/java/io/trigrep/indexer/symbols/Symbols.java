@@ -35,18 +35,18 @@ public final class Symbols implements Closeable {
     private final long docStartAt;
     private final long byNameAt;
     private final long nameStartAt;
-    private final long trigramsAt;
-    private final long postingsAt;
     private final StringTable nameTable;
     private final StringTable scopeTable;
     private final StringTable kindTable;
+    private final NameLookup nameLookup;
 
     private Symbols(String absentReason) {
         this.absentReason = absentReason;
         this.file = null;
         this.docs = this.symbols = this.names = this.trigrams = 0;
-        this.docStartAt = this.byNameAt = this.nameStartAt = this.trigramsAt = this.postingsAt = 0;
+        this.docStartAt = this.byNameAt = this.nameStartAt = 0;
         this.nameTable = this.scopeTable = this.kindTable = null;
+        this.nameLookup = null;
     }
 
     private Symbols(MappedFile file, SymbolsLayout layout) throws CorruptIndexException {
@@ -59,11 +59,10 @@ public final class Symbols implements Closeable {
         this.docStartAt = layout.docStartAt();
         this.byNameAt = layout.byNameAt();
         this.nameStartAt = layout.nameStartAt();
-        this.postingsAt = layout.postingsAt();
-        this.trigramsAt = layout.trigramsAt();
         this.nameTable = new StringTable(file, layout.nameTableAt(), layout.names());
         this.scopeTable = new StringTable(file, layout.scopeTableAt(), layout.scopes());
         this.kindTable = new StringTable(file, layout.kindTableAt(), layout.kinds());
+        this.nameLookup = new NameLookup(file, layout, nameTable);
     }
 
     /**
@@ -238,37 +237,7 @@ public final class Symbols implements Closeable {
      */
     public PostingIterator namesWithTrigram(int trigram, PostingIterator reuse) throws CorruptIndexException {
         requirePresent();
-        int lo = 0;
-        int hi = trigrams - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            int key = file.getInt(trigramsAt + (long) SymbolsWriter.TRIGRAM_ENTRY_BYTES * mid);
-            if (key < trigram) {
-                lo = mid + 1;
-            } else if (key > trigram) {
-                hi = mid - 1;
-            } else {
-                long entry = trigramsAt + (long) SymbolsWriter.TRIGRAM_ENTRY_BYTES * mid;
-                int count = file.getInt(entry + 4);
-                long start = file.getLong(entry + 8);
-                long end =
-                        mid + 1 < trigrams ? file.getLong(entry + 8 + SymbolsWriter.TRIGRAM_ENTRY_BYTES) : trigramsAt;
-                if (count < 1
-                        || count > names
-                        || start < postingsAt
-                        || end < start
-                        || end > trigramsAt
-                        || end - start > MappedFile.DEFAULT_MAX_SPAN) {
-                    throw new CorruptIndexException(
-                            file.path(),
-                            entry,
-                            "name list of trigram 0x" + Integer.toHexString(trigram) + ": " + count + " names in ["
-                                    + start + ", " + end + ")");
-                }
-                return reuse.reset(file.slice(start, (int) (end - start)), count, names, file.path(), start);
-            }
-        }
-        return reuse.reset(ByteBuffer.allocate(0), 0, names, file.path(), trigramsAt);
+        return nameLookup.namesWithTrigram(trigram, reuse);
     }
 
     /**
@@ -280,51 +249,13 @@ public final class Symbols implements Closeable {
             throw new IllegalArgumentException("namesWithAll needs at least one trigram; use scanNames");
         }
         requirePresent();
-        PostingIterator[] lists = new PostingIterator[trigrams.length];
-        for (int i = 0; i < trigrams.length; i++) {
-            lists[i] = namesWithTrigram(trigrams[i], new PostingIterator());
-        }
-        Arrays.sort(lists, (a, b) -> Integer.compare(a.cost(), b.cost()));
-        int[] out = new int[Math.min(16, lists[0].cost())];
-        int n = 0;
-        int candidate = lists[0].next();
-        while (candidate != PostingIterator.NO_MORE_DOCS) {
-            int agreed = candidate;
-            for (int i = 1; i < lists.length && agreed == candidate; i++) {
-                agreed = lists[i].advance(candidate);
-            }
-            if (agreed == PostingIterator.NO_MORE_DOCS) {
-                break;
-            }
-            if (agreed != candidate) {
-                candidate = lists[0].advance(agreed);
-                continue;
-            }
-            if (test.test(nameTable.string(candidate))) {
-                if (n == out.length) {
-                    out = Arrays.copyOf(out, 2 * n);
-                }
-                out[n++] = candidate;
-            }
-            candidate = lists[0].next();
-        }
-        return Arrays.copyOf(out, n);
+        return nameLookup.namesWithAll(trigrams, test);
     }
 
     /** The ids of every name {@code test} accepts, increasing: a scan of the whole name table. */
     public int[] scanNames(Predicate<String> test) throws CorruptIndexException {
         requirePresent();
-        int[] out = new int[16];
-        int n = 0;
-        for (int id = 0; id < names; id++) {
-            if (test.test(nameTable.string(id))) {
-                if (n == out.length) {
-                    out = Arrays.copyOf(out, 2 * n);
-                }
-                out[n++] = id;
-            }
-        }
-        return Arrays.copyOf(out, n);
+        return nameLookup.scanNames(test);
     }
 
     // --- one symbol ---
