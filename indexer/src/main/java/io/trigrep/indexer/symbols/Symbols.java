@@ -9,7 +9,6 @@ import io.trigrep.indexer.format.ShardFiles;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -36,35 +35,34 @@ public final class Symbols implements Closeable {
     private final long docStartAt;
     private final long byNameAt;
     private final long nameStartAt;
-    private final long trigramsAt;
-    private final long postingsAt;
     private final StringTable nameTable;
     private final StringTable scopeTable;
     private final StringTable kindTable;
+    private final NameLookup nameLookup;
 
     private Symbols(String absentReason) {
         this.absentReason = absentReason;
         this.file = null;
         this.docs = this.symbols = this.names = this.trigrams = 0;
-        this.docStartAt = this.byNameAt = this.nameStartAt = this.trigramsAt = this.postingsAt = 0;
+        this.docStartAt = this.byNameAt = this.nameStartAt = 0;
         this.nameTable = this.scopeTable = this.kindTable = null;
+        this.nameLookup = null;
     }
 
-    private Symbols(MappedFile file, int[] counts, long[] sections) throws CorruptIndexException {
+    private Symbols(MappedFile file, SymbolsLayout layout) throws CorruptIndexException {
         this.absentReason = null;
         this.file = file;
-        this.docs = counts[0];
-        this.symbols = counts[1];
-        this.names = counts[2];
-        this.trigrams = counts[5];
-        this.docStartAt = sections[1];
-        this.byNameAt = sections[2];
-        this.nameStartAt = sections[3];
-        this.postingsAt = sections[7];
-        this.trigramsAt = sections[8];
-        this.nameTable = new StringTable(file, sections[4], counts[2]);
-        this.scopeTable = new StringTable(file, sections[5], counts[3]);
-        this.kindTable = new StringTable(file, sections[6], counts[4]);
+        this.docs = layout.docs();
+        this.symbols = layout.symbols();
+        this.names = layout.names();
+        this.trigrams = layout.trigrams();
+        this.docStartAt = layout.docStartAt();
+        this.byNameAt = layout.byNameAt();
+        this.nameStartAt = layout.nameStartAt();
+        this.nameTable = new StringTable(file, layout.nameTableAt(), layout.names());
+        this.scopeTable = new StringTable(file, layout.scopeTableAt(), layout.scopes());
+        this.kindTable = new StringTable(file, layout.kindTableAt(), layout.kinds());
+        this.nameLookup = new NameLookup(file, layout, nameTable);
     }
 
     /**
@@ -87,7 +85,7 @@ public final class Symbols implements Closeable {
         if (manifest != null && opened.docs != manifest.docs()) {
             throw new CorruptIndexException(
                     path,
-                    opened.file.size() - Envelope.FOOTER - SymbolsWriter.DIRECTORY_BYTES,
+                    SymbolsLayout.directoryAt(opened.file),
                     "symbols cover " + opened.docs + " docs, the manifest " + manifest.docs());
         }
         return opened;
@@ -95,61 +93,7 @@ public final class Symbols implements Closeable {
 
     static Symbols openFile(Path path) throws IOException {
         MappedFile file = MappedFile.open(path);
-        Envelope.check(file, Envelope.KIND_SYMBOLS);
-        long directory = file.size() - Envelope.FOOTER - SymbolsWriter.DIRECTORY_BYTES;
-        if (directory < Envelope.HEADER) {
-            throw new CorruptIndexException(path, Math.max(0, directory), "no room for the directory");
-        }
-        int[] counts = new int[6];
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] = file.getInt(directory + 4L * i);
-            if (counts[i] < 0) {
-                throw new CorruptIndexException(path, directory + 4L * i, "negative count " + counts[i]);
-            }
-        }
-        long[] sections = new long[9];
-        for (int i = 0; i < sections.length; i++) {
-            sections[i] = file.getLong(directory + 24 + 8L * i);
-        }
-        long[] expected = new long[9];
-        expected[0] = Envelope.HEADER;
-        expected[1] = expected[0] + (long) SymbolsWriter.RECORD_BYTES * counts[1];
-        expected[2] = expected[1] + 4L * (counts[0] + 1L);
-        expected[3] = expected[2] + 4L * counts[1];
-        expected[4] = expected[3] + 4L * (counts[2] + 1L);
-        for (int i = 0; i < 3; i++) {
-            // each string table's end comes from its last offset, read within the file
-            long at = expected[4 + i];
-            if (sections[4 + i] != at || at + 4L * (counts[2 + i] + 1L) > directory) {
-                throw new CorruptIndexException(
-                        path,
-                        directory + 24 + 8L * (4 + i),
-                        "string table " + i + " at " + sections[4 + i] + ", expected " + at);
-            }
-            long bytes = file.getInt(at + 4L * counts[2 + i]) & 0xffffffffL;
-            expected[5 + i] = at + 4L * (counts[2 + i] + 1L) + bytes;
-        }
-        expected[8] = directory - (long) SymbolsWriter.TRIGRAM_ENTRY_BYTES * counts[5];
-        for (int i = 0; i < sections.length; i++) {
-            if (sections[i] != expected[i] || (i > 0 && sections[i] < sections[i - 1])) {
-                throw new CorruptIndexException(
-                        path,
-                        directory + 24 + 8L * i,
-                        "directory sections do not add up: section " + i + " at " + sections[i] + ", expected "
-                                + expected[i]);
-            }
-        }
-        if (file.getInt(sections[2] - 4) != counts[1] || file.getInt(sections[1]) != 0) {
-            throw new CorruptIndexException(path, sections[1], "doc table does not run from symbol 0 to " + counts[1]);
-        }
-        if (file.getInt(sections[4] - 4) != counts[1]) {
-            throw new CorruptIndexException(path, sections[4] - 4, "name table does not end at symbol " + counts[1]);
-        }
-        if (counts[4] > SymbolsWriter.MAX_KINDS) {
-            throw new CorruptIndexException(
-                    path, directory + 16, counts[4] + " kinds and languages, at most " + SymbolsWriter.MAX_KINDS);
-        }
-        return new Symbols(file, counts, sections);
+        return new Symbols(file, SymbolsLayout.read(file));
     }
 
     /** A shard without symbols, for {@code reason}. */
@@ -293,37 +237,7 @@ public final class Symbols implements Closeable {
      */
     public PostingIterator namesWithTrigram(int trigram, PostingIterator reuse) throws CorruptIndexException {
         requirePresent();
-        int lo = 0;
-        int hi = trigrams - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            int key = file.getInt(trigramsAt + (long) SymbolsWriter.TRIGRAM_ENTRY_BYTES * mid);
-            if (key < trigram) {
-                lo = mid + 1;
-            } else if (key > trigram) {
-                hi = mid - 1;
-            } else {
-                long entry = trigramsAt + (long) SymbolsWriter.TRIGRAM_ENTRY_BYTES * mid;
-                int count = file.getInt(entry + 4);
-                long start = file.getLong(entry + 8);
-                long end =
-                        mid + 1 < trigrams ? file.getLong(entry + 8 + SymbolsWriter.TRIGRAM_ENTRY_BYTES) : trigramsAt;
-                if (count < 1
-                        || count > names
-                        || start < postingsAt
-                        || end < start
-                        || end > trigramsAt
-                        || end - start > MappedFile.DEFAULT_MAX_SPAN) {
-                    throw new CorruptIndexException(
-                            file.path(),
-                            entry,
-                            "name list of trigram 0x" + Integer.toHexString(trigram) + ": " + count + " names in ["
-                                    + start + ", " + end + ")");
-                }
-                return reuse.reset(file.slice(start, (int) (end - start)), count, names, file.path(), start);
-            }
-        }
-        return reuse.reset(ByteBuffer.allocate(0), 0, names, file.path(), trigramsAt);
+        return nameLookup.namesWithTrigram(trigram, reuse);
     }
 
     /**
@@ -335,51 +249,13 @@ public final class Symbols implements Closeable {
             throw new IllegalArgumentException("namesWithAll needs at least one trigram; use scanNames");
         }
         requirePresent();
-        PostingIterator[] lists = new PostingIterator[trigrams.length];
-        for (int i = 0; i < trigrams.length; i++) {
-            lists[i] = namesWithTrigram(trigrams[i], new PostingIterator());
-        }
-        Arrays.sort(lists, (a, b) -> Integer.compare(a.cost(), b.cost()));
-        int[] out = new int[Math.min(16, lists[0].cost())];
-        int n = 0;
-        int candidate = lists[0].next();
-        while (candidate != PostingIterator.NO_MORE_DOCS) {
-            int agreed = candidate;
-            for (int i = 1; i < lists.length && agreed == candidate; i++) {
-                agreed = lists[i].advance(candidate);
-            }
-            if (agreed == PostingIterator.NO_MORE_DOCS) {
-                break;
-            }
-            if (agreed != candidate) {
-                candidate = lists[0].advance(agreed);
-                continue;
-            }
-            if (test.test(nameTable.string(candidate))) {
-                if (n == out.length) {
-                    out = Arrays.copyOf(out, 2 * n);
-                }
-                out[n++] = candidate;
-            }
-            candidate = lists[0].next();
-        }
-        return Arrays.copyOf(out, n);
+        return nameLookup.namesWithAll(trigrams, test);
     }
 
     /** The ids of every name {@code test} accepts, increasing: a scan of the whole name table. */
     public int[] scanNames(Predicate<String> test) throws CorruptIndexException {
         requirePresent();
-        int[] out = new int[16];
-        int n = 0;
-        for (int id = 0; id < names; id++) {
-            if (test.test(nameTable.string(id))) {
-                if (n == out.length) {
-                    out = Arrays.copyOf(out, 2 * n);
-                }
-                out[n++] = id;
-            }
-        }
-        return Arrays.copyOf(out, n);
+        return nameLookup.scanNames(test);
     }
 
     // --- one symbol ---
@@ -460,62 +336,6 @@ public final class Symbols implements Closeable {
     private void requirePresent() {
         if (absentReason != null) {
             throw new IllegalStateException("no symbols: " + absentReason);
-        }
-    }
-
-    /**
-     * One of the file's string tables: offsets, then bytes. Each string is sliced from the mapping
-     * on its own, so a table may be larger than one mapped span (up to the 4 GiB its offsets reach).
-     */
-    private static final class StringTable {
-        private final MappedFile file;
-        private final long offsetsAt;
-        private final int count;
-        private final long bytesAt;
-        private final long length;
-
-        StringTable(MappedFile file, long offsetsAt, int count) throws CorruptIndexException {
-            this.file = file;
-            this.offsetsAt = offsetsAt;
-            this.count = count;
-            this.length = file.getInt(offsetsAt + 4L * count) & 0xffffffffL;
-            this.bytesAt = offsetsAt + 4L * (count + 1L);
-            if (bytesAt + length > file.size()) {
-                throw new CorruptIndexException(
-                        file.path(), offsetsAt + 4L * count, "string table of " + length + " bytes runs past the file");
-            }
-        }
-
-        int checkId(int id, long at) throws CorruptIndexException {
-            if (id < 0 || id >= count) {
-                throw new CorruptIndexException(file.path(), at, "string id " + id + " outside [0, " + count + ")");
-            }
-            return id;
-        }
-
-        ByteBuffer bytes(int id) throws CorruptIndexException {
-            if (id < 0 || id >= count) {
-                throw new IllegalArgumentException("id must be in [0, " + count + "), got " + id);
-            }
-            long start = file.getInt(offsetsAt + 4L * id) & 0xffffffffL;
-            long end = file.getInt(offsetsAt + 4L * id + 4) & 0xffffffffL;
-            if (end < start || end > length || end - start > MappedFile.DEFAULT_MAX_SPAN) {
-                throw new CorruptIndexException(
-                        file.path(),
-                        offsetsAt + 4L * id,
-                        "string " + id + " spans [" + start + ", " + end + ") of a " + length + "-byte table");
-            }
-            return file.slice(bytesAt + start, (int) (end - start));
-        }
-
-        String string(int id) throws CorruptIndexException {
-            ByteBuffer b = bytes(id);
-            if (b.hasArray()) {
-                return new String(b.array(), b.arrayOffset() + b.position(), b.remaining(), StandardCharsets.UTF_8);
-            }
-            byte[] copy = new byte[b.remaining()];
-            b.get(copy);
-            return new String(copy, StandardCharsets.UTF_8);
         }
     }
 
