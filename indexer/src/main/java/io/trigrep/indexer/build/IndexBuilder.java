@@ -2,7 +2,6 @@ package io.trigrep.indexer.build;
 
 import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.files.FileTrees;
-import io.trigrep.indexer.filter.ContentFilter;
 import io.trigrep.indexer.filter.FilterLimits;
 import io.trigrep.indexer.filter.SkipReason;
 import io.trigrep.indexer.format.Manifest;
@@ -12,8 +11,6 @@ import io.trigrep.indexer.segments.IndexFolder;
 import io.trigrep.indexer.symbols.Extraction;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,16 +21,13 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -147,14 +141,6 @@ public final class IndexBuilder {
 
     record Plan(
             int shards, Assign assign, IntFunction<Path> target, boolean buildEmpty, ToDoubleFunction<String> weight) {}
-
-    /** One package read: its parts in read order. */
-    private record ReadPackage(String name, List<SpooledPart> parts) {}
-
-    /** Contents read but not yet spooled, per worker thread; at least 64 MiB, one file at the size cap. */
-    static long readBudget(int threads) {
-        return Math.max(64L << 20, 3L * threads * PackageReader.BATCH_BYTES);
-    }
 
     private final Options options;
     private final Clock clock;
@@ -280,7 +266,8 @@ public final class IndexBuilder {
                 feed = new CtagsFeed(extraction, packages.size());
                 feedRef.set(feed);
             }
-            List<ReadPackage> read = spool(packages, scratch, pool, slicePool, report, plan.weight(), feed);
+            List<ReadPackage> read = new PackageSpooler(options, stats, scratch, pool, slicePool)
+                    .spool(packages, plan.weight(), feed, report);
             long readNanos = System.nanoTime() - start;
 
             Placement placement = place(read, plan);
@@ -412,100 +399,6 @@ public final class IndexBuilder {
         }
     }
 
-    private List<ReadPackage> spool(
-            List<PackageSource> packages,
-            Path scratch,
-            ExecutorService readers,
-            ExecutorService workers,
-            Consumer<String> errors,
-            ToDoubleFunction<String> weight,
-            CtagsFeed feed)
-            throws IOException, InterruptedException {
-        ThreadLocal<ContentFilter> filters = ThreadLocal.withInitial(() -> new ContentFilter(options.limits()));
-        ThreadLocal<ByteBuffer> trigramBuffers =
-                ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN));
-        Budget budget = new Budget(readBudget(options.threads()), PackageReader.BATCH_BYTES);
-        /* What one package's reader leaves: its parts (done or under way) and how its read ended. */
-        record Reading(PackageSource source, PackageReader reader, Exception failure) {}
-        List<Future<Reading>> futures = new ArrayList<>();
-        for (int i = 0; i < packages.size(); i++) {
-            PackageSource source = packages.get(i);
-            int number = i;
-            futures.add(readers.submit(() -> {
-                PackageReader reader = new PackageReader(
-                        source.name(),
-                        (float) weight.applyAsDouble(source.name()),
-                        source.refs(),
-                        options.limits(),
-                        budget,
-                        batch -> workers.submit(() -> {
-                            SpooledPart part = null;
-                            try {
-                                part = SpooledPart.spool(
-                                        batch,
-                                        scratch,
-                                        "package-" + number + "-part-" + batch.index(),
-                                        filters.get(),
-                                        stats,
-                                        trigramBuffers.get());
-                                return part;
-                            } finally {
-                                budget.give(batch.bytes());
-                                if (feed != null) {
-                                    feed.spooled(number, batch.index(), part);
-                                }
-                            }
-                        }));
-                try {
-                    source.read(reader);
-                    reader.flush();
-                    return new Reading(source, reader, null);
-                } catch (IOException | RuntimeException e) {
-                    reader.discard();
-                    return new Reading(source, reader, e);
-                } finally {
-                    stats.inputBytesDone.add(source.inputBytes());
-                    if (feed != null) {
-                        feed.ended(number, reader.submitted().size());
-                    }
-                }
-            }));
-        }
-        List<ReadPackage> done = new ArrayList<>();
-        for (Future<Reading> f : futures) {
-            Reading reading = get(f);
-            Exception failure = reading.failure();
-            List<SpooledPart> parts = new ArrayList<>();
-            for (Future<SpooledPart> part : reading.reader().submitted()) {
-                try {
-                    parts.add(get(part));
-                } catch (IOException | RuntimeException e) {
-                    failure = failure != null ? failure : e;
-                }
-            }
-            if (failure != null) {
-                // ctags may be reading the parts' spools: the scratch folder's removal takes them then.
-                for (SpooledPart part : parts) {
-                    if (feed == null) {
-                        part.abandon();
-                    }
-                }
-                stats.failedInputs.increment();
-                errors.accept("package " + reading.source().name() + " left out: " + failure.getMessage());
-                continue;
-            }
-            stats.packages.increment();
-            for (SpooledPart part : parts) {
-                for (SpooledPart.Skipped skipped : part.skipped()) {
-                    stats.skipped(skipped.reason(), skipped.bytes());
-                }
-            }
-            done.add(new ReadPackage(reading.source().name(), parts));
-        }
-        done.sort(Comparator.comparing(ReadPackage::name));
-        return done;
-    }
-
     private BuiltShard buildShard(
             int shard,
             List<ShardBuilder.Slice> members,
@@ -570,21 +463,6 @@ public final class IndexBuilder {
                     deleteQuietly(p);
                 }
             }
-        }
-    }
-
-    private static <T> T get(Future<T> future) throws IOException, InterruptedException {
-        try {
-            return future.get();
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IOException io) {
-                throw io;
-            }
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IOException(cause);
         }
     }
 
