@@ -4,8 +4,6 @@ import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.files.FileTrees;
 import io.trigrep.indexer.filter.FilterLimits;
 import io.trigrep.indexer.filter.SkipReason;
-import io.trigrep.indexer.format.Manifest;
-import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.rank.Popularity;
 import io.trigrep.indexer.segments.IndexFolder;
 import io.trigrep.indexer.symbols.Extraction;
@@ -15,14 +13,11 @@ import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -268,6 +263,7 @@ public final class IndexBuilder {
             long readNanos = System.nanoTime() - start;
 
             Placement placement = Placement.of(read, plan);
+            ShardWriter writer = new ShardWriter(options, clock, stats, scratch, slicePool);
             // One shard at a time, each with every core: a build's memory (its count table, its
             // workers' buffers, its mapped spools) is then one shard's, not every shard's at once.
             List<BuiltShard> results = new ArrayList<>();
@@ -276,13 +272,11 @@ public final class IndexBuilder {
                     results.add(null);
                     continue;
                 }
-                results.add(buildShard(
+                results.add(writer.write(
                         shard,
                         placement.slices().get(shard),
                         placement.skippedCounts().get(shard),
                         plan.target().apply(shard),
-                        scratch,
-                        slicePool,
                         feed == null ? null : new ShardBuilder.Definitions(extractionRef.get(), feed)));
             }
             FileTrees.fsync(out);
@@ -302,61 +296,6 @@ public final class IndexBuilder {
                 // the hook is running already
             }
         }
-    }
-
-    private BuiltShard buildShard(
-            int shard,
-            List<ShardBuilder.Slice> members,
-            Map<String, Manifest.Skipped> skipped,
-            Path target,
-            Path scratch,
-            ExecutorService slicePool,
-            ShardBuilder.Definitions definitions)
-            throws IOException {
-        String name = "shard-" + shard;
-        Path temporary = scratch.resolve(name);
-        long started = clock.millis();
-        long t0 = System.nanoTime();
-        stats.phase(name + ": trigrams and contents");
-        BuiltShard result = ShardBuilder.build(
-                members,
-                temporary,
-                options.pairBuffer(),
-                options.threads(),
-                slicePool,
-                definitions,
-                step -> stats.phase(name + ": " + step));
-        Manifest manifest = new Manifest(
-                name,
-                result.docs(),
-                result.packages(),
-                result.trigrams(),
-                result.contentBytes(),
-                result.indexBytes(),
-                result.docTableBytes(),
-                started,
-                (System.nanoTime() - t0) / 1_000_000,
-                skipped,
-                options.symbols().absentReason());
-        Files.writeString(temporary.resolve(ShardFiles.MANIFEST), manifest.toJson(), StandardOpenOption.CREATE_NEW);
-        try (Stream<Path> files = Files.list(temporary)) {
-            for (Path f : files.toList()) {
-                if (f.getFileName().toString().startsWith("run-")) {
-                    Files.delete(f);
-                } else {
-                    FileTrees.fsync(f);
-                }
-            }
-        }
-        FileTrees.fsync(temporary);
-        Path old = target.resolveSibling("." + target.getFileName() + ".old");
-        if (Files.exists(target)) {
-            deleteQuietly(old);
-            Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
-        }
-        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
-        deleteQuietly(old);
-        return result;
     }
 
     /** Temporary folders of an earlier run that was killed: never a valid shard, always safe to delete. */
