@@ -6,26 +6,17 @@ import io.trigrep.indexer.filter.FilterLimits;
 import io.trigrep.indexer.filter.SkipReason;
 import io.trigrep.indexer.rank.Popularity;
 import io.trigrep.indexer.segments.IndexFolder;
-import io.trigrep.indexer.symbols.Extraction;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
-import java.util.stream.Stream;
 
 /**
  * One indexer run: read every package and cut it into parts of a few MiB that workers filter and
@@ -153,7 +144,7 @@ public final class IndexBuilder {
         Files.createDirectories(out);
         Closeable lock = IndexFolder.lock(out);
         try {
-            removeLeftovers(out);
+            BuildScratch.removeLeftovers(out);
             Report report = run(
                     packages,
                     out,
@@ -180,90 +171,27 @@ public final class IndexBuilder {
     Report run(List<PackageSource> packages, Path scratchParent, Plan plan, Consumer<String> errors)
             throws IOException, InterruptedException {
         long start = System.nanoTime();
-        Path out = scratchParent;
         List<String> problems = Collections.synchronizedList(new ArrayList<>());
         Consumer<String> report = message -> {
             problems.add(message);
             errors.accept(message);
         };
-        // Readers (one package each) wait on the read budget; the workers that filter and spool
-        // their parts never wait, so they get their own pool and the readers cannot starve them.
-        // Shard builds later wait on their slices, which run on the second pool for the same reason.
-        ExecutorService pool = Executors.newFixedThreadPool(options.threads(), r -> {
-            Thread t = new Thread(r, "trigrep-index");
-            t.setDaemon(true);
-            return t;
-        });
-        ExecutorService slicePool = Executors.newFixedThreadPool(options.threads(), r -> {
-            Thread t = new Thread(r, "trigrep-index-slice");
-            t.setDaemon(true);
-            return t;
-        });
-        // On Ctrl-C or SIGTERM, and when the build ends or fails: stop the workers first (they would
-        // go on writing into the scratch folder), then delete it. Shards already renamed into place
-        // are complete. The hook is in place before the scratch folder exists, so no signal can fall
-        // between the two.
-        AtomicReference<Path> scratchRef = new AtomicReference<>();
-        // Creating the scratch folder and stopping exclude each other: the folder is either known
-        // to the cleanup or never created.
-        Object scratchLock = new Object();
-        boolean[] stopped = {false};
-        AtomicReference<Extraction> extractionRef = new AtomicReference<>();
-        AtomicReference<CtagsFeed> feedRef = new AtomicReference<>();
-        Runnable stopAndClean = () -> {
-            synchronized (scratchLock) {
-                stopped[0] = true;
-            }
-            CtagsFeed feed = feedRef.get();
-            if (feed != null) {
-                feed.stop();
-            }
-            Extraction extraction = extractionRef.getAndSet(null);
-            if (extraction != null) {
-                try {
-                    extraction.close();
-                } catch (IOException e) {
-                    // its spools are in the scratch folder, deleted below
-                }
-            }
-            pool.shutdownNow();
-            slicePool.shutdownNow();
-            try {
-                pool.awaitTermination(10, TimeUnit.SECONDS);
-                slicePool.awaitTermination(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            deleteScratch(scratchRef.get());
-        };
-        Thread cleanup = new Thread(stopAndClean, "trigrep-index-cleanup");
-        Runtime.getRuntime().addShutdownHook(cleanup);
+        BuildScratch work = new BuildScratch(options.threads());
         try {
-            Path scratch;
-            synchronized (scratchLock) {
-                if (stopped[0]) {
-                    throw new java.io.InterruptedIOException("stopped before the build began");
-                }
-                scratch = Files.createTempDirectory(out, ".build-");
-                scratchRef.set(scratch);
-            }
+            Path scratch = work.create(scratchParent);
             for (PackageSource p : packages) {
                 stats.inputBytesTotal.addAndGet(p.inputBytes());
             }
             // ctags runs while the corpus is read: each part goes to it once spooled.
-            CtagsFeed feed = null;
-            if (options.symbols().extractor() != null) {
-                Extraction extraction = options.symbols().extractor().begin(scratch);
-                extractionRef.set(extraction);
-                feed = new CtagsFeed(extraction, packages.size());
-                feedRef.set(feed);
-            }
-            List<ReadPackage> read = new PackageSpooler(options, stats, scratch, pool, slicePool)
+            CtagsFeed feed = options.symbols().extractor() == null
+                    ? null
+                    : work.startCtags(options.symbols().extractor(), scratch, packages.size());
+            List<ReadPackage> read = new PackageSpooler(options, stats, scratch, work.readers(), work.workers())
                     .spool(packages, plan.weight(), feed, report);
             long readNanos = System.nanoTime() - start;
 
             Placement placement = Placement.of(read, plan);
-            ShardWriter writer = new ShardWriter(options, clock, stats, scratch, slicePool);
+            ShardWriter writer = new ShardWriter(options, clock, stats, scratch, work.workers());
             // One shard at a time, each with every core: a build's memory (its count table, its
             // workers' buffers, its mapped spools) is then one shard's, not every shard's at once.
             List<BuiltShard> results = new ArrayList<>();
@@ -277,9 +205,9 @@ public final class IndexBuilder {
                         placement.slices().get(shard),
                         placement.skippedCounts().get(shard),
                         plan.target().apply(shard),
-                        feed == null ? null : new ShardBuilder.Definitions(extractionRef.get(), feed)));
+                        feed == null ? null : new ShardBuilder.Definitions(work.extraction(), feed)));
             }
-            FileTrees.fsync(out);
+            FileTrees.fsync(scratchParent);
             return new Report(
                     Collections.unmodifiableList(results),
                     List.copyOf(problems),
@@ -289,82 +217,7 @@ public final class IndexBuilder {
                     placement.skipped(),
                     placement.packages());
         } finally {
-            stopAndClean.run();
-            try {
-                Runtime.getRuntime().removeShutdownHook(cleanup);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running already
-            }
-        }
-    }
-
-    /** Temporary folders of an earlier run that was killed: never a valid shard, always safe to delete. */
-    private static void removeLeftovers(Path out) throws IOException {
-        try (Stream<Path> entries = Files.list(out)) {
-            for (Path p : entries.toList()) {
-                String name = p.getFileName().toString();
-                if (name.startsWith(".build-") || (name.endsWith(".old") && name.startsWith(".shard-"))) {
-                    deleteQuietly(p);
-                }
-            }
-        }
-    }
-
-    /**
-     * Deletes the scratch folder, retrying while a straggling worker (one that ignored its interrupt
-     * for a moment) may still be adding files to it.
-     */
-    private static void deleteScratch(Path scratch) {
-        if (scratch == null) {
-            return;
-        }
-        for (int attempt = 0; attempt < 20 && Files.exists(scratch); attempt++) {
-            deleteQuietly(scratch);
-            if (Files.exists(scratch)) {
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
-
-    static void deleteQuietly(Path root) {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try {
-            // walkFileTree rather than Files.walk: a file that vanishes mid-walk is skipped, not fatal
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    deleteOne(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFileFailed(Path file, IOException e) {
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException e) {
-                    deleteOne(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            // best effort: a leftover temporary folder is removed by the next run
-        }
-    }
-
-    private static void deleteOne(Path p) {
-        try {
-            Files.deleteIfExists(p);
-        } catch (IOException e) {
-            // a folder a worker is still filling: the caller retries
+            work.close();
         }
     }
 }

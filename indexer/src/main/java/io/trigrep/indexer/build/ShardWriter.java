@@ -83,11 +83,11 @@ final class ShardWriter {
         FileTrees.fsync(temporary);
         Path old = target.resolveSibling("." + target.getFileName() + ".old");
         if (Files.exists(target)) {
-            IndexBuilder.deleteQuietly(old);
+            BuildScratch.deleteQuietly(old);
             Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
         }
         Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
-        IndexBuilder.deleteQuietly(old);
+        BuildScratch.deleteQuietly(old);
         return result;
     }
 }
