@@ -111,17 +111,17 @@ public final class IndexBuilder {
         }
     }
 
+    /** Places packages' files on shards: {@code names.get(p)} is package p's name, {@code fileBytes.get(p)} its files' sizes in read order. */
+    interface Assign {
+        List<List<ShardAssigner.Range>> assign(List<String> names, List<long[]> fileBytes, int shards);
+    }
+
     /**
      * Where a build puts files and writes shards: {@code assign} maps each package's file sizes
      * (in read order) to per-shard ranges as {@link ShardAssigner} does; {@code target} names the
      * folder shard k is renamed to once built; shards given no file are built only when
      * {@code buildEmpty}; {@code weight} is a package's weight by name.
      */
-    /** Places packages' files on shards: {@code names.get(p)} is package p's name, {@code fileBytes.get(p)} its files' sizes in read order. */
-    interface Assign {
-        List<List<ShardAssigner.Range>> assign(List<String> names, List<long[]> fileBytes, int shards);
-    }
-
     record Plan(
             int shards, Assign assign, IntFunction<Path> target, boolean buildEmpty, ToDoubleFunction<String> weight) {}
 
