@@ -13,7 +13,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
@@ -99,6 +102,18 @@ public final class IndexBuilder {
                 List<SkippedFile> skipped) {
             this(shards, errors, stats, readNanos, nanos, skipped, List.of());
         }
+
+        /** The skipped files counted per package, then per reason: {files, bytes}. */
+        Map<String, Map<String, long[]>> skippedByPackage() {
+            Map<String, Map<String, long[]>> counts = new HashMap<>();
+            for (SkippedFile f : skipped) {
+                long[] c = counts.computeIfAbsent(f.packageName(), x -> new LinkedHashMap<>())
+                        .computeIfAbsent(f.reason().key(), x -> new long[2]);
+                c[0]++;
+                c[1] += f.bytes();
+            }
+            return counts;
+        }
     }
 
     /**
@@ -157,7 +172,7 @@ public final class IndexBuilder {
                     errors);
             // The build is the index's next generation: a backend serving it switches, and
             // later updates know every package and its skipped files.
-            IndexUpdater.commitBuild(out, report, options.symbols().extractor() != null, clock.millis());
+            BuildCommit.commit(out, report, options.symbols().extractor() != null, clock.millis());
             return report;
         } finally {
             lock.close();
