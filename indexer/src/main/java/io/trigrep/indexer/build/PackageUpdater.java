@@ -53,32 +53,9 @@ final class PackageUpdater {
         Generation g = IndexFolder.settle(root);
         List<WorkingShard> shards = WorkingShard.open(root, g);
         try {
-            // A repository whose branches the index holds at the same commits is not read again.
-            // One that moved is re-read only at the paths that changed (RepositoryChange).
-            Map<String, GitRefs> held = HeldRepositories.of(shards, g);
-            Map<String, Generation.PackageEntry> ledgerEntries = new HashMap<>();
-            for (Generation.PackageEntry p : g.packages()) {
-                ledgerEntries.put(p.name(), p);
-            }
-            List<PackageSource> add = new ArrayList<>();
-            Map<String, String> addByKey = new LinkedHashMap<>(givenByKey);
-            List<String> unchanged = new ArrayList<>();
-            Map<String, RepositoryChange> changes = new HashMap<>();
-            Map<String, GitRefs> refsOf = new HashMap<>();
-            for (PackageSource p : given) {
-                if (p.refs().isRepository() && p.refs().equals(held.get(p.name()))) {
-                    unchanged.add(p.name());
-                    addByKey.remove(PackageKey.of(p.name()));
-                    continue;
-                }
-                RepositoryChange change =
-                        RepositoryChange.of(p, held.get(p.name()), ledgerEntries.get(p.name()), options.limits());
-                if (change != null) {
-                    changes.put(PackageKey.of(p.name()), change);
-                }
-                add.add(change != null ? change.partial() : p);
-                refsOf.put(p.name(), p.refs());
-            }
+            UpdateReads reads = UpdateReads.of(given, givenByKey, shards, g, options.limits());
+            Map<String, String> addByKey = reads.addByKey();
+            Map<String, RepositoryChange> changes = reads.changes();
             // Which docs each affected package has, per shard and segment.
             Map<String, List<int[]>> docsByKey = new HashMap<>();
             Map<String, Set<String>> namesByKey = new TreeMap<>();
@@ -149,11 +126,11 @@ final class PackageUpdater {
             }
             IndexBuilder.Report report = null;
             List<String> added = new ArrayList<>();
-            if (!add.isEmpty()) {
+            if (!reads.read().isEmpty()) {
                 long base = next;
                 IndexBuilder builder = new IndexBuilder(IndexUpdater.segmentOptions(g, options), clock);
                 report = builder.run(
-                        add,
+                        reads.read(),
                         root,
                         new IndexBuilder.Plan(
                                 shards.size(),
@@ -241,7 +218,7 @@ final class PackageUpdater {
                         total[1] += c[1];
                     });
                     ledger.add(new Generation.PackageEntry(
-                            p.name(), skipShard, counts, refsOf.getOrDefault(p.name(), GitRefs.NONE)));
+                            p.name(), skipShard, counts, reads.refs().getOrDefault(p.name(), GitRefs.NONE)));
                     if (change != null) {
                         moved.put(p.name(), change.paths().size());
                     }
@@ -255,7 +232,7 @@ final class PackageUpdater {
                         List.of(),
                         List.of(),
                         List.of(),
-                        unchanged,
+                        reads.unchanged(),
                         Map.of(),
                         report == null ? List.of() : report.errors(),
                         0,
@@ -285,7 +262,7 @@ final class PackageUpdater {
                     added,
                     replaced,
                     removed,
-                    unchanged,
+                    reads.unchanged(),
                     moved,
                     report == null ? List.of() : report.errors(),
                     0,
