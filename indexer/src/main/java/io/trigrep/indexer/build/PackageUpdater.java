@@ -8,21 +8,18 @@ import io.trigrep.indexer.segments.Deletes;
 import io.trigrep.indexer.segments.Generation;
 import io.trigrep.indexer.segments.IndexFolder;
 import io.trigrep.indexer.segments.PackageKey;
-import io.trigrep.indexer.segments.Segment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
@@ -55,47 +52,10 @@ final class PackageUpdater {
         try {
             UpdateReads reads = UpdateReads.of(given, givenByKey, shards, g, options.limits());
             Map<String, String> addByKey = reads.addByKey();
-            Map<String, RepositoryChange> changes = reads.changes();
-            // Which docs each affected package has, per shard and segment.
-            Map<String, List<int[]>> docsByKey = new HashMap<>();
-            Map<String, Set<String>> namesByKey = new TreeMap<>();
-            for (int k = 0; k < shards.size(); k++) {
-                WorkingShard w = shards.get(k);
-                for (int s = 0; s < w.segments.size(); s++) {
-                    Segment seg = w.segments.get(s);
-                    DocTable table = seg.shard().docs();
-                    String[] keyOf = new String[table.packageCount()];
-                    String[] nameOf = new String[table.packageCount()];
-                    for (int p = 0; p < keyOf.length; p++) {
-                        nameOf[p] = table.packageName(p);
-                        String key = PackageKey.of(nameOf[p]);
-                        if (addByKey.containsKey(key) || removeKeys.contains(key)) {
-                            keyOf[p] = key;
-                        }
-                    }
-                    for (int d = 0; d < table.docCount(); d++) {
-                        int p = table.packageId(d);
-                        RepositoryChange change = keyOf[p] == null ? null : changes.get(keyOf[p]);
-                        if (keyOf[p] != null
-                                && seg.live(d)
-                                && (change == null || change.replaces(nameOf[p], table, d))) {
-                            docsByKey
-                                    .computeIfAbsent(keyOf[p], x -> new ArrayList<>())
-                                    .add(new int[] {k, s, d});
-                            namesByKey
-                                    .computeIfAbsent(keyOf[p], x -> new TreeSet<>())
-                                    .add(nameOf[p]);
-                        }
-                    }
-                }
-            }
+            AffectedDocs affected =
+                    AffectedDocs.of(shards, g.packages(), addByKey.keySet(), removeKeys, reads.changes());
+            Map<String, Set<String>> namesByKey = affected.namesByKey();
             List<Generation.PackageEntry> ledger = new ArrayList<>(g.packages());
-            for (Generation.PackageEntry p : g.packages()) {
-                String key = PackageKey.of(p.name());
-                if (addByKey.containsKey(key) || removeKeys.contains(key)) {
-                    namesByKey.computeIfAbsent(key, x -> new TreeSet<>()).add(p.name());
-                }
-            }
             List<String> unknown = new ArrayList<>();
             for (String key : removeKeys) {
                 if (!addByKey.containsKey(key) && !namesByKey.containsKey(key)) {
@@ -106,19 +66,7 @@ final class PackageUpdater {
                 throw new IllegalArgumentException("--remove " + String.join(" ", unknown)
                         + ": the index holds no such package; nothing was changed");
             }
-            // Loads as they will be once every replaced and removed package is gone.
-            long[] loads = new long[shards.size()];
-            for (int k = 0; k < shards.size(); k++) {
-                for (Generation.SegmentEntry e : shards.get(k).entries) {
-                    loads[k] += e.liveBytes();
-                }
-            }
-            for (List<int[]> docs : docsByKey.values()) {
-                for (int[] at : docs) {
-                    loads[at[0]] -=
-                            shards.get(at[0]).segments.get(at[1]).shard().docs().contentLength(at[2]);
-                }
-            }
+            long[] loads = affected.loadsWithout(shards);
             long next = g.nextSegment();
             List<Generation.SegmentEntry> built = new ArrayList<>();
             for (int k = 0; k < shards.size(); k++) {
@@ -135,7 +83,7 @@ final class PackageUpdater {
                         new IndexBuilder.Plan(
                                 shards.size(),
                                 (names, fileBytes, n) -> ShardAssigner.assign(
-                                        fileBytes, n, loads, slack(fileBytes, loads), preferred(names, docsByKey)),
+                                        fileBytes, n, loads, slack(fileBytes, loads), affected.preferred(names)),
                                 k -> shards.get(k).folder.resolve("seg-" + (base + k)),
                                 false,
                                 name -> options.popularity().weight(name)),
@@ -172,21 +120,7 @@ final class PackageUpdater {
                 goneKeys.add(key);
                 removed.addAll(namesByKey.get(key));
             }
-            // Deletes, per segment: its newly deleted docs gathered, then one new bitmap each.
-            Map<List<Integer>, List<Integer>> gone = new HashMap<>();
-            for (String key : goneKeys) {
-                for (int[] at : docsByKey.getOrDefault(key, List.of())) {
-                    gone.computeIfAbsent(List.of(at[0], at[1]), x -> new ArrayList<>())
-                            .add(at[2]);
-                }
-            }
-            gone.forEach((at, docs) -> {
-                List<Deletes> deletes = shards.get(at.get(0)).deletes;
-                deletes.set(
-                        at.get(1),
-                        deletes.get(at.get(1))
-                                .with(docs.stream().mapToInt(Integer::intValue).toArray()));
-            });
+            affected.delete(goneKeys, shards);
             // The ledger: gone packages leave, with their skipped counts; added ones come in.
             ledger.removeIf(p -> goneKeys.contains(PackageKey.of(p.name())));
             for (Generation.PackageEntry p : g.packages()) {
@@ -206,7 +140,7 @@ final class PackageUpdater {
                 for (IndexBuilder.PackagePlaced p : report.packages()) {
                     // A repository re-read in part keeps its counts (less and plus its changed
                     // paths') in the shard that counted them.
-                    RepositoryChange change = changes.get(PackageKey.of(p.name()));
+                    RepositoryChange change = reads.changes().get(PackageKey.of(p.name()));
                     Map<String, long[]> read = skippedByPackage.getOrDefault(p.name(), Map.of());
                     int skipShard =
                             change == null ? p.skipShard() : change.before().skipShard();
@@ -271,23 +205,6 @@ final class PackageUpdater {
         } finally {
             WorkingShard.close(shards);
         }
-    }
-
-    /**
-     * Per package read, the shard that held every live file of its older version; -1 for a new
-     * package, or an old one spread over several shards.
-     */
-    private static int[] preferred(List<String> names, Map<String, List<int[]>> docsByKey) {
-        int[] shard = new int[names.size()];
-        for (int p = 0; p < shard.length; p++) {
-            shard[p] = -1;
-            List<int[]> old = docsByKey.get(PackageKey.of(names.get(p)));
-            if (old != null && !old.isEmpty()) {
-                int k = old.get(0)[0];
-                shard[p] = old.stream().allMatch(at -> at[0] == k) ? k : -1;
-            }
-        }
-        return shard;
     }
 
     /**
