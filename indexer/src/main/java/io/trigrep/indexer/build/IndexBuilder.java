@@ -22,11 +22,9 @@ import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
 
 /**
- * One indexer run: read every package and cut it into parts of a few MiB that workers filter and
- * spool in parallel (so one huge package uses every core as many small ones do), assign files to
- * shards balancing bytes (a package larger than its share spans shards), build each shard in a
- * temporary folder and rename it into place. A package that fails to read is reported and left
- * out; the others go on.
+ * One indexer run: packages read in parts ({@link PackageSpooler}), their files placed on shards
+ * by bytes ({@link Placement}), each shard built and renamed into place ({@link ShardWriter}),
+ * in a scratch folder ({@link BuildScratch}). A package that fails to read is left out, reported.
  */
 public final class IndexBuilder {
     /** Options of a run. {@code pairBuffer} is the number of doc ids a shard build buffers for its posting lists (see PostingBuckets). */

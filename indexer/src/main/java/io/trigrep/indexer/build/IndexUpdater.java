@@ -18,9 +18,10 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
- * Changes an index without rebuilding it (issue 16). An update writes a segment per shard that
- * receives files and marks the files of replaced and removed packages deleted; a merge folds a
- * shard's segments into one, re-indexing their live files from the contents the index holds.
+ * Changes an index without rebuilding it (issue 16). An update ({@link PackageUpdater}) writes a
+ * segment per shard that receives files and marks the files of replaced and removed packages
+ * deleted; a merge ({@link SegmentMerger}) folds a shard's segments into one, re-indexing their
+ * live files from the contents the index holds.
  * Every change is written beside the live generation and committed by one rename
  * ({@link IndexFolder#commit}): a crash at any moment leaves the previous generation whole.
  */
