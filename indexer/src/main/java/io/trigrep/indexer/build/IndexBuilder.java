@@ -2,51 +2,29 @@ package io.trigrep.indexer.build;
 
 import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.files.FileTrees;
-import io.trigrep.indexer.filter.ContentFilter;
 import io.trigrep.indexer.filter.FilterLimits;
 import io.trigrep.indexer.filter.SkipReason;
-import io.trigrep.indexer.format.Manifest;
-import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.rank.Popularity;
 import io.trigrep.indexer.segments.IndexFolder;
-import io.trigrep.indexer.symbols.Extraction;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedSet;
-import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
-import java.util.stream.Stream;
 
 /**
- * One indexer run: read every package and cut it into parts of a few MiB that workers filter and
- * spool in parallel (so one huge package uses every core as many small ones do), assign files to
- * shards balancing bytes (a package larger than its share spans shards), build each shard in a
- * temporary folder and rename it into place. A package that fails to read is reported and left
- * out; the others go on.
+ * One indexer run: packages read in parts ({@link PackageSpooler}), their files placed on shards
+ * by bytes ({@link Placement}), each shard built and renamed into place ({@link ShardWriter}),
+ * in a scratch folder ({@link BuildScratch}). A package that fails to read is left out, reported.
  */
 public final class IndexBuilder {
     /** Options of a run. {@code pairBuffer} is the number of doc ids a shard build buffers for its posting lists (see PostingBuckets). */
@@ -122,6 +100,18 @@ public final class IndexBuilder {
                 List<SkippedFile> skipped) {
             this(shards, errors, stats, readNanos, nanos, skipped, List.of());
         }
+
+        /** The skipped files counted per package, then per reason: {files, bytes}. */
+        Map<String, Map<String, long[]>> skippedByPackage() {
+            Map<String, Map<String, long[]>> counts = new HashMap<>();
+            for (SkippedFile f : skipped) {
+                long[] c = counts.computeIfAbsent(f.packageName(), x -> new LinkedHashMap<>())
+                        .computeIfAbsent(f.reason().key(), x -> new long[2]);
+                c[0]++;
+                c[1] += f.bytes();
+            }
+            return counts;
+        }
     }
 
     /**
@@ -134,27 +124,19 @@ public final class IndexBuilder {
         }
     }
 
+    /** Places packages' files on shards: {@code names.get(p)} is package p's name, {@code fileBytes.get(p)} its files' sizes in read order. */
+    interface Assign {
+        List<List<ShardAssigner.Range>> assign(List<String> names, List<long[]> fileBytes, int shards);
+    }
+
     /**
      * Where a build puts files and writes shards: {@code assign} maps each package's file sizes
      * (in read order) to per-shard ranges as {@link ShardAssigner} does; {@code target} names the
      * folder shard k is renamed to once built; shards given no file are built only when
      * {@code buildEmpty}; {@code weight} is a package's weight by name.
      */
-    /** Places packages' files on shards: {@code names.get(p)} is package p's name, {@code fileBytes.get(p)} its files' sizes in read order. */
-    interface Assign {
-        List<List<ShardAssigner.Range>> assign(List<String> names, List<long[]> fileBytes, int shards);
-    }
-
     record Plan(
             int shards, Assign assign, IntFunction<Path> target, boolean buildEmpty, ToDoubleFunction<String> weight) {}
-
-    /** One package read: its parts in read order. */
-    private record ReadPackage(String name, List<SpooledPart> parts) {}
-
-    /** Contents read but not yet spooled, per worker thread; at least 64 MiB, one file at the size cap. */
-    static long readBudget(int threads) {
-        return Math.max(64L << 20, 3L * threads * PackageReader.BATCH_BYTES);
-    }
 
     private final Options options;
     private final Clock clock;
@@ -175,7 +157,7 @@ public final class IndexBuilder {
         Files.createDirectories(out);
         Closeable lock = IndexFolder.lock(out);
         try {
-            removeLeftovers(out);
+            BuildScratch.removeLeftovers(out);
             Report report = run(
                     packages,
                     out,
@@ -188,7 +170,7 @@ public final class IndexBuilder {
                     errors);
             // The build is the index's next generation: a backend serving it switches, and
             // later updates know every package and its skipped files.
-            IndexUpdater.commitBuild(out, report, options.symbols().extractor() != null, clock.millis());
+            BuildCommit.commit(out, report, options.symbols().extractor() != null, clock.millis());
             return report;
         } finally {
             lock.close();
@@ -202,88 +184,27 @@ public final class IndexBuilder {
     Report run(List<PackageSource> packages, Path scratchParent, Plan plan, Consumer<String> errors)
             throws IOException, InterruptedException {
         long start = System.nanoTime();
-        Path out = scratchParent;
         List<String> problems = Collections.synchronizedList(new ArrayList<>());
         Consumer<String> report = message -> {
             problems.add(message);
             errors.accept(message);
         };
-        // Readers (one package each) wait on the read budget; the workers that filter and spool
-        // their parts never wait, so they get their own pool and the readers cannot starve them.
-        // Shard builds later wait on their slices, which run on the second pool for the same reason.
-        ExecutorService pool = Executors.newFixedThreadPool(options.threads(), r -> {
-            Thread t = new Thread(r, "trigrep-index");
-            t.setDaemon(true);
-            return t;
-        });
-        ExecutorService slicePool = Executors.newFixedThreadPool(options.threads(), r -> {
-            Thread t = new Thread(r, "trigrep-index-slice");
-            t.setDaemon(true);
-            return t;
-        });
-        // On Ctrl-C or SIGTERM, and when the build ends or fails: stop the workers first (they would
-        // go on writing into the scratch folder), then delete it. Shards already renamed into place
-        // are complete. The hook is in place before the scratch folder exists, so no signal can fall
-        // between the two.
-        AtomicReference<Path> scratchRef = new AtomicReference<>();
-        // Creating the scratch folder and stopping exclude each other: the folder is either known
-        // to the cleanup or never created.
-        Object scratchLock = new Object();
-        boolean[] stopped = {false};
-        AtomicReference<Extraction> extractionRef = new AtomicReference<>();
-        AtomicReference<CtagsFeed> feedRef = new AtomicReference<>();
-        Runnable stopAndClean = () -> {
-            synchronized (scratchLock) {
-                stopped[0] = true;
-            }
-            CtagsFeed feed = feedRef.get();
-            if (feed != null) {
-                feed.stop();
-            }
-            Extraction extraction = extractionRef.getAndSet(null);
-            if (extraction != null) {
-                try {
-                    extraction.close();
-                } catch (IOException e) {
-                    // its spools are in the scratch folder, deleted below
-                }
-            }
-            pool.shutdownNow();
-            slicePool.shutdownNow();
-            try {
-                pool.awaitTermination(10, TimeUnit.SECONDS);
-                slicePool.awaitTermination(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            deleteScratch(scratchRef.get());
-        };
-        Thread cleanup = new Thread(stopAndClean, "trigrep-index-cleanup");
-        Runtime.getRuntime().addShutdownHook(cleanup);
+        BuildScratch work = new BuildScratch(options.threads());
         try {
-            Path scratch;
-            synchronized (scratchLock) {
-                if (stopped[0]) {
-                    throw new java.io.InterruptedIOException("stopped before the build began");
-                }
-                scratch = Files.createTempDirectory(out, ".build-");
-                scratchRef.set(scratch);
-            }
+            Path scratch = work.create(scratchParent);
             for (PackageSource p : packages) {
                 stats.inputBytesTotal.addAndGet(p.inputBytes());
             }
             // ctags runs while the corpus is read: each part goes to it once spooled.
-            CtagsFeed feed = null;
-            if (options.symbols().extractor() != null) {
-                Extraction extraction = options.symbols().extractor().begin(scratch);
-                extractionRef.set(extraction);
-                feed = new CtagsFeed(extraction, packages.size());
-                feedRef.set(feed);
-            }
-            List<ReadPackage> read = spool(packages, scratch, pool, slicePool, report, plan.weight(), feed);
+            CtagsFeed feed = options.symbols().extractor() == null
+                    ? null
+                    : work.startCtags(options.symbols().extractor(), scratch, packages.size());
+            List<ReadPackage> read = new PackageSpooler(options, stats, scratch, work.readers(), work.workers())
+                    .spool(packages, plan.weight(), feed, report);
             long readNanos = System.nanoTime() - start;
 
-            Placement placement = place(read, plan);
+            Placement placement = Placement.of(read, plan);
+            ShardWriter writer = new ShardWriter(options, clock, stats, scratch, work.workers());
             // One shard at a time, each with every core: a build's memory (its count table, its
             // workers' buffers, its mapped spools) is then one shard's, not every shard's at once.
             List<BuiltShard> results = new ArrayList<>();
@@ -292,16 +213,14 @@ public final class IndexBuilder {
                     results.add(null);
                     continue;
                 }
-                results.add(buildShard(
+                results.add(writer.write(
                         shard,
                         placement.slices().get(shard),
                         placement.skippedCounts().get(shard),
                         plan.target().apply(shard),
-                        scratch,
-                        slicePool,
-                        feed == null ? null : new ShardBuilder.Definitions(extractionRef.get(), feed)));
+                        feed == null ? null : new ShardBuilder.Definitions(work.extraction(), feed)));
             }
-            FileTrees.fsync(out);
+            FileTrees.fsync(scratchParent);
             return new Report(
                     Collections.unmodifiableList(results),
                     List.copyOf(problems),
@@ -311,338 +230,7 @@ public final class IndexBuilder {
                     placement.skipped(),
                     placement.packages());
         } finally {
-            stopAndClean.run();
-            try {
-                Runtime.getRuntime().removeShutdownHook(cleanup);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running already
-            }
-        }
-    }
-
-    /** Where every file goes: per shard its slices and its skipped counts by reason; every skipped file in order. */
-    private record Placement(
-            List<List<ShardBuilder.Slice>> slices,
-            List<Map<String, Manifest.Skipped>> skippedCounts,
-            List<SkippedFile> skipped,
-            List<PackagePlaced> packages) {}
-
-    /**
-     * Assigns the files of every package (in package order, then read order) to shards, and each
-     * package's skipped files to the shard holding its first file (shard 0 when it has none), so
-     * the manifests' counts sum to the corpus totals.
-     */
-    @SuppressWarnings(
-            "EnumOrdinal") // counts per skip reason in an array indexed by ordinal, read back in values() order here
-    private static Placement place(List<ReadPackage> read, Plan plan) {
-        int shards = plan.shards();
-        List<long[]> fileBytes = new ArrayList<>();
-        for (ReadPackage p : read) {
-            long[] sizes = new long
-                    [p.parts().stream().mapToInt(part -> part.files().size()).sum()];
-            int i = 0;
-            for (SpooledPart part : p.parts()) {
-                for (SpooledPart.SpooledFile f : part.files()) {
-                    sizes[i++] = f.length();
-                }
-            }
-            fileBytes.add(sizes);
-        }
-        List<String> names = new ArrayList<>();
-        for (ReadPackage p : read) {
-            names.add(p.name());
-        }
-        List<List<ShardAssigner.Range>> assignment = plan.assign().assign(names, fileBytes, shards);
-        int[] skipShard = new int[read.size()];
-        List<SortedSet<Integer>> held = new ArrayList<>();
-        for (int p = 0; p < read.size(); p++) {
-            held.add(new TreeSet<>());
-        }
-        List<List<ShardBuilder.Slice>> slices = new ArrayList<>();
-        for (int shard = 0; shard < shards; shard++) {
-            List<ShardBuilder.Slice> mine = new ArrayList<>();
-            for (ShardAssigner.Range range : assignment.get(shard)) {
-                held.get(range.pkg()).add(shard);
-                if (range.from() == 0) {
-                    skipShard[range.pkg()] = shard;
-                }
-                addSlices(read.get(range.pkg()).parts(), range.from(), range.to(), mine);
-            }
-            slices.add(mine);
-        }
-        long[][][] counts = new long[shards][SkipReason.values().length][2];
-        List<SkippedFile> skipped = new ArrayList<>();
-        for (int p = 0; p < read.size(); p++) {
-            for (SpooledPart part : read.get(p).parts()) {
-                for (SpooledPart.Skipped s : part.skipped()) {
-                    skipped.add(new SkippedFile(part.packageName(), s.path(), s.reason(), s.bytes()));
-                    long[] c = counts[skipShard[p]][s.reason().ordinal()];
-                    c[0]++;
-                    c[1] += s.bytes();
-                }
-            }
-        }
-        List<Map<String, Manifest.Skipped>> skippedCounts = new ArrayList<>();
-        for (int shard = 0; shard < shards; shard++) {
-            Map<String, Manifest.Skipped> byReason = new LinkedHashMap<>();
-            for (SkipReason reason : SkipReason.values()) {
-                long[] c = counts[shard][reason.ordinal()];
-                byReason.put(reason.key(), new Manifest.Skipped(c[0], c[1]));
-            }
-            skippedCounts.add(byReason);
-        }
-        List<PackagePlaced> placed = new ArrayList<>();
-        for (int p = 0; p < read.size(); p++) {
-            placed.add(new PackagePlaced(read.get(p).name(), new ArrayList<>(held.get(p)), skipShard[p]));
-        }
-        return new Placement(slices, skippedCounts, List.copyOf(skipped), List.copyOf(placed));
-    }
-
-    /** The slices of parts that hold a package's files {@code [from, to)} (counted over all its parts). */
-    private static void addSlices(List<SpooledPart> parts, int from, int to, List<ShardBuilder.Slice> into) {
-        int base = 0;
-        for (SpooledPart part : parts) {
-            int n = part.files().size();
-            int a = Math.max(from, base);
-            int b = Math.min(to, base + n);
-            if (a < b) {
-                into.add(new ShardBuilder.Slice(part, a - base, b - base));
-            }
-            base += n;
-        }
-    }
-
-    private List<ReadPackage> spool(
-            List<PackageSource> packages,
-            Path scratch,
-            ExecutorService readers,
-            ExecutorService workers,
-            Consumer<String> errors,
-            ToDoubleFunction<String> weight,
-            CtagsFeed feed)
-            throws IOException, InterruptedException {
-        ThreadLocal<ContentFilter> filters = ThreadLocal.withInitial(() -> new ContentFilter(options.limits()));
-        ThreadLocal<ByteBuffer> trigramBuffers =
-                ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN));
-        Budget budget = new Budget(readBudget(options.threads()), PackageReader.BATCH_BYTES);
-        /* What one package's reader leaves: its parts (done or under way) and how its read ended. */
-        record Reading(PackageSource source, PackageReader reader, Exception failure) {}
-        List<Future<Reading>> futures = new ArrayList<>();
-        for (int i = 0; i < packages.size(); i++) {
-            PackageSource source = packages.get(i);
-            int number = i;
-            futures.add(readers.submit(() -> {
-                PackageReader reader = new PackageReader(
-                        source.name(),
-                        (float) weight.applyAsDouble(source.name()),
-                        source.refs(),
-                        options.limits(),
-                        budget,
-                        batch -> workers.submit(() -> {
-                            SpooledPart part = null;
-                            try {
-                                part = SpooledPart.spool(
-                                        batch,
-                                        scratch,
-                                        "package-" + number + "-part-" + batch.index(),
-                                        filters.get(),
-                                        stats,
-                                        trigramBuffers.get());
-                                return part;
-                            } finally {
-                                budget.give(batch.bytes());
-                                if (feed != null) {
-                                    feed.spooled(number, batch.index(), part);
-                                }
-                            }
-                        }));
-                try {
-                    source.read(reader);
-                    reader.flush();
-                    return new Reading(source, reader, null);
-                } catch (IOException | RuntimeException e) {
-                    reader.discard();
-                    return new Reading(source, reader, e);
-                } finally {
-                    stats.inputBytesDone.add(source.inputBytes());
-                    if (feed != null) {
-                        feed.ended(number, reader.submitted().size());
-                    }
-                }
-            }));
-        }
-        List<ReadPackage> done = new ArrayList<>();
-        for (Future<Reading> f : futures) {
-            Reading reading = get(f);
-            Exception failure = reading.failure();
-            List<SpooledPart> parts = new ArrayList<>();
-            for (Future<SpooledPart> part : reading.reader().submitted()) {
-                try {
-                    parts.add(get(part));
-                } catch (IOException | RuntimeException e) {
-                    failure = failure != null ? failure : e;
-                }
-            }
-            if (failure != null) {
-                // ctags may be reading the parts' spools: the scratch folder's removal takes them then.
-                for (SpooledPart part : parts) {
-                    if (feed == null) {
-                        part.abandon();
-                    }
-                }
-                stats.failedInputs.increment();
-                errors.accept("package " + reading.source().name() + " left out: " + failure.getMessage());
-                continue;
-            }
-            stats.packages.increment();
-            for (SpooledPart part : parts) {
-                for (SpooledPart.Skipped skipped : part.skipped()) {
-                    stats.skipped(skipped.reason(), skipped.bytes());
-                }
-            }
-            done.add(new ReadPackage(reading.source().name(), parts));
-        }
-        done.sort(Comparator.comparing(ReadPackage::name));
-        return done;
-    }
-
-    private BuiltShard buildShard(
-            int shard,
-            List<ShardBuilder.Slice> members,
-            Map<String, Manifest.Skipped> skipped,
-            Path target,
-            Path scratch,
-            ExecutorService slicePool,
-            ShardBuilder.Definitions definitions)
-            throws IOException {
-        String name = "shard-" + shard;
-        Path temporary = scratch.resolve(name);
-        long started = clock.millis();
-        long t0 = System.nanoTime();
-        stats.phase(name + ": trigrams and contents");
-        BuiltShard result = ShardBuilder.build(
-                members,
-                temporary,
-                options.pairBuffer(),
-                options.threads(),
-                slicePool,
-                definitions,
-                step -> stats.phase(name + ": " + step));
-        Manifest manifest = new Manifest(
-                name,
-                result.docs(),
-                result.packages(),
-                result.trigrams(),
-                result.contentBytes(),
-                result.indexBytes(),
-                result.docTableBytes(),
-                started,
-                (System.nanoTime() - t0) / 1_000_000,
-                skipped,
-                options.symbols().absentReason());
-        Files.writeString(temporary.resolve(ShardFiles.MANIFEST), manifest.toJson(), StandardOpenOption.CREATE_NEW);
-        try (Stream<Path> files = Files.list(temporary)) {
-            for (Path f : files.toList()) {
-                if (f.getFileName().toString().startsWith("run-")) {
-                    Files.delete(f);
-                } else {
-                    FileTrees.fsync(f);
-                }
-            }
-        }
-        FileTrees.fsync(temporary);
-        Path old = target.resolveSibling("." + target.getFileName() + ".old");
-        if (Files.exists(target)) {
-            deleteQuietly(old);
-            Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
-        }
-        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
-        deleteQuietly(old);
-        return result;
-    }
-
-    /** Temporary folders of an earlier run that was killed: never a valid shard, always safe to delete. */
-    private static void removeLeftovers(Path out) throws IOException {
-        try (Stream<Path> entries = Files.list(out)) {
-            for (Path p : entries.toList()) {
-                String name = p.getFileName().toString();
-                if (name.startsWith(".build-") || (name.endsWith(".old") && name.startsWith(".shard-"))) {
-                    deleteQuietly(p);
-                }
-            }
-        }
-    }
-
-    private static <T> T get(Future<T> future) throws IOException, InterruptedException {
-        try {
-            return future.get();
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IOException io) {
-                throw io;
-            }
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IOException(cause);
-        }
-    }
-
-    /**
-     * Deletes the scratch folder, retrying while a straggling worker (one that ignored its interrupt
-     * for a moment) may still be adding files to it.
-     */
-    private static void deleteScratch(Path scratch) {
-        if (scratch == null) {
-            return;
-        }
-        for (int attempt = 0; attempt < 20 && Files.exists(scratch); attempt++) {
-            deleteQuietly(scratch);
-            if (Files.exists(scratch)) {
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
-
-    static void deleteQuietly(Path root) {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try {
-            // walkFileTree rather than Files.walk: a file that vanishes mid-walk is skipped, not fatal
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    deleteOne(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFileFailed(Path file, IOException e) {
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException e) {
-                    deleteOne(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            // best effort: a leftover temporary folder is removed by the next run
-        }
-    }
-
-    private static void deleteOne(Path p) {
-        try {
-            Files.deleteIfExists(p);
-        } catch (IOException e) {
-            // a folder a worker is still filling: the caller retries
+            work.close();
         }
     }
 }

@@ -1,36 +1,27 @@
 package io.trigrep.indexer.build;
 
 import io.trigrep.indexer.corpus.PackageSource;
-import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.GitRefs;
-import io.trigrep.indexer.format.Manifest;
-import io.trigrep.indexer.format.ShardFiles;
-import io.trigrep.indexer.segments.Deletes;
 import io.trigrep.indexer.segments.Generation;
 import io.trigrep.indexer.segments.IndexFolder;
 import io.trigrep.indexer.segments.PackageKey;
-import io.trigrep.indexer.segments.Segment;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
- * Changes an index without rebuilding it (issue 16). An update writes a segment per shard that
- * receives files and marks the files of replaced and removed packages deleted; a merge folds a
- * shard's segments into one, re-indexing their live files from the contents the index holds.
+ * Changes an index without rebuilding it (issue 16). An update ({@link PackageUpdater}) writes a
+ * segment per shard that receives files and marks the files of replaced and removed packages
+ * deleted; a merge ({@link SegmentMerger}) folds a shard's segments into one, re-indexing their
+ * live files from the contents the index holds.
  * Every change is written beside the live generation and committed by one rename
  * ({@link IndexFolder#commit}): a crash at any moment leaves the previous generation whole.
  */
@@ -98,7 +89,7 @@ public final class IndexUpdater {
         Result result;
         Closeable lock = IndexFolder.lock(root);
         try {
-            result = updateLocked(root, add, addByKey, removeKeys, errors);
+            result = new PackageUpdater(options, clock).update(root, add, addByKey, removeKeys, errors);
         } finally {
             lock.close();
         }
@@ -118,259 +109,6 @@ public final class IndexUpdater {
                 merged.merged(),
                 merged.mergedInto(),
                 result.stats());
-    }
-
-    private Result updateLocked(
-            Path root,
-            List<PackageSource> given,
-            Map<String, String> givenByKey,
-            Set<String> removeKeys,
-            Consumer<String> errors)
-            throws IOException, InterruptedException {
-        Generation g = IndexFolder.settle(root);
-        List<WorkingShard> shards = WorkingShard.open(root, g);
-        try {
-            // A repository whose branches the index holds at the same commits is not read again.
-            // One that moved is re-read only at the paths that changed (RepositoryChange).
-            Map<String, GitRefs> held = HeldRepositories.of(shards, g);
-            Map<String, Generation.PackageEntry> ledgerEntries = new HashMap<>();
-            for (Generation.PackageEntry p : g.packages()) {
-                ledgerEntries.put(p.name(), p);
-            }
-            List<PackageSource> add = new ArrayList<>();
-            Map<String, String> addByKey = new LinkedHashMap<>(givenByKey);
-            List<String> unchanged = new ArrayList<>();
-            Map<String, RepositoryChange> changes = new HashMap<>();
-            Map<String, GitRefs> refsOf = new HashMap<>();
-            for (PackageSource p : given) {
-                if (p.refs().isRepository() && p.refs().equals(held.get(p.name()))) {
-                    unchanged.add(p.name());
-                    addByKey.remove(PackageKey.of(p.name()));
-                    continue;
-                }
-                RepositoryChange change =
-                        RepositoryChange.of(p, held.get(p.name()), ledgerEntries.get(p.name()), options.limits());
-                if (change != null) {
-                    changes.put(PackageKey.of(p.name()), change);
-                }
-                add.add(change != null ? change.partial() : p);
-                refsOf.put(p.name(), p.refs());
-            }
-            // Which docs each affected package has, per shard and segment.
-            Map<String, List<int[]>> docsByKey = new HashMap<>();
-            Map<String, Set<String>> namesByKey = new TreeMap<>();
-            for (int k = 0; k < shards.size(); k++) {
-                WorkingShard w = shards.get(k);
-                for (int s = 0; s < w.segments.size(); s++) {
-                    Segment seg = w.segments.get(s);
-                    DocTable table = seg.shard().docs();
-                    String[] keyOf = new String[table.packageCount()];
-                    String[] nameOf = new String[table.packageCount()];
-                    for (int p = 0; p < keyOf.length; p++) {
-                        nameOf[p] = table.packageName(p);
-                        String key = PackageKey.of(nameOf[p]);
-                        if (addByKey.containsKey(key) || removeKeys.contains(key)) {
-                            keyOf[p] = key;
-                        }
-                    }
-                    for (int d = 0; d < table.docCount(); d++) {
-                        int p = table.packageId(d);
-                        RepositoryChange change = keyOf[p] == null ? null : changes.get(keyOf[p]);
-                        if (keyOf[p] != null
-                                && seg.live(d)
-                                && (change == null || change.replaces(nameOf[p], table, d))) {
-                            docsByKey
-                                    .computeIfAbsent(keyOf[p], x -> new ArrayList<>())
-                                    .add(new int[] {k, s, d});
-                            namesByKey
-                                    .computeIfAbsent(keyOf[p], x -> new TreeSet<>())
-                                    .add(nameOf[p]);
-                        }
-                    }
-                }
-            }
-            List<Generation.PackageEntry> ledger = new ArrayList<>(g.packages());
-            for (Generation.PackageEntry p : g.packages()) {
-                String key = PackageKey.of(p.name());
-                if (addByKey.containsKey(key) || removeKeys.contains(key)) {
-                    namesByKey.computeIfAbsent(key, x -> new TreeSet<>()).add(p.name());
-                }
-            }
-            List<String> unknown = new ArrayList<>();
-            for (String key : removeKeys) {
-                if (!addByKey.containsKey(key) && !namesByKey.containsKey(key)) {
-                    unknown.add(key);
-                }
-            }
-            if (!unknown.isEmpty()) {
-                throw new IllegalArgumentException("--remove " + String.join(" ", unknown)
-                        + ": the index holds no such package; nothing was changed");
-            }
-            // Loads as they will be once every replaced and removed package is gone.
-            long[] loads = new long[shards.size()];
-            for (int k = 0; k < shards.size(); k++) {
-                for (Generation.SegmentEntry e : shards.get(k).entries) {
-                    loads[k] += e.liveBytes();
-                }
-            }
-            for (List<int[]> docs : docsByKey.values()) {
-                for (int[] at : docs) {
-                    loads[at[0]] -=
-                            shards.get(at[0]).segments.get(at[1]).shard().docs().contentLength(at[2]);
-                }
-            }
-            long next = g.nextSegment();
-            List<Generation.SegmentEntry> built = new ArrayList<>();
-            for (int k = 0; k < shards.size(); k++) {
-                built.add(null);
-            }
-            IndexBuilder.Report report = null;
-            List<String> added = new ArrayList<>();
-            if (!add.isEmpty()) {
-                long base = next;
-                IndexBuilder builder = new IndexBuilder(segmentOptions(g, options), clock);
-                report = builder.run(
-                        add,
-                        root,
-                        new IndexBuilder.Plan(
-                                shards.size(),
-                                (names, fileBytes, n) -> ShardAssigner.assign(
-                                        fileBytes, n, loads, slack(fileBytes, loads), preferred(names, docsByKey)),
-                                k -> shards.get(k).folder.resolve("seg-" + (base + k)),
-                                false,
-                                name -> options.popularity().weight(name)),
-                        errors);
-                next += shards.size();
-                for (int k = 0; k < shards.size(); k++) {
-                    BuiltShard b = report.shards().get(k);
-                    if (b != null && b.docs() > 0) {
-                        built.set(k, new Generation.SegmentEntry(base + k, b.docs(), 0, b.contentBytes(), null));
-                    }
-                }
-                for (IndexBuilder.PackagePlaced p : report.packages()) {
-                    added.add(p.name());
-                }
-            }
-            // A package that failed to read keeps its older version: only what was read replaces.
-            Set<String> readKeys = new LinkedHashSet<>();
-            for (String name : added) {
-                readKeys.add(PackageKey.of(name));
-            }
-            List<String> replaced = new ArrayList<>();
-            List<String> removed = new ArrayList<>();
-            Set<String> goneKeys = new LinkedHashSet<>();
-            for (String key : addByKey.keySet()) {
-                if (readKeys.contains(key)) {
-                    goneKeys.add(key);
-                    replaced.addAll(namesByKey.getOrDefault(key, Set.of()));
-                }
-            }
-            for (String key : removeKeys) {
-                if (addByKey.containsKey(key)) {
-                    continue; // removed and added: a replacement, above
-                }
-                goneKeys.add(key);
-                removed.addAll(namesByKey.get(key));
-            }
-            // Deletes, per segment: its newly deleted docs gathered, then one new bitmap each.
-            Map<List<Integer>, List<Integer>> gone = new HashMap<>();
-            for (String key : goneKeys) {
-                for (int[] at : docsByKey.getOrDefault(key, List.of())) {
-                    gone.computeIfAbsent(List.of(at[0], at[1]), x -> new ArrayList<>())
-                            .add(at[2]);
-                }
-            }
-            gone.forEach((at, docs) -> {
-                List<Deletes> deletes = shards.get(at.get(0)).deletes;
-                deletes.set(
-                        at.get(1),
-                        deletes.get(at.get(1))
-                                .with(docs.stream().mapToInt(Integer::intValue).toArray()));
-            });
-            // The ledger: gone packages leave, with their skipped counts; added ones come in.
-            ledger.removeIf(p -> goneKeys.contains(PackageKey.of(p.name())));
-            for (Generation.PackageEntry p : g.packages()) {
-                if (goneKeys.contains(PackageKey.of(p.name())) && p.skipShard() >= 0 && p.skipShard() < shards.size()) {
-                    for (Map.Entry<String, Manifest.Skipped> e : p.skipped().entrySet()) {
-                        long[] c = shards.get(p.skipShard()).skipped.get(e.getKey());
-                        if (c != null) {
-                            c[0] = Math.max(0, c[0] - e.getValue().files());
-                            c[1] = Math.max(0, c[1] - e.getValue().bytes());
-                        }
-                    }
-                }
-            }
-            Map<String, Integer> moved = new TreeMap<>();
-            if (report != null) {
-                Map<String, Map<String, long[]>> skippedByPackage = skippedByPackage(report);
-                for (IndexBuilder.PackagePlaced p : report.packages()) {
-                    // A repository re-read in part keeps its counts (less and plus its changed
-                    // paths') in the shard that counted them.
-                    RepositoryChange change = changes.get(PackageKey.of(p.name()));
-                    Map<String, long[]> read = skippedByPackage.getOrDefault(p.name(), Map.of());
-                    int skipShard =
-                            change == null ? p.skipShard() : change.before().skipShard();
-                    Map<String, Manifest.Skipped> counts = new LinkedHashMap<>();
-                    (change == null ? read : change.skippedAfter(read)).forEach((reason, c) -> {
-                        counts.put(reason, new Manifest.Skipped(c[0], c[1]));
-                        long[] total = shards.get(skipShard).skipped.computeIfAbsent(reason, x -> new long[2]);
-                        total[0] += c[0];
-                        total[1] += c[1];
-                    });
-                    ledger.add(new Generation.PackageEntry(
-                            p.name(), skipShard, counts, refsOf.getOrDefault(p.name(), GitRefs.NONE)));
-                    if (change != null) {
-                        moved.put(p.name(), change.paths().size());
-                    }
-                }
-            }
-            ledger.sort(Comparator.comparing(Generation.PackageEntry::name));
-            if (goneKeys.isEmpty() && (report == null || report.packages().isEmpty())) {
-                return new Result(
-                        g.number(),
-                        g.number(),
-                        List.of(),
-                        List.of(),
-                        List.of(),
-                        unchanged,
-                        Map.of(),
-                        report == null ? List.of() : report.errors(),
-                        0,
-                        0,
-                        report == null ? null : report.stats());
-            }
-            long number = g.number() + 1;
-            List<Generation.ShardEntry> entries = new ArrayList<>();
-            for (int k = 0; k < shards.size(); k++) {
-                WorkingShard w = shards.get(k);
-                List<Generation.SegmentEntry> segments = new ArrayList<>();
-                for (int s = 0; s < w.entries.size(); s++) {
-                    segments.add(withDeletes(w, s, number));
-                }
-                segments.removeIf(e -> e.deleted() == e.docs());
-                if (built.get(k) != null) {
-                    segments.add(built.get(k));
-                }
-                entries.add(new Generation.ShardEntry(w.name, segments, skippedMap(w.skipped)));
-            }
-            Generation after = new Generation(number, next, g.symbols(), entries, ledger);
-            IndexFolder.commit(root, after);
-            IndexFolder.removeUnreferenced(root, after);
-            return new Result(
-                    g.number(),
-                    number,
-                    added,
-                    replaced,
-                    removed,
-                    unchanged,
-                    moved,
-                    report == null ? List.of() : report.errors(),
-                    0,
-                    0,
-                    report == null ? null : report.stats());
-        } finally {
-            WorkingShard.close(shards);
-        }
     }
 
     /** The git repositories the index at {@code root} holds: each one's branches at their commits, by package name. */
@@ -401,70 +139,6 @@ public final class IndexUpdater {
     }
 
     /**
-     * Per package read, the shard that held every live file of its older version; -1 for a new
-     * package, or an old one spread over several shards.
-     */
-    private static int[] preferred(List<String> names, Map<String, List<int[]>> docsByKey) {
-        int[] shard = new int[names.size()];
-        for (int p = 0; p < shard.length; p++) {
-            shard[p] = -1;
-            List<int[]> old = docsByKey.get(PackageKey.of(names.get(p)));
-            if (old != null && !old.isEmpty()) {
-                int k = old.get(0)[0];
-                shard[p] = old.stream().allMatch(at -> at[0] == k) ? k : -1;
-            }
-        }
-        return shard;
-    }
-
-    /**
-     * How far past its quota a shard may take a whole new package: 2 % of the mean shard, the
-     * balance a fresh build keeps (issue 13 asks for ±5 %).
-     */
-    private static long slack(List<long[]> fileBytes, long[] loads) {
-        long total = 0;
-        for (long[] files : fileBytes) {
-            for (long b : files) {
-                total += b;
-            }
-        }
-        for (long l : loads) {
-            total += l;
-        }
-        return total / loads.length / 50;
-    }
-
-    /** Segment {@code s}'s entry with the change's deletes, writing its deletes file when they grew. */
-    private static Generation.SegmentEntry withDeletes(WorkingShard w, int s, long generation) throws IOException {
-        Generation.SegmentEntry old = w.entries.get(s);
-        Deletes d = w.deletes.get(s);
-        if (d.count() == old.deleted()) {
-            return old;
-        }
-        if (d.count() == d.docCount()) {
-            return new Generation.SegmentEntry(
-                    old.id(), old.docs(), d.count(), 0, IndexFolder.deletesFile(old.id(), generation));
-        }
-        String name = IndexFolder.deletesFile(old.id(), generation);
-        Files.deleteIfExists(w.folder.resolve(name)); // left by an update that never committed
-        d.write(w.folder.resolve(name));
-        DocTable table = w.segments.get(s).shard().docs();
-        long live = 0;
-        for (int doc = 0; doc < table.docCount(); doc++) {
-            if (!d.isDeleted(doc)) {
-                live += table.contentLength(doc);
-            }
-        }
-        return new Generation.SegmentEntry(old.id(), old.docs(), d.count(), live, name);
-    }
-
-    private static Map<String, Manifest.Skipped> skippedMap(Map<String, long[]> counts) {
-        Map<String, Manifest.Skipped> out = new LinkedHashMap<>();
-        counts.forEach((reason, c) -> out.put(reason, new Manifest.Skipped(c[0], c[1])));
-        return out;
-    }
-
-    /**
      * Folds segments: with {@code full}, every shard's segments into one, dropping every deleted
      * file; otherwise what the tiered policy picks. Commits one generation for all of it, or none
      * when there is nothing to merge.
@@ -483,57 +157,5 @@ public final class IndexUpdater {
     public Result rebalance(Path root, Consumer<String> errors) throws IOException, InterruptedException {
         return new SegmentMerger(segmentOptions(IndexFolder.current(root), options), clock, policy)
                 .merge(root, SegmentMerger.Mode.REBALANCE, errors);
-    }
-
-    /**
-     * Records a full build's result as the index's next generation: each shard one segment (its
-     * own folder), every package with its skipped files. A backend serving the index switches to
-     * it; generation files of the index before the build are removed.
-     */
-    public static Generation commitBuild(Path root, IndexBuilder.Report report, boolean symbols, long nowMillis)
-            throws IOException {
-        Generation before = IndexFolder.latest(root).orElse(null);
-        long previous = before == null ? 0 : before.number();
-        // A build's number is its time in milliseconds (or one more than the last, if that is
-        // later): an index rebuilt from scratch, in this folder or another one, never repeats a
-        // number a frontend may have cached answers under; updates then count up by one.
-        long number = Math.max(previous + 1, nowMillis);
-        // Segment ids never repeat within an index, across rebuilds too.
-        long nextSegment = before == null ? 1 : before.nextSegment();
-        Map<String, Map<String, long[]>> skippedByPackage = skippedByPackage(report);
-        List<Generation.PackageEntry> ledger = new ArrayList<>();
-        for (IndexBuilder.PackagePlaced p : report.packages()) {
-            Map<String, Manifest.Skipped> counts = new LinkedHashMap<>();
-            skippedByPackage
-                    .getOrDefault(p.name(), Map.of())
-                    .forEach((reason, c) -> counts.put(reason, new Manifest.Skipped(c[0], c[1])));
-            ledger.add(new Generation.PackageEntry(p.name(), p.skipShard(), counts));
-        }
-        ledger.sort(Comparator.comparing(Generation.PackageEntry::name));
-        List<Generation.ShardEntry> shards = new ArrayList<>();
-        for (int k = 0; k < report.shards().size(); k++) {
-            Path folder = root.resolve("shard-" + k);
-            Manifest m = Manifest.read(folder.resolve(ShardFiles.MANIFEST));
-            shards.add(new Generation.ShardEntry(
-                    "shard-" + k,
-                    List.of(new Generation.SegmentEntry(0, m.docs(), 0, m.contentBytes(), null)),
-                    m.skipped()));
-        }
-        Generation g = new Generation(number, nextSegment, symbols, shards, ledger);
-        IndexFolder.commit(root, g);
-        IndexFolder.removeUnreferenced(root, g);
-        return g;
-    }
-
-    /** A build's skipped files counted per package, then per reason: {files, bytes}. */
-    private static Map<String, Map<String, long[]>> skippedByPackage(IndexBuilder.Report report) {
-        Map<String, Map<String, long[]>> counts = new HashMap<>();
-        for (IndexBuilder.SkippedFile f : report.skipped()) {
-            long[] c = counts.computeIfAbsent(f.packageName(), x -> new LinkedHashMap<>())
-                    .computeIfAbsent(f.reason().key(), x -> new long[2]);
-            c[0]++;
-            c[1] += f.bytes();
-        }
-        return counts;
     }
 }

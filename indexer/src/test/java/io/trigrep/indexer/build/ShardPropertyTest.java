@@ -152,8 +152,8 @@ class ShardPropertyTest {
             }
             assertThat(report.shards()).hasSize(shards);
         } finally {
-            IndexBuilder.deleteQuietly(root);
-            IndexBuilder.deleteQuietly(out);
+            BuildScratch.deleteQuietly(root);
+            BuildScratch.deleteQuietly(out);
         }
     }
 

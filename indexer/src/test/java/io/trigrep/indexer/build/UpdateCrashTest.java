@@ -104,7 +104,7 @@ class UpdateCrashTest {
                         .as("run %d: scratch left", run)
                         .isEmpty();
             }
-            IndexBuilder.deleteQuietly(index);
+            BuildScratch.deleteQuietly(index);
         }
         System.out.printf("%d kills: %d left the old index, %d the new one%n", RUNS, sawOld, sawNew);
         // Where the kills landed depends on the machine's speed at that moment, so only the side no

@@ -126,7 +126,7 @@ class UpdatePropertyTest {
                 assertThat(s.deleted()).isZero();
             }
         } finally {
-            IndexBuilder.deleteQuietly(work);
+            BuildScratch.deleteQuietly(work);
         }
     }
 
@@ -175,8 +175,8 @@ class UpdatePropertyTest {
         // The fresh build of the same corpus.
         Path corpus = work.resolve("fresh-corpus");
         Path fresh = work.resolve("fresh-index");
-        IndexBuilder.deleteQuietly(corpus);
-        IndexBuilder.deleteQuietly(fresh);
+        BuildScratch.deleteQuietly(corpus);
+        BuildScratch.deleteQuietly(fresh);
         Files.createDirectories(corpus);
         for (var e : model.values()) {
             for (var f : e.getValue().entrySet()) {

@@ -1,0 +1,126 @@
+package io.trigrep.indexer.build;
+
+import io.trigrep.indexer.format.DocTable;
+import io.trigrep.indexer.segments.Deletes;
+import io.trigrep.indexer.segments.Generation;
+import io.trigrep.indexer.segments.PackageKey;
+import io.trigrep.indexer.segments.Segment;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What the index holds of the packages an update adds or removes, by package key: the live files
+ * the update replaces, each as {shard, segment, doc}, and every name it holds under the key, in
+ * its segments or in its ledger.
+ */
+record AffectedDocs(Map<String, List<int[]>> docsByKey, Map<String, Set<String>> namesByKey) {
+    /**
+     * The packages of {@code shards} and {@code ledger} whose key is in {@code adding} or
+     * {@code removing}; of a repository read in part ({@code changes}, by key), only the files at
+     * its changed paths.
+     */
+    static AffectedDocs of(
+            List<WorkingShard> shards,
+            List<Generation.PackageEntry> ledger,
+            Set<String> adding,
+            Set<String> removing,
+            Map<String, RepositoryChange> changes)
+            throws IOException {
+        Map<String, List<int[]>> docsByKey = new HashMap<>();
+        Map<String, Set<String>> namesByKey = new TreeMap<>();
+        for (int k = 0; k < shards.size(); k++) {
+            WorkingShard w = shards.get(k);
+            for (int s = 0; s < w.segments.size(); s++) {
+                Segment seg = w.segments.get(s);
+                DocTable table = seg.shard().docs();
+                String[] keyOf = new String[table.packageCount()];
+                String[] nameOf = new String[table.packageCount()];
+                for (int p = 0; p < keyOf.length; p++) {
+                    nameOf[p] = table.packageName(p);
+                    String key = PackageKey.of(nameOf[p]);
+                    if (adding.contains(key) || removing.contains(key)) {
+                        keyOf[p] = key;
+                    }
+                }
+                for (int d = 0; d < table.docCount(); d++) {
+                    int p = table.packageId(d);
+                    RepositoryChange change = keyOf[p] == null ? null : changes.get(keyOf[p]);
+                    if (keyOf[p] != null && seg.live(d) && (change == null || change.replaces(nameOf[p], table, d))) {
+                        docsByKey
+                                .computeIfAbsent(keyOf[p], x -> new ArrayList<>())
+                                .add(new int[] {k, s, d});
+                        namesByKey
+                                .computeIfAbsent(keyOf[p], x -> new TreeSet<>())
+                                .add(nameOf[p]);
+                    }
+                }
+            }
+        }
+        for (Generation.PackageEntry p : ledger) {
+            String key = PackageKey.of(p.name());
+            if (adding.contains(key) || removing.contains(key)) {
+                namesByKey.computeIfAbsent(key, x -> new TreeSet<>()).add(p.name());
+            }
+        }
+        return new AffectedDocs(docsByKey, namesByKey);
+    }
+
+    /** Each shard's live bytes as they will be once every affected file is gone. */
+    long[] loadsWithout(List<WorkingShard> shards) throws IOException {
+        long[] loads = new long[shards.size()];
+        for (int k = 0; k < shards.size(); k++) {
+            for (Generation.SegmentEntry e : shards.get(k).entries) {
+                loads[k] += e.liveBytes();
+            }
+        }
+        for (List<int[]> docs : docsByKey.values()) {
+            for (int[] at : docs) {
+                loads[at[0]] -=
+                        shards.get(at[0]).segments.get(at[1]).shard().docs().contentLength(at[2]);
+            }
+        }
+        return loads;
+    }
+
+    /**
+     * Per package read, the shard that held every live file of its older version; -1 for a new
+     * package, or an old one spread over several shards.
+     */
+    int[] preferred(List<String> names) {
+        int[] shard = new int[names.size()];
+        for (int p = 0; p < shard.length; p++) {
+            shard[p] = -1;
+            List<int[]> old = docsByKey.get(PackageKey.of(names.get(p)));
+            if (old != null && !old.isEmpty()) {
+                int k = old.get(0)[0];
+                shard[p] = old.stream().allMatch(at -> at[0] == k) ? k : -1;
+            }
+        }
+        return shard;
+    }
+
+    /** Marks the affected files of the packages {@code gone} (by key) deleted: one new bitmap per segment. */
+    void delete(Set<String> gone, List<WorkingShard> shards) {
+        Map<List<Integer>, List<Integer>> docsBySegment = new HashMap<>();
+        for (String key : gone) {
+            for (int[] at : docsByKey.getOrDefault(key, List.of())) {
+                docsBySegment
+                        .computeIfAbsent(List.of(at[0], at[1]), x -> new ArrayList<>())
+                        .add(at[2]);
+            }
+        }
+        docsBySegment.forEach((at, docs) -> {
+            List<Deletes> deletes = shards.get(at.get(0)).deletes;
+            deletes.set(
+                    at.get(1),
+                    deletes.get(at.get(1))
+                            .with(docs.stream().mapToInt(Integer::intValue).toArray()));
+        });
+    }
+}
