@@ -64,7 +64,8 @@ public final class QueryRun implements AutoCloseable {
             FrontendMetrics metrics) {}
 
     private final List<String> shards;
-    private final ShardStatus[] statuses;
+    /** Guarded by this. */
+    private final ShardStatuses statuses;
     /** Per shard, its attempts still answering; guarded by this. */
     private final List<List<Attempt>> live = new ArrayList<>();
     /** Per shard, the replicas asked so far, each at most once a run; guarded by this. */
@@ -92,13 +93,8 @@ public final class QueryRun implements AutoCloseable {
     private long elapsedNanos;
     private volatile long firstResultNanos = -1;
     private long bytesReceived;
-    private final long[] shardNanos;
-    /** A backend answered "done" but stopped at its own deadline: what it found depended on its load. */
-    private boolean cutByDeadline;
 
     private final QueryCaps caps;
-    /** Per shard, the cap that ended it, or null. */
-    private final Capped[] capped;
 
     /** Why the frontend's own disk could not take the results; null while it could. */
     private volatile String diskFailure;
@@ -135,12 +131,9 @@ public final class QueryRun implements AutoCloseable {
         this.begunOn = known.newest();
         this.searchedOn = begunOn.clone();
         this.caps = caps;
-        this.capped = new Capped[shards.size()];
         this.shards = List.copyOf(shards);
-        this.statuses = new ShardStatus[shards.size()];
-        this.shardNanos = new long[shards.size()];
-        for (int i = 0; i < statuses.length; i++) {
-            statuses[i] = ShardStatus.running(shards.get(i));
+        this.statuses = new ShardStatuses(this.shards, startedNanos, caps);
+        for (int i = 0; i < shards.size(); i++) {
             live.add(new ArrayList<>(2));
             tried.add(new ArrayList<>(2));
             failures.add(new ArrayList<>(0));
@@ -167,7 +160,7 @@ public final class QueryRun implements AutoCloseable {
     }
 
     public synchronized List<ShardStatus> statuses() {
-        return List.of(statuses.clone());
+        return statuses.all();
     }
 
     /** A query error a backend reported (a bad query), or null. */
@@ -217,7 +210,7 @@ public final class QueryRun implements AutoCloseable {
         ReplicaGroup group = how.groups().get(shard);
         Attempt attempt;
         synchronized (this) {
-            if (statuses[shard].state() != ShardStatus.State.RUNNING) {
+            if (!statuses.running(shard)) {
                 return false;
             }
             Replica replica = group.choose(tried.get(shard), orUnhealthy);
@@ -243,7 +236,7 @@ public final class QueryRun implements AutoCloseable {
         synchronized (this) {
             if (attempt.ended
                     || attempt.heardAny()
-                    || statuses[attempt.shard].state() != ShardStatus.State.RUNNING
+                    || !statuses.running(attempt.shard)
                     || live.get(attempt.shard).size() > 1) {
                 return;
             }
@@ -387,7 +380,7 @@ public final class QueryRun implements AutoCloseable {
     }
 
     private synchronized boolean counts(Attempt attempt) {
-        return !attempt.ended && statuses[attempt.shard].state() == ShardStatus.State.RUNNING;
+        return !attempt.ended && statuses.running(attempt.shard);
     }
 
     private void ingestAll(Attempt attempt, ByteBuf frames) {
@@ -465,23 +458,12 @@ public final class QueryRun implements AutoCloseable {
 
     /** The shard reached its part of a cap: it is done (what it sent so far is its answer) and its stream is closed. */
     private void capNow(Attempt attempt, Capped why) {
-        int shard = attempt.shard;
         synchronized (this) {
             if (!counts(attempt)) {
                 return;
             }
             win(attempt);
-            capped[shard] = why;
-            ShardStatus s = statuses[shard];
-            statuses[shard] = new ShardStatus(
-                    s.shard(),
-                    ShardStatus.State.DONE,
-                    Outcome.OK,
-                    "capped: " + why.reason(),
-                    s.results(),
-                    s.filesSearched(),
-                    s.totalFiles());
-            shardNanos[shard] = System.nanoTime() - startedNanos;
+            statuses.cap(attempt.shard, why);
             end(attempt, false);
         }
         completeIfLast();
@@ -495,12 +477,7 @@ public final class QueryRun implements AutoCloseable {
      * shard's, in shard order (so the same answer says the same).
      */
     public synchronized Capped capped() {
-        for (Capped c : capped) {
-            if (c != null) {
-                return c;
-            }
-        }
-        return null;
+        return statuses.capped();
     }
 
     /** Records one frame (the view's position to limit) teed at {@code offset}; false when the stream is unusable. */
@@ -537,11 +514,7 @@ public final class QueryRun implements AutoCloseable {
     }
 
     private synchronized void progress(int shard, Progress.Reader p) {
-        ShardStatus s = statuses[shard];
-        if (s.state() == ShardStatus.State.RUNNING) {
-            statuses[shard] = new ShardStatus(
-                    s.shard(), s.state(), Outcome.OK, null, p.getResults(), p.getFilesSearched(), p.getTotalFiles());
-        }
+        statuses.progress(shard, p);
     }
 
     /**
@@ -577,23 +550,11 @@ public final class QueryRun implements AutoCloseable {
             win(attempt);
             if (last.which() == Response.Which.DONE) {
                 Done.Reader d = last.getDone();
-                String reason = d.getTruncation() == Done.Truncation.NONE ? null : "truncated: " + d.getTruncation();
-                cutByDeadline |= d.getTruncation() == Done.Truncation.DEADLINE;
-                if (d.getTruncation() == Done.Truncation.MAX_RESULTS) {
-                    capped[shard] = new Capped("results", caps.maxResults());
-                }
                 if (d.getGeneration() != 0) {
                     searchedOn[shard] = d.getGeneration();
                     known.learn(shard, d.getGeneration(), askedAt);
                 }
-                statuses[shard] = new ShardStatus(
-                        shards.get(shard),
-                        ShardStatus.State.DONE,
-                        Outcome.OK,
-                        reason,
-                        d.getResults(),
-                        d.getFilesSearched(),
-                        d.getTotalFiles());
+                statuses.done(shard, d);
             } else {
                 Failure.Reader f = last.getError();
                 if (f.getCode() == Failure.Code.BAD_QUERY) {
@@ -601,12 +562,8 @@ public final class QueryRun implements AutoCloseable {
                     errorMessage = f.getMessage().toString();
                     errorPosition = f.getPosition();
                 }
-                statuses[shard] = ShardStatus.failed(
-                        shards.get(shard),
-                        f.getCode() == Failure.Code.BAD_QUERY ? Outcome.BAD_QUERY : Outcome.ERROR,
-                        f.getCode() + ": " + f.getMessage());
+                statuses.error(shard, f);
             }
-            shardNanos[shard] = System.nanoTime() - startedNanos;
             // The answer ended as the protocol says: its connection serves the next query.
             end(attempt, true);
         }
@@ -634,11 +591,9 @@ public final class QueryRun implements AutoCloseable {
 
     private void failNow(int shard, Outcome outcome, String reason) {
         synchronized (this) {
-            if (statuses[shard].state() != ShardStatus.State.RUNNING) {
+            if (!statuses.fail(shard, outcome, reason)) {
                 return;
             }
-            statuses[shard] = ShardStatus.failed(shards.get(shard), outcome, reason);
-            shardNanos[shard] = System.nanoTime() - startedNanos;
             endAll(shard);
         }
         completeIfLast();
@@ -699,7 +654,7 @@ public final class QueryRun implements AutoCloseable {
         if (diskFailure == null) {
             diskFailure = diskMessage(e);
         }
-        for (int i = 0; i < statuses.length; i++) {
+        for (int i = 0; i < shards.size(); i++) {
             failNow(i, Outcome.FRONTEND_DISK, diskFailure);
         }
     }
@@ -721,24 +676,22 @@ public final class QueryRun implements AutoCloseable {
 
     /** An operator stopped the query: every backend still running is marked failed and closed. */
     public void cancel() {
-        for (int i = 0; i < statuses.length; i++) {
+        for (int i = 0; i < shards.size(); i++) {
             fail(i, Outcome.CANCELLED, "cancelled");
         }
     }
 
     /** The deadline passed: every backend still running is marked failed. */
     void expire() {
-        for (int i = 0; i < statuses.length; i++) {
+        for (int i = 0; i < shards.size(); i++) {
             fail(i, Outcome.DEADLINE, "deadline exceeded");
         }
     }
 
     private void completeIfLast() {
         synchronized (this) {
-            for (ShardStatus s : statuses) {
-                if (s.state() == ShardStatus.State.RUNNING) {
-                    return;
-                }
+            if (!statuses.settled()) {
+                return;
             }
         }
         writer.execute(() -> {
@@ -769,7 +722,7 @@ public final class QueryRun implements AutoCloseable {
 
     /** How long backend {@code shard} took, start to its last message or failure. */
     public synchronized long shardNanos(int shard) {
-        return shardNanos[shard];
+        return statuses.nanos(shard);
     }
 
     /**
@@ -778,12 +731,7 @@ public final class QueryRun implements AutoCloseable {
      * shard or one cut at its deadline made the answer depend on a moment, not on the query.
      */
     public synchronized boolean reusable() {
-        for (ShardStatus s : statuses) {
-            if (s.state() != ShardStatus.State.DONE && s.outcome() != Outcome.BAD_QUERY) {
-                return false;
-            }
-        }
-        return !cutByDeadline && diskFailure == null;
+        return statuses.answeredInFull() && diskFailure == null;
     }
 
     /**
@@ -793,8 +741,8 @@ public final class QueryRun implements AutoCloseable {
      * is current as long as each is its shard's newest.
      */
     public synchronized boolean current() {
-        for (int shard = 0; shard < statuses.length; shard++) {
-            if (statuses[shard].state() == ShardStatus.State.RUNNING) {
+        for (int shard = 0; shard < shards.size(); shard++) {
+            if (statuses.running(shard)) {
                 boolean onFirst = begunOn[shard] == 0 && known.onFirst(shard);
                 if (!onFirst && !known.askedSince(shard, askedAt)) {
                     return false;
@@ -811,19 +759,13 @@ public final class QueryRun implements AutoCloseable {
 
     /** Shards that failed, with reasons. */
     public synchronized List<ShardStatus> failed() {
-        List<ShardStatus> out = new ArrayList<>();
-        for (ShardStatus s : statuses) {
-            if (s.state() == ShardStatus.State.FAILED) {
-                out.add(s);
-            }
-        }
-        return out;
+        return statuses.failed();
     }
 
     @Override
     public void close() throws IOException {
         synchronized (this) {
-            for (int shard = 0; shard < statuses.length; shard++) {
+            for (int shard = 0; shard < shards.size(); shard++) {
                 endAll(shard);
             }
         }
