@@ -99,18 +99,8 @@ public final class QueryRun implements AutoCloseable {
     /** Why the frontend's own disk could not take the results; null while it could. */
     private volatile String diskFailure;
 
-    /** What the frontend knows of the shards' generations, shared by every run; told each {@code Done}'s. */
-    private final ShardGenerations known;
-    /** The tick of {@link #known} taken before any backend was asked. */
-    private final long askedAt;
-    /** Per shard, the newest generation known when the run began (0: none was). */
-    private final long[] begunOn;
-    /**
-     * Per shard, the generation its answer was searched on: its {@code Done}'s, else (a backend
-     * that does not say, or no {@code Done}) {@link #begunOn}, else (none was known yet) the
-     * {@link ShardGenerations#first first} one known.
-     */
-    private final long[] searchedOn;
+    /** Guarded by this. */
+    private final SearchedGenerations generations;
 
     QueryRun(List<String> shards, TeeFile tee, Executor pool) {
         this(shards, tee, pool, pool, QueryCaps.forCache(1L << 30), new ShardGenerations(shards.size()));
@@ -122,14 +112,7 @@ public final class QueryRun implements AutoCloseable {
      * the first ones ({@link ResultIndex#sorted(int)}), on that page's thread.
      */
     QueryRun(List<String> shards, TeeFile tee, Executor pool, Executor heavy, QueryCaps caps, ShardGenerations known) {
-        if (known.shards() != shards.size()) {
-            throw new IllegalArgumentException(
-                    "generations of " + known.shards() + " shards for a run of " + shards.size());
-        }
-        this.known = known;
-        this.askedAt = known.tick();
-        this.begunOn = known.newest();
-        this.searchedOn = begunOn.clone();
+        this.generations = new SearchedGenerations(known, shards.size());
         this.caps = caps;
         this.shards = List.copyOf(shards);
         this.statuses = new ShardStatuses(this.shards, startedNanos, caps);
@@ -550,10 +533,7 @@ public final class QueryRun implements AutoCloseable {
             win(attempt);
             if (last.which() == Response.Which.DONE) {
                 Done.Reader d = last.getDone();
-                if (d.getGeneration() != 0) {
-                    searchedOn[shard] = d.getGeneration();
-                    known.learn(shard, d.getGeneration(), askedAt);
-                }
+                generations.searched(shard, d.getGeneration());
                 statuses.done(shard, d);
             } else {
                 Failure.Reader f = last.getError();
@@ -735,26 +715,11 @@ public final class QueryRun implements AutoCloseable {
     }
 
     /**
-     * Whether this run may be served or joined: every shard that answered did so on the newest
-     * generation known of it ({@link ShardGenerations#isNewest}), and every shard still streaming
-     * was asked after its newest was learnt. A run whose shards answered on different generations
-     * is current as long as each is its shard's newest.
+     * Whether this run may be served or joined: every shard answered, or is answering, on the
+     * newest generation known of it ({@link SearchedGenerations#current}).
      */
     public synchronized boolean current() {
-        for (int shard = 0; shard < shards.size(); shard++) {
-            if (statuses.running(shard)) {
-                boolean onFirst = begunOn[shard] == 0 && known.onFirst(shard);
-                if (!onFirst && !known.askedSince(shard, askedAt)) {
-                    return false;
-                }
-                continue;
-            }
-            long on = searchedOn[shard] != 0 ? searchedOn[shard] : known.first(shard);
-            if (!known.isNewest(shard, on, askedAt)) {
-                return false;
-            }
-        }
-        return true;
+        return generations.current(statuses);
     }
 
     /** Shards that failed, with reasons. */
