@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.trigrep.frontend.fanout.ShardStatus.Outcome;
 import io.trigrep.frontend.metrics.FrontendMetrics;
 import io.trigrep.frontend.store.ResultIndex;
-import io.trigrep.frontend.store.StagedResults;
 import io.trigrep.frontend.store.TeeFile;
 import io.trigrep.proto.Done;
 import io.trigrep.proto.Failure;
@@ -16,14 +15,11 @@ import io.trigrep.proto.Response;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
@@ -36,22 +32,13 @@ import org.capnproto.MessageBuilder;
  * others go on. {@link #completion} completes, with results sorted, once every shard is done
  * or failed.
  *
- * <p>A shard served by several replicas ({@link #start}) is asked of one, and of another when
- * the first has sent nothing within the shard's hedge delay or has failed; the first attempt to
- * finish wins and the others are cut. Its results are staged per attempt and indexed only when
- * it wins, so a failed or losing replica leaves no result behind. An attempt on a replica whose
- * pings fail that has sent nothing for {@link #STALL_NANOS} is given up: a shard without a
- * healthy replica fails within about a second, not at the deadline.
+ * <p>A shard served by several replicas ({@link #start}) may be asked of more than one
+ * ({@link ReplicaAttempts}); the first attempt to finish wins. Its results are staged per attempt
+ * and indexed only when it wins, so a failed or losing replica leaves no result behind.
  */
 public final class QueryRun implements AutoCloseable {
     /** Ranks answered before the full sort: the first page at the largest page size, many at the usual ones. */
     static final int FIRST_RANKS = 1000;
-
-    /** An attempt silent this long on a replica whose pings fail is given up. */
-    static final long STALL_NANOS = 500_000_000;
-
-    /** How often the run looks for such attempts. */
-    static final long WATCH_MILLIS = 100;
 
     /**
      * What a run needs to ask replicas itself: each shard's group, each shard's request (built
@@ -66,14 +53,8 @@ public final class QueryRun implements AutoCloseable {
     private final List<String> shards;
     /** Guarded by this. */
     private final ShardStatuses statuses;
-    /** Per shard, its attempts still answering; guarded by this. */
-    private final List<List<Attempt>> live = new ArrayList<>();
-    /** Per shard, the replicas asked so far, each at most once a run; guarded by this. */
-    private final List<List<Replica>> tried = new ArrayList<>();
-    /** Per shard, why each of its attempts that failed did; guarded by this. */
-    private final List<List<String>> failures = new ArrayList<>();
-    /** How to ask replicas; null for a run whose streams are begun from outside ({@link #ingest(int, ByteBuf, int, java.util.function.IntConsumer)}). */
-    private volatile Replicated replicated;
+
+    private final ReplicaAttempts attempts;
 
     private final TeeFile tee;
     private final ResultIndex index = new ResultIndex(FIRST_RANKS);
@@ -116,13 +97,9 @@ public final class QueryRun implements AutoCloseable {
         this.caps = caps;
         this.shards = List.copyOf(shards);
         this.statuses = new ShardStatuses(this.shards, startedNanos, caps);
-        for (int i = 0; i < shards.size(); i++) {
-            live.add(new ArrayList<>(2));
-            tried.add(new ArrayList<>(2));
-            failures.add(new ArrayList<>(0));
-        }
         this.tee = tee;
         this.writer = new SerialExecutor(pool, heavy);
+        this.attempts = new ReplicaAttempts(this, this.shards, statuses, writer);
     }
 
     /** Sets what runs just before the run completes; set before any backend is asked. */
@@ -167,140 +144,19 @@ public final class QueryRun implements AutoCloseable {
      * Asks each shard of one of its replicas, and from now until the run completes watches for
      * attempts to hedge or give up. Call once, right after the run is made.
      */
-    @SuppressWarnings("FutureReturnValueIgnored") // hedge checks end on their own; the watch is cancelled on completion
+    @SuppressWarnings("FutureReturnValueIgnored") // the stage of a callback that cancels the watch: nothing waits on it
     void start(Replicated how) {
-        if (how.groups().size() != shards.size()) {
-            throw new IllegalArgumentException(
-                    how.groups().size() + " replica groups for a run of " + shards.size() + " shards");
-        }
-        replicated = how;
-        for (int shard = 0; shard < shards.size(); shard++) {
-            launch(shard, false, true);
-        }
-        ScheduledFuture<?> watch = how.timer()
-                .scheduleWithFixedDelay(
-                        () -> writer.execute(this::watch), WATCH_MILLIS, WATCH_MILLIS, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> watch = attempts.start(how);
         completion.whenComplete((done, failure) -> watch.cancel(false));
-    }
-
-    /**
-     * Asks {@code shard} of a replica it has not asked in this run: a healthy one, or, with
-     * {@code orUnhealthy}, whichever is least bad. False when there is none or the shard is settled.
-     */
-    @SuppressWarnings("FutureReturnValueIgnored") // a hedge check that finds the attempt over does nothing
-    private boolean launch(int shard, boolean hedge, boolean orUnhealthy) {
-        Replicated how = replicated;
-        ReplicaGroup group = how.groups().get(shard);
-        Attempt attempt;
-        synchronized (this) {
-            if (!statuses.running(shard)) {
-                return false;
-            }
-            Replica replica = group.choose(tried.get(shard), orUnhealthy);
-            if (replica == null) {
-                return false;
-            }
-            tried.get(shard).add(replica);
-            attempt = new Attempt(shard, replica, hedge, group.replicated() ? new StagedResults() : null);
-            live.get(shard).add(attempt);
-            replica.started();
-        }
-        attempt.replica.connections().ask(this, attempt, how.requests().apply(shard));
-        if (group.replicated()) {
-            how.timer()
-                    .schedule(
-                            () -> writer.execute(() -> hedge(attempt)), group.hedgeDelayNanos(), TimeUnit.NANOSECONDS);
-        }
-        return true;
-    }
-
-    /** {@code attempt} has sent nothing within its shard's hedge delay: the same is asked of another healthy replica. */
-    private void hedge(Attempt attempt) {
-        synchronized (this) {
-            if (attempt.ended
-                    || attempt.heardAny()
-                    || !statuses.running(attempt.shard)
-                    || live.get(attempt.shard).size() > 1) {
-                return;
-            }
-        }
-        if (launch(attempt.shard, true, false)) {
-            replicated.metrics().hedgeSent(shards.get(attempt.shard));
-        }
-    }
-
-    /** Gives up the attempts silent for {@link #STALL_NANOS} on replicas whose pings fail. On the writer. */
-    private void watch() {
-        long now = System.nanoTime();
-        List<Attempt> stalled = new ArrayList<>();
-        synchronized (this) {
-            for (List<Attempt> attempts : live) {
-                for (Attempt a : attempts) {
-                    if (a.replica != null && !a.replica.healthy() && a.silentNanos(now) >= STALL_NANOS) {
-                        stalled.add(a);
-                    }
-                }
-            }
-        }
-        for (Attempt a : stalled) {
-            String problem = a.replica.problem();
-            if (problem != null && problem.startsWith("TLS ")) {
-                // The handshake the attempt waits on fails as the ping's did (Tls.reason's words).
-                failNow(a, Outcome.TLS, problem);
-                continue;
-            }
-            failNow(
-                    a,
-                    Outcome.STALLED,
-                    "no answer for " + TimeUnit.NANOSECONDS.toMillis(a.silentNanos(now)) + " ms, and "
-                            + (problem == null ? "its pings failed" : "its ping failed: " + problem));
-        }
     }
 
     /** {@code attempt}'s first bytes came at {@code now}: how soon its replica and shard answer. */
     void firstFrame(Attempt attempt, long now) {
-        Replicated how = replicated;
-        if (how != null && attempt.replica != null) {
-            long nanos = now - attempt.startedNanos;
-            attempt.replica.firstFrame(nanos);
-            how.groups().get(attempt.shard).firstFrame(nanos);
-        }
+        attempts.firstFrame(attempt, now);
     }
 
-    synchronized void attach(Attempt attempt, StreamHandler.Stream stream) {
-        attempt.stream = stream;
-        if (attempt.ended) {
-            stream.stop();
-            attempt.stream = null;
-        }
-    }
-
-    /**
-     * Ends {@code attempt}: nothing more of it counts. Its connection is given back when its
-     * answer ended as the protocol says ({@code answered}), else closed, which stops the backend.
-     * Holds the monitor.
-     */
-    private void end(Attempt attempt, boolean answered) {
-        attempt.ended = true;
-        live.get(attempt.shard).remove(attempt);
-        if (attempt.replica != null) {
-            attempt.replica.ended();
-        }
-        if (attempt.stream != null) {
-            if (answered) {
-                attempt.stream.answered();
-            } else {
-                attempt.stream.stop();
-            }
-            attempt.stream = null;
-        }
-    }
-
-    /** Ends every attempt of {@code shard} still answering. Holds the monitor. */
-    private void endAll(int shard) {
-        for (Attempt a : List.copyOf(live.get(shard))) {
-            end(a, false);
-        }
+    void attach(Attempt attempt, StreamHandler.Stream stream) {
+        attempts.attach(attempt, stream);
     }
 
     /**
@@ -314,36 +170,12 @@ public final class QueryRun implements AutoCloseable {
                 firstResultNanos = System.nanoTime() - startedNanos;
             }
         }
-        for (Attempt other : List.copyOf(live.get(attempt.shard))) {
-            if (other != attempt) {
-                end(other, false);
-            }
-        }
-        Replicated how = replicated;
-        if (how != null && attempt.replica != null) {
-            how.metrics()
-                    .replicaAnswered(
-                            shards.get(attempt.shard),
-                            attempt.replica.name(),
-                            System.nanoTime() - attempt.startedNanos,
-                            attempt.hedge);
-        }
+        attempts.won(attempt);
     }
 
-    /** The attempt of {@code shard} that frames come on when its streams are begun from outside the run. */
-    private synchronized Attempt direct(int shard) {
-        List<Attempt> attempts = live.get(shard);
-        if (attempts.isEmpty()) {
-            Attempt a = new Attempt(shard, null, false, null);
-            attempts.add(a);
-            return a;
-        }
-        return attempts.get(0);
-    }
-
-    /** {@link #ingest(Attempt, ByteBuf, int, java.util.function.IntConsumer)} of the shard's one attempt. */
+    /** {@link #ingest(Attempt, ByteBuf, int, IntConsumer)} of the shard's one attempt. */
     void ingest(int shard, ByteBuf frames, int bytes, IntConsumer written) {
-        ingest(direct(shard), frames, bytes, written);
+        ingest(attempts.direct(shard), frames, bytes, written);
     }
 
     /**
@@ -362,12 +194,8 @@ public final class QueryRun implements AutoCloseable {
         });
     }
 
-    private synchronized boolean counts(Attempt attempt) {
-        return !attempt.ended && statuses.running(attempt.shard);
-    }
-
     private void ingestAll(Attempt attempt, ByteBuf frames) {
-        if (!counts(attempt)) {
+        if (!attempts.counts(attempt)) {
             return; // in flight when the shard settled (deadline, cancel, another replica won) or the attempt failed
         }
         try {
@@ -397,7 +225,7 @@ public final class QueryRun implements AutoCloseable {
                 capNow(attempt, new Capped("bytes", caps.maxBytes()));
             }
         } catch (IOException | RuntimeException e) {
-            failNow(attempt, Outcome.MALFORMED, "unreadable stream: " + e.getMessage());
+            attempts.failNow(attempt, Outcome.MALFORMED, "unreadable stream: " + e.getMessage());
         } finally {
             index.publish();
         }
@@ -442,12 +270,12 @@ public final class QueryRun implements AutoCloseable {
     /** The shard reached its part of a cap: it is done (what it sent so far is its answer) and its stream is closed. */
     private void capNow(Attempt attempt, Capped why) {
         synchronized (this) {
-            if (!counts(attempt)) {
+            if (!attempts.counts(attempt)) {
                 return;
             }
             win(attempt);
             statuses.cap(attempt.shard, why);
-            end(attempt, false);
+            attempts.end(attempt, false);
         }
         completeIfLast();
     }
@@ -474,7 +302,7 @@ public final class QueryRun implements AutoCloseable {
                         ? index.add(shard, frame, offset)
                         : index.stage(attempt.staged, shard, frame, offset);
                 if (!read) {
-                    failNow(attempt, Outcome.MALFORMED, "a result frame this frontend cannot read");
+                    attempts.failNow(attempt, Outcome.MALFORMED, "a result frame this frontend cannot read");
                     return false;
                 }
                 attempt.resultBytes += length;
@@ -484,7 +312,7 @@ public final class QueryRun implements AutoCloseable {
             }
             case DONE, ERROR -> {
                 finish(attempt, Messages.response(Framing.read(frame, FrameLimits.DEFAULT)));
-                return counts(attempt);
+                return attempts.counts(attempt);
             }
             case PROGRESS ->
                 progress(
@@ -520,14 +348,14 @@ public final class QueryRun implements AutoCloseable {
         int shard = attempt.shard;
         if (last.which() == Response.Which.ERROR
                 && last.getError().getCode() != Failure.Code.BAD_QUERY
-                && replicatedShard(shard)) {
+                && attempts.replicatedShard(shard)) {
             // Another replica may answer what this one could not (overloaded, internal error).
             Failure.Reader f = last.getError();
-            failNow(attempt, Outcome.ERROR, f.getCode() + ": " + f.getMessage());
+            attempts.failNow(attempt, Outcome.ERROR, f.getCode() + ": " + f.getMessage());
             return;
         }
         synchronized (this) {
-            if (!counts(attempt)) {
+            if (!attempts.counts(attempt)) {
                 return;
             }
             win(attempt);
@@ -545,14 +373,9 @@ public final class QueryRun implements AutoCloseable {
                 statuses.error(shard, f);
             }
             // The answer ended as the protocol says: its connection serves the next query.
-            end(attempt, true);
+            attempts.end(attempt, true);
         }
         completeIfLast();
-    }
-
-    private boolean replicatedShard(int shard) {
-        Replicated how = replicated;
-        return how != null && how.groups().get(shard).replicated();
     }
 
     /** A backend failed the whole shard (or the run did): recorded after every frame it sent before failing has been teed. */
@@ -562,68 +385,22 @@ public final class QueryRun implements AutoCloseable {
 
     /** One attempt failed: recorded after every frame it sent before failing has been teed. */
     void fail(Attempt attempt, Outcome outcome, String reason) {
-        writer.execute(() -> failNow(attempt, outcome, reason));
+        writer.execute(() -> attempts.failNow(attempt, outcome, reason));
     }
 
     void closed(Attempt attempt) {
         fail(attempt, Outcome.CLOSED, "connection closed before the answer ended");
     }
 
-    private void failNow(int shard, Outcome outcome, String reason) {
+    /** Fails {@code shard} if it is still running, and ends its attempts. On the writer. */
+    void failNow(int shard, Outcome outcome, String reason) {
         synchronized (this) {
             if (!statuses.fail(shard, outcome, reason)) {
                 return;
             }
-            endAll(shard);
+            attempts.endAll(shard);
         }
         completeIfLast();
-    }
-
-    /**
-     * {@code attempt} failed. Its replica is marked unhealthy when the fault is the backend's.
-     * A shard with one replica fails with it; a replicated one goes on with its other attempt
-     * still answering, or asks a healthy replica not asked yet (its staged results are dropped
-     * with the failed attempt), and fails, naming every replica's reason, when there is none.
-     */
-    private void failNow(Attempt attempt, Outcome outcome, String reason) {
-        int shard = attempt.shard;
-        synchronized (this) {
-            if (!counts(attempt)) {
-                return;
-            }
-            if (attempt.replica != null && outcome.backendFailed()) {
-                attempt.replica.failed(reason);
-            }
-            if (!replicatedShard(shard)) {
-                failNow(shard, outcome, reason);
-                return;
-            }
-            end(attempt, false);
-            failures.get(shard).add(attempt.replica.name() + ": " + reason);
-            if (!live.get(shard).isEmpty()) {
-                return;
-            }
-        }
-        if (launch(shard, false, false)) {
-            replicated.metrics().failover(shards.get(shard));
-            return;
-        }
-        failNow(shard, outcome, noReplica(shard));
-    }
-
-    /** Why no replica of {@code shard} answered: each one asked, with its reason, and each one not asked, with its problem. */
-    private synchronized String noReplica(int shard) {
-        StringJoiner why = new StringJoiner("; ", "no replica answered: ", "");
-        for (String failure : failures.get(shard)) {
-            why.add(failure);
-        }
-        for (Replica r : replicated.groups().get(shard).replicas()) {
-            if (!tried.get(shard).contains(r)) {
-                String problem = r.problem();
-                why.add(r.name() + ": not asked, " + (problem == null ? "unhealthy" : problem));
-            }
-        }
-        return why.toString();
     }
 
     /**
@@ -731,7 +508,7 @@ public final class QueryRun implements AutoCloseable {
     public void close() throws IOException {
         synchronized (this) {
             for (int shard = 0; shard < shards.size(); shard++) {
-                endAll(shard);
+                attempts.endAll(shard);
             }
         }
         tee.delete();
