@@ -7,14 +7,9 @@ import io.trigrep.frontend.store.ResultIndex;
 import io.trigrep.frontend.store.TeeFile;
 import io.trigrep.proto.Done;
 import io.trigrep.proto.Failure;
-import io.trigrep.proto.FrameLimits;
-import io.trigrep.proto.Framing;
-import io.trigrep.proto.Messages;
 import io.trigrep.proto.Progress;
 import io.trigrep.proto.Response;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -35,6 +30,10 @@ import org.capnproto.MessageBuilder;
  * <p>A shard served by several replicas ({@link #start}) may be asked of more than one
  * ({@link ReplicaAttempts}); the first attempt to finish wins. Its results are staged per attempt
  * and indexed only when it wins, so a failed or losing replica leaves no result behind.
+ *
+ * <p>Each shard's status ({@link ShardStatuses}), the generations searched
+ * ({@link SearchedGenerations}) and the attempts ({@link ReplicaAttempts}) change under this
+ * run's monitor; the frames are read by {@link FrameIngest}, on the writer.
  */
 public final class QueryRun implements AutoCloseable {
     /** Ranks answered before the full sort: the first page at the largest page size, many at the usual ones. */
@@ -53,8 +52,11 @@ public final class QueryRun implements AutoCloseable {
     private final List<String> shards;
     /** Guarded by this. */
     private final ShardStatuses statuses;
+    /** Guarded by this. */
+    private final SearchedGenerations generations;
 
     private final ReplicaAttempts attempts;
+    private final FrameIngest frameIngest;
 
     private final TeeFile tee;
     private final ResultIndex index = new ResultIndex(FIRST_RANKS);
@@ -72,16 +74,9 @@ public final class QueryRun implements AutoCloseable {
     private volatile String errorMessage;
     private volatile int errorPosition;
     private long elapsedNanos;
-    private volatile long firstResultNanos = -1;
-    private long bytesReceived;
-
-    private final QueryCaps caps;
 
     /** Why the frontend's own disk could not take the results; null while it could. */
     private volatile String diskFailure;
-
-    /** Guarded by this. */
-    private final SearchedGenerations generations;
 
     QueryRun(List<String> shards, TeeFile tee, Executor pool) {
         this(shards, tee, pool, pool, QueryCaps.forCache(1L << 30), new ShardGenerations(shards.size()));
@@ -94,12 +89,12 @@ public final class QueryRun implements AutoCloseable {
      */
     QueryRun(List<String> shards, TeeFile tee, Executor pool, Executor heavy, QueryCaps caps, ShardGenerations known) {
         this.generations = new SearchedGenerations(known, shards.size());
-        this.caps = caps;
         this.shards = List.copyOf(shards);
         this.statuses = new ShardStatuses(this.shards, startedNanos, caps);
         this.tee = tee;
         this.writer = new SerialExecutor(pool, heavy);
         this.attempts = new ReplicaAttempts(this, this.shards, statuses, writer);
+        this.frameIngest = new FrameIngest(this, attempts, tee, index, caps, shards.size(), startedNanos);
     }
 
     /** Sets what runs just before the run completes; set before any backend is asked. */
@@ -164,12 +159,7 @@ public final class QueryRun implements AutoCloseable {
      * attempts are cut. Holds the monitor.
      */
     private void win(Attempt attempt) {
-        if (attempt.staged != null && attempt.staged.size() > 0) {
-            index.addStaged(attempt.staged);
-            if (firstResultNanos < 0) {
-                firstResultNanos = System.nanoTime() - startedNanos;
-            }
-        }
+        frameIngest.indexStaged(attempt);
         attempts.won(attempt);
     }
 
@@ -181,12 +171,12 @@ public final class QueryRun implements AutoCloseable {
     /**
      * Tees a run of complete frames with one write, then records each: results in the index (or
      * the attempt's stage), progress, done and errors in the shard's status. On the writer
-     * thread, in arrival order.
+     * thread, in arrival order; the run owns {@code frames} from here and releases them there.
      */
     void ingest(Attempt attempt, ByteBuf frames, int bytes, IntConsumer written) {
         writer.execute(() -> {
             try {
-                ingestAll(attempt, frames);
+                frameIngest.ingest(attempt, frames);
             } finally {
                 frames.release();
                 written.accept(bytes);
@@ -194,81 +184,8 @@ public final class QueryRun implements AutoCloseable {
         });
     }
 
-    private void ingestAll(Attempt attempt, ByteBuf frames) {
-        if (!attempts.counts(attempt)) {
-            return; // in flight when the shard settled (deadline, cancel, another replica won) or the attempt failed
-        }
-        try {
-            ByteBuffer view = frames.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
-            int start = view.position();
-            int end = withinByteCap(attempt, view);
-            boolean cut = end < view.limit();
-            view.limit(end);
-            bytesReceived += end - start;
-            long base;
-            try {
-                base = tee.append(view); // consumes the view; one write for the whole run
-            } catch (IOException e) {
-                failDisk(e);
-                return;
-            }
-            for (int at = start; at < end; ) {
-                int length = (int) Framing.frameLength(view, at, end - at, FrameLimits.DEFAULT);
-                view.limit(at + length).position(at);
-                if (!ingestOne(attempt, view, base + at - start)) {
-                    return;
-                }
-                view.limit(end);
-                at += length;
-            }
-            if (cut) {
-                capNow(attempt, new Capped("bytes", caps.maxBytes()));
-            }
-        } catch (IOException | RuntimeException e) {
-            attempts.failNow(attempt, Outcome.MALFORMED, "unreadable stream: " + e.getMessage());
-        } finally {
-            index.publish();
-        }
-    }
-
-    /**
-     * Where the run of frames in {@code view} must end so that the shard's result frames stay
-     * within its part of the byte cap: the limit when all fit, else the start of the first result
-     * frame that does not. Counts only result frames, as {@link #ingestOne} does once they are
-     * recorded: progress frames come when the clock says, so counting them would move the cut
-     * from run to run. A run that fits whole even if every byte were a result's (all but the
-     * last runs of a capped query, every run of an uncapped one) is not walked here: the ingest
-     * walks its frames once, not twice.
-     */
-    private int withinByteCap(Attempt attempt, ByteBuffer view) throws IOException {
-        long quota = caps.bytesOf(attempt.shard, shards.size());
-        int start = view.position();
-        int end = view.limit();
-        if (attempt.resultBytes + (end - start) <= quota) {
-            return end;
-        }
-        long counted = attempt.resultBytes;
-        try {
-            for (int at = start; at < end; ) {
-                int length = (int) Framing.frameLength(view, at, end - at, FrameLimits.DEFAULT);
-                view.limit(at + length).position(at);
-                if (Messages.peekResponse(view).isResult()) {
-                    if (counted + length > quota) {
-                        return at;
-                    }
-                    counted += length;
-                }
-                view.limit(end);
-                at += length;
-            }
-            return end;
-        } finally {
-            view.limit(end).position(start);
-        }
-    }
-
     /** The shard reached its part of a cap: it is done (what it sent so far is its answer) and its stream is closed. */
-    private void capNow(Attempt attempt, Capped why) {
+    void capNow(Attempt attempt, Capped why) {
         synchronized (this) {
             if (!attempts.counts(attempt)) {
                 return;
@@ -291,40 +208,8 @@ public final class QueryRun implements AutoCloseable {
         return statuses.capped();
     }
 
-    /** Records one frame (the view's position to limit) teed at {@code offset}; false when the stream is unusable. */
-    private boolean ingestOne(Attempt attempt, ByteBuffer frame, long offset) throws IOException {
-        int shard = attempt.shard;
-        Response.Which which = Messages.peekResponse(frame);
-        switch (which) {
-            case RESULT, FILE_MATCH, FILE_RESULTS -> {
-                int length = frame.remaining();
-                boolean read = attempt.staged == null
-                        ? index.add(shard, frame, offset)
-                        : index.stage(attempt.staged, shard, frame, offset);
-                if (!read) {
-                    attempts.failNow(attempt, Outcome.MALFORMED, "a result frame this frontend cannot read");
-                    return false;
-                }
-                attempt.resultBytes += length;
-                if (attempt.staged == null && firstResultNanos < 0) {
-                    firstResultNanos = System.nanoTime() - startedNanos;
-                }
-            }
-            case DONE, ERROR -> {
-                finish(attempt, Messages.response(Framing.read(frame, FrameLimits.DEFAULT)));
-                return attempts.counts(attempt);
-            }
-            case PROGRESS ->
-                progress(
-                        shard,
-                        Messages.response(Framing.read(frame, FrameLimits.DEFAULT))
-                                .getProgress());
-            default -> {}
-        }
-        return true;
-    }
-
-    private synchronized void progress(int shard, Progress.Reader p) {
+    /** A progress frame of {@code shard}: its counts so far. */
+    synchronized void progress(int shard, Progress.Reader p) {
         statuses.progress(shard, p);
     }
 
@@ -344,7 +229,8 @@ public final class QueryRun implements AutoCloseable {
         writer.execute(() -> consumer.accept(new BestSoFar(index.best(k), index.added())));
     }
 
-    private void finish(Attempt attempt, Response.Reader last) {
+    /** {@code attempt}'s answer ended with {@code last}, a done or an error. On the writer. */
+    void finish(Attempt attempt, Response.Reader last) {
         int shard = attempt.shard;
         if (last.which() == Response.Which.ERROR
                 && last.getError().getCode() != Failure.Code.BAD_QUERY
@@ -407,7 +293,7 @@ public final class QueryRun implements AutoCloseable {
      * The tee could not be written (a full or failing disk): the query cannot be answered, and it
      * is the frontend's failure, not any backend's. Every backend still running is stopped.
      */
-    private void failDisk(IOException e) {
+    void failDisk(IOException e) {
         if (diskFailure == null) {
             diskFailure = diskMessage(e);
         }
@@ -469,12 +355,12 @@ public final class QueryRun implements AutoCloseable {
 
     /** Time from start to the first result, or -1 when there was none. */
     public long firstResultNanos() {
-        return firstResultNanos;
+        return frameIngest.firstResultNanos();
     }
 
     /** Bytes of frames received from all backends; read after completion. */
     public long bytesReceived() {
-        return bytesReceived;
+        return frameIngest.bytesReceived();
     }
 
     /** How long backend {@code shard} took, start to its last message or failure. */
