@@ -4,26 +4,17 @@ import io.netty.buffer.ByteBuf;
 import io.trigrep.frontend.fanout.ShardStatus.Outcome;
 import io.trigrep.frontend.metrics.FrontendMetrics;
 import io.trigrep.frontend.store.ResultIndex;
-import io.trigrep.frontend.store.StagedResults;
 import io.trigrep.frontend.store.TeeFile;
 import io.trigrep.proto.Done;
 import io.trigrep.proto.Failure;
-import io.trigrep.proto.FrameLimits;
-import io.trigrep.proto.Framing;
-import io.trigrep.proto.Messages;
 import io.trigrep.proto.Progress;
 import io.trigrep.proto.Response;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
@@ -36,22 +27,17 @@ import org.capnproto.MessageBuilder;
  * others go on. {@link #completion} completes, with results sorted, once every shard is done
  * or failed.
  *
- * <p>A shard served by several replicas ({@link #start}) is asked of one, and of another when
- * the first has sent nothing within the shard's hedge delay or has failed; the first attempt to
- * finish wins and the others are cut. Its results are staged per attempt and indexed only when
- * it wins, so a failed or losing replica leaves no result behind. An attempt on a replica whose
- * pings fail that has sent nothing for {@link #STALL_NANOS} is given up: a shard without a
- * healthy replica fails within about a second, not at the deadline.
+ * <p>A shard served by several replicas ({@link #start}) may be asked of more than one
+ * ({@link ReplicaAttempts}); the first attempt to finish wins. Its results are staged per attempt
+ * and indexed only when it wins, so a failed or losing replica leaves no result behind.
+ *
+ * <p>Each shard's status ({@link ShardStatuses}), the generations searched
+ * ({@link SearchedGenerations}) and the attempts ({@link ReplicaAttempts}) change under this
+ * run's monitor; the frames are read by {@link FrameIngest}, on the writer.
  */
 public final class QueryRun implements AutoCloseable {
     /** Ranks answered before the full sort: the first page at the largest page size, many at the usual ones. */
     static final int FIRST_RANKS = 1000;
-
-    /** An attempt silent this long on a replica whose pings fail is given up. */
-    static final long STALL_NANOS = 500_000_000;
-
-    /** How often the run looks for such attempts. */
-    static final long WATCH_MILLIS = 100;
 
     /**
      * What a run needs to ask replicas itself: each shard's group, each shard's request (built
@@ -64,15 +50,13 @@ public final class QueryRun implements AutoCloseable {
             FrontendMetrics metrics) {}
 
     private final List<String> shards;
-    private final ShardStatus[] statuses;
-    /** Per shard, its attempts still answering; guarded by this. */
-    private final List<List<Attempt>> live = new ArrayList<>();
-    /** Per shard, the replicas asked so far, each at most once a run; guarded by this. */
-    private final List<List<Replica>> tried = new ArrayList<>();
-    /** Per shard, why each of its attempts that failed did; guarded by this. */
-    private final List<List<String>> failures = new ArrayList<>();
-    /** How to ask replicas; null for a run whose streams are begun from outside ({@link #ingest(int, ByteBuf, int, java.util.function.IntConsumer)}). */
-    private volatile Replicated replicated;
+    /** Guarded by this. */
+    private final ShardStatuses statuses;
+    /** Guarded by this. */
+    private final SearchedGenerations generations;
+
+    private final ReplicaAttempts attempts;
+    private final FrameIngest frameIngest;
 
     private final TeeFile tee;
     private final ResultIndex index = new ResultIndex(FIRST_RANKS);
@@ -90,31 +74,9 @@ public final class QueryRun implements AutoCloseable {
     private volatile String errorMessage;
     private volatile int errorPosition;
     private long elapsedNanos;
-    private volatile long firstResultNanos = -1;
-    private long bytesReceived;
-    private final long[] shardNanos;
-    /** A backend answered "done" but stopped at its own deadline: what it found depended on its load. */
-    private boolean cutByDeadline;
-
-    private final QueryCaps caps;
-    /** Per shard, the cap that ended it, or null. */
-    private final Capped[] capped;
 
     /** Why the frontend's own disk could not take the results; null while it could. */
     private volatile String diskFailure;
-
-    /** What the frontend knows of the shards' generations, shared by every run; told each {@code Done}'s. */
-    private final ShardGenerations known;
-    /** The tick of {@link #known} taken before any backend was asked. */
-    private final long askedAt;
-    /** Per shard, the newest generation known when the run began (0: none was). */
-    private final long[] begunOn;
-    /**
-     * Per shard, the generation its answer was searched on: its {@code Done}'s, else (a backend
-     * that does not say, or no {@code Done}) {@link #begunOn}, else (none was known yet) the
-     * {@link ShardGenerations#first first} one known.
-     */
-    private final long[] searchedOn;
 
     QueryRun(List<String> shards, TeeFile tee, Executor pool) {
         this(shards, tee, pool, pool, QueryCaps.forCache(1L << 30), new ShardGenerations(shards.size()));
@@ -126,27 +88,13 @@ public final class QueryRun implements AutoCloseable {
      * the first ones ({@link ResultIndex#sorted(int)}), on that page's thread.
      */
     QueryRun(List<String> shards, TeeFile tee, Executor pool, Executor heavy, QueryCaps caps, ShardGenerations known) {
-        if (known.shards() != shards.size()) {
-            throw new IllegalArgumentException(
-                    "generations of " + known.shards() + " shards for a run of " + shards.size());
-        }
-        this.known = known;
-        this.askedAt = known.tick();
-        this.begunOn = known.newest();
-        this.searchedOn = begunOn.clone();
-        this.caps = caps;
-        this.capped = new Capped[shards.size()];
+        this.generations = new SearchedGenerations(known, shards.size());
         this.shards = List.copyOf(shards);
-        this.statuses = new ShardStatus[shards.size()];
-        this.shardNanos = new long[shards.size()];
-        for (int i = 0; i < statuses.length; i++) {
-            statuses[i] = ShardStatus.running(shards.get(i));
-            live.add(new ArrayList<>(2));
-            tried.add(new ArrayList<>(2));
-            failures.add(new ArrayList<>(0));
-        }
+        this.statuses = new ShardStatuses(this.shards, startedNanos, caps);
         this.tee = tee;
         this.writer = new SerialExecutor(pool, heavy);
+        this.attempts = new ReplicaAttempts(this, this.shards, statuses, writer);
+        this.frameIngest = new FrameIngest(this, attempts, tee, index, caps, shards.size(), startedNanos);
     }
 
     /** Sets what runs just before the run completes; set before any backend is asked. */
@@ -167,7 +115,7 @@ public final class QueryRun implements AutoCloseable {
     }
 
     public synchronized List<ShardStatus> statuses() {
-        return List.of(statuses.clone());
+        return statuses.all();
     }
 
     /** A query error a backend reported (a bad query), or null. */
@@ -191,140 +139,19 @@ public final class QueryRun implements AutoCloseable {
      * Asks each shard of one of its replicas, and from now until the run completes watches for
      * attempts to hedge or give up. Call once, right after the run is made.
      */
-    @SuppressWarnings("FutureReturnValueIgnored") // hedge checks end on their own; the watch is cancelled on completion
+    @SuppressWarnings("FutureReturnValueIgnored") // the stage of a callback that cancels the watch: nothing waits on it
     void start(Replicated how) {
-        if (how.groups().size() != shards.size()) {
-            throw new IllegalArgumentException(
-                    how.groups().size() + " replica groups for a run of " + shards.size() + " shards");
-        }
-        replicated = how;
-        for (int shard = 0; shard < shards.size(); shard++) {
-            launch(shard, false, true);
-        }
-        ScheduledFuture<?> watch = how.timer()
-                .scheduleWithFixedDelay(
-                        () -> writer.execute(this::watch), WATCH_MILLIS, WATCH_MILLIS, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> watch = attempts.start(how);
         completion.whenComplete((done, failure) -> watch.cancel(false));
-    }
-
-    /**
-     * Asks {@code shard} of a replica it has not asked in this run: a healthy one, or, with
-     * {@code orUnhealthy}, whichever is least bad. False when there is none or the shard is settled.
-     */
-    @SuppressWarnings("FutureReturnValueIgnored") // a hedge check that finds the attempt over does nothing
-    private boolean launch(int shard, boolean hedge, boolean orUnhealthy) {
-        Replicated how = replicated;
-        ReplicaGroup group = how.groups().get(shard);
-        Attempt attempt;
-        synchronized (this) {
-            if (statuses[shard].state() != ShardStatus.State.RUNNING) {
-                return false;
-            }
-            Replica replica = group.choose(tried.get(shard), orUnhealthy);
-            if (replica == null) {
-                return false;
-            }
-            tried.get(shard).add(replica);
-            attempt = new Attempt(shard, replica, hedge, group.replicated() ? new StagedResults() : null);
-            live.get(shard).add(attempt);
-            replica.started();
-        }
-        attempt.replica.connections().ask(this, attempt, how.requests().apply(shard));
-        if (group.replicated()) {
-            how.timer()
-                    .schedule(
-                            () -> writer.execute(() -> hedge(attempt)), group.hedgeDelayNanos(), TimeUnit.NANOSECONDS);
-        }
-        return true;
-    }
-
-    /** {@code attempt} has sent nothing within its shard's hedge delay: the same is asked of another healthy replica. */
-    private void hedge(Attempt attempt) {
-        synchronized (this) {
-            if (attempt.ended
-                    || attempt.heardAny()
-                    || statuses[attempt.shard].state() != ShardStatus.State.RUNNING
-                    || live.get(attempt.shard).size() > 1) {
-                return;
-            }
-        }
-        if (launch(attempt.shard, true, false)) {
-            replicated.metrics().hedgeSent(shards.get(attempt.shard));
-        }
-    }
-
-    /** Gives up the attempts silent for {@link #STALL_NANOS} on replicas whose pings fail. On the writer. */
-    private void watch() {
-        long now = System.nanoTime();
-        List<Attempt> stalled = new ArrayList<>();
-        synchronized (this) {
-            for (List<Attempt> attempts : live) {
-                for (Attempt a : attempts) {
-                    if (a.replica != null && !a.replica.healthy() && a.silentNanos(now) >= STALL_NANOS) {
-                        stalled.add(a);
-                    }
-                }
-            }
-        }
-        for (Attempt a : stalled) {
-            String problem = a.replica.problem();
-            if (problem != null && problem.startsWith("TLS ")) {
-                // The handshake the attempt waits on fails as the ping's did (Tls.reason's words).
-                failNow(a, Outcome.TLS, problem);
-                continue;
-            }
-            failNow(
-                    a,
-                    Outcome.STALLED,
-                    "no answer for " + TimeUnit.NANOSECONDS.toMillis(a.silentNanos(now)) + " ms, and "
-                            + (problem == null ? "its pings failed" : "its ping failed: " + problem));
-        }
     }
 
     /** {@code attempt}'s first bytes came at {@code now}: how soon its replica and shard answer. */
     void firstFrame(Attempt attempt, long now) {
-        Replicated how = replicated;
-        if (how != null && attempt.replica != null) {
-            long nanos = now - attempt.startedNanos;
-            attempt.replica.firstFrame(nanos);
-            how.groups().get(attempt.shard).firstFrame(nanos);
-        }
+        attempts.firstFrame(attempt, now);
     }
 
-    synchronized void attach(Attempt attempt, StreamHandler.Stream stream) {
-        attempt.stream = stream;
-        if (attempt.ended) {
-            stream.stop();
-            attempt.stream = null;
-        }
-    }
-
-    /**
-     * Ends {@code attempt}: nothing more of it counts. Its connection is given back when its
-     * answer ended as the protocol says ({@code answered}), else closed, which stops the backend.
-     * Holds the monitor.
-     */
-    private void end(Attempt attempt, boolean answered) {
-        attempt.ended = true;
-        live.get(attempt.shard).remove(attempt);
-        if (attempt.replica != null) {
-            attempt.replica.ended();
-        }
-        if (attempt.stream != null) {
-            if (answered) {
-                attempt.stream.answered();
-            } else {
-                attempt.stream.stop();
-            }
-            attempt.stream = null;
-        }
-    }
-
-    /** Ends every attempt of {@code shard} still answering. Holds the monitor. */
-    private void endAll(int shard) {
-        for (Attempt a : List.copyOf(live.get(shard))) {
-            end(a, false);
-        }
+    void attach(Attempt attempt, StreamHandler.Stream stream) {
+        attempts.attach(attempt, stream);
     }
 
     /**
@@ -332,53 +159,24 @@ public final class QueryRun implements AutoCloseable {
      * attempts are cut. Holds the monitor.
      */
     private void win(Attempt attempt) {
-        if (attempt.staged != null && attempt.staged.size() > 0) {
-            index.addStaged(attempt.staged);
-            if (firstResultNanos < 0) {
-                firstResultNanos = System.nanoTime() - startedNanos;
-            }
-        }
-        for (Attempt other : List.copyOf(live.get(attempt.shard))) {
-            if (other != attempt) {
-                end(other, false);
-            }
-        }
-        Replicated how = replicated;
-        if (how != null && attempt.replica != null) {
-            how.metrics()
-                    .replicaAnswered(
-                            shards.get(attempt.shard),
-                            attempt.replica.name(),
-                            System.nanoTime() - attempt.startedNanos,
-                            attempt.hedge);
-        }
+        frameIngest.indexStaged(attempt);
+        attempts.won(attempt);
     }
 
-    /** The attempt of {@code shard} that frames come on when its streams are begun from outside the run. */
-    private synchronized Attempt direct(int shard) {
-        List<Attempt> attempts = live.get(shard);
-        if (attempts.isEmpty()) {
-            Attempt a = new Attempt(shard, null, false, null);
-            attempts.add(a);
-            return a;
-        }
-        return attempts.get(0);
-    }
-
-    /** {@link #ingest(Attempt, ByteBuf, int, java.util.function.IntConsumer)} of the shard's one attempt. */
+    /** {@link #ingest(Attempt, ByteBuf, int, IntConsumer)} of the shard's one attempt. */
     void ingest(int shard, ByteBuf frames, int bytes, IntConsumer written) {
-        ingest(direct(shard), frames, bytes, written);
+        ingest(attempts.direct(shard), frames, bytes, written);
     }
 
     /**
      * Tees a run of complete frames with one write, then records each: results in the index (or
      * the attempt's stage), progress, done and errors in the shard's status. On the writer
-     * thread, in arrival order.
+     * thread, in arrival order; the run owns {@code frames} from here and releases them there.
      */
     void ingest(Attempt attempt, ByteBuf frames, int bytes, IntConsumer written) {
         writer.execute(() -> {
             try {
-                ingestAll(attempt, frames);
+                frameIngest.ingest(attempt, frames);
             } finally {
                 frames.release();
                 written.accept(bytes);
@@ -386,103 +184,15 @@ public final class QueryRun implements AutoCloseable {
         });
     }
 
-    private synchronized boolean counts(Attempt attempt) {
-        return !attempt.ended && statuses[attempt.shard].state() == ShardStatus.State.RUNNING;
-    }
-
-    private void ingestAll(Attempt attempt, ByteBuf frames) {
-        if (!counts(attempt)) {
-            return; // in flight when the shard settled (deadline, cancel, another replica won) or the attempt failed
-        }
-        try {
-            ByteBuffer view = frames.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
-            int start = view.position();
-            int end = withinByteCap(attempt, view);
-            boolean cut = end < view.limit();
-            view.limit(end);
-            bytesReceived += end - start;
-            long base;
-            try {
-                base = tee.append(view); // consumes the view; one write for the whole run
-            } catch (IOException e) {
-                failDisk(e);
-                return;
-            }
-            for (int at = start; at < end; ) {
-                int length = (int) Framing.frameLength(view, at, end - at, FrameLimits.DEFAULT);
-                view.limit(at + length).position(at);
-                if (!ingestOne(attempt, view, base + at - start)) {
-                    return;
-                }
-                view.limit(end);
-                at += length;
-            }
-            if (cut) {
-                capNow(attempt, new Capped("bytes", caps.maxBytes()));
-            }
-        } catch (IOException | RuntimeException e) {
-            failNow(attempt, Outcome.MALFORMED, "unreadable stream: " + e.getMessage());
-        } finally {
-            index.publish();
-        }
-    }
-
-    /**
-     * Where the run of frames in {@code view} must end so that the shard's result frames stay
-     * within its part of the byte cap: the limit when all fit, else the start of the first result
-     * frame that does not. Counts only result frames, as {@link #ingestOne} does once they are
-     * recorded: progress frames come when the clock says, so counting them would move the cut
-     * from run to run. A run that fits whole even if every byte were a result's (all but the
-     * last runs of a capped query, every run of an uncapped one) is not walked here: the ingest
-     * walks its frames once, not twice.
-     */
-    private int withinByteCap(Attempt attempt, ByteBuffer view) throws IOException {
-        long quota = caps.bytesOf(attempt.shard, shards.size());
-        int start = view.position();
-        int end = view.limit();
-        if (attempt.resultBytes + (end - start) <= quota) {
-            return end;
-        }
-        long counted = attempt.resultBytes;
-        try {
-            for (int at = start; at < end; ) {
-                int length = (int) Framing.frameLength(view, at, end - at, FrameLimits.DEFAULT);
-                view.limit(at + length).position(at);
-                if (Messages.peekResponse(view).isResult()) {
-                    if (counted + length > quota) {
-                        return at;
-                    }
-                    counted += length;
-                }
-                view.limit(end);
-                at += length;
-            }
-            return end;
-        } finally {
-            view.limit(end).position(start);
-        }
-    }
-
     /** The shard reached its part of a cap: it is done (what it sent so far is its answer) and its stream is closed. */
-    private void capNow(Attempt attempt, Capped why) {
-        int shard = attempt.shard;
+    void capNow(Attempt attempt, Capped why) {
         synchronized (this) {
-            if (!counts(attempt)) {
+            if (!attempts.counts(attempt)) {
                 return;
             }
             win(attempt);
-            capped[shard] = why;
-            ShardStatus s = statuses[shard];
-            statuses[shard] = new ShardStatus(
-                    s.shard(),
-                    ShardStatus.State.DONE,
-                    Outcome.OK,
-                    "capped: " + why.reason(),
-                    s.results(),
-                    s.filesSearched(),
-                    s.totalFiles());
-            shardNanos[shard] = System.nanoTime() - startedNanos;
-            end(attempt, false);
+            statuses.cap(attempt.shard, why);
+            attempts.end(attempt, false);
         }
         completeIfLast();
     }
@@ -495,53 +205,12 @@ public final class QueryRun implements AutoCloseable {
      * shard's, in shard order (so the same answer says the same).
      */
     public synchronized Capped capped() {
-        for (Capped c : capped) {
-            if (c != null) {
-                return c;
-            }
-        }
-        return null;
+        return statuses.capped();
     }
 
-    /** Records one frame (the view's position to limit) teed at {@code offset}; false when the stream is unusable. */
-    private boolean ingestOne(Attempt attempt, ByteBuffer frame, long offset) throws IOException {
-        int shard = attempt.shard;
-        Response.Which which = Messages.peekResponse(frame);
-        switch (which) {
-            case RESULT, FILE_MATCH, FILE_RESULTS -> {
-                int length = frame.remaining();
-                boolean read = attempt.staged == null
-                        ? index.add(shard, frame, offset)
-                        : index.stage(attempt.staged, shard, frame, offset);
-                if (!read) {
-                    failNow(attempt, Outcome.MALFORMED, "a result frame this frontend cannot read");
-                    return false;
-                }
-                attempt.resultBytes += length;
-                if (attempt.staged == null && firstResultNanos < 0) {
-                    firstResultNanos = System.nanoTime() - startedNanos;
-                }
-            }
-            case DONE, ERROR -> {
-                finish(attempt, Messages.response(Framing.read(frame, FrameLimits.DEFAULT)));
-                return counts(attempt);
-            }
-            case PROGRESS ->
-                progress(
-                        shard,
-                        Messages.response(Framing.read(frame, FrameLimits.DEFAULT))
-                                .getProgress());
-            default -> {}
-        }
-        return true;
-    }
-
-    private synchronized void progress(int shard, Progress.Reader p) {
-        ShardStatus s = statuses[shard];
-        if (s.state() == ShardStatus.State.RUNNING) {
-            statuses[shard] = new ShardStatus(
-                    s.shard(), s.state(), Outcome.OK, null, p.getResults(), p.getFilesSearched(), p.getTotalFiles());
-        }
+    /** A progress frame of {@code shard}: its counts so far. */
+    synchronized void progress(int shard, Progress.Reader p) {
+        statuses.progress(shard, p);
     }
 
     /**
@@ -560,40 +229,26 @@ public final class QueryRun implements AutoCloseable {
         writer.execute(() -> consumer.accept(new BestSoFar(index.best(k), index.added())));
     }
 
-    private void finish(Attempt attempt, Response.Reader last) {
+    /** {@code attempt}'s answer ended with {@code last}, a done or an error. On the writer. */
+    void finish(Attempt attempt, Response.Reader last) {
         int shard = attempt.shard;
         if (last.which() == Response.Which.ERROR
                 && last.getError().getCode() != Failure.Code.BAD_QUERY
-                && replicatedShard(shard)) {
+                && attempts.replicatedShard(shard)) {
             // Another replica may answer what this one could not (overloaded, internal error).
             Failure.Reader f = last.getError();
-            failNow(attempt, Outcome.ERROR, f.getCode() + ": " + f.getMessage());
+            attempts.failNow(attempt, Outcome.ERROR, f.getCode() + ": " + f.getMessage());
             return;
         }
         synchronized (this) {
-            if (!counts(attempt)) {
+            if (!attempts.counts(attempt)) {
                 return;
             }
             win(attempt);
             if (last.which() == Response.Which.DONE) {
                 Done.Reader d = last.getDone();
-                String reason = d.getTruncation() == Done.Truncation.NONE ? null : "truncated: " + d.getTruncation();
-                cutByDeadline |= d.getTruncation() == Done.Truncation.DEADLINE;
-                if (d.getTruncation() == Done.Truncation.MAX_RESULTS) {
-                    capped[shard] = new Capped("results", caps.maxResults());
-                }
-                if (d.getGeneration() != 0) {
-                    searchedOn[shard] = d.getGeneration();
-                    known.learn(shard, d.getGeneration(), askedAt);
-                }
-                statuses[shard] = new ShardStatus(
-                        shards.get(shard),
-                        ShardStatus.State.DONE,
-                        Outcome.OK,
-                        reason,
-                        d.getResults(),
-                        d.getFilesSearched(),
-                        d.getTotalFiles());
+                generations.searched(shard, d.getGeneration());
+                statuses.done(shard, d);
             } else {
                 Failure.Reader f = last.getError();
                 if (f.getCode() == Failure.Code.BAD_QUERY) {
@@ -601,21 +256,12 @@ public final class QueryRun implements AutoCloseable {
                     errorMessage = f.getMessage().toString();
                     errorPosition = f.getPosition();
                 }
-                statuses[shard] = ShardStatus.failed(
-                        shards.get(shard),
-                        f.getCode() == Failure.Code.BAD_QUERY ? Outcome.BAD_QUERY : Outcome.ERROR,
-                        f.getCode() + ": " + f.getMessage());
+                statuses.error(shard, f);
             }
-            shardNanos[shard] = System.nanoTime() - startedNanos;
             // The answer ended as the protocol says: its connection serves the next query.
-            end(attempt, true);
+            attempts.end(attempt, true);
         }
         completeIfLast();
-    }
-
-    private boolean replicatedShard(int shard) {
-        Replicated how = replicated;
-        return how != null && how.groups().get(shard).replicated();
     }
 
     /** A backend failed the whole shard (or the run did): recorded after every frame it sent before failing has been teed. */
@@ -625,81 +271,33 @@ public final class QueryRun implements AutoCloseable {
 
     /** One attempt failed: recorded after every frame it sent before failing has been teed. */
     void fail(Attempt attempt, Outcome outcome, String reason) {
-        writer.execute(() -> failNow(attempt, outcome, reason));
+        writer.execute(() -> attempts.failNow(attempt, outcome, reason));
     }
 
     void closed(Attempt attempt) {
         fail(attempt, Outcome.CLOSED, "connection closed before the answer ended");
     }
 
-    private void failNow(int shard, Outcome outcome, String reason) {
+    /** Fails {@code shard} if it is still running, and ends its attempts. On the writer. */
+    void failNow(int shard, Outcome outcome, String reason) {
         synchronized (this) {
-            if (statuses[shard].state() != ShardStatus.State.RUNNING) {
+            if (!statuses.fail(shard, outcome, reason)) {
                 return;
             }
-            statuses[shard] = ShardStatus.failed(shards.get(shard), outcome, reason);
-            shardNanos[shard] = System.nanoTime() - startedNanos;
-            endAll(shard);
+            attempts.endAll(shard);
         }
         completeIfLast();
-    }
-
-    /**
-     * {@code attempt} failed. Its replica is marked unhealthy when the fault is the backend's.
-     * A shard with one replica fails with it; a replicated one goes on with its other attempt
-     * still answering, or asks a healthy replica not asked yet (its staged results are dropped
-     * with the failed attempt), and fails, naming every replica's reason, when there is none.
-     */
-    private void failNow(Attempt attempt, Outcome outcome, String reason) {
-        int shard = attempt.shard;
-        synchronized (this) {
-            if (!counts(attempt)) {
-                return;
-            }
-            if (attempt.replica != null && outcome.backendFailed()) {
-                attempt.replica.failed(reason);
-            }
-            if (!replicatedShard(shard)) {
-                failNow(shard, outcome, reason);
-                return;
-            }
-            end(attempt, false);
-            failures.get(shard).add(attempt.replica.name() + ": " + reason);
-            if (!live.get(shard).isEmpty()) {
-                return;
-            }
-        }
-        if (launch(shard, false, false)) {
-            replicated.metrics().failover(shards.get(shard));
-            return;
-        }
-        failNow(shard, outcome, noReplica(shard));
-    }
-
-    /** Why no replica of {@code shard} answered: each one asked, with its reason, and each one not asked, with its problem. */
-    private synchronized String noReplica(int shard) {
-        StringJoiner why = new StringJoiner("; ", "no replica answered: ", "");
-        for (String failure : failures.get(shard)) {
-            why.add(failure);
-        }
-        for (Replica r : replicated.groups().get(shard).replicas()) {
-            if (!tried.get(shard).contains(r)) {
-                String problem = r.problem();
-                why.add(r.name() + ": not asked, " + (problem == null ? "unhealthy" : problem));
-            }
-        }
-        return why.toString();
     }
 
     /**
      * The tee could not be written (a full or failing disk): the query cannot be answered, and it
      * is the frontend's failure, not any backend's. Every backend still running is stopped.
      */
-    private void failDisk(IOException e) {
+    void failDisk(IOException e) {
         if (diskFailure == null) {
             diskFailure = diskMessage(e);
         }
-        for (int i = 0; i < statuses.length; i++) {
+        for (int i = 0; i < shards.size(); i++) {
             failNow(i, Outcome.FRONTEND_DISK, diskFailure);
         }
     }
@@ -721,24 +319,22 @@ public final class QueryRun implements AutoCloseable {
 
     /** An operator stopped the query: every backend still running is marked failed and closed. */
     public void cancel() {
-        for (int i = 0; i < statuses.length; i++) {
+        for (int i = 0; i < shards.size(); i++) {
             fail(i, Outcome.CANCELLED, "cancelled");
         }
     }
 
     /** The deadline passed: every backend still running is marked failed. */
     void expire() {
-        for (int i = 0; i < statuses.length; i++) {
+        for (int i = 0; i < shards.size(); i++) {
             fail(i, Outcome.DEADLINE, "deadline exceeded");
         }
     }
 
     private void completeIfLast() {
         synchronized (this) {
-            for (ShardStatus s : statuses) {
-                if (s.state() == ShardStatus.State.RUNNING) {
-                    return;
-                }
+            if (!statuses.settled()) {
+                return;
             }
         }
         writer.execute(() -> {
@@ -759,17 +355,17 @@ public final class QueryRun implements AutoCloseable {
 
     /** Time from start to the first result, or -1 when there was none. */
     public long firstResultNanos() {
-        return firstResultNanos;
+        return frameIngest.firstResultNanos();
     }
 
     /** Bytes of frames received from all backends; read after completion. */
     public long bytesReceived() {
-        return bytesReceived;
+        return frameIngest.bytesReceived();
     }
 
     /** How long backend {@code shard} took, start to its last message or failure. */
     public synchronized long shardNanos(int shard) {
-        return shardNanos[shard];
+        return statuses.nanos(shard);
     }
 
     /**
@@ -778,53 +374,27 @@ public final class QueryRun implements AutoCloseable {
      * shard or one cut at its deadline made the answer depend on a moment, not on the query.
      */
     public synchronized boolean reusable() {
-        for (ShardStatus s : statuses) {
-            if (s.state() != ShardStatus.State.DONE && s.outcome() != Outcome.BAD_QUERY) {
-                return false;
-            }
-        }
-        return !cutByDeadline && diskFailure == null;
+        return statuses.answeredInFull() && diskFailure == null;
     }
 
     /**
-     * Whether this run may be served or joined: every shard that answered did so on the newest
-     * generation known of it ({@link ShardGenerations#isNewest}), and every shard still streaming
-     * was asked after its newest was learnt. A run whose shards answered on different generations
-     * is current as long as each is its shard's newest.
+     * Whether this run may be served or joined: every shard answered, or is answering, on the
+     * newest generation known of it ({@link SearchedGenerations#current}).
      */
     public synchronized boolean current() {
-        for (int shard = 0; shard < statuses.length; shard++) {
-            if (statuses[shard].state() == ShardStatus.State.RUNNING) {
-                boolean onFirst = begunOn[shard] == 0 && known.onFirst(shard);
-                if (!onFirst && !known.askedSince(shard, askedAt)) {
-                    return false;
-                }
-                continue;
-            }
-            long on = searchedOn[shard] != 0 ? searchedOn[shard] : known.first(shard);
-            if (!known.isNewest(shard, on, askedAt)) {
-                return false;
-            }
-        }
-        return true;
+        return generations.current(statuses);
     }
 
     /** Shards that failed, with reasons. */
     public synchronized List<ShardStatus> failed() {
-        List<ShardStatus> out = new ArrayList<>();
-        for (ShardStatus s : statuses) {
-            if (s.state() == ShardStatus.State.FAILED) {
-                out.add(s);
-            }
-        }
-        return out;
+        return statuses.failed();
     }
 
     @Override
     public void close() throws IOException {
         synchronized (this) {
-            for (int shard = 0; shard < statuses.length; shard++) {
-                endAll(shard);
+            for (int shard = 0; shard < shards.size(); shard++) {
+                attempts.endAll(shard);
             }
         }
         tee.delete();
