@@ -21,9 +21,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,6 +57,11 @@ class CoverageGroundTruthTest {
     static LoopbackCluster cluster;
     /** Every file a user must be able to find: "package/path" to the file. */
     static final TreeMap<String, Path> searchable = new TreeMap<>();
+    /** The same files as the brute force reads them, decoded once for every query. */
+    static final List<Decoded> decoded = new ArrayList<>();
+
+    /** A searchable file: its package, path, detected type and text as RE2 reads its bytes. */
+    record Decoded(String name, String pkg, String path, FileType type, String text) {}
 
     @BeforeAll
     static void start() throws Exception {
@@ -70,6 +77,18 @@ class CoverageGroundTruthTest {
                 }
                 searchable.put(name, file);
             }
+        }
+        for (var file : searchable.entrySet()) {
+            String name = file.getKey();
+            int slash = name.indexOf('/');
+            byte[] bytes = Files.readAllBytes(file.getValue());
+            String path = name.substring(slash + 1);
+            decoded.add(new Decoded(
+                    name,
+                    name.substring(0, slash),
+                    path,
+                    FileType.detect(path, ByteBuffer.wrap(bytes)),
+                    decode(bytes, 0, bytes.length)));
         }
         cluster = new LoopbackCluster(corpus, dir, SHARDS);
     }
@@ -241,18 +260,13 @@ class CoverageGroundTruthTest {
         io.trigrep.re2j.Pattern anywhere = io.trigrep.re2j.Pattern.compile(
                 "(?m)" + spec.pattern().pattern(), spec.pattern().flags());
         TreeSet<String> expected = new TreeSet<>();
-        for (var file : searchable.entrySet()) {
-            String name = file.getKey();
-            int slash = name.indexOf('/');
-            String pkg = name.substring(0, slash);
-            String path = name.substring(slash + 1);
-            byte[] bytes = Files.readAllBytes(file.getValue());
-            if (!spec.accepts(pkg, path, FileType.detect(path, ByteBuffer.wrap(bytes)))) {
+        for (Decoded file : decoded) {
+            if (!spec.accepts(file.pkg(), file.path(), file.type())) {
                 continue;
             }
             // A line that matches is also a match of the multi-line pattern over the whole file:
             // files without one have no matching line and need no line-by-line scan.
-            String text = decode(bytes, 0, bytes.length);
+            String text = file.text();
             if (!anywhere.matcher(text).find()) {
                 continue;
             }
@@ -261,7 +275,7 @@ class CoverageGroundTruthTest {
                 int end = text.indexOf('\n', start);
                 end = end < 0 ? text.length() : end;
                 if (spec.pattern().matcher(text.substring(start, end)).find()) {
-                    expected.add(name + ":" + line);
+                    expected.add(file.name() + ":" + line);
                 }
                 start = end + 1;
             }
@@ -281,8 +295,21 @@ class CoverageGroundTruthTest {
         same("rg -uuu -a", query, io.trigrep.backend.Ripgrep.matchingLines(parsed, selected, corpus, "-a"), actual);
     }
 
-    /** Every result of a query, read page by page through the JSON API. */
+    /** Each query's answer, read once: the brute-force and the ripgrep comparisons check the same one. */
+    private static final Map<String, TreeSet<String>> answers = new ConcurrentHashMap<>();
+
     static TreeSet<String> searchAll(String query, boolean literal) throws Exception {
+        String key = query + (literal ? " ;; literal" : "");
+        TreeSet<String> answer = answers.get(key);
+        if (answer == null) {
+            answer = readAll(query, literal);
+            answers.put(key, answer);
+        }
+        return answer;
+    }
+
+    /** Every result of a query, read page by page through the JSON API. */
+    static TreeSet<String> readAll(String query, boolean literal) throws Exception {
         TreeSet<String> results = new TreeSet<>();
         String params = "q=" + URLEncoder.encode(query, StandardCharsets.UTF_8) + (literal ? "&match_mode=literal" : "")
                 + "&per_page=1000";
