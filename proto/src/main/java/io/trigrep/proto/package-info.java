@@ -187,12 +187,12 @@
  * {@link io.trigrep.proto.Framing#write}.
  *
  * <h2>Schema evolution</h2>
- * Version 1 is {@code trigrep.capnp} as first committed. Version 2 (issue 13) added the cut
+ * Version 1 is {@code trigrep.capnp} as first committed. Version 2 added the cut
  * fields of Result ({@code contextStart}, {@code lineBytes}, {@code beforeBytes},
  * {@code afterBytes}), windows and byte ranges to FetchFile and File (with LineCut), and
- * {@code skipped} to Status (with Skipped). Version 3 (issue 14) added
+ * {@code skipped} to Status (with Skipped). Version 3 added
  * {@code SearchRequest.fileResults} and the {@code fileResults} member (FileResults, LineRun,
- * LineWindow, LineMatch). Version 4 (issue 63) added {@code git} (a GitRef: the file's branches,
+ * LineWindow, LineMatch). Version 4 added {@code git} (a GitRef: the file's branches,
  * the first one's commit and the repository's link template) to Result, FileResults and
  * FileMatch, and the filter kind {@code branch}. Fields and union members are only added,
  * with new ordinals; readers map unknown union members and enumerants to {@code _NOT_IN_SCHEMA}.

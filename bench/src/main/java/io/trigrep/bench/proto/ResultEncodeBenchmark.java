@@ -43,7 +43,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code resultWriter}: {@link ResultWriter}, the backend's hot path: no builder at all.
  *   <li>{@code resultWriterLongLine}: the same for a match on a minified line of 1 MB, "ab" half a
  *       million times, with a 1 MB context line before it: both cut to 400 bytes, and the writer
- *       offered ranges until it says the window is past (issue 13).
+ *       offered ranges until it says the window is past.
  * </ul>
  */
 @State(Scope.Thread)

@@ -268,7 +268,7 @@ final class ResultColumns {
      * The tie-breaker of results of equal ranking: a hash of the package's name and the path in it.
      * Of the path alone it was not enough: packages share paths ({@code debian/control},
      * {@code src/main.c}), and results of two such files on different shards then tied, to be
-     * ordered by arrival, which changed from run to run (issue 15: capped pages that differed).
+     * ordered by arrival, which changes from run to run.
      */
     static int fileHash(int packageHash, int pathHash) {
         return packageHash * 0x01000193 ^ pathHash;

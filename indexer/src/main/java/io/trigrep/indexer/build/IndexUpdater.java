@@ -18,7 +18,7 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
- * Changes an index without rebuilding it (issue 16). An update ({@link PackageUpdater}) writes a
+ * Changes an index without rebuilding it. An update ({@link PackageUpdater}) writes a
  * segment per shard that receives files and marks the files of replaced and removed packages
  * deleted; a merge ({@link SegmentMerger}) folds a shard's segments into one, re-indexing their
  * live files from the contents the index holds.

@@ -209,7 +209,7 @@ final class PackageUpdater {
 
     /**
      * How far past its quota a shard may take a whole new package: 2 % of the mean shard, the
-     * balance a fresh build keeps (issue 13 asks for ±5 %).
+     * balance a fresh build keeps.
      */
     private static long slack(List<long[]> fileBytes, long[] loads) {
         long total = 0;

@@ -52,7 +52,7 @@ public final class IndexCommand implements Callable<Integer> {
                     "write every skipped file to FILE, one per line: reason<TAB>bytes<TAB>package/path (reason as in the summary: binary, too_large, symlink, vcs, unsafe_path, unreadable, generated; a tab, newline or backslash in a path is written as \\t, \\n, \\\\) (env TRIGREP_SKIPPED)")
     Path skippedList;
 
-    /** Removed in issue 13: long lines and many trigrams no longer keep a file out. Accepted with a warning so old scripts still run. */
+    /** Removed: long lines and many trigrams no longer keep a file out. Accepted with a warning so old scripts still run. */
     @Option(
             names = {"--max-line-bytes", "--max-trigrams"},
             hidden = true,

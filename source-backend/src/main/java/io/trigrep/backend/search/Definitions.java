@@ -8,7 +8,7 @@ import java.util.Arrays;
 
 /**
  * Whether a matching line defines a symbol whose name the query's pattern matches: the ranking
- * puts such a line above lines that only use the name (issue 18).
+ * puts such a line above lines that only use the name.
  *
  * <p>At first a file's definitions are read when its first matching line is ranked, and each
  * name's verdict is kept in a small direct-mapped cache: a selective query ranks a few lines in a
