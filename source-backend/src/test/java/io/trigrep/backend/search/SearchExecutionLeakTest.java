@@ -1,5 +1,7 @@
 package io.trigrep.backend.search;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
@@ -39,13 +41,12 @@ class SearchExecutionLeakTest {
             for (java.util.concurrent.Future<Integer> f : List.of(pool.submit(meet), pool.submit(meet))) {
                 f.get(30, TimeUnit.SECONDS);
             }
-            for (int i = 0; i < 500 && finished.get() != null; i++) {
+            eventually("the finished search collected", PATIENCE, () -> {
                 System.gc();
-                Thread.sleep(20);
-            }
-            assertThat(finished.get())
-                    .as("the finished search, reachable from the pool's threads")
-                    .isNull();
+                assertThat(finished.get())
+                        .as("the finished search, reachable from the pool's threads")
+                        .isNull();
+            });
         } finally {
             pool.shutdownNow();
         }
