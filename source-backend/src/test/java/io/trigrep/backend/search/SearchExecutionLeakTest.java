@@ -37,9 +37,9 @@ class SearchExecutionLeakTest {
             // onEnd runs inside the search's last task: wait until both threads have left it (two
             // tasks that meet need both), so that only what the threads keep can hold the search.
             java.util.concurrent.CyclicBarrier both = new java.util.concurrent.CyclicBarrier(2);
-            java.util.concurrent.Callable<Integer> meet = () -> both.await(30, TimeUnit.SECONDS);
+            java.util.concurrent.Callable<Integer> meet = () -> both.await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
             for (java.util.concurrent.Future<Integer> f : List.of(pool.submit(meet), pool.submit(meet))) {
-                f.get(30, TimeUnit.SECONDS);
+                f.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
             }
             eventually("the finished search collected", PATIENCE, () -> {
                 System.gc();
@@ -91,7 +91,9 @@ class SearchExecutionLeakTest {
                 new LongAdder(),
                 new Scratch());
         execution.start();
-        assertThat(ended.await(30, TimeUnit.SECONDS)).as("search ended").isTrue();
+        assertThat(ended.await(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                .as("search ended")
+                .isTrue();
         return new WeakReference<>(execution);
     }
 }

@@ -56,6 +56,8 @@ import org.junit.jupiter.api.io.TempDir;
 class BackendTlsTest {
     static final int FILES = 20;
     static final int LINES = 10_000;
+    /** The clients' connect and read timeouts: a backend on loopback answers far sooner. */
+    static final int TIMEOUT_MILLIS = 5000;
     /** How long a stalled search's result count must hold still to count as paused. */
     static final Duration STILL = Duration.ofSeconds(1);
 
@@ -179,7 +181,8 @@ class BackendTlsTest {
                     .as(query)
                     .containsExactlyInAnyOrderElementsOf(plainResults);
         }
-        assertThat(BackendClient.ping(certs.frontend(), tlsAddress, 5000)).isNull();
+        assertThat(BackendClient.ping(certs.frontend(), tlsAddress, TIMEOUT_MILLIS))
+                .isNull();
         // Kept-alive: request after request on one TLS connection, as ./trigrep search --repeat does.
         try (BackendClient.Connection connection = new BackendClient.Connection(tlsAddress, certs.frontend())) {
             for (int i = 0; i < 3; i++) {
@@ -198,11 +201,11 @@ class BackendTlsTest {
         assertThatThrownBy(() -> results(tlsAddress, stranger, "int"))
                 .satisfies(e -> assertThat(Tls.reason(e)).as("%s", e).startsWith("TLS handshake failed"));
         awaitRefusals(refused + 1, before + 1);
-        String ping = BackendClient.ping(stranger, tlsAddress, 5000);
+        String ping = BackendClient.ping(stranger, tlsAddress, TIMEOUT_MILLIS);
         System.out.println("stranger's ping: " + ping);
         assertThat(ping).startsWith("TLS handshake failed");
         awaitRefusals(refused + 2, before + 2);
-        assertThat(BackendClient.ping(certs.frontend(), tlsAddress, 5000))
+        assertThat(BackendClient.ping(certs.frontend(), tlsAddress, TIMEOUT_MILLIS))
                 .as("served on")
                 .isNull();
     }
@@ -214,8 +217,8 @@ class BackendTlsTest {
         MessageBuilder ping = Messages.newBuilder();
         ping.initRoot(Request.factory).setPing();
         try (Socket raw = new Socket()) {
-            raw.connect(tlsAddress, 5000);
-            raw.setSoTimeout(5000);
+            raw.connect(tlsAddress, TIMEOUT_MILLIS);
+            raw.setSoTimeout(TIMEOUT_MILLIS);
             SSLSocket socket = (SSLSocket)
                     jdkContext(false).getSocketFactory().createSocket(raw, "127.0.0.1", tlsAddress.getPort(), true);
             // Under TLS 1.3 the refusal arrives after the client's handshake: on the write or the read.
@@ -232,8 +235,8 @@ class BackendTlsTest {
         awaitRefusals(refused + 1, before + 1);
         // The same client with a certificate is served.
         try (Socket raw = new Socket()) {
-            raw.connect(tlsAddress, 5000);
-            raw.setSoTimeout(5000);
+            raw.connect(tlsAddress, TIMEOUT_MILLIS);
+            raw.setSoTimeout(TIMEOUT_MILLIS);
             SSLSocket socket = (SSLSocket)
                     jdkContext(true).getSocketFactory().createSocket(raw, "127.0.0.1", tlsAddress.getPort(), true);
             Framing.write(ping, Channels.newChannel(socket.getOutputStream()));
@@ -246,12 +249,12 @@ class BackendTlsTest {
     void aPlaintextClientIsRefusedWithoutHarm() throws Exception {
         double refused = refusals();
         int before = log().size();
-        assertThat(BackendClient.ping(Tls.PLAIN, tlsAddress, 5000)).isNotNull();
+        assertThat(BackendClient.ping(Tls.PLAIN, tlsAddress, TIMEOUT_MILLIS)).isNotNull();
         awaitRefusals(refused + 1, before + 1);
         // Garbage, then a half-sent record: refused, one line each, and nothing else breaks.
         try (Socket socket = new Socket()) {
-            socket.connect(tlsAddress, 5000);
-            socket.setSoTimeout(5000);
+            socket.connect(tlsAddress, TIMEOUT_MILLIS);
+            socket.setSoTimeout(TIMEOUT_MILLIS);
             OutputStream out = socket.getOutputStream();
             out.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
@@ -265,8 +268,9 @@ class BackendTlsTest {
 
     @Test
     void aTlsClientToAPlainBackendSaysSo() {
-        assertThat(BackendClient.ping(certs.frontend(), plainAddress, 5000)).startsWith("TLS handshake failed");
-        assertThat(BackendClient.ping(Tls.PLAIN, plainAddress, 5000))
+        assertThat(BackendClient.ping(certs.frontend(), plainAddress, TIMEOUT_MILLIS))
+                .startsWith("TLS handshake failed");
+        assertThat(BackendClient.ping(Tls.PLAIN, plainAddress, TIMEOUT_MILLIS))
                 .as("the plain backend serves on")
                 .isNull();
     }
@@ -275,7 +279,7 @@ class BackendTlsTest {
     void aStalledTlsReaderPausesTheSearch() throws Exception {
         try (Socket raw = new Socket()) {
             raw.setReceiveBufferSize(32 << 10);
-            raw.connect(bigAddress, 5000);
+            raw.connect(bigAddress, TIMEOUT_MILLIS);
             SSLSocket socket = (SSLSocket)
                     jdkContext(true).getSocketFactory().createSocket(raw, "127.0.0.1", bigAddress.getPort(), true);
             Framing.write(search("match"), Channels.newChannel(socket.getOutputStream()));
