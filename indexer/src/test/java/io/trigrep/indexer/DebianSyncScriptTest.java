@@ -1,5 +1,6 @@
 package io.trigrep.indexer;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -82,7 +83,9 @@ class DebianSyncScriptTest {
             }
         });
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the sync ends").isTrue();
+        assertThat(p.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                .as("the sync ends")
+                .isTrue();
         return new Run(p.exitValue(), out.lines().toList(), err.get());
     }
 
@@ -120,7 +123,7 @@ class DebianSyncScriptTest {
         Process p = new ProcessBuilder(command[0], "-c", file.toString())
                 .redirectOutput(out.toFile())
                 .start();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isZero();
         return out;
     }
@@ -413,7 +416,7 @@ class DebianSyncScriptTest {
                             throw new java.io.UncheckedIOException(e);
                         }
                     });
-            assertThat(said.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("locked");
+            assertThat(said.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo("locked");
             Run run = sync("", Map.of(), "--index", index.toString(), "--dsc-dir", dir.toString(), "--dry-run");
             assertThat(run.exit()).isEqualTo(4);
             assertThat(run.err()).contains("another sync of " + index + " is running");

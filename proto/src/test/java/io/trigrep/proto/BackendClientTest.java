@@ -28,6 +28,9 @@ import org.junit.jupiter.api.Timeout;
 /** The blocking backend client against a scripted peer: answers, early closes, timeouts and oversized frames. */
 @Timeout(30)
 class BackendClientTest {
+    /** The client's connect and read timeouts: a local peer answers far sooner. */
+    private static final int TIMEOUT_MILLIS = 5000;
+
     /** What the scripted peer does with one connection, after reading its first request whole. */
     interface Script {
         void run(InputStream in, OutputStream out) throws IOException, InterruptedException;
@@ -115,10 +118,10 @@ class BackendClientTest {
 
     @Test
     void aPingAnsweredWithAStatusIsNullAndOneClosedWithoutAnAnswerSaysSo() throws IOException {
-        assertThat(BackendClient.ping(peer((in, out) -> out.write(status())), 5000))
+        assertThat(BackendClient.ping(peer((in, out) -> out.write(status())), TIMEOUT_MILLIS))
                 .isNull();
-        assertThat(BackendClient.ping(peer((in, out) -> {}), 5000)).isEqualTo("closed without answering");
-        assertThat(BackendClient.ask(Tls.PLAIN, peer((in, out) -> {}), ping(), 5000, 5000))
+        assertThat(BackendClient.ping(peer((in, out) -> {}), TIMEOUT_MILLIS)).isEqualTo("closed without answering");
+        assertThat(BackendClient.ask(Tls.PLAIN, peer((in, out) -> {}), ping(), TIMEOUT_MILLIS, TIMEOUT_MILLIS))
                 .isNull();
     }
 
@@ -141,10 +144,10 @@ class BackendClientTest {
                 .putInt(1)
                 .array();
         InetSocketAddress hostile = peer((in, out) -> out.write(table));
-        assertThatThrownBy(() -> BackendClient.ask(Tls.PLAIN, hostile, ping(), 5000, 5000))
+        assertThatThrownBy(() -> BackendClient.ask(Tls.PLAIN, hostile, ping(), TIMEOUT_MILLIS, TIMEOUT_MILLIS))
                 .isInstanceOf(MalformedMessageException.class)
                 .hasMessageContaining("segments, limit is");
-        assertThat(BackendClient.ping(hostile, 5000)).contains("segments, limit is");
+        assertThat(BackendClient.ping(hostile, TIMEOUT_MILLIS)).contains("segments, limit is");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.trigrep.frontend.deploy;
 
+import static io.trigrep.testing.Eventually.eventuallyGet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,6 +22,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,6 +54,8 @@ class PrometheusRulesTest {
     static final Path ROOT = DeployConfigTest.ROOT;
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient http = HttpClient.newHttpClient();
+    /** Prometheus starting, scraping every second and evaluating the rules over its scrapes. */
+    static final Duration PROMETHEUS = Duration.ofSeconds(90);
 
     @TempDir
     static Path dir;
@@ -245,26 +249,23 @@ class PrometheusRulesTest {
                 .redirectOutput(dir.resolve("prometheus.log").toFile())
                 .start();
         try {
-            String value = null;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (value == null && System.nanoTime() < deadline) {
-                queries(); // the histograms must grow between scrapes for rate() to see them
-                Thread.sleep(1000);
-                try {
+            String value;
+            try {
+                // An IOException: Prometheus is still starting.
+                value = eventuallyGet("p99 from Prometheus", PROMETHEUS, () -> {
+                    queries(); // the histograms must grow between scrapes for rate() to see them
                     JsonNode answer = JSON.readTree(get(port, "/api/v1/query?query=trigrep:query_duration_seconds:p99")
                             .body());
                     JsonNode result = answer.path("data").path("result");
-                    if (result.size() == 1
-                            && !result.get(0).path("value").get(1).asText().equals("NaN")) {
-                        value = result.get(0).path("value").get(1).asText();
-                    }
-                } catch (java.io.IOException notUpYet) {
-                    // Prometheus is still starting
-                }
+                    String p99 = result.size() == 1
+                            ? result.get(0).path("value").get(1).asText()
+                            : "NaN";
+                    return p99.equals("NaN") ? null : p99;
+                });
+            } catch (AssertionError e) {
+                throw new AssertionError(
+                        e.getMessage() + "; Prometheus' log:\n" + Files.readString(dir.resolve("prometheus.log")), e);
             }
-            assertThat(value)
-                    .as("p99 from Prometheus; its log:\n%s", Files.readString(dir.resolve("prometheus.log")))
-                    .isNotNull();
             assertThat(Double.parseDouble(value)).isPositive().isLessThan(30);
 
             JsonNode rules = JSON.readTree(get(port, "/api/v1/rules").body())

@@ -1,5 +1,6 @@
 package io.trigrep.frontend.fanout;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
@@ -67,7 +68,7 @@ class QueryCacheTest {
     static void finish(QueryRun run, Done.Truncation truncation) {
         ByteBuf frame = doneFrame(truncation);
         run.ingest(0, frame, frame.readableBytes(), teed -> {});
-        assertThat(run.completion()).succeedsWithin(java.time.Duration.ofSeconds(10));
+        assertThat(run.completion()).succeedsWithin(PATIENCE);
     }
 
     static ByteBuf doneFrame(Done.Truncation truncation) {
@@ -383,7 +384,7 @@ class QueryCacheTest {
         QueryCache.Entry joined = cache.acquire("q", false, () -> run(100));
         assertThat(joined).as("joined while running, failure or not").isSameAs(failed);
         failed.run().fail(0, ShardStatus.Outcome.CONNECT, "cannot connect: refused");
-        assertThat(failed.run().completion()).succeedsWithin(java.time.Duration.ofSeconds(10));
+        assertThat(failed.run().completion()).succeedsWithin(PATIENCE);
         assertThat(failed.run().reusable()).isFalse();
         cache.release(joined);
         clock.addAndGet(QueryCache.UNREUSABLE_NANOS);

@@ -1,5 +1,6 @@
 package io.trigrep.frontend.fanout;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ class SerialExecutorTest {
                 });
             }
             hold.countDown();
-            assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(done.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
             // The heavy query's first turn, then the selective one's whole work, then the rest.
             assertThat(ran).containsExactly("h0", "h1", "h2", "h3", "s0", "s1", "h4", "h5", "h6", "h7", "h8", "h9");
         } finally {
@@ -89,7 +90,7 @@ class SerialExecutorTest {
                 });
             }
             queued.countDown();
-            assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(done.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
             assertThat(mostAtOnce.get())
                     .as("tasks of one writer running at once")
                     .isEqualTo(1);
@@ -122,10 +123,10 @@ class SerialExecutorTest {
                 }
                 first.countDown();
             });
-            assertThat(first.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(first.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
             // The turn that ran h0 ends after h0 returns; until then it would take h1 too. The pool's
             // one thread runs this no-op only once that turn has ended and counted its time.
-            pool.submit(() -> {}).get(30, TimeUnit.SECONDS);
+            pool.submit(() -> {}).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
             // The heavy pool's one thread held: the heavy writer's next task waits; the selective one does not.
             CountDownLatch hold = new CountDownLatch(1);
             heavyPool.execute(() -> {
@@ -145,10 +146,11 @@ class SerialExecutorTest {
                 ran.add("s0 on " + Thread.currentThread().getName());
                 selectiveDone.countDown();
             });
-            assertThat(selectiveDone.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(selectiveDone.await(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                    .isTrue();
             assertThat(ran).containsExactly("h0 on pool", "s0 on pool");
             hold.countDown();
-            assertThat(heavyDone.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(heavyDone.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
             assertThat(ran).containsExactly("h0 on pool", "s0 on pool", "h1 on heavy");
         } finally {
             pool.shutdownNow();

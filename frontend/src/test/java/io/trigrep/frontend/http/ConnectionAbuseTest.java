@@ -1,5 +1,7 @@
 package io.trigrep.frontend.http;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.frontend.fanout.QueryCache;
@@ -58,7 +60,7 @@ class ConnectionAbuseTest {
     static HttpResponse<String> get(String path) throws Exception {
         return http.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + path))
-                        .timeout(Duration.ofSeconds(30))
+                        .timeout(PATIENCE)
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
@@ -69,7 +71,7 @@ class ConnectionAbuseTest {
         try {
             for (int i = 0; i < 2000; i++) {
                 Socket socket = new Socket("127.0.0.1", address.getPort());
-                socket.setSoTimeout(10_000);
+                socket.setSoTimeout((int) PATIENCE.toMillis());
                 if (i % 2 == 1) {
                     // Slowloris: a request begun and never finished.
                     socket.getOutputStream()
@@ -79,11 +81,10 @@ class ConnectionAbuseTest {
             }
             // 2,000 connections against a cap of 500: once the server has accepted them all, it
             // holds the cap (those evicted to make room close on their own event loops).
-            long settle = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (server.openConnections() > LIMITS.maxConnections() && System.nanoTime() < settle) {
-                Thread.sleep(1);
-            }
-            assertThat(server.openConnections()).isLessThanOrEqualTo(LIMITS.maxConnections());
+            eventually(
+                    "the open connections within the cap",
+                    PATIENCE,
+                    () -> assertThat(server.openConnections()).isLessThanOrEqualTo(LIMITS.maxConnections()));
             HttpResponse<String> health = get("/healthz");
             assertThat(health.statusCode()).isEqualTo(200);
             HttpResponse<String> search = get("/api/v1/search?q=hello");
@@ -103,11 +104,10 @@ class ConnectionAbuseTest {
             assertThat(timedOutRequests)
                     .as("slowloris connections answered 408 when their time ran out")
                     .isPositive();
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (server.openConnections() > 0 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            assertThat(server.openConnections()).isZero();
+            eventually(
+                    "every connection closed",
+                    PATIENCE,
+                    () -> assertThat(server.openConnections()).isZero());
         } finally {
             for (Socket socket : sockets) {
                 socket.close();
@@ -118,7 +118,7 @@ class ConnectionAbuseTest {
     @Test
     void pipelinedRequestsAreAnsweredInTheOrderSent() throws Exception {
         try (Socket socket = new Socket("127.0.0.1", address.getPort())) {
-            socket.setSoTimeout(30_000);
+            socket.setSoTimeout((int) PATIENCE.toMillis());
             // A search (slow: it fans out) and then two instant answers; the last closes.
             socket.getOutputStream()
                     .write(("GET /api/v1/search?q=return&cache=false HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -170,7 +170,7 @@ class ConnectionAbuseTest {
 
     static int rawStatus(String request) throws Exception {
         try (Socket socket = new Socket("127.0.0.1", address.getPort())) {
-            socket.setSoTimeout(10_000);
+            socket.setSoTimeout((int) PATIENCE.toMillis());
             try {
                 socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
             } catch (SocketException closedWhileSending) {

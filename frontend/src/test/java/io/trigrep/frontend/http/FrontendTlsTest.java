@@ -1,5 +1,6 @@
 package io.trigrep.frontend.http;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -42,6 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("external") // drives openssl (deploy/make-certs.sh)
 class FrontendTlsTest {
+    /** A search deadline every search here meets on a busy machine. */
+    static final Duration DEADLINE = Duration.ofSeconds(60);
+
     static final Path CORPUS = Path.of("../source-backend/src/test/resources/corpus");
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient http = HttpClient.newHttpClient();
@@ -125,8 +129,8 @@ class FrontendTlsTest {
         Tls stranger = Tls.client(other.frontendCert(), other.frontendKey(), certs.ca(), true);
         try (FanOut refused = new FanOut(addresses, dir.resolve("data-stranger"), 1, new FrontendMetrics(), stranger);
                 FrontendServer server = new FrontendServer(refused, 2)) {
-            try (QueryRun run = refused.search("return", false, 0, Duration.ofSeconds(30))) {
-                run.completion().get(30, TimeUnit.SECONDS);
+            try (QueryRun run = refused.search("return", false, 0, DEADLINE)) {
+                run.completion().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
                 assertThat(run.failed()).hasSize(3).allSatisfy(s -> {
                     assertThat(s.outcome()).isEqualTo(ShardStatus.Outcome.TLS);
                     assertThat(s.reason()).startsWith("TLS handshake failed: ");
@@ -198,10 +202,10 @@ class FrontendTlsTest {
             try (FanOut overTls = new FanOut(
                             tlsAt, dir.resolve("data-heavy-tls"), 1, new FrontendMetrics(), certs.frontend());
                     FanOut overPlain = new FanOut(plainAt, dir.resolve("data-heavy-plain"), 1);
-                    QueryRun tlsRun = overTls.search("match", false, 1, Duration.ofSeconds(60));
-                    QueryRun plainRun = overPlain.search("match", false, 1, Duration.ofSeconds(60))) {
-                tlsRun.completion().get(60, TimeUnit.SECONDS);
-                plainRun.completion().get(60, TimeUnit.SECONDS);
+                    QueryRun tlsRun = overTls.search("match", false, 1, DEADLINE);
+                    QueryRun plainRun = overPlain.search("match", false, 1, DEADLINE)) {
+                tlsRun.completion().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+                plainRun.completion().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
                 assertThat(tlsRun.failed()).isEmpty();
                 assertThat(tlsRun.index().size())
                         .isEqualTo(100_000)

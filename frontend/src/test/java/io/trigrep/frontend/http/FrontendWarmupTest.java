@@ -1,5 +1,7 @@
 package io.trigrep.frontend.http;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.backend.TestShards;
@@ -30,6 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A frontend told to warm up is not ready until it has, replays its whole list, and leaves no query file behind. */
 class FrontendWarmupTest {
+    /** A warm-up budget that the rounds end well within. */
+    static final Duration BUDGET = Duration.ofMinutes(2);
+
     @TempDir
     Path dir;
 
@@ -64,7 +69,7 @@ class FrontendWarmupTest {
             assertThat(before.statusCode()).isEqualTo(503);
             assertThat(before.body()).contains("warming up");
 
-            server.warmUp(Duration.ofMinutes(2), new PrintStream(OutputStream.nullOutputStream()));
+            server.warmUp(BUDGET, new PrintStream(OutputStream.nullOutputStream()));
 
             assertThat(get(readyz).statusCode()).isEqualTo(200);
         }
@@ -78,8 +83,7 @@ class FrontendWarmupTest {
                 FrontendServer server = new FrontendServer(fanOut, 8, cache)) {
             InetSocketAddress address = server.start("127.0.0.1", 0);
             URI self = URI.create("http://127.0.0.1:" + address.getPort());
-            FrontendWarmup.Outcome done = new FrontendWarmup(fanOut, self, System::nanoTime)
-                    .run(Duration.ofMinutes(2).toNanos());
+            FrontendWarmup.Outcome done = new FrontendWarmup(fanOut, self, System::nanoTime).run(BUDGET.toNanos());
             assertThat(done.rounds()).isEqualTo(FrontendWarmup.ROUNDS);
             // Four requests per query and the heavy search, every round; the test shards have no
             // symbols, so each round's sym: requests are refused, and only those.
@@ -87,10 +91,10 @@ class FrontendWarmupTest {
                     .isEqualTo(FrontendWarmup.ROUNDS * (4 * FrontendWarmup.QUERIES.size() + 1));
             assertThat(done.failed()).isEqualTo(FrontendWarmup.ROUNDS * 4);
             // The fresh searches replaced earlier answers, whose files are removed off the request path.
-            long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (tees(data).size() > cache.size() && System.nanoTime() - until < 0) {
-                Thread.sleep(20);
-            }
+            eventually(
+                    "the replaced answers' files removed",
+                    PATIENCE,
+                    () -> assertThat(tees(data)).hasSizeLessThanOrEqualTo(cache.size()));
             assertThat(tees(data)).as("the warm-up's query files").hasSize(cache.size());
         }
     }

@@ -1,5 +1,7 @@
 package io.trigrep.frontend.http;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventuallyGet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -184,7 +186,7 @@ class HttpApiTest {
         try (ServerSocket silent = new ServerSocket(0)) {
             Thread accept = new Thread(() -> {
                 try (Socket s = silent.accept()) {
-                    Thread.sleep(20_000);
+                    s.getInputStream().readAllBytes(); // silent until the frontend hangs up
                 } catch (Exception ignored) {
                     // the test is over
                 }
@@ -213,16 +215,14 @@ class HttpApiTest {
                 }
                 String port = "http://127.0.0.1:" + at.getPort();
                 // The cancel below must find the real backend done and only the silent one running.
-                long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-                JsonNode state = body;
-                while (state.get("shards").get("done").asInt() < 1 && System.nanoTime() < deadline) {
-                    Thread.sleep(10);
-                    state = JSON.readTree(http.send(
+                JsonNode state = eventuallyGet("the real backend's shard done", PATIENCE, () -> {
+                    JsonNode now = JSON.readTree(http.send(
                                     HttpRequest.newBuilder(URI.create(port + "/api/v1/search?q=return&wait=false"))
                                             .build(),
                                     HttpResponse.BodyHandlers.ofString())
                             .body());
-                }
+                    return now.get("shards").get("done").asInt() >= 1 ? now : null;
+                });
                 assertThat(state.get("status").asText()).isEqualTo("running");
                 assertThat(state.get("shards").get("done").asInt())
                         .as("%s", state)

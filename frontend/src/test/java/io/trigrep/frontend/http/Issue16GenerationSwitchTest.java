@@ -1,5 +1,8 @@
 package io.trigrep.frontend.http;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventually;
+import static io.trigrep.testing.Eventually.eventuallyGet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -131,15 +134,12 @@ class Issue16GenerationSwitchTest {
 
             JsonNode status = awaitGeneration(base, 0, newGeneration);
             learnt.set(true);
-            long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (askedAfter.get() < 20 && System.nanoTime() < until) {
-                Thread.sleep(10);
-            }
+            eventually(
+                    "20 requests sent after the switch was known",
+                    PATIENCE,
+                    () -> assertThat(askedAfter.get()).isGreaterThanOrEqualTo(20));
             stop.set(true);
-            client.join(10_000);
-            assertThat(askedAfter.get())
-                    .as("requests sent after the switch was known")
-                    .isGreaterThanOrEqualTo(20);
+            client.join(PATIENCE.toMillis());
             assertThat(violations).isEmpty();
 
             JsonNode shard = status.get("shards").get(0);
@@ -284,18 +284,15 @@ class Issue16GenerationSwitchTest {
                 .number();
     }
 
-    /** The status once backend {@code shard} reports {@code generation}; fails after 30 s. */
+    /** The status once backend {@code shard} reports {@code generation}. */
     private JsonNode awaitGeneration(String base, int shard, long generation) throws Exception {
-        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        JsonNode status;
-        do {
-            status = JSON.readTree(get(base + "/api/v1/status").body());
-            if (status.get("shards").get(shard).get("generation").asLong() == generation) {
-                return status;
-            }
-            Thread.sleep(20);
-        } while (System.nanoTime() < until);
-        throw new AssertionError("backend " + shard + " never reported generation " + generation + ": " + status);
+        return eventuallyGet("backend " + shard + " reporting generation " + generation, PATIENCE, () -> {
+            JsonNode status = JSON.readTree(get(base + "/api/v1/status").body());
+            assertThat(status.get("shards").get(shard).get("generation").asLong())
+                    .as("%s", status)
+                    .isEqualTo(generation);
+            return status;
+        });
     }
 
     private double metric(String base, String series) throws Exception {

@@ -1,12 +1,12 @@
 package io.trigrep.frontend.http;
 
+import static io.trigrep.testing.Eventually.eventuallyGet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCache;
-import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -32,6 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 class Issue62MetricsPrometheusTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient http = HttpClient.newHttpClient();
+    /** Prometheus starting, scraping every second and evaluating rates over its scrapes. */
+    static final Duration PROMETHEUS = Duration.ofSeconds(90);
 
     @TempDir
     Path dir;
@@ -158,23 +160,19 @@ class Issue62MetricsPrometheusTest {
                     : Double.parseDouble(result.get(0).path("value").get(1).asText());
         }
 
-        /** Waits (up to 90 s) until {@code promql} has a value that {@code done} accepts, and returns it. */
+        /** Waits until {@code promql} has a value that {@code done} accepts, and returns it. */
         double await(String promql, java.util.function.DoublePredicate done) throws Exception {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            double last = Double.NaN;
-            while (System.nanoTime() < deadline) {
-                try {
-                    last = value(promql);
-                    if (!Double.isNaN(last) && done.test(last)) {
-                        return last;
-                    }
-                } catch (IOException notUpYet) {
-                    // Prometheus is still starting
-                }
-                Thread.sleep(200);
+            try {
+                // An IOException: Prometheus is still starting.
+                return eventuallyGet(promql, PROMETHEUS, () -> {
+                    double value = value(promql);
+                    assertThat(value).as("%s: a series", promql).isNotNaN();
+                    assertThat(value).as(promql).matches(done::test, "the awaited value");
+                    return value;
+                });
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "; Prometheus' log:\n" + Files.readString(log), e);
             }
-            throw new AssertionError(
-                    promql + " never came, last " + last + "; Prometheus' log:\n" + Files.readString(log));
         }
     }
 }

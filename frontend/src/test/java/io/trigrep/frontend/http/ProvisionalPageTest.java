@@ -1,5 +1,7 @@
 package io.trigrep.frontend.http;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventuallyGet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -41,18 +43,14 @@ class ProvisionalPageTest {
                 String base = "http://127.0.0.1:" + server.start("127.0.0.1", 0).getPort();
                 gate.hold();
                 String running = base + "/api/v1/search?q=int&per_page=5&wait=false";
-                JsonNode page = JSON.readTree(http.send(
-                                HttpRequest.newBuilder(URI.create(running)).build(),
-                                HttpResponse.BodyHandlers.ofString())
-                        .body());
                 // The free backend's answer arrives while the gated one holds the query open.
-                for (int i = 0; i < 500 && page.get("results_so_far").asInt() == 0; i++) {
-                    Thread.sleep(10);
-                    page = JSON.readTree(http.send(
+                JsonNode page = eventuallyGet("results from the free backend", PATIENCE, () -> {
+                    JsonNode now = JSON.readTree(http.send(
                                     HttpRequest.newBuilder(URI.create(running)).build(),
                                     HttpResponse.BodyHandlers.ofString())
                             .body());
-                }
+                    return now.get("results_so_far").asInt() > 0 ? now : null;
+                });
                 assertThat(page.get("status").asText()).isEqualTo("running");
                 assertThat(page.get("provisional").asBoolean()).isTrue();
                 assertThat(page.get("results_so_far").asInt()).isPositive();

@@ -1,5 +1,6 @@
 package io.trigrep.frontend.http;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.frontend.fanout.FanOut;
@@ -153,7 +154,7 @@ class WebUiBrowserTest {
                 .usingAnyFreePort()
                 .build();
         browser = new ChromeDriver(service, options);
-        wait = new WebDriverWait(browser, Duration.ofSeconds(30), Duration.ofMillis(20));
+        wait = new WebDriverWait(browser, PATIENCE, Duration.ofMillis(20));
         Files.createDirectories(SCREENSHOTS);
     }
 

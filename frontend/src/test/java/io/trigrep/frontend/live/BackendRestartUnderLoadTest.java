@@ -1,15 +1,17 @@
 package io.trigrep.frontend.live;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.trigrep.backend.server.BackendProcess;
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.http.FrontendServer;
 import io.trigrep.indexer.build.IndexBuilder;
 import io.trigrep.indexer.corpus.Corpus;
-import io.trigrep.proto.BackendClient;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -69,7 +71,7 @@ class BackendRestartUnderLoadTest {
                 backends.add(start(index.resolve("shard-" + k), addresses.get(k), "first"));
             }
             for (InetSocketAddress a : addresses) {
-                awaitReady(a, backends.get(addresses.indexOf(a)));
+                BackendProcess.awaitReady(a, backends.get(addresses.indexOf(a)), WAIT);
             }
             try (FanOut fanOut = new FanOut(addresses, data, 2);
                     FrontendServer server = new FrontendServer(fanOut, 16, new QueryCache(data, 1L << 30, 0))) {
@@ -83,7 +85,7 @@ class BackendRestartUnderLoadTest {
                 String restarted = addresses.get(0).getHostString() + ":"
                         + addresses.get(0).getPort();
                 for (int r = 1; r <= RESTARTS; r++) {
-                    backends.get(0).destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                    backends.get(0).destroyForcibly().waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS);
                     backends.set(0, start(index.resolve("shard-0"), addresses.get(0), "restart-" + r));
                     List<CompletableFuture<HttpResponse<String>>> asks = new ArrayList<>();
                     for (int i = 0; i < AT_ONCE; i++) {
@@ -113,7 +115,7 @@ class BackendRestartUnderLoadTest {
                                     .isEqualTo(restarted);
                         }
                     }
-                    awaitReady(addresses.get(0), backends.get(0));
+                    BackendProcess.awaitReady(addresses.get(0), backends.get(0), WAIT);
                     assertThat(backends.get(1).isAlive())
                             .as("the other backend, restart %d", r)
                             .isTrue();
@@ -125,7 +127,7 @@ class BackendRestartUnderLoadTest {
         } finally {
             for (Process p : backends) {
                 p.destroy();
-                p.waitFor(30, TimeUnit.SECONDS);
+                p.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS);
             }
         }
     }
@@ -151,29 +153,12 @@ class BackendRestartUnderLoadTest {
 
     /** Waits until the backend at {@code address} accepts connections; fails if it died meanwhile. */
     private static void awaitListening(InetSocketAddress address, Process backend) throws Exception {
-        long until = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            assertThat(backend.isAlive()).as("backend on %s alive", address).isTrue();
-            try (Socket s = new Socket(address.getAddress(), address.getPort())) {
-                return;
-            } catch (IOException notYet) {
-                assertThat(System.nanoTime() - until)
-                        .as("listening within %s", WAIT)
-                        .isNegative();
-                Thread.sleep(20);
+        eventually("the backend on " + address + " listening, or ended", WAIT, () -> {
+            if (backend.isAlive()) {
+                new Socket(address.getAddress(), address.getPort()).close();
             }
-        }
-    }
-
-    /** Waits until the backend answers a ping as ready; fails if it died meanwhile. */
-    private static void awaitReady(InetSocketAddress address, Process backend) throws Exception {
-        awaitListening(address, backend);
-        long until = System.nanoTime() + WAIT.toNanos();
-        while (BackendClient.ping(address, 5000) != null) {
-            assertThat(backend.isAlive()).as("backend on %s alive", address).isTrue();
-            assertThat(System.nanoTime() - until).as("ready within %s", WAIT).isNegative();
-            Thread.sleep(20);
-        }
+        });
+        assertThat(backend.isAlive()).as("backend on %s alive", address).isTrue();
     }
 
     private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {

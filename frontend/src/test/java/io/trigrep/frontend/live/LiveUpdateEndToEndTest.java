@@ -1,10 +1,13 @@
 package io.trigrep.frontend.live;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.trigrep.backend.server.BackendProcess;
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.http.FrontendServer;
@@ -55,6 +58,7 @@ class LiveUpdateEndToEndTest {
     private static final int CHURNED = 6;
     private static final int FILES = 6;
     private static final JsonFactory JSON = new JsonFactory();
+    private static final Pattern GENERATION = Pattern.compile("\"generation\":(\\d+)");
 
     @TempDir
     Path dir;
@@ -87,9 +91,9 @@ class LiveUpdateEndToEndTest {
         Path data = dir.resolve("data");
         try {
             for (int k = 0; k < 2; k++) {
-                Process p = BackendProcess.start(index.resolve("shard-" + k), "--reload-interval-ms", "200");
+                Process p = BackendProcess.start("128m", index.resolve("shard-" + k), "--reload-interval-ms", "200");
                 backends.add(p);
-                addresses.add(BackendProcess.listening(p));
+                addresses.add(BackendProcess.announced(p, index));
             }
             try (FanOut fanOut = new FanOut(addresses, data, 2);
                     FrontendServer server = new FrontendServer(fanOut, 16, new QueryCache(data, 1L << 30, 0))) {
@@ -177,14 +181,14 @@ class LiveUpdateEndToEndTest {
             for (String g : gone) {
                 goneSince.put(g, completed);
             }
-            Thread.sleep(300);
+            Thread.sleep(300); // the clients ask this generation a while before the next operation
         }
         updater.merge(index, true, List.of()::add);
         awaitGeneration(IndexFolder.latest(index).orElseThrow().number());
-        Thread.sleep(500);
+        Thread.sleep(500); // and the merged one
         stop.set(true);
         for (Thread t : clients) {
-            t.join(60_000);
+            t.join(PATIENCE.toMillis());
         }
         assertThat(failures).as("after %d answers", answers.get()).isEmpty();
         assertThat(answers.get()).isGreaterThan(50);
@@ -209,18 +213,14 @@ class LiveUpdateEndToEndTest {
                     }
                 }
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            Set<String> mapped;
-            do {
-                mapped = mappedIndexFiles(pid, index.toAbsolutePath().toString());
-                if (mapped.equals(expected)) {
-                    break;
-                }
-                Thread.sleep(100);
-            } while (System.nanoTime() < deadline);
-            assertThat(mapped)
-                    .as("shard-%d's backend maps the last generation's files and nothing else", k)
-                    .isEqualTo(expected);
+            int shardNumber = k;
+            eventually(
+                    "shard-" + k + "'s backend letting the old generations go",
+                    PATIENCE,
+                    () -> assertThat(
+                                    mappedIndexFiles(pid, index.toAbsolutePath().toString()))
+                            .as("shard-%d's backend maps the last generation's files and nothing else", shardNumber)
+                            .isEqualTo(expected));
             long heap = heapAfterGc(pid);
             assertThat(heap)
                     .as("shard-%d's backend heap after the updates, against %d before", k, baseline.get(k))
@@ -300,28 +300,18 @@ class LiveUpdateEndToEndTest {
 
     /** Waits until the frontend's status shows generation {@code n} on every shard. */
     private void awaitGeneration(long n) throws Exception {
-        Pattern generation = Pattern.compile("\"generation\":(\\d+)");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        String body = "";
-        while (System.nanoTime() < deadline) {
-            body = http.send(
+        eventually("the frontend showing generation " + n + " on both shards", PATIENCE, () -> {
+            String body = http.send(
                             HttpRequest.newBuilder(URI.create(base + "/api/v1/status"))
                                     .build(),
                             HttpResponse.BodyHandlers.ofString())
                     .body();
-            Matcher m = generation.matcher(body);
-            int shards = 0;
-            boolean all = true;
-            while (m.find()) {
-                shards++;
-                all &= Long.parseLong(m.group(1)) == n;
+            List<Long> generations = new ArrayList<>();
+            for (Matcher m = GENERATION.matcher(body); m.find(); ) {
+                generations.add(Long.parseLong(m.group(1)));
             }
-            if (shards == 2 && all) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the frontend never showed generation " + n + " on both shards: " + body);
+            assertThat(generations).as(body).containsExactly(n, n);
+        });
     }
 
     /** The index files {@code pid} maps, by path; a deleted one keeps its " (deleted)" mark. */

@@ -1,9 +1,12 @@
 package io.trigrep.frontend.live;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.trigrep.backend.server.BackendProcess;
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.http.FrontendServer;
@@ -71,9 +74,9 @@ class ReadYourWritesEndToEndTest {
         List<InetSocketAddress> addresses = new ArrayList<>();
         try {
             for (int k = 0; k < 2; k++) {
-                Process p = BackendProcess.start(index.resolve("shard-" + k));
+                Process p = BackendProcess.start("128m", index.resolve("shard-" + k));
                 backends.add(p);
-                addresses.add(BackendProcess.listening(p));
+                addresses.add(BackendProcess.announced(p, index));
             }
             Path data = dir.resolve("data");
             try (FanOut fanOut = new FanOut(addresses, data, 2);
@@ -90,9 +93,14 @@ class ReadYourWritesEndToEndTest {
     }
 
     private void run(Path index, Path corpus) throws Exception {
-        awaitCondition(() -> ServingBackends.alive(index, Instant.now()).size() == 2, "both backends announced");
-        awaitCondition(
-                () -> ask().packages().equals(Set.of("stable0_1.0", "stable1_1.0")), "the frontend answers in full");
+        eventually(
+                "both backends announced",
+                PATIENCE,
+                () -> assertThat(ServingBackends.alive(index, Instant.now())).hasSize(2));
+        eventually(
+                "the frontend answers in full",
+                PATIENCE,
+                () -> assertThat(ask().packages()).isEqualTo(Set.of("stable0_1.0", "stable1_1.0")));
 
         // Per package: when the update that added it returned, and when the one that removed it began and returned.
         Map<String, Long> added = new ConcurrentHashMap<>();
@@ -136,7 +144,7 @@ class ReadYourWritesEndToEndTest {
         } finally {
             done.set(true);
             for (Thread t : clients) {
-                t.join(TimeUnit.SECONDS.toMillis(60));
+                t.join(PATIENCE.toMillis());
             }
         }
 
@@ -183,20 +191,6 @@ class ReadYourWritesEndToEndTest {
             packages.add(result.path("package").asText());
         }
         return new Answer(sent, body.path("partial").asBoolean(), packages);
-    }
-
-    private interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    private static void awaitCondition(Condition condition, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(20);
-        }
     }
 
     private static void writePackage(Path folder) throws IOException {

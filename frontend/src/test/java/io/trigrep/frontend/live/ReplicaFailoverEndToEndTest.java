@@ -1,9 +1,12 @@
 package io.trigrep.frontend.live;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventuallyGet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.trigrep.backend.server.BackendProcess;
 import io.trigrep.frontend.fanout.FanOut;
 import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.fanout.Topology;
@@ -11,7 +14,6 @@ import io.trigrep.frontend.http.FrontendServer;
 import io.trigrep.frontend.metrics.FrontendMetrics;
 import io.trigrep.indexer.build.IndexBuilder;
 import io.trigrep.indexer.corpus.Corpus;
-import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Tls;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -91,7 +93,7 @@ class ReplicaFailoverEndToEndTest {
             }
             for (int s = 0; s < 2; s++) {
                 for (int r = 0; r < 2; r++) {
-                    awaitReady(addresses[s][r], backends[s][r]);
+                    BackendProcess.awaitReady(addresses[s][r], backends[s][r], WAIT);
                 }
             }
             Path data = dir.resolve("data");
@@ -140,12 +142,12 @@ class ReplicaFailoverEndToEndTest {
                         .isPositive();
 
                 signal("KILL", backends[0][busy]);
-                backends[0][busy].waitFor(30, TimeUnit.SECONDS);
+                backends[0][busy].waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS);
                 assertComplete(phase(answers), expected, "one replica of shard 0 killed");
 
                 backends[0][busy] = start(index.resolve("shard-0"), addresses[0][busy], "r" + busy + "-again");
                 assertComplete(phase(answers), expected, "one replica of shard 0 restarting");
-                awaitReady(addresses[0][busy], backends[0][busy]);
+                BackendProcess.awaitReady(addresses[0][busy], backends[0][busy], WAIT);
                 assertComplete(phase(answers), expected, "the replica of shard 0 back");
 
                 signal("STOP", backends[1][0]);
@@ -172,7 +174,7 @@ class ReplicaFailoverEndToEndTest {
                 for (Process p : shard) {
                     if (p != null) {
                         p.destroyForcibly();
-                        p.waitFor(30, TimeUnit.SECONDS);
+                        p.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS);
                     }
                 }
             }
@@ -182,22 +184,15 @@ class ReplicaFailoverEndToEndTest {
     /** The next {@link #PER_PHASE} answers asked from now on, once they are in. */
     private static List<Answer> phase(List<Answer> answers) throws InterruptedException {
         long from = System.nanoTime();
-        long until = from + WAIT.toNanos();
-        while (true) {
+        return eventuallyGet(PER_PHASE + " answers asked from now on", WAIT, () -> {
             List<Answer> in = new ArrayList<>();
             for (Answer a : answers) {
                 if (a.askedNanos() - from >= 0) {
                     in.add(a);
                 }
             }
-            if (in.size() >= PER_PHASE) {
-                return in.subList(0, PER_PHASE);
-            }
-            assertThat(System.nanoTime() - until)
-                    .as("%d answers within %s", PER_PHASE, WAIT)
-                    .isNegative();
-            Thread.sleep(20);
-        }
+            return in.size() >= PER_PHASE ? in.subList(0, PER_PHASE) : null;
+        });
     }
 
     private static void assertComplete(List<Answer> answers, long expected, String phase) {
@@ -254,7 +249,7 @@ class ReplicaFailoverEndToEndTest {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(backend.pid()))
                 .inheritIO()
                 .start();
-        assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
         assertThat(kill.exitValue()).as("kill -%s", signal).isZero();
     }
 
@@ -275,16 +270,6 @@ class ReplicaFailoverEndToEndTest {
         builder.environment().keySet().removeIf(k -> k.startsWith("TRIGREP_"));
         builder.environment().put("TRIGREP_CLASSPATH", System.getProperty("java.class.path"));
         return builder.start();
-    }
-
-    /** Waits until the backend answers a ping as ready; fails if it died meanwhile. */
-    private static void awaitReady(InetSocketAddress address, Process backend) throws Exception {
-        long until = System.nanoTime() + WAIT.toNanos();
-        while (BackendClient.ping(address, 5000) != null) {
-            assertThat(backend.isAlive()).as("backend on %s alive", address).isTrue();
-            assertThat(System.nanoTime() - until).as("ready within %s", WAIT).isNegative();
-            Thread.sleep(20);
-        }
     }
 
     private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {

@@ -2,6 +2,8 @@ package io.trigrep.frontend.store;
 
 import static io.trigrep.frontend.store.ResultIndexTest.fileHash;
 import static io.trigrep.frontend.store.ResultIndexTest.frame;
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventuallyGet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -119,7 +121,7 @@ class ResultOrderTest {
         Throwable end(Supplier<int[]> make) throws InterruptedException {
             outcome = make;
             release.countDown();
-            thread.join(10_000);
+            thread.join(PATIENCE.toMillis());
             assertThat(thread.isAlive()).as("the held sort ended").isFalse();
             return thrown.get();
         }
@@ -135,15 +137,15 @@ class ResultOrderTest {
         return task;
     }
 
-    /** Returns once {@code thread} is parked waiting; a thread that ends or runs on for 10 s fails the test. */
+    /** Returns once {@code thread} is parked waiting; a thread that ends or never waits fails the test. */
     private static void awaitWaiting(Thread thread) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (thread.getState() != Thread.State.WAITING && thread.getState() != Thread.State.TIMED_WAITING) {
-            if (!thread.isAlive() || System.nanoTime() - deadline > 0) {
-                throw new AssertionError(thread.getName() + " never waited for the sort: " + thread.getState());
-            }
-            Thread.sleep(1);
-        }
+        Thread.State state = eventuallyGet(thread.getName() + " waiting for the sort, or ended", PATIENCE, () -> {
+            Thread.State now = thread.getState();
+            return now == Thread.State.WAITING || now == Thread.State.TIMED_WAITING || now == Thread.State.TERMINATED
+                    ? now
+                    : null;
+        });
+        assertThat(state).as("%s waits for the sort", thread.getName()).isNotEqualTo(Thread.State.TERMINATED);
     }
 
     @Test
@@ -232,10 +234,10 @@ class ResultOrderTest {
         assertThat(waiting).as("ranks past the first ten wait").noneMatch(FutureTask::isDone);
         assertThat(order.sorted(9)).as("a first rank does not wait").isEqualTo(results.expected(9));
         assertThat(sort.end(results::expectedOrder)).isNull();
-        assertThat(waiting.get(0).get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(10));
-        assertThat(waiting.get(1).get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(11));
-        assertThat(waiting.get(2).get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(2_500));
-        assertThat(waiting.get(3).get(10, TimeUnit.SECONDS)).isEqualTo(results.expected(4_999));
+        assertThat(waiting.get(0).get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(results.expected(10));
+        assertThat(waiting.get(1).get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(results.expected(11));
+        assertThat(waiting.get(2).get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(results.expected(2_500));
+        assertThat(waiting.get(3).get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(results.expected(4_999));
     }
 
     @Test
@@ -261,7 +263,7 @@ class ResultOrderTest {
                 }))
                 .as("the failure is not swallowed")
                 .isSameAs(cause);
-        assertThatThrownBy(() -> later.get(10, TimeUnit.SECONDS))
+        assertThatThrownBy(() -> later.get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class)
                 .cause()
                 .isInstanceOf(IllegalStateException.class)
@@ -285,7 +287,7 @@ class ResultOrderTest {
         FutureTask<Integer> later = waitingFor(order, 1_000);
         assertThat(later).isNotDone();
         assertThat(results.add(0, frame("p", "late.c", 0.5f), results.offset)).isTrue();
-        assertThatThrownBy(() -> later.get(10, TimeUnit.SECONDS))
+        assertThatThrownBy(() -> later.get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class)
                 .cause()
                 .isInstanceOf(IllegalStateException.class)
@@ -318,7 +320,7 @@ class ResultOrderTest {
         awaitWaiting(waiter);
         assertThat(waiter.isAlive()).as("still waiting for the sort").isTrue();
         assertThat(sort.end(results::expectedOrder)).isNull();
-        waiter.join(10_000);
+        waiter.join(PATIENCE.toMillis());
         assertThat(waiter.isAlive()).isFalse();
         assertThat(got[0]).isEqualTo(results.expected(1_500));
         assertThat(interruptedAfter)
@@ -462,7 +464,7 @@ class ResultOrderTest {
         assertThat(order.sorted(15)).as("answered from the new first ranks").isEqualTo(results.expected(15));
         assertThat(later).as("still waiting for the sort being made").isNotDone();
         assertThat(sort.end(results::expectedOrder)).isNull();
-        assertThat(later.get(10, TimeUnit.SECONDS))
+        assertThat(later.get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
                 .as("the first caller's promise was kept")
                 .isEqualTo(results.expected(1_000));
     }

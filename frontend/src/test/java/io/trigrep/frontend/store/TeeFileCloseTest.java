@@ -2,6 +2,8 @@ package io.trigrep.frontend.store;
 
 import static io.trigrep.frontend.store.TeeFileTest.bytes;
 import static io.trigrep.frontend.store.TeeFileTest.waiting;
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventuallyGet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -265,16 +267,16 @@ class TeeFileCloseTest {
 
     /**
      * Returns once {@code thread}, interrupted, has taken the interrupt and waits again: its
-     * interrupt status is clear and it waits (a thread that ends or runs on for 10 s fails the test).
+     * interrupt status is clear and it waits (a thread that ends or never waits again fails the test).
      */
     private static void awaitWaitingAgain(Thread thread) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (thread.isInterrupted() || thread.getState() != Thread.State.WAITING) {
-            if (!thread.isAlive() || System.nanoTime() - deadline > 0) {
-                throw new AssertionError(thread.getName() + " never waited again: " + thread.getState());
-            }
-            Thread.sleep(1);
-        }
+        Thread.State state = eventuallyGet(thread.getName() + " waiting again, or ended", PATIENCE, () -> {
+            Thread.State now = thread.getState();
+            return now == Thread.State.TERMINATED || (now == Thread.State.WAITING && !thread.isInterrupted())
+                    ? now
+                    : null;
+        });
+        assertThat(state).as("%s waits again", thread.getName()).isEqualTo(Thread.State.WAITING);
     }
 
     /**
@@ -301,7 +303,9 @@ class TeeFileCloseTest {
             awaitWaitingAgain(closer[0]);
             assertThat(close).as("the write is still in flight").isNotDone();
             io.run(0);
-            assertThat(close.get(10, TimeUnit.SECONDS)).as("interrupt kept").isTrue();
+            assertThat(close.get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                    .as("interrupt kept")
+                    .isTrue();
             assertThat(descriptors(path)).isZero();
             assertThat(Files.readAllBytes(path)).isEqualTo(megabyte);
         } finally {
@@ -357,7 +361,9 @@ class TeeFileCloseTest {
             awaitWaitingAgain(deleter[0]);
             assertThat(delete).as("the write is still in flight").isNotDone();
             io.run(0);
-            assertThat(delete.get(10, TimeUnit.SECONDS)).as("interrupt kept").isTrue();
+            assertThat(delete.get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                    .as("interrupt kept")
+                    .isTrue();
             assertThat(path).doesNotExist();
             assertThat(descriptors(path)).isZero();
             assertThat(open - directBytes()).as("both buffers freed").isGreaterThan(MIB + FREED);
@@ -401,7 +407,9 @@ class TeeFileCloseTest {
                 continue;
             }
             deleter.interrupt();
-            assertThat(delete.get(10, TimeUnit.SECONDS)).as("interrupt kept").isTrue();
+            assertThat(delete.get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                    .as("interrupt kept")
+                    .isTrue();
             assertThat(path).doesNotExist();
             assertThat(descriptors(path)).isZero();
             return;

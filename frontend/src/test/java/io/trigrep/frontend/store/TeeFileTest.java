@@ -1,5 +1,7 @@
 package io.trigrep.frontend.store;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventuallyGet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -211,13 +213,11 @@ class TeeFileTest {
         Thread thread = new Thread(task, name);
         thread.setDaemon(true);
         thread.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (thread.getState() != Thread.State.WAITING) {
-            if (!thread.isAlive() || System.nanoTime() - deadline > 0) {
-                throw new AssertionError(name + " never waited for the disk: " + thread.getState());
-            }
-            Thread.sleep(1);
-        }
+        Thread.State state = eventuallyGet(name + " waiting for the disk, or ended", PATIENCE, () -> {
+            Thread.State now = thread.getState();
+            return now == Thread.State.WAITING || now == Thread.State.TERMINATED ? now : null;
+        });
+        assertThat(state).as("%s waits for the disk", name).isEqualTo(Thread.State.WAITING);
         return task;
     }
 
@@ -245,7 +245,7 @@ class TeeFileTest {
                         .hasSize(4);
                 assertThat(appends).isNotDone();
                 io.run(0);
-                assertThat(appends.get(10, TimeUnit.SECONDS)).isEqualTo(3L << 20);
+                assertThat(appends.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(3L << 20);
                 assertThat(tee.size()).isEqualTo(4L << 20);
                 assertThat(bytes(tee.read(100, 1000)))
                         .as("below the first write in flight: read from the file at once")
@@ -261,7 +261,8 @@ class TeeFileTest {
                 byte[] expected = new byte[1000];
                 System.arraycopy(megabytes[3], (1 << 20) - 500, expected, 0, 500);
                 System.arraycopy(megabytes[0], 0, expected, 500, 500);
-                assertThat(bytes(read.get(10, TimeUnit.SECONDS))).isEqualTo(expected);
+                assertThat(bytes(read.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)))
+                        .isEqualTo(expected);
                 assertThat(io.queued).isEmpty();
                 tee.finish();
                 assertThat(Files.size(dir.resolve("q.tee"))).isEqualTo((4L << 20) + 2000);
@@ -287,7 +288,7 @@ class TeeFileTest {
                 assertThat(io.queued).hasSize(1);
                 FutureTask<ByteBuffer> read = waiting("reader", () -> tee.read(1000, 2000));
                 io.run(0);
-                assertThat(bytes(read.get(10, TimeUnit.SECONDS)))
+                assertThat(bytes(read.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)))
                         .isEqualTo(java.util.Arrays.copyOfRange(megabyte, 1000, 3000));
             } finally {
                 io.runAll();
@@ -316,7 +317,7 @@ class TeeFileTest {
                 FutureTask<ByteBuffer> read = waiting("reader", () -> tee.read((1 << 20) + 100, 100));
                 assertThat(read).isNotDone();
                 io.run(0);
-                assertThat(bytes(read.get(10, TimeUnit.SECONDS)))
+                assertThat(bytes(read.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)))
                         .isEqualTo(java.util.Arrays.copyOfRange(megabytes[1], 100, 200));
             } finally {
                 io.runAll();

@@ -1,5 +1,7 @@
 package io.trigrep.indexer.build;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventuallyGet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -66,10 +68,12 @@ class BudgetTest {
         });
         reader.start();
         // The reader is parked in take: the budget is full.
-        while (reader.getState() != Thread.State.WAITING) {
-            assertThat(done.getCount()).isEqualTo(1);
-            Thread.onSpinWait();
-        }
+        Thread.State parked = eventuallyGet("the reader parked in take, or ended", PATIENCE, () -> {
+            Thread.State state = reader.getState();
+            return state == Thread.State.WAITING || state == Thread.State.TERMINATED ? state : null;
+        });
+        assertThat(done.getCount()).isEqualTo(1);
+        assertThat(parked).isEqualTo(Thread.State.WAITING);
         assertThat(third.get()).isNull();
         budget.give(b);
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();

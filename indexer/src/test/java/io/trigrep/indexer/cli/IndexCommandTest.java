@@ -1,5 +1,7 @@
 package io.trigrep.indexer.cli;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.indexer.format.ShardFiles;
@@ -140,11 +142,11 @@ class IndexCommandTest {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();
-        // Wait until it has started writing, then interrupt it as Ctrl-C would.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline && !hasBuildFolder(out)) {
-            Thread.sleep(5);
-        }
+        // Wait until it has started writing (or has ended), then interrupt it as Ctrl-C would.
+        eventually(
+                "the index command writing a build folder",
+                PATIENCE,
+                () -> assertThat(hasBuildFolder(out) || !process.isAlive()).isTrue());
         process.destroy(); // SIGTERM: runs shutdown hooks, like SIGINT
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
         try (Stream<Path> left = Files.exists(out) ? Files.list(out) : Stream.empty()) {

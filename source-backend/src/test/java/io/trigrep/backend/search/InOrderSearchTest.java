@@ -1,5 +1,6 @@
 package io.trigrep.backend.search;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
@@ -15,6 +16,7 @@ import io.trigrep.query.CompiledQuery;
 import io.trigrep.query.QueryParser;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -40,6 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
  * often the reader stalls; and every buffer they allocated is released.
  */
 class InOrderSearchTest {
+    /** A search deadline none of these searches meets: only the cap, a cancel or the end stops one. */
+    private static final long SEARCH_DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(60);
+
     @TempDir
     static Path dir;
 
@@ -177,9 +182,9 @@ class InOrderSearchTest {
 
     /** A search started: its sink, and how many times its end ran. */
     record Started(SearchExecution execution, Sink sink, CountDownLatch ended, AtomicInteger ends) {
-        /** Waits for the end, draining a stalled sink as its reader would; false after {@code seconds}. */
-        boolean await(int seconds) throws InterruptedException {
-            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        /** Waits for the end, draining a stalled sink as its reader would (every 200 µs); false after {@code timeout}. */
+        boolean await(Duration timeout) throws InterruptedException {
+            long giveUp = System.nanoTime() + timeout.toNanos();
             while (!ended.await(200, TimeUnit.MICROSECONDS)) {
                 if (System.nanoTime() > giveUp) {
                     return false;
@@ -239,7 +244,7 @@ class InOrderSearchTest {
     }
 
     private static Answer answer(Started started) throws Exception {
-        assertThat(started.await(60)).as("search ended").isTrue();
+        assertThat(started.await(PATIENCE)).as("search ended").isTrue();
         Sink sink = started.sink();
         synchronized (sink) {
             assertThat(sink.error).as("no error").isNull();
@@ -253,7 +258,7 @@ class InOrderSearchTest {
     private static Answer run(
             String query, int cap, int context, boolean byFile, Parallelism parallelism, Random stalls)
             throws Exception {
-        return run(query, cap, context, byFile, parallelism, stalls, System::nanoTime, TimeUnit.SECONDS.toNanos(60));
+        return run(query, cap, context, byFile, parallelism, stalls, System::nanoTime, SEARCH_DEADLINE_NANOS);
     }
 
     private final Map<String, Answer> oneTask = new HashMap<>();
@@ -376,9 +381,9 @@ class InOrderSearchTest {
                 new Parallelism(tasks, true, 4_096, window),
                 sink,
                 System::nanoTime,
-                TimeUnit.SECONDS.toNanos(60));
+                SEARCH_DEADLINE_NANOS);
         long most = 0;
-        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long giveUp = System.nanoTime() + PATIENCE.toNanos();
         while (!started.ended().await(1, TimeUnit.MILLISECONDS)) {
             assertThat(System.nanoTime()).as("search ended").isLessThan(giveUp);
             most = Math.max(most, sink.allocator.unreleased());
@@ -402,7 +407,7 @@ class InOrderSearchTest {
             sink.blips = new Random(round);
             Parallelism p = new Parallelism(2 + random.nextInt(3), true, 4_096, 1 + random.nextInt(8));
             Started started =
-                    start("alpha", Integer.MAX_VALUE, 0, true, p, sink, System::nanoTime, TimeUnit.SECONDS.toNanos(60));
+                    start("alpha", Integer.MAX_VALUE, 0, true, p, sink, System::nanoTime, SEARCH_DEADLINE_NANOS);
             assertSameMatches(answer(started), expected, "round " + round + " " + p);
         }
     }
@@ -423,7 +428,7 @@ class InOrderSearchTest {
                     p,
                     sink,
                     System::nanoTime,
-                    TimeUnit.SECONDS.toNanos(60));
+                    SEARCH_DEADLINE_NANOS);
             long cancelAt = System.nanoTime() + random.nextInt(30_000_000);
             while (System.nanoTime() < cancelAt && started.ended().getCount() > 0) {
                 if (!sink.writable && random.nextInt(4) != 0) {
@@ -434,7 +439,9 @@ class InOrderSearchTest {
             }
             started.execution().cancel();
             String what = "round " + round + " " + p;
-            assertThat(started.ended().await(10, TimeUnit.SECONDS)).as(what).isTrue();
+            assertThat(started.ended().await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS))
+                    .as(what)
+                    .isTrue();
             assertThat(started.ends().get()).as(what + ": ends once").isOne();
             synchronized (sink) {
                 assertThat(sink.allocator.unreleased()).as(what).isZero();
@@ -451,22 +458,14 @@ class InOrderSearchTest {
                     : new Parallelism(3, true, 1 + random.nextInt(8_192), 1 + random.nextInt(8));
             boolean byFile = random.nextBoolean();
             Sink counting = new Sink(null);
-            answer(start(
-                    "alpha",
-                    Integer.MAX_VALUE,
-                    0,
-                    byFile,
-                    p,
-                    counting,
-                    System::nanoTime,
-                    TimeUnit.SECONDS.toNanos(60)));
+            answer(start("alpha", Integer.MAX_VALUE, 0, byFile, p, counting, System::nanoTime, SEARCH_DEADLINE_NANOS));
             long failAt = 1 + random.nextInt((int) counting.allocator.allocations());
             Sink sink = new Sink(null, new RecordingAllocator(failAt));
-            Started started = start(
-                    "alpha", Integer.MAX_VALUE, 0, byFile, p, sink, System::nanoTime, TimeUnit.SECONDS.toNanos(60));
+            Started started =
+                    start("alpha", Integer.MAX_VALUE, 0, byFile, p, sink, System::nanoTime, SEARCH_DEADLINE_NANOS);
             String what =
                     "round " + round + " " + p + " allocation " + failAt + " of " + counting.allocator.allocations();
-            assertThat(started.await(20)).as(what + ": ended").isTrue();
+            assertThat(started.await(PATIENCE)).as(what + ": ended").isTrue();
             synchronized (sink) {
                 assertThat(sink.allocator.unreleased()).as(what).isZero();
                 if (sink.allocator.allocations() >= failAt && sink.error == null) {

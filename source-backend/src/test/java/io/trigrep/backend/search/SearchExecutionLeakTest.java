@@ -1,5 +1,7 @@
 package io.trigrep.backend.search;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
@@ -35,17 +37,16 @@ class SearchExecutionLeakTest {
             // onEnd runs inside the search's last task: wait until both threads have left it (two
             // tasks that meet need both), so that only what the threads keep can hold the search.
             java.util.concurrent.CyclicBarrier both = new java.util.concurrent.CyclicBarrier(2);
-            java.util.concurrent.Callable<Integer> meet = () -> both.await(30, TimeUnit.SECONDS);
+            java.util.concurrent.Callable<Integer> meet = () -> both.await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
             for (java.util.concurrent.Future<Integer> f : List.of(pool.submit(meet), pool.submit(meet))) {
-                f.get(30, TimeUnit.SECONDS);
+                f.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
             }
-            for (int i = 0; i < 500 && finished.get() != null; i++) {
+            eventually("the finished search collected", PATIENCE, () -> {
                 System.gc();
-                Thread.sleep(20);
-            }
-            assertThat(finished.get())
-                    .as("the finished search, reachable from the pool's threads")
-                    .isNull();
+                assertThat(finished.get())
+                        .as("the finished search, reachable from the pool's threads")
+                        .isNull();
+            });
         } finally {
             pool.shutdownNow();
         }
@@ -90,7 +91,9 @@ class SearchExecutionLeakTest {
                 new LongAdder(),
                 new Scratch());
         execution.start();
-        assertThat(ended.await(30, TimeUnit.SECONDS)).as("search ended").isTrue();
+        assertThat(ended.await(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                .as("search ended")
+                .isTrue();
         return new WeakReference<>(execution);
     }
 }

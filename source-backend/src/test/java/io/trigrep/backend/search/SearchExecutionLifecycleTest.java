@@ -1,5 +1,6 @@
 package io.trigrep.backend.search;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -104,7 +105,9 @@ class SearchExecutionLifecycleTest {
         CountDownLatch ended = new CountDownLatch(1);
         SearchExecution execution = search(new Sink(), ended);
         execution.start();
-        assertThat(ended.await(30, TimeUnit.SECONDS)).as("search ended").isTrue();
+        assertThat(ended.await(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                .as("search ended")
+                .isTrue();
         assertThatThrownBy(execution::start)
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("a search starts once, but this one is already ENDED");
@@ -128,7 +131,7 @@ class SearchExecutionLifecycleTest {
         CountDownLatch unpausedEnd = new CountDownLatch(1);
         Sink unpaused = new Sink();
         search(unpaused, unpausedEnd).start();
-        assertThat(unpausedEnd.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(unpausedEnd.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
         assertThat(unpaused.end).isEqualTo(Response.Which.DONE);
         long expected = unpaused.results;
         assertThat(expected).isPositive();
@@ -144,7 +147,9 @@ class SearchExecutionLifecycleTest {
         assertThat(sink.writes.get()).isZero();
         sink.writable = true;
         execution.resume();
-        assertThat(ended.await(30, TimeUnit.SECONDS)).as("search ended").isTrue();
+        assertThat(ended.await(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                .as("search ended")
+                .isTrue();
         assertThat(sink.end).isEqualTo(Response.Which.DONE);
         assertThat(sink.results).isEqualTo(expected);
         assertThat(sink.truncation).isEqualTo(Done.Truncation.NONE);

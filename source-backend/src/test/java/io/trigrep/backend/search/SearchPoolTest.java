@@ -1,5 +1,6 @@
 package io.trigrep.backend.search;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -29,7 +30,8 @@ class SearchPoolTest {
                     }
                 }));
             }
-            assertThat(heavyRunning.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(heavyRunning.await(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                    .isTrue();
             CountDownLatch done = new CountDownLatch(2);
             pool.execute(new SearchQueue.Task(SearchQueue.arrival(), false, () -> {
                 where.add("selective " + Thread.currentThread().getName() + " "
@@ -41,7 +43,7 @@ class SearchPoolTest {
                         + Thread.currentThread().getPriority());
                 done.countDown();
             });
-            assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(done.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
             // Two heavy chunks hold both background threads; the third waits for one of them.
             assertThat(where).hasSize(4);
             assertThat(where.subList(0, 2))

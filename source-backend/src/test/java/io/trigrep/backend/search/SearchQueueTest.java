@@ -1,5 +1,6 @@
 package io.trigrep.backend.search;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -101,7 +102,7 @@ class SearchQueueTest {
         waiting.await();
         SearchQueue.Task t = task(1, false, "t");
         queue.offer(t);
-        taker.join(TimeUnit.SECONDS.toMillis(30));
+        taker.join(PATIENCE.toMillis());
         assertThat(taken.get()).isSameAs(t);
         assertThat(queue.offer(t, 1, TimeUnit.SECONDS)).isTrue();
         assertThat(queue.poll(1, TimeUnit.SECONDS)).isSameAs(t);
@@ -145,7 +146,7 @@ class SearchQueueTest {
                 done.countDown();
             }));
             hold.countDown();
-            assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(done.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
             assertThat(order).containsExactly("older-1", "older-2", "selective-a", "selective-b", "selective-c");
         } finally {
             pool.shutdownNow();

@@ -1,5 +1,7 @@
 package io.trigrep.backend.server;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.util.internal.PlatformDependent;
@@ -27,7 +29,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.capnproto.MessageBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,6 +40,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BackendServerTest {
     static final int FILES = 20;
     static final int LINES = 10_000;
+    /** How long a stalled search's result count must hold still to count as paused. */
+    static final Duration STILL = Duration.ofMillis(1500);
 
     static Path dir;
     static Shard big;
@@ -153,21 +156,21 @@ class BackendServerTest {
             ByteBuffer first = Framing.readFrame(in, FrameLimits.DEFAULT);
             assertThat(first).isNotNull();
             long results = results(Messages.response(Framing.read(first, FrameLimits.DEFAULT)));
-            // Stall: read nothing. The backend fills the socket, then must pause: wait (on a slow or
-            // busy machine, for as long as it takes) until the count stops moving, then hold still.
-            // Still for three checks in a row: past its quantum the search runs on lowered threads,
-            // which a busy machine can leave without a core for one half second.
-            long before = -1;
-            for (int still = 0; still < 3; ) {
-                long now = server.resultsProduced();
-                still = now == before ? still + 1 : 0;
-                before = now;
-                Thread.sleep(500);
-            }
+            // Stall: read nothing. The backend fills the socket, then must pause: wait until the
+            // count stops moving, then hold still. Still for STILL (three half seconds): past its
+            // quantum the search runs on lowered threads, which a busy machine can leave without a
+            // core for one half second. Only time passing shows that nothing moves.
+            eventually("the stalled search pauses", PATIENCE, () -> {
+                long before = server.resultsProduced();
+                Thread.sleep(STILL.toMillis());
+                assertThat(server.resultsProduced())
+                        .as("results produced in %s", STILL)
+                        .isEqualTo(before);
+            });
             long heap1 = usedHeap();
             long direct1 = PlatformDependent.usedDirectMemory();
             long produced1 = server.resultsProduced();
-            Thread.sleep(1500);
+            Thread.sleep(STILL.toMillis()); // the stall the memory is measured over
             long heap2 = usedHeap();
             long direct2 = PlatformDependent.usedDirectMemory();
             long produced2 = server.resultsProduced();
@@ -216,11 +219,12 @@ class BackendServerTest {
     }
 
     static void awaitNoQueries() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (server.queriesInFlight() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertThat(server.queriesInFlight()).as("queries in flight").isZero();
+        eventually(
+                "no query in flight",
+                PATIENCE,
+                () -> assertThat(server.queriesInFlight())
+                        .as("queries in flight")
+                        .isZero());
     }
 
     @Test
@@ -249,10 +253,10 @@ class BackendServerTest {
                 Framing.write(search("match", 0, 0), Channels.newChannel(socket.getOutputStream()));
                 stalled.add(socket);
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (server.queriesInFlight() < 2 && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
+            eventually(
+                    "both stalled queries in flight",
+                    PATIENCE,
+                    () -> assertThat(server.queriesInFlight()).isGreaterThanOrEqualTo(2));
             Summary s = run(address, search("match", 0, 0));
             assertThat(s.code()).isEqualTo(Failure.Code.OVERLOADED);
             assertThat(s.message()).contains("overloaded");
@@ -344,11 +348,12 @@ class BackendServerTest {
             var out = Channels.newChannel(socket.getOutputStream());
             Framing.write(search("match", 0, 0), out);
             Framing.write(search("match", 0, 0), out);
+            // Read to the end: the backend closes the connection. A read left waiting fails the test.
+            socket.setSoTimeout((int) PATIENCE.toMillis());
             InputStream in = socket.getInputStream();
             byte[] buffer = new byte[1 << 16];
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (in.read(buffer) >= 0) {
-                assertThat(System.nanoTime()).as("closed in time").isLessThan(deadline);
+                // drained
             }
         }
         awaitNoQueries();

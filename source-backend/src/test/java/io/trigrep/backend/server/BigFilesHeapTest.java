@@ -8,16 +8,11 @@ import io.trigrep.proto.BackendClient;
 import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.capnproto.MessageBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,36 +47,9 @@ class BigFilesHeapTest {
                 .get(0)
                 .folder();
 
-        Process backend = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-Xmx192m",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        BackendCommand.class.getName(),
-                        "--shard",
-                        shard.toString(),
-                        "--port",
-                        "0",
-                        "--threads",
-                        "2",
-                        "--verify",
-                        "off")
-                .redirectErrorStream(true)
-                .start();
+        Process backend = BackendProcess.start("192m", shard, "--threads", "2", "--verify", "off");
         try {
-            BufferedReader out =
-                    new BufferedReader(new InputStreamReader(backend.getInputStream(), StandardCharsets.UTF_8));
-            Matcher listening = null;
-            while (listening == null) {
-                String l = out.readLine();
-                if (l == null) {
-                    break;
-                }
-                Matcher m = Pattern.compile("listening on ([0-9.]+):([0-9]+)").matcher(l);
-                listening = m.find() ? m : null;
-            }
-            assertThat(listening).as("the backend says where it listens").isNotNull();
-            InetSocketAddress address = new InetSocketAddress(listening.group(1), Integer.parseInt(listening.group(2)));
+            InetSocketAddress address = BackendProcess.announced(backend, shard.getParent());
             // A search whose thread died would never answer: a time bound turns that into a failure.
             assertTimeoutPreemptively(Duration.ofMinutes(3), () -> searchForty(address));
         } finally {

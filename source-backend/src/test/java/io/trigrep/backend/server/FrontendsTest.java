@@ -1,5 +1,6 @@
 package io.trigrep.backend.server;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -61,6 +62,6 @@ class FrontendsTest {
             }
         });
         real.heard(1, 7);
-        assertThat(behind.get(30, TimeUnit.SECONDS)).isZero();
+        assertThat(behind.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isZero();
     }
 }

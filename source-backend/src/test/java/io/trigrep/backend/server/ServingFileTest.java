@@ -1,5 +1,7 @@
 package io.trigrep.backend.server;
 
+import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.backend.SegmentedIndex;
@@ -21,7 +23,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,10 @@ class ServingFileTest {
                 root.resolve("shard-0"), BackendConfig.defaults(), ShardCheck.none("shard-0"), Tls.PLAIN, log)) {
             InetSocketAddress at = server.start("127.0.0.1", 0);
             server.watch(Duration.ZERO);
-            await(() -> announced(root) == 1, "generation 1 announced");
+            eventually(
+                    "generation 1 announced",
+                    PATIENCE,
+                    () -> assertThat(announced(root)).isEqualTo(1));
             assertThat(heartbeat(at, 1)).isEqualTo(1);
             // The frontend keeps pinging, as a live one does, saying what it learnt last.
             AtomicLong learnt = new AtomicLong(1);
@@ -66,7 +70,10 @@ class ServingFileTest {
             pings.start();
 
             SegmentedIndex.commit(root, 2, List.of(new SegmentedIndex.Part(0, name -> name.endsWith("/b.c"))));
-            await(() -> server.generation() == 2, "the switch to generation 2");
+            eventually(
+                    "the switch to generation 2",
+                    PATIENCE,
+                    () -> assertThat(server.generation()).isEqualTo(2));
             // Serving 2, but the frontend has not said it learnt it: the file still says 1, and an
             // update's wait for 2 gives up naming this backend.
             assertThat(announced(root)).isEqualTo(1);
@@ -75,8 +82,11 @@ class ServingFileTest {
                     .containsExactly(1L);
 
             learnt.set(2);
-            await(() -> announced(root) == 2, "generation 2 announced once learnt");
-            assertThat(ServingBackends.await(root, 2, Duration.ofSeconds(20))).isEmpty();
+            eventually(
+                    "generation 2 announced once learnt",
+                    PATIENCE,
+                    () -> assertThat(announced(root)).isEqualTo(2));
+            assertThat(ServingBackends.await(root, 2, PATIENCE)).isEmpty();
             stop.set(true);
             pings.join();
         }
@@ -111,17 +121,5 @@ class ServingFileTest {
     private static long announced(Path root) throws Exception {
         List<ServingBackends.Entry> alive = ServingBackends.alive(root, Instant.now());
         return alive.size() == 1 ? alive.get(0).generation() : -1;
-    }
-
-    private static void await(ThrowingCondition condition, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.holds()) {
-            assertThat(System.nanoTime() < deadline).as(what).isTrue();
-            Thread.sleep(10);
-        }
-    }
-
-    private interface ThrowingCondition {
-        boolean holds() throws Exception;
     }
 }

@@ -14,6 +14,7 @@ import io.trigrep.proto.Messages;
 import io.trigrep.proto.Request;
 import io.trigrep.proto.Response;
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -37,6 +38,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * answer and never a server path. The symbols are verified too: a search ranks with them.
  */
 class ShardVerificationTest {
+    /** A ping's connect and read timeouts: a backend on loopback answers far sooner. */
+    private static final int PING_MILLIS = 5000;
+
     @TempDir
     Path dir;
 
@@ -74,17 +78,15 @@ class ShardVerificationTest {
             Answer early = search(address, "hello");
             assertThat(early.code()).isEqualTo(Failure.Code.OVERLOADED);
             assertThat(early.message()).contains("not ready").contains("being verified");
-            assertThat(BackendClient.ping(address, 5000))
+            assertThat(BackendClient.ping(address, PING_MILLIS))
                     .as("readiness while verifying")
                     .contains("not ready");
 
-            ByteArrayOutputStream log = new ByteArrayOutputStream();
-            server.verify(new PrintStream(log, true, StandardCharsets.UTF_8));
-            assertThat(log.toString(StandardCharsets.UTF_8)).contains("checksums verified");
+            server.verify(new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8));
             assertThat(server.refusal()).isNull();
             assertThat(search(address, "hello").last()).isEqualTo(Response.Which.DONE);
             assertThat(search(address, "hello").results()).isPositive();
-            assertThat(BackendClient.ping(address, 5000)).isNull();
+            assertThat(BackendClient.ping(address, PING_MILLIS)).isNull();
         }
     }
 
@@ -171,7 +173,7 @@ class ShardVerificationTest {
                     .contains("corrupt")
                     .contains(shard.manifest().shard() + "/" + file + " at offset ")
                     .doesNotContain(dir.toString());
-            String ping = BackendClient.ping(address, 5000);
+            String ping = BackendClient.ping(address, PING_MILLIS);
             assertThat(ping).contains(file).doesNotContain(dir.toString());
         }
     }

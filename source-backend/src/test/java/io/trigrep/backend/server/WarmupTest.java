@@ -21,6 +21,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class WarmupTest {
+    /** A ping's connect and read timeouts: a backend on loopback answers far sooner. */
+    private static final int PING_MILLIS = 5000;
+    /** A warm-up budget that the rounds end well within. */
+    private static final Duration BUDGET = Duration.ofMinutes(2);
+
     @TempDir
     Path dir;
 
@@ -33,16 +38,16 @@ class WarmupTest {
                 new BackendServer(shard, BackendConfig.defaults(), ShardCheck.pending(shard, true), Tls.PLAIN, log)) {
             InetSocketAddress address = server.start("127.0.0.1", 0);
             server.verify(log);
-            assertThat(BackendClient.ping(address, 5000))
+            assertThat(BackendClient.ping(address, PING_MILLIS))
                     .as("readiness while warming")
                     .contains("not ready")
                     .contains("warming up");
             long results = count(address, search("int", false, 0));
             assertThat(results).as("a search while warming is answered in full").isGreaterThan(0);
 
-            server.warmUp(Tls.PLAIN, Duration.ofMinutes(2));
+            server.warmUp(Tls.PLAIN, BUDGET);
 
-            assertThat(BackendClient.ping(address, 5000))
+            assertThat(BackendClient.ping(address, PING_MILLIS))
                     .as("readiness once warmed")
                     .isNull();
             assertThat(count(address, search("int", false, 0))).isEqualTo(results);
@@ -55,8 +60,7 @@ class WarmupTest {
                 TestShards.build(TestShards.CORPUS, dir.resolve("shards"), 1).get(0);
         try (BackendServer server = new BackendServer(shard, BackendConfig.defaults())) {
             InetSocketAddress address = server.start("127.0.0.1", 0);
-            Warmup.Outcome done =
-                    Warmup.run(address, Tls.PLAIN, Duration.ofMinutes(2).toNanos(), System::nanoTime);
+            Warmup.Outcome done = Warmup.run(address, Tls.PLAIN, BUDGET.toNanos(), System::nanoTime);
             assertThat(done.rounds()).isEqualTo(Warmup.ROUNDS);
             assertThat(done.answered() + done.refused()).isEqualTo(Warmup.ROUNDS * Warmup.SHAPES.size());
             // Whether a sym: shape is refused depends on the shard; every other shape must parse and run.
