@@ -12,10 +12,9 @@ import io.trigrep.frontend.fanout.QueryCache;
 import io.trigrep.frontend.http.FrontendServer;
 import io.trigrep.indexer.build.IndexBuilder;
 import io.trigrep.indexer.corpus.Corpus;
+import io.trigrep.testing.Ports;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,7 +25,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +54,8 @@ class BackendRestartUnderLoadTest {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private final ObjectMapper json = new ObjectMapper();
     private final List<Process> backends = new ArrayList<>();
+    /** Each started backend's output, to say why one died. */
+    private final Map<Process, Path> logs = new HashMap<>();
 
     @Test
     void aBackendRestartedUnderHeavySearchesNeverDiesAndNoAnswerIsSilentlyShort() throws Exception {
@@ -64,14 +67,14 @@ class BackendRestartUnderLoadTest {
                 .build(Corpus.discover(List.of(corpus), dir, errors::add), index, errors::add);
         assertThat(errors).isEmpty();
 
-        List<InetSocketAddress> addresses = List.of(freePort(), freePort());
+        List<InetSocketAddress> addresses = List.of(Ports.restartable(), Ports.restartable());
         Path data = dir.resolve("data");
         try {
             for (int k = 0; k < 2; k++) {
                 backends.add(start(index.resolve("shard-" + k), addresses.get(k), "first"));
             }
             for (InetSocketAddress a : addresses) {
-                BackendProcess.awaitReady(a, backends.get(addresses.indexOf(a)), WAIT);
+                awaitReady(a, backends.get(addresses.indexOf(a)));
             }
             try (FanOut fanOut = new FanOut(addresses, data, 2);
                     FrontendServer server = new FrontendServer(fanOut, 16, new QueryCache(data, 1L << 30, 0))) {
@@ -115,7 +118,7 @@ class BackendRestartUnderLoadTest {
                                     .isEqualTo(restarted);
                         }
                     }
-                    BackendProcess.awaitReady(addresses.get(0), backends.get(0), WAIT);
+                    awaitReady(addresses.get(0), backends.get(0));
                     assertThat(backends.get(1).isAlive())
                             .as("the other backend, restart %d", r)
                             .isTrue();
@@ -148,27 +151,34 @@ class BackendRestartUnderLoadTest {
                         dir.resolve(shard.getFileName() + "-" + name + ".log").toFile());
         builder.environment().keySet().removeIf(k -> k.startsWith("TRIGREP_"));
         builder.environment().put("TRIGREP_CLASSPATH", System.getProperty("java.class.path"));
-        return builder.start();
+        Process backend = builder.start();
+        logs.put(backend, dir.resolve(shard.getFileName() + "-" + name + ".log"));
+        return backend;
     }
 
     /** Waits until the backend at {@code address} accepts connections; fails if it died meanwhile. */
-    private static void awaitListening(InetSocketAddress address, Process backend) throws Exception {
+    /** Waits until the backend answers a ping as ready; a failure shows the backend's output. */
+    private void awaitReady(InetSocketAddress address, Process backend) throws Exception {
+        try {
+            BackendProcess.awaitReady(address, backend, WAIT);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\nits output:\n" + Files.readString(logs.get(backend)), e);
+        }
+    }
+
+    private void awaitListening(InetSocketAddress address, Process backend) throws Exception {
         eventually("the backend on " + address + " listening, or ended", WAIT, () -> {
             if (backend.isAlive()) {
                 new Socket(address.getAddress(), address.getPort()).close();
             }
         });
-        assertThat(backend.isAlive()).as("backend on %s alive", address).isTrue();
+        assertThat(backend.isAlive())
+                .as("backend on %s alive; its output:%n%s", address, Files.readString(logs.get(backend)))
+                .isTrue();
     }
 
     private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(uri).timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static InetSocketAddress freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return new InetSocketAddress("127.0.0.1", s.getLocalPort());
-        }
     }
 
     /** 12 packages of 100 files, each line of a file a `return` statement: a result-heavy corpus. */

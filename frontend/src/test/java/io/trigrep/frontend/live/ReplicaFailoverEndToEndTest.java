@@ -15,10 +15,9 @@ import io.trigrep.frontend.metrics.FrontendMetrics;
 import io.trigrep.indexer.build.IndexBuilder;
 import io.trigrep.indexer.corpus.Corpus;
 import io.trigrep.proto.Tls;
+import io.trigrep.testing.Ports;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -78,7 +77,7 @@ class ReplicaFailoverEndToEndTest {
         List<List<InetSocketAddress>> shards = new ArrayList<>();
         for (int s = 0; s < 2; s++) {
             for (int r = 0; r < 2; r++) {
-                addresses[s][r] = freePort();
+                addresses[s][r] = Ports.restartable();
             }
             shards.add(List.of(addresses[s]));
         }
@@ -274,12 +273,6 @@ class ReplicaFailoverEndToEndTest {
 
     private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(uri).timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static InetSocketAddress freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return new InetSocketAddress("127.0.0.1", s.getLocalPort());
-        }
     }
 
     /** 20 packages of 30 files; every tenth line of a file names a marker: a few hundred results over both shards. */
