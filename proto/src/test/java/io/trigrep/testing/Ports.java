@@ -1,9 +1,11 @@
 package io.trigrep.testing;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
@@ -55,7 +57,12 @@ public final class Ports {
         if (!Files.isReadable(EPHEMERAL_RANGE)) {
             return DEFAULT_EPHEMERAL_START;
         }
-        String[] range = Files.readString(EPHEMERAL_RANGE).trim().split("\\s+");
-        return Integer.parseInt(range[0]);
+        // Read as a stream: Files.readString cuts this procfs file short.
+        try (InputStream in = Files.newInputStream(EPHEMERAL_RANGE)) {
+            String[] range = new String(in.readAllBytes(), StandardCharsets.US_ASCII)
+                    .trim()
+                    .split("\\s+");
+            return Integer.parseInt(range[0]);
+        }
     }
 }
