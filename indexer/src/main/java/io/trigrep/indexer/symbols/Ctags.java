@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,9 +17,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * One long-lived {@code ctags --_interactive} process fed file contents over its stdin (no temp
- * files): per file a JSON command line {@code {"command":"generate-tags","filename":…,"size":N}}
- * and N bytes, answered by JSON tag lines and a {@code "completed"} line. A file that takes longer
+ * One long-lived {@code ctags --_interactive} process fed file contents over its stdin: per file a
+ * JSON command line {@code {"command":"generate-tags","filename":…,"size":N}} and N bytes, or,
+ * without the size, the name of a file under its working directory for it to read; answered by
+ * JSON tag lines and a {@code "completed"} line. A file that takes longer
  * than the time bound gets the process killed (by a task on {@code timer}); a file it fails on
  * leaves the process to be started again for the next. Not thread-safe: one caller at a time.
  */
@@ -54,6 +56,7 @@ final class Ctags implements Closeable {
     private final String program;
     private final long limitNanos;
     private final ScheduledExecutorService timer;
+    private final Path directory;
     private final TagLine parsed = new TagLine();
     private final HashMap<String, String> labels = new HashMap<>();
     private final ByteArrayOutputStream lineBuffer = new ByteArrayOutputStream(256);
@@ -67,14 +70,32 @@ final class Ctags implements Closeable {
     /** The file being tagged, as the timer's alarm knows it; guarded by this. */
     private Object current;
 
-    Ctags(String program, long limitNanos, ScheduledExecutorService timer) {
+    /** A process started in {@code directory}, where the files {@link #tagsOfFile} names are. */
+    Ctags(String program, long limitNanos, ScheduledExecutorService timer, Path directory) {
         this.program = program;
         this.limitNanos = limitNanos;
         this.timer = timer;
+        this.directory = directory;
     }
 
     /** The tags ctags finds in {@code content[0, length)}, a file named {@code fileName} (the name picks the language). */
     List<Tag> tags(String fileName, byte[] content, int length) throws Failure, IOException {
+        return request(
+                "{\"command\":\"generate-tags\",\"filename\":" + jsonString(fileName) + ",\"size\":" + length + "}\n",
+                content,
+                length);
+    }
+
+    /**
+     * The tags ctags finds in the file {@code fileName}, relative to the process's directory: read
+     * from disk, ctags may pick the language by the content too, which it does not for bytes sent.
+     */
+    List<Tag> tagsOfFile(String fileName) throws Failure, IOException {
+        return request("{\"command\":\"generate-tags\",\"filename\":" + jsonString(fileName) + "}\n", null, 0);
+    }
+
+    /** Sends one command line and {@code content[0, length)} (none when null), and reads the tags answered. */
+    private List<Tag> request(String command, byte[] content, int length) throws Failure, IOException {
         if (process == null) {
             start();
         }
@@ -98,10 +119,10 @@ final class Ctags implements Closeable {
                 TimeUnit.NANOSECONDS);
         List<Tag> tags = new ArrayList<>();
         try {
-            in.write(("{\"command\":\"generate-tags\",\"filename\":" + jsonString(fileName) + ",\"size\":" + length
-                            + "}\n")
-                    .getBytes(StandardCharsets.UTF_8));
-            in.write(content, 0, length);
+            in.write(command.getBytes(StandardCharsets.UTF_8));
+            if (content != null) {
+                in.write(content, 0, length);
+            }
             in.flush();
             while (true) {
                 String line = readLine();
@@ -217,6 +238,7 @@ final class Ctags implements Closeable {
         command.add(program);
         command.addAll(OPTIONS);
         Process started = new ProcessBuilder(command)
+                .directory(directory.toFile())
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
         process = started;

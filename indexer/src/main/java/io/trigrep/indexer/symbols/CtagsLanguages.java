@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The file names ctags has a parser for, from its {@code --list-maps}: extensions ({@code *.c}) and
  * exact names ({@code Makefile}) in hash sets, the few other globs ({@code *.[68][68][kKsSxX]})
- * matched one by one, and templates of those names ({@code zconf.h.in}). Files it knows no language
- * for are not sent to ctags at all.
+ * matched one by one, and templates of those names ({@code zconf.h.in}). A file it knows no language
+ * for goes to ctags only when its content may name one ({@link SymbolExtractor#byContent}).
  */
 final class CtagsLanguages {
     private final Set<String> extensions = new HashSet<>();

@@ -3,13 +3,21 @@ package io.trigrep.indexer.symbols;
 import io.trigrep.indexer.files.FileTrees;
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
@@ -37,7 +45,7 @@ public final class Extraction implements Closeable {
         private final SymbolExtractor.Docs docs;
         /** Spool (high 16 bits) and offset (low 48) of a file's tags. */
         private final long[] at;
-        /** A file's tag count; -1 when it did not go to ctags. */
+        /** A file's tag count; -1 when it did not go to ctags (yet: a file taken for its content may). */
         private final int[] count;
 
         private final int[] bytes;
@@ -72,10 +80,35 @@ public final class Extraction implements Closeable {
         int file(int doc);
     }
 
-    private record Item(Batch batch, int file) {}
+    /** The docs of one batch as a shard's, in the order they were added. */
+    static ShardDocs docsOf(Batch batch) {
+        return new ShardDocs() {
+            @Override
+            public int count() {
+                return batch.count.length;
+            }
+
+            @Override
+            public Batch batch(int doc) {
+                return batch;
+            }
+
+            @Override
+            public int file(int doc) {
+                return doc;
+            }
+        };
+    }
+
+    /** A file to tag; {@code byName} false: one ctags may know by its content, to be checked once read. */
+    private record Item(Batch batch, int file, boolean byName) {}
 
     /** Tells a worker that no file follows. */
-    private static final Item END = new Item(null, -1);
+    private static final Item END = new Item(null, -1, false);
+
+    /** A copy of a file for ctags to read from disk: executable, or ctags does not read its {@code #!} line. */
+    private static final FileAttribute<Set<PosixFilePermission>> EXECUTABLE =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
 
     private final SymbolExtractor extractor;
     private final Path scratch;
@@ -84,6 +117,9 @@ public final class Extraction implements Closeable {
     private final ScheduledExecutorService timer;
     private final List<BlockingQueue<Item>> queues = new ArrayList<>();
     private final List<Spill.Writer> spools = new ArrayList<>();
+    /** Each process's working directory, where the copies of the files it reads from disk go. */
+    private final List<Path> folders = new ArrayList<>();
+
     private final List<Thread> workers = new ArrayList<>();
     private volatile IOException broken;
     private long added;
@@ -106,10 +142,13 @@ public final class Extraction implements Closeable {
             for (int w = 0; w < config.processes(); w++) {
                 BlockingQueue<Item> queue = new ArrayBlockingQueue<>(QUEUE_FILES);
                 Spill.Writer spool = new Spill.Writer(scratch.resolve("tags-" + w));
-                queues.add(queue);
                 spools.add(spool);
+                Path folder =
+                        Files.createDirectory(scratch.resolve("files-" + w)).toAbsolutePath();
+                folders.add(folder);
+                queues.add(queue);
                 int number = w;
-                Thread t = new Thread(() -> work(number, queue, spool), "trigrep-ctags-" + w);
+                Thread t = new Thread(() -> work(number, queue, spool, folder), "trigrep-ctags-" + w);
                 t.setDaemon(true);
                 workers.add(t);
             }
@@ -123,9 +162,10 @@ public final class Extraction implements Closeable {
     }
 
     /**
-     * Queues {@code docs}' files that ctags has a parser for, each to the next process in turn;
-     * waits while that process's queue is full. Call from one thread, in an order that depends
-     * only on the input.
+     * Queues {@code docs}' files that ctags has a parser for by name, and those it may know by
+     * content ({@link SymbolExtractor#byContent}, decided once read), each to the next process in
+     * turn; waits while that process's queue is full. Call from one thread, in an order that
+     * depends only on the input.
      */
     public Batch add(SymbolExtractor.Docs docs) throws IOException, InterruptedException {
         if (finished) {
@@ -137,11 +177,12 @@ public final class Extraction implements Closeable {
                 if (broken != null) {
                     throw new IOException("symbol extraction failed: " + broken.getMessage(), broken);
                 }
-                if (extractor.wants(docs.path(i))) {
+                boolean byName = extractor.wants(docs.path(i));
+                if (byName) {
                     batch.count[i] = 0;
-                    batch.pending.incrementAndGet();
-                    queues.get((int) (added++ % queues.size())).put(new Item(batch, i));
                 }
+                batch.pending.incrementAndGet();
+                queues.get((int) (added++ % queues.size())).put(new Item(batch, i, byName));
             }
         } finally {
             batch.release();
@@ -169,21 +210,20 @@ public final class Extraction implements Closeable {
         }
     }
 
-    private void work(int number, BlockingQueue<Item> queue, Spill.Writer spool) {
+    private void work(int number, BlockingQueue<Item> queue, Spill.Writer spool, Path folder) {
         SymbolExtractor.Config config = extractor.config();
         byte[] buffer = new byte[1 << 16];
         IdentityHashMap<String, Integer> labelIds = new IdentityHashMap<>();
-        try (Ctags ctags = new Ctags(config.program(), config.perFileLimit().toNanos(), timer)) {
+        try (Ctags ctags = new Ctags(config.program(), config.perFileLimit().toNanos(), timer, folder)) {
             while (true) {
                 Item item = queue.take();
                 if (item.batch() == null) {
                     return;
                 }
                 Batch b = item.batch();
-                int i = item.file();
                 try {
                     if (broken == null) {
-                        buffer = tag(ctags, b, i, buffer, number, spool, labelIds);
+                        buffer = tag(ctags, item, buffer, number, spool, folder, labelIds);
                     }
                 } catch (IOException | RuntimeException e) {
                     synchronized (this) {
@@ -206,16 +246,18 @@ public final class Extraction implements Closeable {
         }
     }
 
-    /** Tags file {@code i} of {@code b} and spills its tags; returns the (maybe grown) buffer. */
+    /** Tags the item's file and spills its tags; returns the (maybe grown) buffer. */
     private byte[] tag(
             Ctags ctags,
-            Batch b,
-            int i,
+            Item item,
             byte[] buffer,
             int number,
             Spill.Writer spool,
+            Path folder,
             IdentityHashMap<String, Integer> labelIds)
             throws IOException {
+        Batch b = item.batch();
+        int i = item.file();
         int length = b.docs.length(i);
         if (buffer.length < length) {
             buffer = new byte[Math.max(length, 2 * buffer.length)];
@@ -223,7 +265,14 @@ public final class Extraction implements Closeable {
         b.docs.read(i, buffer);
         List<Tag> tags;
         try {
-            tags = ctags.tags(b.docs.path(i), buffer, length);
+            if (item.byName()) {
+                tags = ctags.tags(b.docs.path(i), buffer, length);
+            } else if (SymbolExtractor.byContent(buffer, length)) {
+                b.count[i] = 0;
+                tags = tagsOfCopy(ctags, folder, b.docs.path(i), buffer, length);
+            } else {
+                return buffer;
+            }
         } catch (Ctags.Failure f) {
             b.failure[i] = f.getMessage();
             return buffer;
@@ -252,6 +301,45 @@ public final class Extraction implements Closeable {
         b.bytes[i] = (int) bytes;
         b.count[i] = sorted.length;
         return buffer;
+    }
+
+    /**
+     * The tags of {@code content[0, length)} written as {@code folder/path}, where ctags reads it (by
+     * the same name, which anonymous scopes are named after); the copy is deleted after.
+     */
+    private static List<Tag> tagsOfCopy(Ctags ctags, Path folder, String path, byte[] content, int length)
+            throws Ctags.Failure, IOException {
+        Path file;
+        try {
+            file = folder.resolve(path).normalize();
+        } catch (InvalidPathException e) {
+            throw new Ctags.Failure("cannot copy the file for ctags: " + e.getMessage());
+        }
+        if (!file.startsWith(folder) || file.equals(folder)) {
+            throw new Ctags.Failure("cannot copy the file for ctags: its path leaves the folder");
+        }
+        SeekableByteChannel out;
+        try {
+            Files.createDirectories(file.getParent());
+            out = Files.newByteChannel(
+                    file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), EXECUTABLE);
+        } catch (IOException e) {
+            throw new Ctags.Failure("cannot copy the file for ctags: " + e);
+        }
+        // Created here (CREATE_NEW), so deleted here, whatever ctags made of it.
+        try {
+            try (out) {
+                ByteBuffer bytes = ByteBuffer.wrap(content, 0, length);
+                while (bytes.hasRemaining()) {
+                    out.write(bytes);
+                }
+            } catch (IOException e) {
+                throw new Ctags.Failure("cannot copy the file for ctags: " + e);
+            }
+            return ctags.tagsOfFile(folder.relativize(file).toString());
+        } finally {
+            Files.delete(file);
+        }
     }
 
     /** Writes the symbols of {@code docs} (every one added before {@link #finish}) to {@code out}. */
@@ -349,6 +437,9 @@ public final class Extraction implements Closeable {
         for (Spill.Writer spool : spools) {
             spool.close();
             Files.deleteIfExists(spool.path());
+        }
+        for (Path folder : folders) {
+            FileTrees.delete(folder);
         }
         if (ownScratch) {
             FileTrees.delete(scratch);

@@ -54,8 +54,9 @@ public final class SymbolExtractor {
         int count();
 
         /**
-         * The doc's name, {@code package/path}, '/'-separated: its last segment picks ctags'
-         * parser, and ctags names anonymous scopes ({@code __anon8c697b42010a}) by a hash of it.
+         * The doc's name, {@code package/path}, '/'-separated: its last segment (or else its
+         * content) picks ctags' parser, and ctags names anonymous scopes ({@code __anon8c697b42010a})
+         * by a hash of it.
          */
         String path(int doc);
 
@@ -133,9 +134,18 @@ public final class SymbolExtractor {
         return out;
     }
 
-    /** Whether a file at {@code path} (its last '/'-separated segment is its name) goes through ctags. */
+    /** Whether a file at {@code path} (its last '/'-separated segment is its name) goes through ctags by its name. */
     public boolean wants(String path) {
         return languages.knows(path.substring(path.lastIndexOf('/') + 1));
+    }
+
+    /**
+     * Whether a file whose name ctags maps to no language goes to ctags anyway, as an executable
+     * file on disk: ctags then reads a language off a first line starting with {@code #!} (the
+     * interpreter, or an Emacs mode on the second line); it reads other modelines only under -G.
+     */
+    static boolean byContent(byte[] content, int length) {
+        return length >= 2 && content[0] == '#' && content[1] == '!';
     }
 
     /** Starts ctags' processes for a build; spools and scratch files go under {@code scratch}, an existing folder. */
@@ -149,24 +159,7 @@ public final class SymbolExtractor {
         try (Extraction extraction = new Extraction(this, scratch, true)) {
             Extraction.Batch batch = extraction.add(docs);
             extraction.finish();
-            return extraction.write(
-                    new Extraction.ShardDocs() {
-                        @Override
-                        public int count() {
-                            return docs.count();
-                        }
-
-                        @Override
-                        public Extraction.Batch batch(int doc) {
-                            return batch;
-                        }
-
-                        @Override
-                        public int file(int doc) {
-                            return doc;
-                        }
-                    },
-                    out);
+            return extraction.write(Extraction.docsOf(batch), out);
         }
     }
 }

@@ -35,7 +35,8 @@ class CtagsFailureTest {
                 line = stdin.readline()
                 if not line: break
                 command = json.loads(line)
-                content = stdin.read(command["size"]).decode()
+                if "size" in command: content = stdin.read(command["size"]).decode()
+                else: content = open(command["filename"]).read()
                 seen += 1
                 if "HANG" in content: time.sleep(60)
                 if "CRASH" in content: os._exit(3)
@@ -53,6 +54,14 @@ class CtagsFailureTest {
             """;
 
     record Doc(String path, String content) {}
+
+    /** An extractor running the stand-in, written to {@code dir}. */
+    private static SymbolExtractor fake(Path dir, int processes, Duration perFileLimit) throws IOException {
+        Path program = dir.resolve("ctags");
+        Files.writeString(program, FAKE.stripIndent());
+        Files.setPosixFilePermissions(program, PosixFilePermissions.fromString("rwx------"));
+        return SymbolExtractor.start(new SymbolExtractor.Config(program.toString(), processes, perFileLimit));
+    }
 
     static final class ListDocs implements SymbolExtractor.Docs {
         private final List<Doc> docs;
@@ -85,11 +94,7 @@ class CtagsFailureTest {
 
     @Test
     void hangsCrashesAndErrorsCostOnlyTheirFile(@TempDir Path dir) throws Exception {
-        Path program = dir.resolve("ctags");
-        Files.writeString(program, FAKE.stripIndent());
-        Files.setPosixFilePermissions(program, PosixFilePermissions.fromString("rwx------"));
-        SymbolExtractor extractor =
-                SymbolExtractor.start(new SymbolExtractor.Config(program.toString(), 2, Duration.ofMillis(1500)));
+        SymbolExtractor extractor = fake(dir, 2, Duration.ofMillis(1500));
         List<Doc> docs = List.of(
                 new Doc("p/a.c", "alpha\n\nbeta"),
                 new Doc("p/hang.c", "HANG"),
@@ -121,14 +126,52 @@ class CtagsFailureTest {
         assertThat(symbols.definitionLines(7)).containsExactly(1, 2);
     }
 
+    /**
+     * A file ctags reads from disk (a script known by its {@code #!} line) is bound and reported as
+     * one sent over the pipe, under its own name; its copy is gone once it is tagged.
+     */
+    @Test
+    void aScriptReadFromDiskFailsAndSucceedsAsAFileSent(@TempDir Path dir) throws Exception {
+        SymbolExtractor extractor = fake(dir, 2, Duration.ofMillis(1500));
+        List<Doc> docs = List.of(
+                new Doc("p/bin/run", "#!/bin/sh\nHANG"),
+                new Doc("p/NOTES", "HANG"),
+                new Doc("p/bin/tool", "#!/bin/sh\nalpha"),
+                new Doc("p/bin/boom", "#!/bin/sh\nCRASH"),
+                new Doc("p/a.c", "beta"));
+        Path scratch = Files.createDirectory(dir.resolve("scratch"));
+        SymbolExtractor.Result result;
+        try (Extraction extraction = extractor.begin(scratch)) {
+            Extraction.Batch batch = extraction.add(new ListDocs(docs));
+            extraction.finish();
+            try (var left = Files.walk(scratch)) {
+                assertThat(left.filter(Files::isRegularFile)
+                                .map(f -> f.getFileName().toString()))
+                        .as("only the spools are left")
+                        .allMatch(name -> name.startsWith("tags-"));
+            }
+            result = extraction.write(Extraction.docsOf(batch), dir.resolve("symbols.tgs"));
+        }
+        try (var left = Files.list(scratch)) {
+            assertThat(left).isEmpty();
+        }
+
+        assertThat(result.files()).as("all but the notes").isEqualTo(4);
+        assertThat(result.failures()).extracting(SymbolExtractor.Failure::doc).containsExactly(0, 3);
+        assertThat(result.failures().get(0).reason()).isEqualTo("ctags took over 1500 ms (killed)");
+        assertThat(result.failures().get(1).reason()).isEqualTo("ctags exited with status 3 on this file");
+        Symbols symbols = Symbols.openFile(dir.resolve("symbols.tgs"));
+        assertThat(symbols.definitionLines(2)).containsExactly(1, 2);
+        assertThat(symbols.scope(symbols.firstOfDoc(2)))
+                .as("the name ctags was given")
+                .isEqualTo("p/bin/tool");
+        assertThat(symbols.definitionLines(4)).containsExactly(1);
+    }
+
     /** Like ctags' TeX parser, the stand-in lets one file's scope depend on the files its process saw before. */
     @Test
     void twoRunsOverTheSameDocsWriteTheSameBytes(@TempDir Path dir) throws Exception {
-        Path program = dir.resolve("ctags");
-        Files.writeString(program, FAKE.stripIndent());
-        Files.setPosixFilePermissions(program, PosixFilePermissions.fromString("rwx------"));
-        SymbolExtractor extractor =
-                SymbolExtractor.start(new SymbolExtractor.Config(program.toString(), 3, Duration.ofSeconds(20)));
+        SymbolExtractor extractor = fake(dir, 3, Duration.ofSeconds(20));
         List<Doc> docs = new java.util.ArrayList<>();
         for (int i = 0; i < 60; i++) {
             docs.add(new Doc("p/f" + i + ".c", "STATEFUL\n" + "x\n".repeat(i % 7 == 0 ? 2000 : 1)));

@@ -2,6 +2,7 @@ package io.trigrep.indexer.symbols;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -42,6 +43,23 @@ class CtagsLanguagesTest {
         assertThat(languages.knows("notes.in")).isFalse();
         assertThat(languages.knows(".in")).isFalse();
         assertThat(languages.knows("zconf.h.tmpl")).isFalse();
+    }
+
+    @Test
+    void aFileUnknownByNameIsTakenForAHashBangOpeningItsFirstLine() {
+        byte[] script = "#!/bin/sh\n".getBytes(StandardCharsets.UTF_8);
+        assertThat(SymbolExtractor.byContent(script, script.length)).isTrue();
+        assertThat(SymbolExtractor.byContent(script, 2)).isTrue();
+        assertThat(SymbolExtractor.byContent(script, 1))
+                .as("only the bytes given")
+                .isFalse();
+        byte[] indented = " #!/bin/sh\n".getBytes(StandardCharsets.UTF_8);
+        assertThat(SymbolExtractor.byContent(indented, indented.length)).isFalse();
+        byte[] comment = "# -*- mode: python -*-\n".getBytes(StandardCharsets.UTF_8);
+        assertThat(SymbolExtractor.byContent(comment, comment.length))
+                .as("ctags reads modelines only when told to guess eagerly")
+                .isFalse();
+        assertThat(SymbolExtractor.byContent(new byte[0], 0)).isFalse();
     }
 
     @Test
