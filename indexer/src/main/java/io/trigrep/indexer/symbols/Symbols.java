@@ -83,17 +83,23 @@ public final class Symbols implements Closeable {
         }
         Symbols opened = openFile(path);
         if (manifest != null && opened.docs != manifest.docs()) {
+            long directory = SymbolsLayout.directoryAt(opened.file);
+            opened.close();
             throw new CorruptIndexException(
-                    path,
-                    SymbolsLayout.directoryAt(opened.file),
-                    "symbols cover " + opened.docs + " docs, the manifest " + manifest.docs());
+                    path, directory, "symbols cover " + opened.docs + " docs, the manifest " + manifest.docs());
         }
         return opened;
     }
 
+    /** Maps and checks the file; a file that fails its checks is unmapped before the error. */
     static Symbols openFile(Path path) throws IOException {
         MappedFile file = MappedFile.open(path);
-        return new Symbols(file, SymbolsLayout.read(file));
+        try {
+            return new Symbols(file, SymbolsLayout.read(file));
+        } catch (IOException | RuntimeException e) {
+            file.close();
+            throw e;
+        }
     }
 
     /** A shard without symbols, for {@code reason}. */

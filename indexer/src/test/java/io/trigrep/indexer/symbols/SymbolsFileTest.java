@@ -7,6 +7,7 @@ import io.trigrep.indexer.format.CorruptIndexException;
 import io.trigrep.indexer.format.Manifest;
 import io.trigrep.indexer.format.PostingIterator;
 import io.trigrep.indexer.format.ShardFiles;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -246,5 +247,28 @@ class SymbolsFileTest {
                     .isInstanceOf(CorruptIndexException.class)
                     .hasMessageContaining(file.toString());
         }
+    }
+
+    /** A refused file is unmapped before the error: a server retrying a bad generation keeps no mapping of it. */
+    @Test
+    void aRefusedFileIsUnmapped(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve(ShardFiles.SYMBOLS);
+        SymbolsWriter.write(file, randomTags(1, 5));
+        Files.writeString(dir.resolve(ShardFiles.MANIFEST), new Manifest("shard-0", 6, 0, 0, 0, 0, 0, 1, 1).toJson());
+        assertThatThrownBy(() -> Symbols.open(dir)).isInstanceOf(CorruptIndexException.class);
+        assertThat(mappings(file)).as("mapped after a doc count refused").isEmpty();
+
+        byte[] kind = Files.readAllBytes(file);
+        kind[4] = 'X';
+        Files.write(file, kind);
+        assertThatThrownBy(() -> Symbols.openFile(file)).isInstanceOf(CorruptIndexException.class);
+        assertThat(mappings(file)).as("mapped after a foreign kind refused").isEmpty();
+    }
+
+    private static List<String> mappings(Path file) throws IOException {
+        String path = file.toRealPath().toString();
+        return Files.readAllLines(Path.of("/proc/self/maps")).stream()
+                .filter(line -> line.endsWith(path))
+                .toList();
     }
 }
