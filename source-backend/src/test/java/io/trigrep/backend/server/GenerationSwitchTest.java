@@ -164,9 +164,13 @@ class GenerationSwitchTest {
                     PATIENCE,
                     () -> assertThat(server.metrics().scrape())
                             .containsPattern("trigrep_backend_generation_reload_failures_total\\{[^}]*\\} 1\\.0"));
-            // The operator's one pointer to the corrupt file: the refusal names its path.
-            assertThat(logBytes.toString(StandardCharsets.UTF_8))
-                    .contains(root.resolve("shard-0/seg-6").toString());
+            // The operator's one pointer to the corrupt file: the refusal names its path (the log
+            // line may follow the counter).
+            eventually(
+                    "the refusal naming the corrupt segment",
+                    PATIENCE,
+                    () -> assertThat(logBytes.toString(StandardCharsets.UTF_8))
+                            .contains(root.resolve("shard-0/seg-6").toString()));
             assertThat(server.generation()).isEqualTo(2);
             assertThat(collect(at, "generation-two-marker", 0).generation).isEqualTo(2);
 
