@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * --max-changes guard, idempotence; and a sync applying its plan through one update of a
  * launcher stand-in, downloading with an apt-get stand-in and checking what it got.
  */
+@Tag("integration")
 class DebianSyncScriptTest {
     static final Path SCRIPT = Path.of("fetch-debian-sources.sh").toAbsolutePath();
     static final Path FIXTURES = Path.of("src/test/resources/sync").toAbsolutePath();

@@ -22,11 +22,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.capnproto.MessageBuilder;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The blocking backend client against a scripted peer: answers, early closes, timeouts and oversized frames. */
 @Timeout(30)
+@Tag("integration")
 class BackendClientTest {
     /** The client's connect and read timeouts: a local peer answers far sooner. */
     private static final int TIMEOUT_MILLIS = 5000;

@@ -21,11 +21,13 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Each transport carries a request and its answer over real loopback TCP, as the backends and the frontend use it. */
+@Tag("integration")
 class TransportTest {
     /**
      * A client sends its bytes and shuts its output down; the server, allowing half-closure as the

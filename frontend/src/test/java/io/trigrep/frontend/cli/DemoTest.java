@@ -40,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * listening.
  */
 @Tag("external") // drives the launcher, which runs Maven
+@Tag("integration")
 class DemoTest {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     static final Path CORPUS = ROOT.resolve("source-backend/src/test/resources/corpus");

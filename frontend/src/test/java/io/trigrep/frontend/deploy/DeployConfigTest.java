@@ -35,6 +35,7 @@ import picocli.CommandLine.Option;
  * exists, backends and shards line up, probes and scrape targets point at real endpoints on the
  * right ports; and the real validators (docker-compose, promtool, systemd-analyze) accept them.
  */
+@Tag("integration")
 class DeployConfigTest {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     static final ObjectMapper JSON = new ObjectMapper();

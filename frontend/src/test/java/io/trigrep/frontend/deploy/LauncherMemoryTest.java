@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * file and the Kubernetes manifests give each container holds what the JVM may take. The launcher
  * runs for real, with a stand-in {@code java} first on the PATH that prints its arguments.
  */
+@Tag("integration")
 class LauncherMemoryTest {
     static final Path ROOT = DeployConfigTest.ROOT;
     /** Native memory besides the capped parts (GC structures, thread stacks, symbols, malloc): measured 60-90 MiB, see deploy/README.md. */

@@ -50,6 +50,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * the p99 latency rule.
  */
 @Tag("external") // drives prometheus
+@Tag("integration")
 class PrometheusRulesTest {
     static final Path ROOT = DeployConfigTest.ROOT;
     static final ObjectMapper JSON = new ObjectMapper();

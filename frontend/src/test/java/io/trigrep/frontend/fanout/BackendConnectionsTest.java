@@ -18,10 +18,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The frontend keeps its connections to backends across queries, and never trusts one a query cut short. */
+@Tag("integration")
 class BackendConnectionsTest {
     /** A search deadline every search here meets on a busy machine. */
     static final Duration DEADLINE = Duration.ofSeconds(30);

@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import org.capnproto.MessageBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.Test;
  * unsharded corpus's, and a refused connection, a garbage stream or a silent backend each make a
  * partial answer that names the shard, within the deadline.
  */
+@Tag("integration")
 class FanOutTest {
     /** A search deadline every search here meets on a busy machine. */
     static final Duration DEADLINE = Duration.ofSeconds(30);

@@ -30,6 +30,7 @@ import java.util.regex.Pattern;
 import org.capnproto.MessageBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
  * over to the other, and the results it had sent are not in the answer, which holds each result
  * once.
  */
+@Tag("integration")
 class ReplicaFailoverTest {
     static final Path CORPUS = Path.of("../source-backend/src/test/resources/corpus");
     /** Past a status answer, far short of the query's. */

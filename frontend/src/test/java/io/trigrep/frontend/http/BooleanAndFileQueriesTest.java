@@ -31,6 +31,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
@@ -43,6 +44,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * brute force evaluates its own expression tree, not the query parser's. File-name queries equal
  * {@code find | grep -E} over the packages.
  */
+@Tag("integration")
 class BooleanAndFileQueriesTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient HTTP = HttpClient.newHttpClient();

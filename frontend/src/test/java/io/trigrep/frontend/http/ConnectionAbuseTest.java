@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * requests are answered in order, and oversized request lines and headers get 414 and 431.
  * Against real backends and a frontend on loopback, with real sockets.
  */
+@Tag("integration")
 class ConnectionAbuseTest {
     static final Path CORPUS = Path.of("../source-backend/src/test/resources/corpus");
     static final ConnectionLimits LIMITS =

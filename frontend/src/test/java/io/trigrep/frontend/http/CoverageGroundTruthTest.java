@@ -45,6 +45,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * RE2J, of every NUL-free regular file outside VCS folders, and equals {@code rg -uuu -a} on the
  * same files where the two dialects agree.
  */
+@Tag("integration")
 class CoverageGroundTruthTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient HTTP = HttpClient.newHttpClient();

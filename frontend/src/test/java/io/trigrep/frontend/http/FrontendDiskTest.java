@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Mounting needs root (CI runs as root).
  */
 @Tag("external") // drives mount, as root
+@Tag("integration")
 class FrontendDiskTest {
     static final Path CORPUS = Path.of("../source-backend/src/test/resources/corpus");
     static final ObjectMapper JSON = new ObjectMapper();

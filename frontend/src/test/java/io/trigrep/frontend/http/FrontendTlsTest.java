@@ -42,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reason, counted as {@code reason="tls"}.
  */
 @Tag("external") // drives openssl (deploy/make-certs.sh)
+@Tag("integration")
 class FrontendTlsTest {
     /** A search deadline every search here meets on a busy machine. */
     static final Duration DEADLINE = Duration.ofSeconds(60);

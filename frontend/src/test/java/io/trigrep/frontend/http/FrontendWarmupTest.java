@@ -27,10 +27,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A frontend told to warm up is not ready until it has, replays its whole list, and leaves no query file behind. */
+@Tag("integration")
 class FrontendWarmupTest {
     /** A warm-up budget that the rounds end well within. */
     static final Duration BUDGET = Duration.ofMinutes(2);

@@ -28,6 +28,7 @@ import java.util.List;
 import org.capnproto.MessageBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * left out in /api/v1/status and every page's footer. A hostile backend's impossible claims are
  * clamped, never thrown.
  */
+@Tag("integration")
 class Issue13SearchEverythingHttpTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient http = HttpClient.newHttpClient();

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * every time it runs afresh, although three backends (each searching with several threads when
  * uncapped) race to deliver.
  */
+@Tag("integration")
 class Issue15CappedQueryTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient http = HttpClient.newHttpClient();

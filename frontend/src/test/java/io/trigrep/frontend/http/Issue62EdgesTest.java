@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * answer is in one histogram labelled cached or searched, and boolean and page parameters are
  * checked on every route (400 with a message), the web UI's pages included.
  */
+@Tag("integration")
 class Issue62EdgesTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final ConnectionLimits LIMITS =

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * sent, cached and searched, across scrapes.
  */
 @Tag("external") // drives prometheus
+@Tag("integration")
 class Issue62MetricsPrometheusTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient http = HttpClient.newHttpClient();

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * provisional, while one backend (behind a held {@link Gate}) has not answered; once every
  * backend has, the final page holds them.
  */
+@Tag("integration")
 class ProvisionalPageTest {
     static final ObjectMapper JSON = new ObjectMapper();
 

@@ -51,6 +51,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * {@code sym:} operand.
  */
 @Tag("external") // drives ctags
+@Tag("integration")
 class SymbolOperandPropertyTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -42,6 +42,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * regex matches (and the query's filters accept), each result naming one of those definitions.
  */
 @Tag("external") // drives ctags
+@Tag("integration")
 class SymbolSearchTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -47,6 +47,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * target/screenshots/.
  */
 @Tag("external") // drives Chromium and chromedriver
+@Tag("integration")
 class WebUiBrowserTest {
     static final Path SCREENSHOTS = Path.of("target/screenshots");
     /** No trigram to narrow it down: a full scan, with results in every copy of the corpus. */

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The web UI's pages as a browser without JavaScript gets them: server-rendered results,
  * escaping, errors as pages with words, a running query that reloads itself, 429 when busy.
  */
+@Tag("integration")
 class WebUiHttpTest {
     @TempDir
     static Path dir;

@@ -41,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * backends are real processes started by the launcher; the frontend runs in this JVM.
  */
 @Tag("external") // starts backend processes through the launcher
+@Tag("integration")
 class BackendRestartUnderLoadTest {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     static final int RESTARTS = 10;

@@ -41,6 +41,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,6 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
  * replaced; and when it is all over each backend maps exactly the files of the last generation,
  * none deleted, and its heap is back near where it started.
  */
+@Tag("integration")
 class LiveUpdateEndToEndTest {
     private static final int STABLE = 4;
     private static final int CHURNED = 6;

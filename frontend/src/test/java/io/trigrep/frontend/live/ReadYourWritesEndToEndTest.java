@@ -34,6 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -45,6 +46,7 @@ import picocli.CommandLine;
  * cache). No answer to a query sent after an update returned holds a package it removed, and
  * every complete one holds each package an update had added by then.
  */
+@Tag("integration")
 class ReadYourWritesEndToEndTest {
     private static final int ROUNDS = 50;
     private static final ObjectMapper JSON = new ObjectMapper();

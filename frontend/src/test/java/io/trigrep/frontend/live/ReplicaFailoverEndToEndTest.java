@@ -45,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (not as having missed the deadline).
  */
 @Tag("external") // starts backend processes through the launcher, and signals them
+@Tag("integration")
 class ReplicaFailoverEndToEndTest {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     static final Duration WAIT = Duration.ofMinutes(2);

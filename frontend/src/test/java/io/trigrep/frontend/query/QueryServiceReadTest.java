@@ -9,10 +9,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A page's results read with one call over their span are the results read one by one. */
+@Tag("integration")
 class QueryServiceReadTest {
     @TempDir
     Path dir;

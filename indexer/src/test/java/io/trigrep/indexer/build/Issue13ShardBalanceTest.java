@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,6 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * one-package tree (a kernel) spreads over every shard; a package spanning shards is in each
  * one's package table with the docs it has there; the same input gives byte-identical shards.
  */
+@Tag("integration") // whole builds of generated corpora
 class Issue13ShardBalanceTest {
     @TempDir
     static Path corpora;

@@ -25,6 +25,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.Tag;
 import net.jqwik.api.constraints.IntRange;
 
 /**
@@ -33,6 +34,7 @@ import net.jqwik.api.constraints.IntRange;
  * lands in exactly one shard (a package may span shards, with its doc count per shard), and each
  * shard's bytes are within (shards - 1) files of its share.
  */
+@Tag("integration") // whole builds of generated corpora
 class ShardPropertyTest {
 
     @Property(tries = 25)

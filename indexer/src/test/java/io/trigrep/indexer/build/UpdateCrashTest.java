@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * index holds equals a fresh build of the old corpus or of the new one, it opens, and the next
  * update completes on it.
  */
+@Tag("integration")
 class UpdateCrashTest {
     private static final int RUNS = 50;
 

@@ -27,6 +27,7 @@ import java.util.TreeSet;
 import java.util.zip.CRC32C;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.Tag;
 import net.jqwik.api.constraints.IntRange;
 
 /**
@@ -37,6 +38,7 @@ import net.jqwik.api.constraints.IntRange;
  * files, and the skipped-file counts and the package list agree. Also: no shard's segments
  * exceed what the tiered policy allows, and every generation opens.
  */
+@Tag("integration") // whole builds and updates of generated corpora
 class UpdatePropertyTest {
     /** Everything a search reads of one file. */
     record DocFacts(long crc, int length, float rank, int fileType, int lines, float weight) {}

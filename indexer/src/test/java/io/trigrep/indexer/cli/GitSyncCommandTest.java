@@ -18,11 +18,13 @@ import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code ./trigrep sync --git FILE} against real remotes (file:// URLs of repositories built in the test). */
+@Tag("integration") // runs git
 class GitSyncCommandTest {
     @TempDir
     Path dir;

@@ -14,11 +14,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** The index command as users run it: exit codes, summary, determinism, and an interrupted run. */
+@Tag("integration")
 class IndexCommandTest {
     static final Path CORPUS = Path.of("src/test/resources/golden/corpus");
 

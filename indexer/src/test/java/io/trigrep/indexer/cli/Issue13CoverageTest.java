@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * to the cap), lines, trigrams or encoding, and its trigrams are found; what is left out is
  * listed with {@code --skipped} and counted in each shard's manifest.
  */
+@Tag("integration") // the index command, with ctags when it is installed
 class Issue13CoverageTest {
     @TempDir
     static Path dir;

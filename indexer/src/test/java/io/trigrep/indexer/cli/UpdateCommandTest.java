@@ -8,11 +8,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code update}, {@code merge} and {@code segments} as an operator runs them: outputs and exit codes. */
+@Tag("integration") // the index command, with ctags when it is installed
 class UpdateCommandTest {
     @TempDir
     Path dir;

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A real Debian source package, built with dpkg-source -b, read with and without dpkg-source -x. */
 @Tag("external") // drives dpkg-source
+@Tag("integration")
 class DscPackageTest {
     @TempDir
     Path dir;

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * add, a delete and a rename, a deleted branch, a force-push, a pure deletion, a merge and a
  * removal.
  */
+@Tag("integration") // runs git
 class GitUpdateTest {
     @TempDir
     Path dir;

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Debian files (zlib, lua, redis) the backend's tests search.
  */
 @Tag("external") // drives ctags
+@Tag("integration")
 class CtagsGroundTruthTest {
     static final Path CORPUS = Path.of("../source-backend/src/test/resources/corpus");
 

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the corpus, and the file is byte for byte the one a build with ample memory writes.
  */
 @Tag("external") // drives ctags
+@Tag("integration")
 class SymbolSpillBuildTest {
     @Test
     void aTinyBudgetSpillsAndKeepsEveryDefinition(@TempDir Path dir) throws Exception {

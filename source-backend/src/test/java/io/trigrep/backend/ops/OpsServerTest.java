@@ -17,10 +17,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.capnproto.MessageBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A backend's operator port, over real HTTP, next to a real search port. */
+@Tag("integration")
 class OpsServerTest {
     static final HttpClient http = HttpClient.newHttpClient();
 

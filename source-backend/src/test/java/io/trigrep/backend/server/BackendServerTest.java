@@ -32,11 +32,13 @@ import java.util.List;
 import org.capnproto.MessageBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The backend over real TCP: backpressure, cancellation, limits, hostile requests, fetch and ping. */
+@Tag("integration")
 class BackendServerTest {
     static final int FILES = 20;
     static final int LINES = 10_000;

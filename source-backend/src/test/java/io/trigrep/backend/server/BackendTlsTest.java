@@ -53,6 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
  * each refused with one log line and the backend serves on; backpressure holds through TLS.
  */
 @Tag("external") // drives openssl (deploy/make-certs.sh)
+@Tag("integration")
 class BackendTlsTest {
     static final int FILES = 20;
     static final int LINES = 10_000;

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.capnproto.MessageBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * search thread died and its client waited for ever. Now a backend process with a 192 MiB heap
  * answers forty searches over a 40 MB file, on one connection, each to its end.
  */
+@Tag("integration")
 class BigFilesHeapTest {
     @TempDir
     Path dir;

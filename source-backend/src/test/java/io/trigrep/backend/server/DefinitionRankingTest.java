@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * indent), so without symbols they come first; with them, the definition does.
  */
 @Tag("external") // drives ctags
+@Tag("integration")
 class DefinitionRankingTest {
     @Test
     void theDefinitionComesFirstOnlyWithSymbols(@TempDir Path dir) throws Exception {

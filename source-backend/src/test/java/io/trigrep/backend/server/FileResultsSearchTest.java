@@ -26,6 +26,7 @@ import org.capnproto.MessageBuilder;
 import org.capnproto.TextList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * lines, ranges and rankings, as the same search answered a Result per line, through a real
  * backend over TCP; only a context line that is another match's line may show that match's window.
  */
+@Tag("integration")
 class FileResultsSearchTest {
     static Path dir;
     static BackendServer server;

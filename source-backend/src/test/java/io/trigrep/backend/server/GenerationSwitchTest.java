@@ -32,6 +32,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.capnproto.MessageBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * once the old query ends the old generation is unmapped (no deleted file stays mapped); a
  * generation with a corrupt segment is refused, its path logged, the old one serving on.
  */
+@Tag("integration")
 class GenerationSwitchTest {
     private static final String EVERY_LINE = ".";
 

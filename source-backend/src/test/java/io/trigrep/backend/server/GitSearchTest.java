@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.capnproto.MessageBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * brute-force scan of the indexed commits' trees: each line of each distinct file content, with
  * the branches that hold it and the first one's commit.
  */
+@Tag("integration")
 class GitSearchTest {
     @TempDir
     Path dir;

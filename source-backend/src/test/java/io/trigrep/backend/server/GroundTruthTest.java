@@ -33,6 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * indexed file with RE2J line by line, and equal {@code rg -n} (ripgrep) on the same files where
  * the two dialects agree.
  */
+@Tag("integration")
 class GroundTruthTest {
     static Path dir;
     static Shard shard;

@@ -24,6 +24,7 @@ import java.util.List;
 import org.capnproto.MessageBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Latin-1 text is searched as bytes, files are fetched by windows of lines or by byte ranges, and
  * the status says what the indexer left out.
  */
+@Tag("integration")
 class Issue13SearchEverythingTest {
     @TempDir
     static Path dir;

@@ -12,11 +12,13 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code ./trigrep search} against two real backends over loopback TCP, as the benchmarks run it. */
+@Tag("integration")
 class SearchCommandTest {
     @TempDir
     static Path dir;

@@ -25,6 +25,7 @@ import java.util.Set;
 import org.capnproto.MessageBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -35,6 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * from the same live files does: the same results, ranges and rankings, the same counts, and a
  * deleted file is neither found nor fetched.
  */
+@Tag("integration")
 class SegmentedSearchTest {
     private static final Set<String> REMOVED = Set.of("synthetic_1.0/src/anchors.txt", "synthetic_1.0/web/index.html");
 

@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * says a new one only after every frontend that pings it with heartbeats has learnt it: the
  * order an update's wait relies on.
  */
+@Tag("integration")
 class ServingFileTest {
     private static final long FRONTEND = 42;
 

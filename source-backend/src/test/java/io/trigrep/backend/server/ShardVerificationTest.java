@@ -37,6 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * refuse every request with the file and offset, named relative to the shard, never a wrong
  * answer and never a server path. The symbols are verified too: a search ranks with them.
  */
+@Tag("integration")
 class ShardVerificationTest {
     /** A ping's connect and read timeouts: a backend on loopback answers far sooner. */
     private static final int PING_MILLIS = 5000;

@@ -46,6 +46,7 @@ import org.junit.jupiter.api.Test;
  * the file itself when it has none.
  */
 @Tag("external") // drives ctags
+@Tag("integration")
 class SymbolOperandTest {
     static Path dir;
     static BackendServer server;

@@ -19,6 +19,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.Tag;
 import net.jqwik.api.constraints.IntRange;
 
 /**
@@ -28,6 +29,7 @@ import net.jqwik.api.constraints.IntRange;
  * same lines with the same ranges and the same rankings (placement over shards may differ, so the
  * shards' answers are compared together).
  */
+@Tag("integration")
 class UpdateQueryPropertyTest {
     private static final List<String> QUERIES = List.of(
             "alpha",

@@ -17,9 +17,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.capnproto.MessageBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@Tag("integration")
 class WarmupTest {
     /** A ping's connect and read timeouts: a backend on loopback answers far sooner. */
     private static final int PING_MILLIS = 5000;
