@@ -94,6 +94,7 @@ public final class NettyLeaks implements LauncherSessionListener, AfterEachCallb
         Reference.reachabilityFence(sentinel);
     }
 
+    /** Counts what it tracks and queues what it finds; the failing test shows the records, not Netty's log. */
     private static final class Recording<T> extends ResourceLeakDetector<T> {
         @SuppressWarnings("deprecation")
         Recording(Class<T> resource, int samplingInterval) {
@@ -115,13 +116,11 @@ public final class NettyLeaks implements LauncherSessionListener, AfterEachCallb
         @Override
         protected void reportTracedLeak(String resourceType, String records) {
             LEAKS.add("LEAK " + resourceType + records);
-            super.reportTracedLeak(resourceType, records);
         }
 
         @Override
         protected void reportUntracedLeak(String resourceType) {
             LEAKS.add("LEAK " + resourceType);
-            super.reportUntracedLeak(resourceType);
         }
     }
 }

@@ -14,6 +14,12 @@ final class Replica {
     /** The time to first frame a replica is taken to have before it has answered anything. */
     private static final long UNKNOWN_NANOS = 1_000_000;
 
+    /**
+     * Pings failed in a row before a replica is taken as unhealthy: one late answer is a busy
+     * machine as often as a hung backend; a search that fails on it counts at once.
+     */
+    static final int FAILED_PINGS = 2;
+
     private volatile InetSocketAddress address;
     /** Whether {@link #address} stands for its name alone, which may move (a restarted pod's): then looked up again when pings fail. */
     private final boolean named;
@@ -23,6 +29,9 @@ final class Replica {
     private final AtomicInteger outstanding = new AtomicInteger();
     private volatile boolean healthy = true;
     private volatile String problem;
+    /** Pings failed since the last answered one; written by its one pinging thread. */
+    private volatile int failedPings;
+
     private volatile double latencyNanos = UNKNOWN_NANOS;
 
     Replica(InetSocketAddress address, BackendConnections connections, boolean named) {
@@ -44,7 +53,7 @@ final class Replica {
         return connections;
     }
 
-    /** Whether its last ping was answered and no search on it failed since. */
+    /** Whether one of its last {@link #FAILED_PINGS} pings was answered and no search on it failed since. */
     boolean healthy() {
         return healthy;
     }
@@ -56,8 +65,11 @@ final class Replica {
 
     /** What its last ping said: null when it answered, else why not. */
     void pinged(String why) {
-        problem = why;
-        healthy = why == null;
+        failedPings = why == null ? 0 : failedPings + 1;
+        if (why == null || failedPings >= FAILED_PINGS) {
+            problem = why;
+            healthy = why == null;
+        }
         if (why != null && named) {
             InetSocketAddress now = new InetSocketAddress(address.getHostString(), address.getPort());
             if (!now.isUnresolved() && !now.equals(address)) {

@@ -14,8 +14,9 @@ import org.capnproto.MessageBuilder;
 
 /**
  * Pings every replica on a timer of its own and tells it the answer ({@link Replica#pinged}):
- * a stopped, hung or not-ready backend is known as such within {@link #PERIOD_MILLIS} plus
- * {@link #TIMEOUT_MILLIS}, which is what lets a search give it up long before the deadline.
+ * a stopped, hung or not-ready backend is known as such after {@link Replica#FAILED_PINGS}
+ * pings, each {@link #PERIOD_MILLIS} plus at most {@link #TIMEOUT_MILLIS}, which is what lets a
+ * search give it up long before the deadline.
  * Each replica is pinged on its own schedule, so a hung one delays no other's ping.
  *
  * <p>Each ping is a heartbeat: it names this frontend and the generation it last learnt of that

@@ -55,8 +55,25 @@ class ReplicaGroupTest {
         a.failed("connection reset");
         assertThat(chosen(group, b, 1_000)).isEqualTo(1_000);
         b.pinged("no answer in 500 ms");
+        b.pinged("no answer in 500 ms");
         assertThat(group.choose(List.of(), false)).isNull();
         assertThat(group.choose(List.of(), true)).isSameAs(a);
         assertThat(group.choose(List.of(a), true)).isSameAs(b);
+    }
+
+    @Test
+    void oneLatePingIsNotEnoughToBeUnhealthy() {
+        Replica r = replica(1, 1_000_000);
+        r.pinged("no answer for 500 ms");
+        assertThat(r.healthy()).as("one failed ping").isTrue();
+        r.pinged(null);
+        r.pinged("no answer for 500 ms");
+        assertThat(r.healthy()).as("one failed ping after an answered one").isTrue();
+        r.pinged("connection refused");
+        assertThat(r.healthy()).as("two in a row").isFalse();
+        assertThat(r.problem()).isEqualTo("connection refused");
+        r.pinged(null);
+        assertThat(r.healthy()).isTrue();
+        assertThat(r.problem()).isNull();
     }
 }

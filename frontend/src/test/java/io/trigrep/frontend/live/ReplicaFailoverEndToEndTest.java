@@ -1,6 +1,7 @@
 package io.trigrep.frontend.live;
 
 import static io.trigrep.testing.Eventually.PATIENCE;
+import static io.trigrep.testing.Eventually.eventually;
 import static io.trigrep.testing.Eventually.eventuallyGet;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -251,6 +252,19 @@ class ReplicaFailoverEndToEndTest {
                 .start();
         assertThat(kill.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
         assertThat(kill.exitValue()).as("kill -%s", signal).isZero();
+        if (signal.equals("STOP")) {
+            // kill returns once the signal is sent; each thread stops when the kernel next runs it.
+            eventually("every thread of " + backend.pid() + " stopped", PATIENCE, () -> {
+                try (var tasks = Files.list(Path.of("/proc", Long.toString(backend.pid()), "task"))) {
+                    for (Path task : tasks.toList()) {
+                        String stat = Files.readAllLines(task.resolve("stat")).get(0);
+                        assertThat(stat.charAt(stat.lastIndexOf(')') + 2))
+                                .as("%s state", task)
+                                .isEqualTo('T');
+                    }
+                }
+            });
+        }
     }
 
     /** Starts a backend on {@code address} through the launcher. */
