@@ -1,7 +1,6 @@
 package io.trigrep.indexer.symbols;
 
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,6 +8,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
@@ -59,7 +59,13 @@ final class Ctags implements Closeable {
     private final Path directory;
     private final TagLine parsed = new TagLine();
     private final HashMap<String, String> labels = new HashMap<>();
-    private final ByteArrayOutputStream lineBuffer = new ByteArrayOutputStream(256);
+    /** A line longer than what is left of the read buffer, copied. */
+    private byte[] longLine = new byte[256];
+    /** The line {@link #nextLine} read: {@code lineBytes[lineStart, lineEnd)}. */
+    private byte[] lineBytes;
+
+    private int lineStart;
+    private int lineEnd;
     private Process process;
     private OutputStream in;
     private InputStream out;
@@ -78,24 +84,35 @@ final class Ctags implements Closeable {
         this.directory = directory;
     }
 
-    /** The tags ctags finds in {@code content[0, length)}, a file named {@code fileName} (the name picks the language). */
-    List<Tag> tags(String fileName, byte[] content, int length) throws Failure, IOException {
-        return request(
-                "{\"command\":\"generate-tags\",\"filename\":" + jsonString(fileName) + ",\"size\":" + length + "}\n",
-                content,
-                length);
+    /** Receives a file's tags in ctags' order; name and scope are UTF-8, valid until the call returns. */
+    interface Sink {
+        /** Kind and language are one String per distinct label (keyed by identity is fine); the scope is empty when ctags gives none. */
+        void tag(int line, byte[] name, int nameLength, byte[] scope, int scopeLength, String kind, String language);
     }
 
     /**
-     * The tags ctags finds in the file {@code fileName}, relative to the process's directory: read
-     * from disk, ctags may pick the language by the content too, which it does not for bytes sent.
+     * Hands {@code sink} the tags ctags finds in {@code content[0, length)}, a file named {@code
+     * fileName} (the name picks the language); on a failure the sink may have had some of them.
      */
-    List<Tag> tagsOfFile(String fileName) throws Failure, IOException {
-        return request("{\"command\":\"generate-tags\",\"filename\":" + jsonString(fileName) + "}\n", null, 0);
+    void tags(String fileName, byte[] content, int length, Sink sink) throws Failure, IOException {
+        request(
+                "{\"command\":\"generate-tags\",\"filename\":" + jsonString(fileName) + ",\"size\":" + length + "}\n",
+                content,
+                length,
+                sink);
     }
 
-    /** Sends one command line and {@code content[0, length)} (none when null), and reads the tags answered. */
-    private List<Tag> request(String command, byte[] content, int length) throws Failure, IOException {
+    /**
+     * Hands {@code sink} the tags ctags finds in the file {@code fileName}, relative to the
+     * process's directory: read from disk, ctags may pick the language by the content too, which
+     * it does not for bytes sent.
+     */
+    void tagsOfFile(String fileName, Sink sink) throws Failure, IOException {
+        request("{\"command\":\"generate-tags\",\"filename\":" + jsonString(fileName) + "}\n", null, 0, sink);
+    }
+
+    /** Sends one command line and {@code content[0, length)} (none when null), and hands the tags answered to {@code sink}. */
+    private void request(String command, byte[] content, int length, Sink sink) throws Failure, IOException {
         if (process == null) {
             start();
         }
@@ -117,7 +134,6 @@ final class Ctags implements Closeable {
                 },
                 limitNanos,
                 TimeUnit.NANOSECONDS);
-        List<Tag> tags = new ArrayList<>();
         try {
             in.write(command.getBytes(StandardCharsets.UTF_8));
             if (content != null) {
@@ -125,14 +141,13 @@ final class Ctags implements Closeable {
             }
             in.flush();
             while (true) {
-                String line = readLine();
-                if (line == null) {
+                if (!nextLine()) {
                     throw new Failure(ended());
                 }
-                if (!line.startsWith("{")) {
+                if (lineEnd == lineStart || lineBytes[lineStart] != '{') {
                     continue;
                 }
-                TagLine t = parsed.parse(line);
+                TagLine t = parsed.parse(lineBytes, lineStart, lineEnd);
                 if ("completed".equals(t.type)) {
                     break;
                 }
@@ -143,9 +158,15 @@ final class Ctags implements Closeable {
                         stop();
                         throw new Failure("ctags: " + t.message);
                     }
-                } else if ("tag".equals(t.type) && t.name != null && t.line >= 1 && t.line <= Integer.MAX_VALUE) {
-                    tags.add(new Tag(
-                            t.name, (int) t.line, shared(t.kind), shared(t.language), t.scope == null ? "" : t.scope));
+                } else if ("tag".equals(t.type) && t.nameLength >= 0 && t.line >= 1 && t.line <= Integer.MAX_VALUE) {
+                    sink.tag(
+                            (int) t.line,
+                            t.nameBytes,
+                            t.nameLength,
+                            t.scopeBytes,
+                            Math.max(0, t.scopeLength),
+                            shared(t.kind),
+                            shared(t.language));
                 }
             }
         } catch (IOException e) {
@@ -164,7 +185,6 @@ final class Ctags implements Closeable {
             stop();
             throw new Failure(timedOut());
         }
-        return tags;
     }
 
     private String timedOut() {
@@ -203,28 +223,45 @@ final class Ctags implements Closeable {
         return known == null ? s : known;
     }
 
-    /** The next output line without its newline; null at the end of the output. */
-    private String readLine() throws IOException {
-        lineBuffer.reset();
+    /**
+     * Reads the next output line, without its newline, into {@code lineBytes[lineStart, lineEnd)}:
+     * in place in the read buffer when it fits there, else copied. False at the end of the output.
+     */
+    private boolean nextLine() throws IOException {
+        int copied = 0;
         while (true) {
             if (position == limit) {
                 limit = out.read(buffer);
                 position = 0;
                 if (limit <= 0) {
                     limit = 0;
-                    return lineBuffer.size() == 0 ? null : lineBuffer.toString(StandardCharsets.UTF_8);
+                    return copied > 0 && line(longLine, 0, copied);
                 }
             }
             int start = position;
             while (position < limit && buffer[position] != '\n') {
                 position++;
             }
-            lineBuffer.write(buffer, start, position - start);
+            if (position < limit && copied == 0) {
+                return line(buffer, start, position++);
+            }
+            if (longLine.length < copied + position - start) {
+                longLine = Arrays.copyOf(longLine, Math.max(copied + position - start, 2 * longLine.length));
+            }
+            System.arraycopy(buffer, start, longLine, copied, position - start);
+            copied += position - start;
             if (position < limit) {
                 position++;
-                return lineBuffer.toString(StandardCharsets.UTF_8);
+                return line(longLine, 0, copied);
             }
         }
+    }
+
+    private boolean line(byte[] bytes, int start, int end) {
+        lineBytes = bytes;
+        lineStart = start;
+        lineEnd = end;
+        return true;
     }
 
     /**
@@ -248,12 +285,10 @@ final class Ctags implements Closeable {
         long bound = Math.max(limitNanos, START_NANOS);
         ScheduledFuture<?> alarm = timer.schedule(started::destroyForcibly, bound, TimeUnit.NANOSECONDS);
         try {
-            while (true) {
-                String line = readLine();
-                if (line == null) {
-                    break;
-                }
-                if (line.startsWith("{") && "program".equals(parsed.parse(line).type)) {
+            while (nextLine()) {
+                if (lineEnd > lineStart
+                        && lineBytes[lineStart] == '{'
+                        && "program".equals(parsed.parse(lineBytes, lineStart, lineEnd).type)) {
                     return;
                 }
             }
