@@ -23,6 +23,9 @@ import java.util.stream.Stream;
  * JSON tag lines and a {@code "completed"} line. A file that takes longer
  * than the time bound gets the process killed (by a task on {@code timer}); a file it fails on
  * leaves the process to be started again for the next. Not thread-safe: one caller at a time.
+ *
+ * <p>A sandboxed process takes file contents only: it may open no file, not even the scratch file
+ * plain interactive mode writes each file's tags to before it answers.
  */
 final class Ctags implements Closeable {
     /**
@@ -33,13 +36,23 @@ final class Ctags implements Closeable {
      */
     static final List<String> MAPS = List.of("--map-D=-.d");
 
-    /** Options after the program: no user or project option files, the maps, JSON out, the fields kept. */
-    static final List<String> OPTIONS = Stream.concat(
-                    java.util.stream.Stream.of("--options=NONE"),
-                    Stream.concat(
-                            MAPS.stream(),
-                            Stream.of("--_interactive", "--output-format=json", "--fields=NnKls", "-o", "-")))
-            .toList();
+    /**
+     * Options after the program: no user or project option files, the maps, interactive mode
+     * ({@code sandbox}: one that may open no file), JSON out, the fields kept.
+     */
+    static List<String> options(boolean sandbox) {
+        return Stream.of(
+                        Stream.of("--options=NONE"),
+                        MAPS.stream(),
+                        Stream.of(
+                                sandbox ? "--_interactive=sandbox" : "--_interactive",
+                                "--output-format=json",
+                                "--fields=NnKls",
+                                "-o",
+                                "-"))
+                .flatMap(o -> o)
+                .toList();
+    }
 
     /** Why ctags gave no tags for one file. */
     static final class Failure extends Exception {
@@ -57,6 +70,7 @@ final class Ctags implements Closeable {
     private final long limitNanos;
     private final ScheduledExecutorService timer;
     private final Path directory;
+    private final boolean sandbox;
     private final TagLine parsed = new TagLine();
     private final HashMap<String, String> labels = new HashMap<>();
     /** A line longer than what is left of the read buffer, copied. */
@@ -76,12 +90,16 @@ final class Ctags implements Closeable {
     /** The file being tagged, as the timer's alarm knows it; guarded by this. */
     private Object current;
 
-    /** A process started in {@code directory}, where the files {@link #tagsOfFile} names are. */
-    Ctags(String program, long limitNanos, ScheduledExecutorService timer, Path directory) {
+    /**
+     * A process started in {@code directory}, where the files {@link #tagsOfFile} names are;
+     * {@code sandbox}: one that takes only {@link #tags} (ctags has the "sandbox" feature).
+     */
+    Ctags(String program, long limitNanos, ScheduledExecutorService timer, Path directory, boolean sandbox) {
         this.program = program;
         this.limitNanos = limitNanos;
         this.timer = timer;
         this.directory = directory;
+        this.sandbox = sandbox;
     }
 
     /** Receives a file's tags in ctags' order; name and scope are UTF-8, valid until the call returns. */
@@ -108,6 +126,9 @@ final class Ctags implements Closeable {
      * it does not for bytes sent.
      */
     void tagsOfFile(String fileName, Sink sink) throws Failure, IOException {
+        if (sandbox) {
+            throw new IllegalStateException("a sandboxed ctags reads no file");
+        }
         request("{\"command\":\"generate-tags\",\"filename\":" + jsonString(fileName) + "}\n", null, 0, sink);
     }
 
@@ -273,7 +294,7 @@ final class Ctags implements Closeable {
     private void start() throws Failure, IOException {
         List<String> command = new ArrayList<>();
         command.add(program);
-        command.addAll(OPTIONS);
+        command.addAll(options(sandbox));
         Process started = new ProcessBuilder(command)
                 .directory(directory.toFile())
                 .redirectError(ProcessBuilder.Redirect.DISCARD)

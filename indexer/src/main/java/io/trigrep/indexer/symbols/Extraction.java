@@ -30,10 +30,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@link #finish}), {@link #write} turns the tags of one shard's docs, in the shard's order, into
  * its {@code symbols.tgs}, within {@link SymbolExtractor.Config#budgetBytes}.
  *
- * <p>The n-th file added goes to process n mod P, and each process takes its files in the order
- * they were added: ctags keeps some state from one file to the next (its TeX parser carries a
- * {@code \part} into the next file's scopes), so adding the same files in the same order gives
- * the same tags, however the threads interleave.
+ * <p>The n-th file added goes to worker n mod P, and each worker takes its files in the order
+ * they were added (to its one process, or, when ctags has a sandbox, contents to a sandboxed one
+ * and the files read from disk to a plain one): ctags keeps some state from one file to the next
+ * (its TeX parser carries a {@code \part} into the next file's scopes), so adding the same files
+ * in the same order gives the same tags, however the threads interleave.
  */
 public final class Extraction implements Closeable {
     /** Files queued per process: references only, the bytes are read by the process's worker. */
@@ -213,7 +214,12 @@ public final class Extraction implements Closeable {
         SymbolExtractor.Config config = extractor.config();
         byte[] buffer = new byte[1 << 16];
         Found found = new Found(labels);
-        try (Ctags ctags = new Ctags(config.program(), config.perFileLimit().toNanos(), timer, folder)) {
+        long limit = config.perFileLimit().toNanos();
+        // Contents go to a sandboxed process when ctags has one (it writes no scratch file per
+        // file); files it must read from disk then go to a plain one, started on the first.
+        try (Ctags ctags = new Ctags(config.program(), limit, timer, folder, extractor.sandbox());
+                Ctags fromDisk =
+                        extractor.sandbox() ? new Ctags(config.program(), limit, timer, folder, false) : null) {
             while (true) {
                 Item item = queue.take();
                 if (item.batch() == null) {
@@ -222,7 +228,8 @@ public final class Extraction implements Closeable {
                 Batch b = item.batch();
                 try {
                     if (broken == null) {
-                        buffer = tag(ctags, item, buffer, number, spool, folder, found);
+                        buffer = tag(
+                                ctags, fromDisk != null ? fromDisk : ctags, item, buffer, number, spool, folder, found);
                     }
                 } catch (IOException | RuntimeException e) {
                     synchronized (this) {
@@ -323,8 +330,19 @@ public final class Extraction implements Closeable {
         }
     }
 
-    /** Tags the item's file and spills its tags; returns the (maybe grown) buffer. */
-    private byte[] tag(Ctags ctags, Item item, byte[] buffer, int number, Spill.Writer spool, Path folder, Found found)
+    /**
+     * Tags the item's file, by {@code ctags} from its content or by {@code fromDisk} (may be the
+     * same) from a copy, and spills its tags; returns the (maybe grown) buffer.
+     */
+    private byte[] tag(
+            Ctags ctags,
+            Ctags fromDisk,
+            Item item,
+            byte[] buffer,
+            int number,
+            Spill.Writer spool,
+            Path folder,
+            Found found)
             throws IOException {
         Batch b = item.batch();
         int i = item.file();
@@ -339,7 +357,7 @@ public final class Extraction implements Closeable {
                 ctags.tags(b.docs.path(i), buffer, length, found);
             } else if (SymbolExtractor.byContent(buffer, length)) {
                 b.count[i] = 0;
-                tagsOfCopy(ctags, folder, b.docs.path(i), buffer, length, found);
+                tagsOfCopy(fromDisk, folder, b.docs.path(i), buffer, length, found);
             } else {
                 return buffer;
             }
