@@ -21,7 +21,7 @@ shards=("$index"/shard-*)
 
 "$root/trigrep" files "${shards[@]}" > "$work/files" 2>/dev/null
 java -cp "$root/indexer/target/classes" "$root/bench/SymbolsDump.java" "${shards[@]}" > "$work/index.tsv"
-# The same options as the indexer's ctags (Ctags.MAPS and Ctags.OPTIONS), one process, every file.
+# The same options as the indexer's ctags (Ctags.MAPS and Ctags.options), one process, every file.
 (cd "$corpus" && ctags --options=NONE --map-D=-.d --output-format=json --fields=NnKlsF -o - -L - \
   < "$work/files" 2>/dev/null) | python3 -c '
 import json, sys

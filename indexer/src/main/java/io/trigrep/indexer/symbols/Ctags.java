@@ -1,7 +1,6 @@
 package io.trigrep.indexer.symbols;
 
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,6 +8,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,6 +23,9 @@ import java.util.stream.Stream;
  * JSON tag lines and a {@code "completed"} line. A file that takes longer
  * than the time bound gets the process killed (by a task on {@code timer}); a file it fails on
  * leaves the process to be started again for the next. Not thread-safe: one caller at a time.
+ *
+ * <p>A sandboxed process takes file contents only: it may open no file, not even the scratch file
+ * plain interactive mode writes each file's tags to before it answers.
  */
 final class Ctags implements Closeable {
     /**
@@ -33,13 +36,23 @@ final class Ctags implements Closeable {
      */
     static final List<String> MAPS = List.of("--map-D=-.d");
 
-    /** Options after the program: no user or project option files, the maps, JSON out, the fields kept. */
-    static final List<String> OPTIONS = Stream.concat(
-                    java.util.stream.Stream.of("--options=NONE"),
-                    Stream.concat(
-                            MAPS.stream(),
-                            Stream.of("--_interactive", "--output-format=json", "--fields=NnKls", "-o", "-")))
-            .toList();
+    /**
+     * Options after the program: no user or project option files, the maps, interactive mode
+     * ({@code sandbox}: one that may open no file), JSON out, the fields kept.
+     */
+    static List<String> options(boolean sandbox) {
+        return Stream.of(
+                        Stream.of("--options=NONE"),
+                        MAPS.stream(),
+                        Stream.of(
+                                sandbox ? "--_interactive=sandbox" : "--_interactive",
+                                "--output-format=json",
+                                "--fields=NnKls",
+                                "-o",
+                                "-"))
+                .flatMap(o -> o)
+                .toList();
+    }
 
     /** Why ctags gave no tags for one file. */
     static final class Failure extends Exception {
@@ -57,9 +70,16 @@ final class Ctags implements Closeable {
     private final long limitNanos;
     private final ScheduledExecutorService timer;
     private final Path directory;
+    private final boolean sandbox;
     private final TagLine parsed = new TagLine();
     private final HashMap<String, String> labels = new HashMap<>();
-    private final ByteArrayOutputStream lineBuffer = new ByteArrayOutputStream(256);
+    /** A line longer than what is left of the read buffer, copied. */
+    private byte[] longLine = new byte[256];
+    /** The line {@link #nextLine} read: {@code lineBytes[lineStart, lineEnd)}. */
+    private byte[] lineBytes;
+
+    private int lineStart;
+    private int lineEnd;
     private Process process;
     private OutputStream in;
     private InputStream out;
@@ -70,32 +90,50 @@ final class Ctags implements Closeable {
     /** The file being tagged, as the timer's alarm knows it; guarded by this. */
     private Object current;
 
-    /** A process started in {@code directory}, where the files {@link #tagsOfFile} names are. */
-    Ctags(String program, long limitNanos, ScheduledExecutorService timer, Path directory) {
+    /**
+     * A process started in {@code directory}, where the files {@link #tagsOfFile} names are;
+     * {@code sandbox}: one that takes only {@link #tags} (ctags has the "sandbox" feature).
+     */
+    Ctags(String program, long limitNanos, ScheduledExecutorService timer, Path directory, boolean sandbox) {
         this.program = program;
         this.limitNanos = limitNanos;
         this.timer = timer;
         this.directory = directory;
+        this.sandbox = sandbox;
     }
 
-    /** The tags ctags finds in {@code content[0, length)}, a file named {@code fileName} (the name picks the language). */
-    List<Tag> tags(String fileName, byte[] content, int length) throws Failure, IOException {
-        return request(
-                "{\"command\":\"generate-tags\",\"filename\":" + jsonString(fileName) + ",\"size\":" + length + "}\n",
-                content,
-                length);
+    /** Receives a file's tags in ctags' order; name and scope are UTF-8, valid until the call returns. */
+    interface Sink {
+        /** Kind and language are one String per distinct label (keyed by identity is fine); the scope is empty when ctags gives none. */
+        void tag(int line, byte[] name, int nameLength, byte[] scope, int scopeLength, String kind, String language);
     }
 
     /**
-     * The tags ctags finds in the file {@code fileName}, relative to the process's directory: read
-     * from disk, ctags may pick the language by the content too, which it does not for bytes sent.
+     * Hands {@code sink} the tags ctags finds in {@code content[0, length)}, a file named {@code
+     * fileName} (the name picks the language); on a failure the sink may have had some of them.
      */
-    List<Tag> tagsOfFile(String fileName) throws Failure, IOException {
-        return request("{\"command\":\"generate-tags\",\"filename\":" + jsonString(fileName) + "}\n", null, 0);
+    void tags(String fileName, byte[] content, int length, Sink sink) throws Failure, IOException {
+        request(
+                "{\"command\":\"generate-tags\",\"filename\":" + jsonString(fileName) + ",\"size\":" + length + "}\n",
+                content,
+                length,
+                sink);
     }
 
-    /** Sends one command line and {@code content[0, length)} (none when null), and reads the tags answered. */
-    private List<Tag> request(String command, byte[] content, int length) throws Failure, IOException {
+    /**
+     * Hands {@code sink} the tags ctags finds in the file {@code fileName}, relative to the
+     * process's directory: read from disk, ctags may pick the language by the content too, which
+     * it does not for bytes sent.
+     */
+    void tagsOfFile(String fileName, Sink sink) throws Failure, IOException {
+        if (sandbox) {
+            throw new IllegalStateException("a sandboxed ctags reads no file");
+        }
+        request("{\"command\":\"generate-tags\",\"filename\":" + jsonString(fileName) + "}\n", null, 0, sink);
+    }
+
+    /** Sends one command line and {@code content[0, length)} (none when null), and hands the tags answered to {@code sink}. */
+    private void request(String command, byte[] content, int length, Sink sink) throws Failure, IOException {
         if (process == null) {
             start();
         }
@@ -117,7 +155,6 @@ final class Ctags implements Closeable {
                 },
                 limitNanos,
                 TimeUnit.NANOSECONDS);
-        List<Tag> tags = new ArrayList<>();
         try {
             in.write(command.getBytes(StandardCharsets.UTF_8));
             if (content != null) {
@@ -125,14 +162,13 @@ final class Ctags implements Closeable {
             }
             in.flush();
             while (true) {
-                String line = readLine();
-                if (line == null) {
+                if (!nextLine()) {
                     throw new Failure(ended());
                 }
-                if (!line.startsWith("{")) {
+                if (lineEnd == lineStart || lineBytes[lineStart] != '{') {
                     continue;
                 }
-                TagLine t = parsed.parse(line);
+                TagLine t = parsed.parse(lineBytes, lineStart, lineEnd);
                 if ("completed".equals(t.type)) {
                     break;
                 }
@@ -143,9 +179,15 @@ final class Ctags implements Closeable {
                         stop();
                         throw new Failure("ctags: " + t.message);
                     }
-                } else if ("tag".equals(t.type) && t.name != null && t.line >= 1 && t.line <= Integer.MAX_VALUE) {
-                    tags.add(new Tag(
-                            t.name, (int) t.line, shared(t.kind), shared(t.language), t.scope == null ? "" : t.scope));
+                } else if ("tag".equals(t.type) && t.nameLength >= 0 && t.line >= 1 && t.line <= Integer.MAX_VALUE) {
+                    sink.tag(
+                            (int) t.line,
+                            t.nameBytes,
+                            t.nameLength,
+                            t.scopeBytes,
+                            Math.max(0, t.scopeLength),
+                            shared(t.kind),
+                            shared(t.language));
                 }
             }
         } catch (IOException e) {
@@ -164,7 +206,6 @@ final class Ctags implements Closeable {
             stop();
             throw new Failure(timedOut());
         }
-        return tags;
     }
 
     private String timedOut() {
@@ -203,28 +244,45 @@ final class Ctags implements Closeable {
         return known == null ? s : known;
     }
 
-    /** The next output line without its newline; null at the end of the output. */
-    private String readLine() throws IOException {
-        lineBuffer.reset();
+    /**
+     * Reads the next output line, without its newline, into {@code lineBytes[lineStart, lineEnd)}:
+     * in place in the read buffer when it fits there, else copied. False at the end of the output.
+     */
+    private boolean nextLine() throws IOException {
+        int copied = 0;
         while (true) {
             if (position == limit) {
                 limit = out.read(buffer);
                 position = 0;
                 if (limit <= 0) {
                     limit = 0;
-                    return lineBuffer.size() == 0 ? null : lineBuffer.toString(StandardCharsets.UTF_8);
+                    return copied > 0 && line(longLine, 0, copied);
                 }
             }
             int start = position;
             while (position < limit && buffer[position] != '\n') {
                 position++;
             }
-            lineBuffer.write(buffer, start, position - start);
+            if (position < limit && copied == 0) {
+                return line(buffer, start, position++);
+            }
+            if (longLine.length < copied + position - start) {
+                longLine = Arrays.copyOf(longLine, Math.max(copied + position - start, 2 * longLine.length));
+            }
+            System.arraycopy(buffer, start, longLine, copied, position - start);
+            copied += position - start;
             if (position < limit) {
                 position++;
-                return lineBuffer.toString(StandardCharsets.UTF_8);
+                return line(longLine, 0, copied);
             }
         }
+    }
+
+    private boolean line(byte[] bytes, int start, int end) {
+        lineBytes = bytes;
+        lineStart = start;
+        lineEnd = end;
+        return true;
     }
 
     /**
@@ -236,7 +294,7 @@ final class Ctags implements Closeable {
     private void start() throws Failure, IOException {
         List<String> command = new ArrayList<>();
         command.add(program);
-        command.addAll(OPTIONS);
+        command.addAll(options(sandbox));
         Process started = new ProcessBuilder(command)
                 .directory(directory.toFile())
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
@@ -248,12 +306,10 @@ final class Ctags implements Closeable {
         long bound = Math.max(limitNanos, START_NANOS);
         ScheduledFuture<?> alarm = timer.schedule(started::destroyForcibly, bound, TimeUnit.NANOSECONDS);
         try {
-            while (true) {
-                String line = readLine();
-                if (line == null) {
-                    break;
-                }
-                if (line.startsWith("{") && "program".equals(parsed.parse(line).type)) {
+            while (nextLine()) {
+                if (lineEnd > lineStart
+                        && lineBytes[lineStart] == '{'
+                        && "program".equals(parsed.parse(lineBytes, lineStart, lineEnd).type)) {
                     return;
                 }
             }

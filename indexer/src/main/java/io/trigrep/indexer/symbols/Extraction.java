@@ -5,7 +5,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -31,10 +30,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@link #finish}), {@link #write} turns the tags of one shard's docs, in the shard's order, into
  * its {@code symbols.tgs}, within {@link SymbolExtractor.Config#budgetBytes}.
  *
- * <p>The n-th file added goes to process n mod P, and each process takes its files in the order
- * they were added: ctags keeps some state from one file to the next (its TeX parser carries a
- * {@code \part} into the next file's scopes), so adding the same files in the same order gives
- * the same tags, however the threads interleave.
+ * <p>The n-th file added goes to worker n mod P, and each worker takes its files in the order
+ * they were added (to its one process, or, when ctags has a sandbox, contents to a sandboxed one
+ * and the files read from disk to a plain one): ctags keeps some state from one file to the next
+ * (its TeX parser carries a {@code \part} into the next file's scopes), so adding the same files
+ * in the same order gives the same tags, however the threads interleave.
  */
 public final class Extraction implements Closeable {
     /** Files queued per process: references only, the bytes are read by the process's worker. */
@@ -213,8 +213,13 @@ public final class Extraction implements Closeable {
     private void work(int number, BlockingQueue<Item> queue, Spill.Writer spool, Path folder) {
         SymbolExtractor.Config config = extractor.config();
         byte[] buffer = new byte[1 << 16];
-        IdentityHashMap<String, Integer> labelIds = new IdentityHashMap<>();
-        try (Ctags ctags = new Ctags(config.program(), config.perFileLimit().toNanos(), timer, folder)) {
+        Found found = new Found(labels);
+        long limit = config.perFileLimit().toNanos();
+        // Contents go to a sandboxed process when ctags has one (it writes no scratch file per
+        // file); files it must read from disk then go to a plain one, started on the first.
+        try (Ctags ctags = new Ctags(config.program(), limit, timer, folder, extractor.sandbox());
+                Ctags fromDisk =
+                        extractor.sandbox() ? new Ctags(config.program(), limit, timer, folder, false) : null) {
             while (true) {
                 Item item = queue.take();
                 if (item.batch() == null) {
@@ -223,7 +228,8 @@ public final class Extraction implements Closeable {
                 Batch b = item.batch();
                 try {
                     if (broken == null) {
-                        buffer = tag(ctags, item, buffer, number, spool, folder, labelIds);
+                        buffer = tag(
+                                ctags, fromDisk != null ? fromDisk : ctags, item, buffer, number, spool, folder, found);
                     }
                 } catch (IOException | RuntimeException e) {
                     synchronized (this) {
@@ -246,15 +252,97 @@ public final class Extraction implements Closeable {
         }
     }
 
-    /** Tags the item's file and spills its tags; returns the (maybe grown) buffer. */
+    /**
+     * One file's tags as ctags answers them, each already in the spool's layout: line, kind and
+     * language ids, name and scope with their lengths, as varints and bytes.
+     */
+    private static final class Found implements Ctags.Sink {
+        private final Labels labels;
+        /** Ctags hands out one String per distinct label, so a worker's own map finds it by identity. */
+        private final IdentityHashMap<String, Integer> labelIds = new IdentityHashMap<>();
+
+        private byte[] records = new byte[1 << 12];
+        private int size;
+        /** Each tag's {@code line << 32 | index}: sorted, the tags by line, in ctags' order within one. */
+        private long[] order = new long[64];
+        /** Where each tag starts in {@code records}, and at {@code count}, the end. */
+        private int[] starts = new int[65];
+
+        private int count;
+        private boolean sorted;
+
+        Found(Labels labels) {
+            this.labels = labels;
+        }
+
+        void clear() {
+            size = 0;
+            count = 0;
+            sorted = true;
+        }
+
+        @Override
+        public void tag(
+                int line, byte[] name, int nameLength, byte[] scope, int scopeLength, String kind, String language) {
+            if (count == order.length) {
+                order = Arrays.copyOf(order, 2 * count);
+                starts = Arrays.copyOf(starts, 2 * count + 1);
+            }
+            if (count > 0 && line < (int) (order[count - 1] >>> 32)) {
+                sorted = false;
+            }
+            order[count] = (long) line << 32 | count;
+            starts[count] = size;
+            int room = 5 * 5 + nameLength + scopeLength;
+            if (records.length < size + room) {
+                records = Arrays.copyOf(records, Math.max(size + room, 2 * records.length));
+            }
+            varint(line);
+            varint(labelIds.computeIfAbsent(kind, labels::id));
+            varint(labelIds.computeIfAbsent(language, labels::id));
+            varint(nameLength);
+            System.arraycopy(name, 0, records, size, nameLength);
+            size += nameLength;
+            varint(scopeLength);
+            System.arraycopy(scope, 0, records, size, scopeLength);
+            size += scopeLength;
+            count++;
+            starts[count] = size;
+        }
+
+        private void varint(int value) {
+            while ((value & ~0x7f) != 0) {
+                records[size++] = (byte) ((value & 0x7f) | 0x80);
+                value >>>= 7;
+            }
+            records[size++] = (byte) value;
+        }
+
+        /** Spills the tags ordered by line (ctags may report a scope's members after the scope's end). */
+        void spill(Spill.Writer spool) throws IOException {
+            if (!sorted) {
+                Arrays.sort(order, 0, count);
+            }
+            for (int i = 0; i < count; i++) {
+                int t = (int) order[i];
+                spool.write(records, starts[t], starts[t + 1] - starts[t]);
+            }
+        }
+    }
+
+    /**
+     * Tags the item's file, by {@code ctags} from its content or by {@code fromDisk} (may be the
+     * same) from a copy, and spills its tags; returns the (maybe grown) buffer.
+     */
     private byte[] tag(
             Ctags ctags,
+            Ctags fromDisk,
             Item item,
             byte[] buffer,
             int number,
             Spill.Writer spool,
             Path folder,
-            IdentityHashMap<String, Integer> labelIds)
+            Found found)
             throws IOException {
         Batch b = item.batch();
         int i = item.file();
@@ -263,13 +351,13 @@ public final class Extraction implements Closeable {
             buffer = new byte[Math.max(length, 2 * buffer.length)];
         }
         b.docs.read(i, buffer);
-        List<Tag> tags;
+        found.clear();
         try {
             if (item.byName()) {
-                tags = ctags.tags(b.docs.path(i), buffer, length);
+                ctags.tags(b.docs.path(i), buffer, length, found);
             } else if (SymbolExtractor.byContent(buffer, length)) {
                 b.count[i] = 0;
-                tags = tagsOfCopy(ctags, folder, b.docs.path(i), buffer, length);
+                tagsOfCopy(fromDisk, folder, b.docs.path(i), buffer, length, found);
             } else {
                 return buffer;
             }
@@ -277,29 +365,15 @@ public final class Extraction implements Closeable {
             b.failure[i] = f.getMessage();
             return buffer;
         }
-        Tag[] sorted = tags.toArray(new Tag[0]);
-        // ctags' order, made stable by line (it may report a scope's members after the scope's end)
-        Arrays.sort(sorted, (x, y) -> Integer.compare(x.line(), y.line()));
         long start = spool.position();
-        for (Tag t : sorted) {
-            byte[] name = t.name().getBytes(StandardCharsets.UTF_8);
-            byte[] scope = t.scope().getBytes(StandardCharsets.UTF_8);
-            spool.writeVarint(t.line());
-            // Ctags hands out one String per distinct label, so a worker's own map finds it by identity.
-            spool.writeVarint(labelIds.computeIfAbsent(t.kind(), labels::id));
-            spool.writeVarint(labelIds.computeIfAbsent(t.language(), labels::id));
-            spool.writeVarint(name.length);
-            spool.write(name, 0, name.length);
-            spool.writeVarint(scope.length);
-            spool.write(scope, 0, scope.length);
-        }
+        found.spill(spool);
         long bytes = spool.position() - start;
         if (bytes > Integer.MAX_VALUE) {
             throw new IOException(b.docs.path(i) + ": its tags take over " + Integer.MAX_VALUE + " bytes");
         }
         b.at[i] = (long) number << 48 | start;
         b.bytes[i] = (int) bytes;
-        b.count[i] = sorted.length;
+        b.count[i] = found.count;
         return buffer;
     }
 
@@ -307,7 +381,7 @@ public final class Extraction implements Closeable {
      * The tags of {@code content[0, length)} written as {@code folder/path}, where ctags reads it (by
      * the same name, which anonymous scopes are named after); the copy is deleted after.
      */
-    private static List<Tag> tagsOfCopy(Ctags ctags, Path folder, String path, byte[] content, int length)
+    private static void tagsOfCopy(Ctags ctags, Path folder, String path, byte[] content, int length, Ctags.Sink sink)
             throws Ctags.Failure, IOException {
         Path file;
         try {
@@ -336,7 +410,7 @@ public final class Extraction implements Closeable {
             } catch (IOException e) {
                 throw new Ctags.Failure("cannot copy the file for ctags: " + e);
             }
-            return ctags.tagsOfFile(folder.relativize(file).toString());
+            ctags.tagsOfFile(folder.relativize(file).toString(), sink);
         } finally {
             Files.delete(file);
         }

@@ -80,14 +80,21 @@ public final class SymbolExtractor {
 
     private final Config config;
     private final CtagsLanguages languages;
+    private final boolean sandbox;
 
-    private SymbolExtractor(Config config, CtagsLanguages languages) {
+    private SymbolExtractor(Config config, CtagsLanguages languages, boolean sandbox) {
         this.config = config;
         this.languages = languages;
+        this.sandbox = sandbox;
     }
 
     Config config() {
         return config;
+    }
+
+    /** Whether ctags has a sandboxed interactive mode, for the files it is sent the contents of. */
+    boolean sandbox() {
+        return sandbox;
     }
     /**
      * An extractor running {@code config.program()}, or an {@link IOException} saying why it
@@ -103,7 +110,8 @@ public final class SymbolExtractor {
         if (!features.lines().anyMatch(l -> l.startsWith("interactive"))) {
             throw new IOException(config.program() + " has no interactive mode (" + firstLine(version) + ")");
         }
-        return new SymbolExtractor(config, CtagsLanguages.of(config.program()));
+        boolean sandbox = features.lines().anyMatch(l -> l.startsWith("sandbox"));
+        return new SymbolExtractor(config, CtagsLanguages.of(config.program()), sandbox);
     }
 
     private static String firstLine(String text) {

@@ -101,8 +101,8 @@ class CtagsGroundTruthTest {
         for (String line : json.lines().toList()) {
             parsed.parse(line);
             if ("tag".equals(parsed.type)) {
-                tags.add(pathOf(line) + " " + parsed.name + " " + parsed.kind + " " + parsed.line + " "
-                        + parsed.language + " " + (parsed.scope == null ? "" : parsed.scope));
+                tags.add(pathOf(line) + " " + parsed.name() + " " + parsed.kind + " " + parsed.line + " "
+                        + parsed.language + " " + (parsed.scope() == null ? "" : parsed.scope()));
             }
         }
         return tags;

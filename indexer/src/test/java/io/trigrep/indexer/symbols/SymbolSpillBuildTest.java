@@ -143,8 +143,8 @@ class SymbolSpillBuildTest {
             if ("tag".equals(parsed.type)) {
                 int at = line.indexOf("\"path\": \"") + 9;
                 String path = line.substring(at, line.indexOf('"', at));
-                out.add(path + " " + parsed.name + " " + parsed.kind + " " + parsed.line + " " + parsed.language + " "
-                        + (parsed.scope == null ? "" : parsed.scope));
+                out.add(path + " " + parsed.name() + " " + parsed.kind + " " + parsed.line + " " + parsed.language + " "
+                        + (parsed.scope() == null ? "" : parsed.scope()));
             }
         }
         return out;

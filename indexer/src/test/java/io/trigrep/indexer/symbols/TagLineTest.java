@@ -13,13 +13,13 @@ class TagLineTest {
                         "{\"_type\": \"tag\", \"name\": \"a\\\"b\\\\c\\u00e9\", \"path\": \"x.c\", \"language\": \"C\","
                                 + " \"line\": 42, \"kind\": \"member\", \"file\": true, \"scope\": \"S\", \"scopeKind\": \"struct\"}");
         assertThat(t.type).isEqualTo("tag");
-        assertThat(t.name).isEqualTo("a\"b\\cé");
+        assertThat(t.name()).isEqualTo("a\"b\\cé");
         assertThat(t.line).isEqualTo(42);
         assertThat(t.kind).isEqualTo("member");
         assertThat(t.language).isEqualTo("C");
-        assertThat(t.scope).isEqualTo("S");
+        assertThat(t.scope()).isEqualTo("S");
         t.parse("{\"_type\": \"error\", \"message\": \"bad\", \"fatal\": true}");
-        assertThat(t.name).isNull();
+        assertThat(t.name()).isNull();
         assertThat(t.message).isEqualTo("bad");
         assertThat(t.fatal).isTrue();
     }
