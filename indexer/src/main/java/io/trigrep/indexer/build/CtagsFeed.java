@@ -133,9 +133,9 @@ final class CtagsFeed {
         }
 
         @Override
-        public void read(int doc, byte[] into) throws IOException {
+        public void read(int doc, byte[] into, int length) throws IOException {
             FileChannel in = channel();
-            ByteBuffer target = ByteBuffer.wrap(into, 0, length(doc));
+            ByteBuffer target = ByteBuffer.wrap(into, 0, length);
             long at = part.files().get(doc).offset();
             while (target.hasRemaining()) {
                 if (in.read(target, at + target.position()) < 0) {

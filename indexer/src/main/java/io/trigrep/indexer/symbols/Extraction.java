@@ -347,19 +347,24 @@ public final class Extraction implements Closeable {
         Batch b = item.batch();
         int i = item.file();
         int length = b.docs.length(i);
+        if (!item.byName()) {
+            // A file of a name ctags has no parser for is read whole only when its head is "#!".
+            b.docs.read(i, buffer, Math.min(2, length));
+            if (!SymbolExtractor.byContent(buffer, length)) {
+                return buffer;
+            }
+        }
         if (buffer.length < length) {
             buffer = new byte[Math.max(length, 2 * buffer.length)];
         }
-        b.docs.read(i, buffer);
+        b.docs.read(i, buffer, length);
         found.clear();
         try {
             if (item.byName()) {
                 ctags.tags(b.docs.path(i), buffer, length, found);
-            } else if (SymbolExtractor.byContent(buffer, length)) {
+            } else {
                 b.count[i] = 0;
                 tagsOfCopy(fromDisk, folder, b.docs.path(i), buffer, length, found);
-            } else {
-                return buffer;
             }
         } catch (Ctags.Failure f) {
             b.failure[i] = f.getMessage();

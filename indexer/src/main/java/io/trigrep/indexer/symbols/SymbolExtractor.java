@@ -62,8 +62,8 @@ public final class SymbolExtractor {
 
         int length(int doc);
 
-        /** Reads the doc's {@code length(doc)} bytes into {@code into[0, length)}. */
-        void read(int doc, byte[] into) throws IOException;
+        /** Reads the doc's first {@code length} bytes (at most {@code length(doc)}) into {@code into[0, length)}. */
+        void read(int doc, byte[] into, int length) throws IOException;
 
         /** Called once ctags has had every doc it wants: what reading held can go. */
         default void close() throws IOException {}

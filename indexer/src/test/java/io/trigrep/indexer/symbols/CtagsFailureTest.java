@@ -86,9 +86,9 @@ class CtagsFailureTest {
         }
 
         @Override
-        public void read(int doc, byte[] into) {
+        public void read(int doc, byte[] into, int length) {
             byte[] b = docs.get(doc).content().getBytes(StandardCharsets.UTF_8);
-            System.arraycopy(b, 0, into, 0, b.length);
+            System.arraycopy(b, 0, into, 0, length);
         }
     }
 
