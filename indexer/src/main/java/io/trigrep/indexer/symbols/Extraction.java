@@ -14,7 +14,6 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -213,7 +212,7 @@ public final class Extraction implements Closeable {
     private void work(int number, BlockingQueue<Item> queue, Spill.Writer spool, Path folder) {
         SymbolExtractor.Config config = extractor.config();
         byte[] buffer = new byte[1 << 16];
-        Found found = new Found(labels);
+        FoundTags found = new FoundTags(labels);
         long limit = config.perFileLimit().toNanos();
         // Contents go to a sandboxed process when ctags has one (it writes no scratch file per
         // file); files it must read from disk then go to a plain one, started on the first.
@@ -253,84 +252,6 @@ public final class Extraction implements Closeable {
     }
 
     /**
-     * One file's tags as ctags answers them, each already in the spool's layout: line, kind and
-     * language ids, name and scope with their lengths, as varints and bytes.
-     */
-    private static final class Found implements Ctags.Sink {
-        private final Labels labels;
-        /** Ctags hands out one String per distinct label, so a worker's own map finds it by identity. */
-        private final IdentityHashMap<String, Integer> labelIds = new IdentityHashMap<>();
-
-        private byte[] records = new byte[1 << 12];
-        private int size;
-        /** Each tag's {@code line << 32 | index}: sorted, the tags by line, in ctags' order within one. */
-        private long[] order = new long[64];
-        /** Where each tag starts in {@code records}, and at {@code count}, the end. */
-        private int[] starts = new int[65];
-
-        private int count;
-        private boolean sorted;
-
-        Found(Labels labels) {
-            this.labels = labels;
-        }
-
-        void clear() {
-            size = 0;
-            count = 0;
-            sorted = true;
-        }
-
-        @Override
-        public void tag(
-                int line, byte[] name, int nameLength, byte[] scope, int scopeLength, String kind, String language) {
-            if (count == order.length) {
-                order = Arrays.copyOf(order, 2 * count);
-                starts = Arrays.copyOf(starts, 2 * count + 1);
-            }
-            if (count > 0 && line < (int) (order[count - 1] >>> 32)) {
-                sorted = false;
-            }
-            order[count] = (long) line << 32 | count;
-            starts[count] = size;
-            int room = 5 * 5 + nameLength + scopeLength;
-            if (records.length < size + room) {
-                records = Arrays.copyOf(records, Math.max(size + room, 2 * records.length));
-            }
-            varint(line);
-            varint(labelIds.computeIfAbsent(kind, labels::id));
-            varint(labelIds.computeIfAbsent(language, labels::id));
-            varint(nameLength);
-            System.arraycopy(name, 0, records, size, nameLength);
-            size += nameLength;
-            varint(scopeLength);
-            System.arraycopy(scope, 0, records, size, scopeLength);
-            size += scopeLength;
-            count++;
-            starts[count] = size;
-        }
-
-        private void varint(int value) {
-            while ((value & ~0x7f) != 0) {
-                records[size++] = (byte) ((value & 0x7f) | 0x80);
-                value >>>= 7;
-            }
-            records[size++] = (byte) value;
-        }
-
-        /** Spills the tags ordered by line (ctags may report a scope's members after the scope's end). */
-        void spill(Spill.Writer spool) throws IOException {
-            if (!sorted) {
-                Arrays.sort(order, 0, count);
-            }
-            for (int i = 0; i < count; i++) {
-                int t = (int) order[i];
-                spool.write(records, starts[t], starts[t + 1] - starts[t]);
-            }
-        }
-    }
-
-    /**
      * Tags the item's file, by {@code ctags} from its content or by {@code fromDisk} (may be the
      * same) from a copy, and spills its tags; returns the (maybe grown) buffer.
      */
@@ -342,7 +263,7 @@ public final class Extraction implements Closeable {
             int number,
             Spill.Writer spool,
             Path folder,
-            Found found)
+            FoundTags found)
             throws IOException {
         Batch b = item.batch();
         int i = item.file();
@@ -378,7 +299,7 @@ public final class Extraction implements Closeable {
         }
         b.at[i] = (long) number << 48 | start;
         b.bytes[i] = (int) bytes;
-        b.count[i] = found.count;
+        b.count[i] = found.count();
         return buffer;
     }
 
