@@ -207,18 +207,37 @@ public final class IndexBuilder {
             ShardWriter writer = new ShardWriter(options, clock, stats, scratch, work.workers());
             // One shard at a time, each with every core: a build's memory (its count table, its
             // workers' buffers, its mapped spools) is then one shard's, not every shard's at once.
+            // A shard's definitions wait for ctags to end; the next shards are built meanwhile, and
+            // then the definitions of up to one shard per core are written at once.
+            ShardBuilder.Definitions definitions = feed == null
+                    ? null
+                    : new ShardBuilder.Definitions(
+                            work.extraction(), feed, Math.max(1, Math.min(options.threads(), plan.shards())));
+            List<ShardWriter.Started> started = new ArrayList<>();
             List<BuiltShard> results = new ArrayList<>();
-            for (int shard = 0; shard < plan.shards(); shard++) {
-                if (!plan.buildEmpty() && placement.slices().get(shard).isEmpty()) {
-                    results.add(null);
-                    continue;
+            try {
+                for (int shard = 0; shard < plan.shards(); shard++) {
+                    if (!plan.buildEmpty() && placement.slices().get(shard).isEmpty()) {
+                        started.add(null);
+                        continue;
+                    }
+                    started.add(writer.start(
+                            shard,
+                            placement.slices().get(shard),
+                            placement.skippedCounts().get(shard),
+                            plan.target().apply(shard),
+                            definitions));
                 }
-                results.add(writer.write(
-                        shard,
-                        placement.slices().get(shard),
-                        placement.skippedCounts().get(shard),
-                        plan.target().apply(shard),
-                        feed == null ? null : new ShardBuilder.Definitions(work.extraction(), feed)));
+                for (ShardWriter.Started shard : started) {
+                    results.add(shard == null ? null : shard.finish());
+                }
+            } catch (IOException | RuntimeException e) {
+                for (ShardWriter.Started shard : started) {
+                    if (shard != null) {
+                        shard.cancel();
+                    }
+                }
+                throw e;
             }
             FileTrees.fsync(scratchParent);
             return new Report(

@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 
 /**
@@ -64,20 +65,74 @@ final class ShardBuilder {
     /** A doc: its file, the file's index in its part, its package and the slice it came in. */
     record Doc(SpooledPart.SpooledFile file, int index, int packageId, String packageName, Slice slice) {}
 
-    /** Where a build's definitions come from: the extraction fed by {@code feed} as the corpus was read. */
-    record Definitions(Extraction extraction, CtagsFeed feed) {}
+    /**
+     * Where a build's definitions come from: the extraction fed by {@code feed} as the corpus was
+     * read. At most {@code writers}' permits of shards write their definitions at once, each within
+     * its share of the extractor's memory budget, so the budget holds for the whole build.
+     */
+    record Definitions(Extraction extraction, CtagsFeed feed, Semaphore writers, int shares) {
+        Definitions(Extraction extraction, CtagsFeed feed, int atOnce) {
+            this(extraction, feed, new Semaphore(atOnce), atOnce);
+        }
+    }
+
+    /**
+     * A shard whose trigrams, contents and doc table are written; its definitions may still be
+     * under way, so the next shard can be built while ctags finishes.
+     */
+    static final class Pending {
+        private final BuiltShard built;
+        private final FutureTask<SymbolExtractor.Result> definitions;
+        private final List<Doc> docs;
+        private final Path folder;
+
+        private Pending(BuiltShard built, FutureTask<SymbolExtractor.Result> definitions, List<Doc> docs, Path folder) {
+            this.built = built;
+            this.definitions = definitions;
+            this.docs = docs;
+            this.folder = folder;
+        }
+
+        /** Waits for the shard's definitions (when it has any) and answers what was built. */
+        BuiltShard finish(Consumer<String> phase) throws IOException {
+            if (definitions == null) {
+                return built;
+            }
+            phase.accept("definitions (ctags)");
+            SymbolExtractor.Result extracted = await(definitions);
+            List<IndexBuilder.SymbolFailure> named = new ArrayList<>();
+            for (SymbolExtractor.Failure f : extracted.failures()) {
+                Doc d = docs.get(f.doc());
+                named.add(new IndexBuilder.SymbolFailure(d.packageName(), pathOf(d), f.reason()));
+            }
+            return new BuiltShard(
+                    built.docs(),
+                    built.packages(),
+                    built.trigrams(),
+                    built.contentBytes(),
+                    built.indexBytes(),
+                    built.docTableBytes(),
+                    built.postingPasses(),
+                    built.postingBytes(),
+                    built.varintPostingBytes(),
+                    extracted,
+                    Files.size(folder.resolve(ShardFiles.SYMBOLS)),
+                    List.copyOf(named));
+        }
+
+        /** Stops the definitions' writer (a build that failed). */
+        void cancel() {
+            if (definitions != null) {
+                definitions.cancel(true);
+            }
+        }
+    }
 
     private ShardBuilder() {}
 
     /** {@code symbols} null: no symbols file. */
-    static BuiltShard build(
-            List<Slice> slices,
-            Path folder,
-            int pairBuffer,
-            int threads,
-            ExecutorService pool,
-            Definitions symbols,
-            Consumer<String> phase)
+    static Pending build(
+            List<Slice> slices, Path folder, int pairBuffer, int threads, ExecutorService pool, Definitions symbols)
             throws IOException {
         List<Slice> ordered = new ArrayList<>(slices);
         ordered.sort(Comparator.comparing((Slice s) -> s.part().packageName())
@@ -191,33 +246,23 @@ final class ShardBuilder {
             }
             throw e;
         }
-        SymbolExtractor.Result extracted = null;
-        List<IndexBuilder.SymbolFailure> failures = List.of();
-        long symbolBytes = 0;
-        if (definitions != null) {
-            phase.accept("definitions (ctags)");
-            extracted = await(definitions);
-            symbolBytes = Files.size(folder.resolve(ShardFiles.SYMBOLS));
-            List<IndexBuilder.SymbolFailure> named = new ArrayList<>();
-            for (SymbolExtractor.Failure f : extracted.failures()) {
-                Doc d = docs.get(f.doc());
-                named.add(new IndexBuilder.SymbolFailure(d.packageName(), pathOf(d), f.reason()));
-            }
-            failures = List.copyOf(named);
-        }
-        return new BuiltShard(
-                docs.size(),
-                weights.size(),
-                trigrams,
-                contentBytes,
-                Files.size(folder.resolve(ShardFiles.TRIGRAMS)),
-                Files.size(folder.resolve(ShardFiles.DOCS)),
-                postings.ranges(),
-                postingBytes,
-                varintBytes,
-                extracted,
-                symbolBytes,
-                failures);
+        return new Pending(
+                new BuiltShard(
+                        docs.size(),
+                        weights.size(),
+                        trigrams,
+                        contentBytes,
+                        Files.size(folder.resolve(ShardFiles.TRIGRAMS)),
+                        Files.size(folder.resolve(ShardFiles.DOCS)),
+                        postings.ranges(),
+                        postingBytes,
+                        varintBytes,
+                        null,
+                        0,
+                        List.of()),
+                definitions,
+                docs,
+                folder);
     }
 
     private static String pathOf(Doc d) {
@@ -226,11 +271,22 @@ final class ShardBuilder {
 
     /**
      * The docs' definitions, in doc order, from the tags ctags spilled while the corpus was read
-     * (waiting for it to have every file first).
+     * (waiting for it to have every file first, then for a writer's permit).
      */
     private static SymbolExtractor.Result extractSymbols(Definitions definitions, List<Doc> docs, Path out)
-            throws IOException {
+            throws IOException, InterruptedException {
         Map<SpooledPart, Extraction.Batch> batches = definitions.feed().batches();
+        definitions.writers().acquire();
+        try {
+            return writeSymbols(definitions, batches, docs, out);
+        } finally {
+            definitions.writers().release();
+        }
+    }
+
+    private static SymbolExtractor.Result writeSymbols(
+            Definitions definitions, Map<SpooledPart, Extraction.Batch> batches, List<Doc> docs, Path out)
+            throws IOException {
         Extraction.Batch[] batchOf = new Extraction.Batch[docs.size()];
         for (int doc = 0; doc < docs.size(); doc++) {
             batchOf[doc] = batches.get(docs.get(doc).slice().part());
@@ -257,7 +313,8 @@ final class ShardBuilder {
                                 return docs.get(doc).index();
                             }
                         },
-                        out);
+                        out,
+                        definitions.shares());
     }
 
     /**

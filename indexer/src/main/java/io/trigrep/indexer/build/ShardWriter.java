@@ -16,8 +16,8 @@ import java.util.stream.Stream;
 
 /**
  * Writes the shards of a run: each built by {@link ShardBuilder} in a folder of the scratch
- * folder, given its manifest, forced to disk, then renamed to its target in place of what was
- * there.
+ * folder, then, once its definitions are written, given its manifest, forced to disk and renamed
+ * to its target in place of what was there.
  */
 final class ShardWriter {
     private final IndexBuilder.Options options;
@@ -34,11 +34,84 @@ final class ShardWriter {
         this.workers = workers;
     }
 
+    /** A shard built but for its definitions, finished by {@link #finish}. */
+    final class Started {
+        private final String name;
+        private final Path temporary;
+        private final Path target;
+        private final Map<String, Manifest.Skipped> skipped;
+        private final long startedMillis;
+        private final long startedNanos;
+        private final ShardBuilder.Pending pending;
+
+        private Started(
+                String name,
+                Path temporary,
+                Path target,
+                Map<String, Manifest.Skipped> skipped,
+                long startedMillis,
+                long startedNanos,
+                ShardBuilder.Pending pending) {
+            this.name = name;
+            this.temporary = temporary;
+            this.target = target;
+            this.skipped = skipped;
+            this.startedMillis = startedMillis;
+            this.startedNanos = startedNanos;
+            this.pending = pending;
+        }
+
+        /**
+         * Waits for the shard's definitions, gives it its manifest, forces it to disk and renames it
+         * to its target in place of what was there.
+         */
+        BuiltShard finish() throws IOException {
+            BuiltShard result = pending.finish(step -> stats.phase(name + ": " + step));
+            Manifest manifest = new Manifest(
+                    name,
+                    result.docs(),
+                    result.packages(),
+                    result.trigrams(),
+                    result.contentBytes(),
+                    result.indexBytes(),
+                    result.docTableBytes(),
+                    startedMillis,
+                    (System.nanoTime() - startedNanos) / 1_000_000,
+                    skipped,
+                    options.symbols().absentReason());
+            Files.writeString(temporary.resolve(ShardFiles.MANIFEST), manifest.toJson(), StandardOpenOption.CREATE_NEW);
+            try (Stream<Path> files = Files.list(temporary)) {
+                for (Path f : files.toList()) {
+                    if (f.getFileName().toString().startsWith("run-")) {
+                        Files.delete(f);
+                    } else {
+                        FileTrees.fsync(f);
+                    }
+                }
+            }
+            FileTrees.fsync(temporary);
+            Path old = target.resolveSibling("." + target.getFileName() + ".old");
+            if (Files.exists(target)) {
+                BuildScratch.deleteQuietly(old);
+                Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
+            }
+            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
+            BuildScratch.deleteQuietly(old);
+            return result;
+        }
+
+        /** Stops its definitions' writer (a build that failed). */
+        void cancel() {
+            pending.cancel();
+        }
+    }
+
     /**
-     * Shard {@code shard} of {@code members}, its manifest counting {@code skipped}, at
-     * {@code target}; {@code definitions} null: no symbols file.
+     * Builds shard {@code shard} of {@code members} but for its definitions ({@code definitions}
+     * null: no symbols file), to be renamed to {@code target} by {@link Started#finish}, its
+     * manifest counting {@code skipped}.
      */
-    BuiltShard write(
+    Started start(
             int shard,
             List<ShardBuilder.Slice> members,
             Map<String, Manifest.Skipped> skipped,
@@ -50,44 +123,8 @@ final class ShardWriter {
         long started = clock.millis();
         long t0 = System.nanoTime();
         stats.phase(name + ": trigrams and contents");
-        BuiltShard result = ShardBuilder.build(
-                members,
-                temporary,
-                options.pairBuffer(),
-                options.threads(),
-                workers,
-                definitions,
-                step -> stats.phase(name + ": " + step));
-        Manifest manifest = new Manifest(
-                name,
-                result.docs(),
-                result.packages(),
-                result.trigrams(),
-                result.contentBytes(),
-                result.indexBytes(),
-                result.docTableBytes(),
-                started,
-                (System.nanoTime() - t0) / 1_000_000,
-                skipped,
-                options.symbols().absentReason());
-        Files.writeString(temporary.resolve(ShardFiles.MANIFEST), manifest.toJson(), StandardOpenOption.CREATE_NEW);
-        try (Stream<Path> files = Files.list(temporary)) {
-            for (Path f : files.toList()) {
-                if (f.getFileName().toString().startsWith("run-")) {
-                    Files.delete(f);
-                } else {
-                    FileTrees.fsync(f);
-                }
-            }
-        }
-        FileTrees.fsync(temporary);
-        Path old = target.resolveSibling("." + target.getFileName() + ".old");
-        if (Files.exists(target)) {
-            BuildScratch.deleteQuietly(old);
-            Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
-        }
-        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
-        BuildScratch.deleteQuietly(old);
-        return result;
+        ShardBuilder.Pending pending =
+                ShardBuilder.build(members, temporary, options.pairBuffer(), options.threads(), workers, definitions);
+        return new Started(name, temporary, target, skipped, started, t0, pending);
     }
 }

@@ -344,6 +344,17 @@ public final class Extraction implements Closeable {
 
     /** Writes the symbols of {@code docs} (every one added before {@link #finish}) to {@code out}. */
     public SymbolExtractor.Result write(ShardDocs docs, Path out) throws IOException {
+        return write(docs, out, 1);
+    }
+
+    /**
+     * {@link #write(ShardDocs, Path)} within one of {@code shares} equal shares of the memory
+     * budget, for shards written at once; the calls may run on threads of their own.
+     */
+    public SymbolExtractor.Result write(ShardDocs docs, Path out, int shares) throws IOException {
+        if (shares < 1) {
+            throw new IllegalArgumentException("shares must be >= 1, got " + shares);
+        }
         if (!finished || broken != null) {
             throw new IllegalStateException("write before a successful finish");
         }
@@ -403,7 +414,11 @@ public final class Extraction implements Closeable {
         SymbolsWriter.Written written;
         try {
             written = SymbolsWriter.write(
-                    out, source, labels, temporary, extractor.config().budgetBytes());
+                    out,
+                    source,
+                    labels,
+                    temporary,
+                    Math.max(1, extractor.config().budgetBytes() / shares));
         } finally {
             FileTrees.delete(temporary);
         }
