@@ -12,13 +12,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntConsumer;
 
 /**
  * Writes {@code symbols.tgs} (layout in FORMAT.md) from the tags of every doc, in memory bounded
  * by {@code memoryBytes} whatever the shard's size: one pass over the docs numbers the symbols and
  * spills their records; names and scopes are sorted in {@link NameRuns} (so the by-name order and
- * the string tables come out of the merge in file order), and each symbol's name and scope ids
- * and the names' trigrams in {@link LongRuns}. The sections are then copied into the file in
+ * the string tables come out of the merge in file order), each symbol's name and scope ids in
+ * {@link LongRuns}, and the names' trigram lists in {@link NameTrigrams}. The sections are then copied into the file in
  * order, so the bytes depend only on the tags.
  */
 final class SymbolsWriter {
@@ -109,7 +110,7 @@ final class SymbolsWriter {
                 NameRuns scopes = new NameRuns(scratch, "scopes", memoryBytes / 4);
                 LongRuns nameOf = new LongRuns(scratch, "name-of", memoryBytes / 8);
                 LongRuns scopeOf = new LongRuns(scratch, "scope-of", memoryBytes / 8);
-                LongRuns trigrams = new LongRuns(scratch, "trigrams", memoryBytes / 4)) {
+                NameTrigrams trigrams = new NameTrigrams(scratch, "trigrams", memoryBytes / 4)) {
             Spill.Writer records = temp(scratch, "records", temps);
             Spill.Writer docStarts = temp(scratch, "doc-starts", temps);
             boolean[][] used = {new boolean[Math.max(16, labels.size())]};
@@ -237,10 +238,15 @@ final class SymbolsWriter {
      * A string table as the merge of {@code pairs} gives it: distinct strings in byte order, the
      * offsets and bytes spilled; each symbol's id into {@code idOf} ({@code symbol << 32 | id}),
      * and, for names, the symbols by name and where each name's run starts, and each name's
-     * trigrams into {@code trigrams} ({@code trigram << 32 | id}).
+     * trigrams into {@code trigrams}.
      */
     private static Table table(
-            Path scratch, String kind, NameRuns pairs, LongRuns idOf, LongRuns trigrams, List<AutoCloseableFile> temps)
+            Path scratch,
+            String kind,
+            NameRuns pairs,
+            LongRuns idOf,
+            NameTrigrams trigrams,
+            List<AutoCloseableFile> temps)
             throws IOException {
         Spill.Writer offsets = temp(scratch, kind + "-offsets", temps);
         Spill.Writer bytes = temp(scratch, kind + "-bytes", temps);
@@ -274,9 +280,8 @@ final class SymbolsWriter {
                         byte[] a = c.array();
                         int o = c.offset();
                         for (int i = 0; i + 2 < length; i++) {
-                            long t =
-                                    (long) (a[o + i] & 0xff) << 16 | (a[o + i + 1] & 0xff) << 8 | (a[o + i + 2] & 0xff);
-                            trigrams.add(t << 32 | id);
+                            trigrams.add(
+                                    (a[o + i] & 0xff) << 16 | (a[o + i + 1] & 0xff) << 8 | (a[o + i + 2] & 0xff), id);
                         }
                     }
                 }
@@ -325,39 +330,21 @@ final class SymbolsWriter {
     }
 
     /** The name lists, trigram by trigram, into {@code out}; each list's entry into {@code entries}. */
-    private static int writePostings(LongRuns trigrams, FormatOutput out, Spill.Writer entries) throws IOException {
+    private static int writePostings(NameTrigrams trigrams, FormatOutput out, Spill.Writer entries) throws IOException {
         PostingEncoder encoder = new PostingEncoder();
+        IntConsumer list = encoder::add;
         int count = 0;
-        long current = -1;
-        long last = -1;
-        int names = 0;
-        try (LongRuns.Cursor c = trigrams.sorted()) {
-            while (true) {
-                boolean more = c.next();
-                long pair = more ? c.value() : -1;
-                if (pair == last && more) {
-                    continue;
+        try (NameTrigrams.Cursor c = trigrams.sorted()) {
+            for (int trigram = c.next(list); trigram >= 0; trigram = c.next(list)) {
+                entries.writeInt(trigram);
+                entries.writeInt(c.count());
+                entries.writeLong(out.position());
+                int bytes = encoder.finish(out);
+                if (bytes > MappedFile.DEFAULT_MAX_SPAN) {
+                    throw new IllegalStateException(
+                            "name posting list of " + bytes + " bytes exceeds the one-span limit");
                 }
-                long trigram = more ? pair >>> 32 : -1;
-                if (trigram != current && current >= 0) {
-                    entries.writeInt((int) current);
-                    entries.writeInt(names);
-                    entries.writeLong(out.position());
-                    int bytes = encoder.finish(out);
-                    if (bytes > MappedFile.DEFAULT_MAX_SPAN) {
-                        throw new IllegalStateException(
-                                "name posting list of " + bytes + " bytes exceeds the one-span limit");
-                    }
-                    count++;
-                    names = 0;
-                }
-                if (!more) {
-                    break;
-                }
-                current = trigram;
-                last = pair;
-                encoder.add((int) pair);
-                names++;
+                count++;
             }
         }
         return count;

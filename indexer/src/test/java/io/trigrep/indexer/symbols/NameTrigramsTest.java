@@ -1,22 +1,31 @@
 package io.trigrep.indexer.symbols;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class NameTrigramsTest {
+    @TempDir
+    Path scratch;
+
     @Test
-    void eachTrigramListsTheNamesHoldingItOnceAndInOrder() {
+    void eachTrigramListsTheNamesHoldingItOnceAndInOrder() throws IOException {
         byte[][] names = {bytes("aaaa"), bytes("abc"), bytes("xabcabc"), bytes("ab"), bytes("zzzzab")};
-        NameTrigrams lists = NameTrigrams.of(names);
-        assertThat(lists.trigrams())
+        Map<Integer, List<Integer>> lists = lists(names, 1 << 20);
+        assertThat(lists.keySet())
                 .containsExactly(
                         trigram("aaa"),
                         trigram("abc"),
@@ -26,19 +35,18 @@ class NameTrigramsTest {
                         trigram("zab"),
                         trigram("zza"),
                         trigram("zzz"));
-        assertThat(ids(lists, "abc")).containsExactly(1, 2);
-        assertThat(ids(lists, "aaa")).containsExactly(0);
-        assertThat(ids(lists, "zzz")).containsExactly(4);
-        assertThat(lists.list(trigram("qqq"))).isNull();
-        assertThat(lists.size()).isEqualTo(8);
+        assertThat(lists.get(trigram("abc"))).containsExactly(1, 2);
+        assertThat(lists.get(trigram("aaa"))).containsExactly(0);
+        assertThat(lists.get(trigram("zzz"))).containsExactly(4);
     }
 
     /**
-     * Many names over a small alphabet: trigrams collide in the table's probe chains and it grows
-     * many times, and every list still equals a plain map's.
+     * Many names over a small alphabet, with a buffer so small that they spill into dozens of runs
+     * (a name's trigrams often split over two): every list still equals a plain map's, and the
+     * runs are gone once closed.
      */
     @Test
-    void equalsAPlainMapOverManyNames() {
+    void equalsAPlainMapAcrossManyRuns() throws IOException {
         Random random = new Random(42);
         byte[][] names = new byte[20_000][];
         Map<Integer, TreeSet<Integer>> expected = new TreeMap<>();
@@ -56,29 +64,56 @@ class NameTrigramsTest {
                         .add(id);
             }
         }
-        NameTrigrams lists = NameTrigrams.of(names);
-        assertThat(lists.size()).isEqualTo(expected.size());
-        int[] trigrams = lists.trigrams();
-        assertThat(trigrams)
-                .containsExactly(
-                        expected.keySet().stream().mapToInt(Integer::intValue).toArray());
-        for (int t : trigrams) {
-            int[] list = lists.list(t);
-            List<Integer> got = new ArrayList<>();
-            for (int i = 1; i <= list[0]; i++) {
-                got.add(list[i]);
+        for (long memory : new long[] {16 * 1024, 1 << 24}) {
+            Map<Integer, List<Integer>> got = lists(names, memory);
+            assertThat(got.keySet()).as("memory %d", memory).containsExactlyElementsOf(expected.keySet());
+            for (Map.Entry<Integer, TreeSet<Integer>> e : expected.entrySet()) {
+                assertThat(got.get(e.getKey()))
+                        .as("trigram %06x, memory %d", e.getKey(), memory)
+                        .containsExactlyElementsOf(e.getValue());
             }
-            assertThat(got).as("trigram %06x", t).containsExactlyElementsOf(expected.get(t));
+        }
+        try (Stream<Path> left = Files.list(scratch)) {
+            assertThat(left).isEmpty();
         }
     }
 
-    private static List<Integer> ids(NameTrigrams lists, String trigram) {
-        int[] list = lists.list(trigram(trigram));
-        List<Integer> out = new ArrayList<>();
-        for (int i = 1; i <= list[0]; i++) {
-            out.add(list[i]);
+    @Test
+    void refusesIdsOutOfOrder() throws IOException {
+        try (NameTrigrams trigrams = new NameTrigrams(scratch, "t", 1 << 20)) {
+            trigrams.add(trigram("abc"), 5);
+            assertThatThrownBy(() -> trigrams.add(trigram("abd"), 4)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> trigrams.add(1 << 24, 6)).isInstanceOf(IllegalArgumentException.class);
         }
-        return out;
+    }
+
+    /** The lists of {@code names}' trigrams, in the cursor's order, name {@code id} being {@code names[id]}. */
+    private Map<Integer, List<Integer>> lists(byte[][] names, long memory) throws IOException {
+        Map<Integer, List<Integer>> lists = new TreeMap<>();
+        try (NameTrigrams trigrams = new NameTrigrams(scratch, "t", memory)) {
+            for (int id = 0; id < names.length; id++) {
+                byte[] name = names[id];
+                for (int i = 0; i + 2 < name.length; i++) {
+                    trigrams.add((name[i] & 0xff) << 16 | (name[i + 1] & 0xff) << 8 | (name[i + 2] & 0xff), id);
+                }
+            }
+            if (memory < 1 << 20) {
+                assertThat(trigrams.runs()).isGreaterThan(10);
+            }
+            int previous = -1;
+            try (NameTrigrams.Cursor c = trigrams.sorted()) {
+                List<Integer> ids = new ArrayList<>();
+                for (int t = c.next(ids::add); t >= 0; t = c.next(ids::add)) {
+                    assertThat(t).isGreaterThan(previous);
+                    assertThat(c.count()).isEqualTo(ids.size());
+                    previous = t;
+                    lists.put(t, List.copyOf(ids));
+                    ids.clear();
+                }
+                assertThat(ids).isEmpty();
+            }
+        }
+        return lists;
     }
 
     private static int trigram(String s) {
