@@ -77,7 +77,7 @@ final class BuildOptions {
             names = "--symbol-budget-mb",
             defaultValue = "${env:TRIGREP_SYMBOL_BUDGET_MB:-64}",
             description =
-                    "memory writing one shard's definitions may take; past it they are sorted in runs on disk, none is left out"
+                    "memory writing definitions may take (shards written at once share it); past it they are sorted in runs on disk, none is left out"
                             + " (env TRIGREP_SYMBOL_BUDGET_MB; default ${DEFAULT-VALUE})")
     long symbolBudgetMb;
 

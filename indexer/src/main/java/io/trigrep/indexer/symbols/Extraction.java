@@ -24,20 +24,27 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * ctags at work while a build reads its corpus: files are {@link #add added} as they are read,
- * each to the next of a fixed number of ctags processes in turn, through bounded queues; each
+ * each to the least loaded of a fixed number of ctags processes, through bounded queues; each
  * process's worker spills the tags it gets to a spool file of its own. Once every file is in
  * ({@link #finish}), {@link #write} turns the tags of one shard's docs, in the shard's order, into
  * its {@code symbols.tgs}, within {@link SymbolExtractor.Config#budgetBytes}.
  *
- * <p>The n-th file added goes to worker n mod P, and each worker takes its files in the order
- * they were added (to its one process, or, when ctags has a sandbox, contents to a sandboxed one
+ * <p>A file goes to the worker given the fewest bytes so far (a file counting its length plus a
+ * fixed cost), which depends on the files added before it alone, never on timing; and each worker
+ * takes its files in the order they were added (to its one process, or, when ctags has a sandbox, contents to a sandboxed one
  * and the files read from disk to a plain one): ctags keeps some state from one file to the next
  * (its TeX parser carries a {@code \part} into the next file's scopes), so adding the same files
  * in the same order gives the same tags, however the threads interleave.
  */
 public final class Extraction implements Closeable {
-    /** Files queued per process: references only, the bytes are read by the process's worker. */
-    static final int QUEUE_FILES = 1024;
+    /**
+     * Files queued per process: references only, the bytes are read by the process's worker. Deep
+     * enough that a process slow on a few large files leaves the others files to go on with.
+     */
+    static final int QUEUE_FILES = 8192;
+
+    /** What a file costs a process beyond its bytes (its round trip), counted as bytes of content. */
+    static final int FILE_COST_BYTES = 2048;
 
     /** What ctags made of the files of one {@link #add}, by file index. */
     public static final class Batch {
@@ -121,7 +128,9 @@ public final class Extraction implements Closeable {
 
     private final List<Thread> workers = new ArrayList<>();
     private volatile IOException broken;
-    private long added;
+    /** Bytes given to each worker so far (with {@link #FILE_COST_BYTES} per file). */
+    private final long[] given;
+
     private boolean finished;
 
     Extraction(SymbolExtractor extractor, Path scratch, boolean ownScratch) throws IOException {
@@ -137,6 +146,7 @@ public final class Extraction implements Closeable {
         // Each file sets an alarm and nearly always cancels it: gone at once, not held until due.
         alarms.setRemoveOnCancelPolicy(true);
         this.timer = alarms;
+        this.given = new long[config.processes()];
         try {
             for (int w = 0; w < config.processes(); w++) {
                 BlockingQueue<Item> queue = new ArrayBlockingQueue<>(QUEUE_FILES);
@@ -162,8 +172,8 @@ public final class Extraction implements Closeable {
 
     /**
      * Queues {@code docs}' files that ctags has a parser for by name, and those it may know by
-     * content ({@link SymbolExtractor#byContent}, decided once read), each to the next process in
-     * turn; waits while that process's queue is full. Call from one thread, in an order that
+     * content ({@link SymbolExtractor#byContent}, decided once read), each to the process given
+     * the fewest bytes so far; waits while that process's queue is full. Call from one thread, in an order that
      * depends only on the input.
      */
     public Batch add(SymbolExtractor.Docs docs) throws IOException, InterruptedException {
@@ -181,7 +191,15 @@ public final class Extraction implements Closeable {
                     batch.count[i] = 0;
                 }
                 batch.pending.incrementAndGet();
-                queues.get((int) (added++ % queues.size())).put(new Item(batch, i, byName));
+                int least = 0;
+                for (int w = 1; w < given.length; w++) {
+                    if (given[w] < given[least]) {
+                        least = w;
+                    }
+                }
+                // A file of an unknown name is nearly always left after its first two bytes.
+                given[least] += FILE_COST_BYTES + (byName ? docs.length(i) : 0);
+                queues.get(least).put(new Item(batch, i, byName));
             }
         } finally {
             batch.release();
