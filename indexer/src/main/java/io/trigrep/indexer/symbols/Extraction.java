@@ -31,10 +31,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>A file goes to the worker given the fewest bytes so far (a file counting its length plus a
  * fixed cost), which depends on the files added before it alone, never on timing; and each worker
- * takes its files in the order they were added (to its one process, or, when ctags has a sandbox, contents to a sandboxed one
- * and the files read from disk to a plain one): ctags keeps some state from one file to the next
- * (its TeX parser carries a {@code \part} into the next file's scopes), so adding the same files
- * in the same order gives the same tags, however the threads interleave.
+ * takes its files in the order they were added (to its one process, or, when ctags has a
+ * sandbox, contents to a sandboxed one and the files read from disk to a plain one): ctags keeps
+ * some state from one file to the next (its TeX parser carries a {@code \part} into the next
+ * file's scopes), so adding the same files in the same order gives the same tags, however the
+ * threads interleave.
  */
 public final class Extraction implements Closeable {
     /**
@@ -173,8 +174,8 @@ public final class Extraction implements Closeable {
     /**
      * Queues {@code docs}' files that ctags has a parser for by name, and those it may know by
      * content ({@link SymbolExtractor#byContent}, decided once read), each to the process given
-     * the fewest bytes so far; waits while that process's queue is full. Call from one thread, in an order that
-     * depends only on the input.
+     * the fewest bytes so far; waits while that process's queue is full. Call from one thread, in
+     * an order that depends only on the input.
      */
     public Batch add(SymbolExtractor.Docs docs) throws IOException, InterruptedException {
         if (finished) {
