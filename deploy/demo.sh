@@ -143,7 +143,7 @@ run_demo() {
     local home
     home="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.home = //p')"
     if [ ! -f "$home/lib/src.zip" ]; then
-      echo "trigrep demo: $home/lib/src.zip is missing (on Debian: apt-get install openjdk-17-source)" >&2
+      echo "trigrep demo: $home/lib/src.zip is missing (a JDK that carries its sources has it)" >&2
       return 1
     fi
     # One package per JDK module (java.base, java.desktop, ...), as the zip's top folders are:

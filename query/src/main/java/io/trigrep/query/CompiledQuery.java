@@ -375,11 +375,6 @@ public record CompiledQuery(
         return plan instanceof Query.All && !query.filesOnly() && !query.isSymbolQuery();
     }
 
-    /**
-     * Whether a file held by the branches {@code branches} passes the query's {@code branch:} filters:
-     * each {@code branch:NAME} needs NAME among them (so no file of a package that is not a repository
-     * passes one), each {@code -branch:NAME} needs it absent.
-     */
     /** Whether the query has a {@code branch:} filter: only then are a file's branch names needed. */
     public boolean filtersBranches() {
         for (ParsedQuery.Filter f : query.filters()) {
@@ -390,6 +385,11 @@ public record CompiledQuery(
         return false;
     }
 
+    /**
+     * Whether a file held by the branches {@code branches} passes the query's {@code branch:} filters:
+     * each {@code branch:NAME} needs NAME among them (so no file of a package that is not a repository
+     * passes one), each {@code -branch:NAME} needs it absent.
+     */
     public boolean acceptsBranches(List<String> branches) {
         for (ParsedQuery.Filter f : query.filters()) {
             if (f.kind() == ParsedQuery.Kind.BRANCH && branches.contains(f.value()) == f.negated()) {

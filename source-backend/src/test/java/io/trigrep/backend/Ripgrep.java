@@ -15,11 +15,6 @@ public final class Ripgrep {
     private Ripgrep() {}
 
     /**
-     * The "file:line" of every line rg matches in exactly {@code files} (each under {@code root},
-     * named relative to it), given the parsed query's pattern, literal mode and case folding;
-     * {@code extra} flags go first (for instance {@code -a} to read every file as text).
-     */
-    /**
      * The files of {@code files} (package/path to file) that {@code spec}'s filters accept, as
      * the backend's own filter sees them: what a ground truth is computed over.
      */
@@ -41,6 +36,11 @@ public final class Ripgrep {
         return accepted;
     }
 
+    /**
+     * The "file:line" of every line rg matches in exactly {@code files} (each under {@code root},
+     * named relative to it), given the parsed query's pattern, literal mode and case folding;
+     * {@code extra} flags go first (for instance {@code -a} to read every file as text).
+     */
     public static TreeSet<String> matchingLines(ParsedQuery parsed, List<Path> files, Path root, String... extra)
             throws Exception {
         TreeSet<String> out = new TreeSet<>();

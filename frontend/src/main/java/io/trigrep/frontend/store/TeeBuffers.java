@@ -92,7 +92,7 @@ public final class TeeBuffers {
     }
 
     @SuppressWarnings(
-            "deprecation") // deprecated in Netty 4.2, but Java 17 has no public call that frees a direct buffer now
+            "deprecation") // deprecated in Netty 4.2, but Java has no public call that frees a direct ByteBuffer now
     private static void free(Buffer b) {
         PlatformDependent.freeDirectBuffer(b.raw());
     }

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * cap, a metaspace and code-cache cap, one collector and exit-on-out-of-memory; its defaults are
  * the table in deploy/README.md; operators override them per role; and the memory the compose
  * file and the Kubernetes manifests give each container holds what the JVM may take. The launcher
- * runs for real, with a stand-in {@code java} first on the PATH that prints its arguments.
+ * runs for real, with a stand-in JDK in JAVA_HOME whose {@code java} prints its arguments.
  */
 @Tag("integration")
 class LauncherMemoryTest {
@@ -37,7 +37,7 @@ class LauncherMemoryTest {
     static final Pattern SIZE = Pattern.compile("(\\d+)([kKmMgG]i?)?");
 
     @TempDir
-    Path bin;
+    Path jdk;
 
     record Run(int exit, String output, List<String> jvm) {
         /** The value of the last occurrence of a flag with this prefix, as the JVM reads it; null when absent. */
@@ -60,9 +60,11 @@ class LauncherMemoryTest {
         }
     }
 
+    /** A stand-in JDK whose java prints its arguments, one a line: the launcher runs JAVA_HOME's. */
     @BeforeEach
     void standInJava() throws IOException {
-        Path java = bin.resolve("java");
+        Files.writeString(jdk.resolve("release"), "JAVA_VERSION=\"25.0.1\"\n");
+        Path java = Files.createDirectories(jdk.resolve("bin")).resolve("java");
         Files.writeString(java, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n");
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
@@ -73,7 +75,7 @@ class LauncherMemoryTest {
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().keySet().removeIf(k -> k.startsWith("TRIGREP_"));
-        builder.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        builder.environment().put("JAVA_HOME", jdk.toString());
         builder.environment().put("TRIGREP_CLASSPATH", "/nonexistent/lib/*");
         builder.environment().putAll(env);
         Process p = builder.start();

@@ -157,7 +157,6 @@ class BackendRestartUnderLoadTest {
         return backend;
     }
 
-    /** Waits until the backend at {@code address} accepts connections; fails if it died meanwhile. */
     /** Waits until the backend answers a ping as ready; a failure shows the backend's output. */
     private void awaitReady(InetSocketAddress address, Process backend) throws Exception {
         try {

@@ -212,7 +212,6 @@ class ReplicaFailoverEndToEndTest {
         }
     }
 
-    /** The value of counter {@code name} of {@code shard} in the metrics, 0 before it counted. */
     /** How many parts of queries of {@code shard} the replica at {@code address} answered. */
     private static double answered(FrontendMetrics metrics, String shard, InetSocketAddress address) {
         String replica = "replica=\"" + address.getHostString() + ":" + address.getPort() + "\"";

@@ -106,10 +106,11 @@ public final class IndexCommand implements Callable<Integer> {
         IndexBuilder builder = new IndexBuilder(options, Clock.systemUTC());
         IndexStats stats = builder.stats();
         IndexBuilder.Report report;
-        // On the Java 17 this runs on, console() is null exactly when the standard streams are not a terminal.
-        try (@SuppressWarnings("SystemConsoleNull")
-                ProgressBar bar = new ProgressBar(
-                        stats, () -> inputDone(stats), () -> inputTotal(stats), err, System.console() != null)) {
+        // A console whatever the streams are since Java 22; isTerminal() says whether they are one.
+        // The null check stays for a runtime without a console provider.
+        @SuppressWarnings("SystemConsoleNull")
+        boolean terminal = System.console() != null && System.console().isTerminal();
+        try (ProgressBar bar = new ProgressBar(stats, () -> inputDone(stats), () -> inputTotal(stats), err, terminal)) {
             report = builder.build(packages, out, message -> err.println("\nerror: " + message));
         }
         if (verify) {

@@ -1,9 +1,9 @@
 package io.trigrep.indexer.format;
 
-import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -13,7 +13,27 @@ import java.nio.file.StandardOpenOption;
  * and fall back to the page cache where the file system refuses.
  */
 public final class DirectIo {
+    /**
+     * {@code ExtendedOpenOption.DIRECT}, looked up by name: it lives in {@code jdk.unsupported},
+     * which javac flags as proprietary wherever it is named; null on a JDK without it.
+     */
+    private static final OpenOption DIRECT = directOption();
+
     private DirectIo() {}
+
+    private static OpenOption directOption() {
+        try {
+            for (Object option :
+                    Class.forName("com.sun.nio.file.ExtendedOpenOption").getEnumConstants()) {
+                if (((Enum<?>) option).name().equals("DIRECT")) {
+                    return (OpenOption) option;
+                }
+            }
+        } catch (ClassNotFoundException e) {
+            // no direct I/O on this JDK
+        }
+        return null;
+    }
 
     /**
      * The alignment direct writes need in {@code folder}: its file system's block size when that is
@@ -38,8 +58,11 @@ public final class DirectIo {
      * file systems).
      */
     public static FileChannel openForWrites(Path file) {
+        if (DIRECT == null) {
+            return null;
+        }
         try {
-            return FileChannel.open(file, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
+            return FileChannel.open(file, StandardOpenOption.WRITE, DIRECT);
         } catch (IOException | UnsupportedOperationException e) {
             return null;
         }

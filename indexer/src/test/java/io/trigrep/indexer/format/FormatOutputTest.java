@@ -3,7 +3,6 @@ package io.trigrep.indexer.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -182,13 +181,11 @@ class FormatOutputTest {
     @Test
     void aBulkOutputBypassesThePageCacheWhereTheFileSystemAllows() throws Exception {
         Path probe = dir.resolve("probe");
-        boolean allowed;
-        try {
-            FileChannel.open(probe, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT)
-                    .close();
-            allowed = true;
-        } catch (IOException | UnsupportedOperationException e) {
-            allowed = false;
+        Files.createFile(probe);
+        FileChannel probeChannel = DirectIo.openForWrites(probe);
+        boolean allowed = probeChannel != null;
+        if (allowed) {
+            probeChannel.close();
         }
         FormatOutput out = FormatOutput.bulk(dir.resolve("bulk"), Envelope.KIND_CONTENTS);
         try (FileChannel channel = FileChannel.open(source(3_000_000), StandardOpenOption.READ)) {

@@ -144,7 +144,6 @@ class PlannerTest {
         assertThat(Planner.plan("(?z)abc", false, false)).isEqualTo(Query.ALL);
     }
 
-    /** The plan may over-select files, never under-select: every file with a match satisfies the query. */
     /**
      * A literal's plan is built at once (its trigrams), not by the analysis; both must give the
      * same plan, s-expression for s-expression, whatever the bytes: quotes and backslashes
