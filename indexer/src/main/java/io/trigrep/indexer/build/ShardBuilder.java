@@ -5,13 +5,12 @@ import io.trigrep.indexer.format.DocTableWriter;
 import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.format.ShardFiles;
 import io.trigrep.indexer.format.TrigramIndexWriter;
-import io.trigrep.indexer.format.Unmapper;
 import io.trigrep.indexer.symbols.Extraction;
 import io.trigrep.indexer.symbols.SymbolExtractor;
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -184,33 +183,32 @@ final class ShardBuilder {
             // over the shards (a striped package) is then resident in each shard's build only for that
             // shard's files; mapped whole, the kernel's fault-around would make nearly all of the
             // spool resident in every shard's build.
-            IdentityHashMap<Slice, MappedByteBuffer> spools = new IdentityHashMap<>();
             long[] contentOffsets = new long[docs.size()];
-            ByteBuffer[] docSpools = new ByteBuffer[docs.size()];
-            int[] docAts = new int[docs.size()];
-            int[] docCounts = new int[docs.size()];
-            for (int doc = 0; doc < docs.size(); doc++) {
-                Doc d = docs.get(doc);
-                docSpools[doc] = spools.computeIfAbsent(d.slice(), ShardBuilder::mapTrigrams);
-                docAts[doc] = Math.toIntExact(
-                        4 * (d.file().trigramOffset() - d.slice().trigramStart()));
-                docCounts[doc] = d.file().trigrams();
-            }
             try (TrigramIndexWriter index = new TrigramIndexWriter(folder.resolve(ShardFiles.TRIGRAMS), docs.size())) {
                 // Contents are copied on the pool while this thread (and others) build the postings.
                 Future<Long> copying = pool.submit(() -> copyContents(ordered, folder, contentOffsets, docs));
-                postings = PostingBuckets.build(
-                        new PostingBuckets.DocTrigrams(docSpools, docAts, docCounts),
-                        pairBuffer,
-                        threads,
-                        pool,
-                        index,
-                        folder);
-                // build returned normally, so every posting worker has ended and nothing reads the
-                // spools: release them now, or each shard's would stay resident until a collection. (On
-                // a failure a worker may still run; the collector releases them then.)
-                for (MappedByteBuffer spool : spools.values()) {
-                    Unmapper.unmap(spool);
+                // The spools' mappings end with the arena, as soon as the postings are built, or each
+                // shard's would stay resident until a collection. After a failure a posting worker may
+                // still run: its next read of a spool throws instead of reading freed memory.
+                try (Arena spoolMaps = Arena.ofShared()) {
+                    IdentityHashMap<Slice, ByteBuffer> spools = new IdentityHashMap<>();
+                    ByteBuffer[] docSpools = new ByteBuffer[docs.size()];
+                    int[] docAts = new int[docs.size()];
+                    int[] docCounts = new int[docs.size()];
+                    for (int doc = 0; doc < docs.size(); doc++) {
+                        Doc d = docs.get(doc);
+                        docSpools[doc] = spools.computeIfAbsent(d.slice(), slice -> mapTrigrams(slice, spoolMaps));
+                        docAts[doc] = Math.toIntExact(
+                                4 * (d.file().trigramOffset() - d.slice().trigramStart()));
+                        docCounts[doc] = d.file().trigrams();
+                    }
+                    postings = PostingBuckets.build(
+                            new PostingBuckets.DocTrigrams(docSpools, docAts, docCounts),
+                            pairBuffer,
+                            threads,
+                            pool,
+                            index,
+                            folder);
                 }
                 contentBytes = await(copying);
                 index.finish();
@@ -361,14 +359,13 @@ final class ShardBuilder {
         }
     }
 
-    /** The slice's run of its part's trigram spool, mapped. */
-    private static MappedByteBuffer mapTrigrams(Slice slice) {
+    /** The slice's run of its part's trigram spool, mapped in {@code arena}. */
+    private static ByteBuffer mapTrigrams(Slice slice, Arena arena) {
         Path spool = slice.part().trigramSpool();
         try (FileChannel channel = FileChannel.open(spool, StandardOpenOption.READ)) {
-            MappedByteBuffer map =
-                    channel.map(FileChannel.MapMode.READ_ONLY, 4 * slice.trigramStart(), 4 * slice.trigramInts());
-            map.order(ByteOrder.LITTLE_ENDIAN);
-            return map;
+            return channel.map(FileChannel.MapMode.READ_ONLY, 4 * slice.trigramStart(), 4 * slice.trigramInts(), arena)
+                    .asByteBuffer()
+                    .order(ByteOrder.LITTLE_ENDIAN);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(spool + ": cannot map spool", e);
         }

@@ -2,18 +2,20 @@ package io.trigrep.indexer.format;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A read-only file mapped in chunks, so that files beyond the 2 GiB of one mapping work. Chunks
- * overlap by {@code maxSpan} bytes: any span of at most that length lies inside one chunk and is
- * returned as one buffer, without copying. Every access is bounds-checked here, and a bad offset
- * is a {@link CorruptIndexException} naming the file.
+ * A read-only file mapped whole and seen as buffers of chunks, so that files beyond the 2 GiB of
+ * one buffer work. Chunks overlap by {@code maxSpan} bytes: any span of at most that length lies
+ * inside one chunk and is returned as one buffer, without copying. Every access is bounds-checked
+ * here, and a bad offset is a {@link CorruptIndexException} naming the file. The mapping belongs
+ * to a shared arena, so {@link #close} releases it at once.
  */
 public final class MappedFile implements Closeable {
     static final long DEFAULT_CHUNK = 1L << 30;
@@ -25,14 +27,16 @@ public final class MappedFile implements Closeable {
     private final long chunk;
     private final int maxSpan;
     private final ByteBuffer[] maps;
+    private final Arena arena;
     private boolean closed;
 
-    private MappedFile(Path path, long size, long chunk, int maxSpan, ByteBuffer[] maps) {
+    private MappedFile(Path path, long size, long chunk, int maxSpan, ByteBuffer[] maps, Arena arena) {
         this.path = path;
         this.size = size;
         this.chunk = chunk;
         this.maxSpan = maxSpan;
         this.maps = maps;
+        this.arena = arena;
     }
 
     public static MappedFile open(Path path) throws IOException {
@@ -40,17 +44,21 @@ public final class MappedFile implements Closeable {
     }
 
     static MappedFile open(Path path, long chunk, int maxSpan) throws IOException {
+        Arena arena = Arena.ofShared();
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
             long size = channel.size();
+            MemorySegment file = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
             int count = (int) Math.max(1, (size + chunk - 1) / chunk);
             ByteBuffer[] maps = new ByteBuffer[count];
             for (int i = 0; i < count; i++) {
-                long start = i * chunk;
+                long start = Math.min(i * chunk, size);
                 long length = Math.min(size - start, chunk + maxSpan);
-                MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_ONLY, start, Math.max(0, length));
-                maps[i] = map.order(ByteOrder.LITTLE_ENDIAN);
+                maps[i] = file.asSlice(start, length).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
             }
-            return new MappedFile(path, size, chunk, maxSpan, maps);
+            return new MappedFile(path, size, chunk, maxSpan, maps, arena);
+        } catch (IOException | RuntimeException e) {
+            arena.close();
+            throw e;
         }
     }
 
@@ -106,10 +114,10 @@ public final class MappedFile implements Closeable {
     }
 
     /**
-     * Releases the mappings now (see {@link Unmapper}): a server that swaps generations must not
-     * keep a replaced file's pages, or the file itself once deleted, until a collection happens to
-     * run. Only for a file no thread reads any more: any later access, through this object or a
-     * buffer it handed out, is a crash. Closing twice is harmless.
+     * Releases the mapping now: a server that swaps generations must not keep a replaced file's
+     * pages, or the file itself once deleted, until a collection happens to run. Meant for a file no
+     * thread reads any more; a later access, through this object or a buffer it handed out, throws
+     * {@link IllegalStateException}. Closing twice is harmless.
      */
     @Override
     public synchronized void close() {
@@ -117,10 +125,6 @@ public final class MappedFile implements Closeable {
             return;
         }
         closed = true;
-        for (ByteBuffer map : maps) {
-            if (map instanceof MappedByteBuffer mapped) {
-                Unmapper.unmap(mapped);
-            }
-        }
+        arena.close();
     }
 }

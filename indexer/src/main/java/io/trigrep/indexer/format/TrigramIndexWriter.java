@@ -1,7 +1,8 @@
 package io.trigrep.indexer.format;
 
 import java.io.IOException;
-import java.nio.MappedByteBuffer;
+import java.lang.foreign.Arena;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,9 +63,11 @@ public final class TrigramIndexWriter implements AutoCloseable {
         FileChannel channel = part.out.flushedChannel();
         long length = channel.size();
         if (length > 0) {
-            MappedByteBuffer bytes = channel.map(FileChannel.MapMode.READ_ONLY, 0, length);
-            out.transferFrom(channel, 0, length, bytes);
-            Unmapper.unmap(bytes);
+            try (Arena arena = Arena.ofConfined()) {
+                ByteBuffer bytes = channel.map(FileChannel.MapMode.READ_ONLY, 0, length, arena)
+                        .asByteBuffer();
+                out.transferFrom(channel, 0, length, bytes);
+            }
         }
         for (int i = 0; i < part.entries.size; i++) {
             long key = part.entries.keys[i];

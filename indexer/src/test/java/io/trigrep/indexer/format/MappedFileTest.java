@@ -2,6 +2,7 @@ package io.trigrep.indexer.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -78,5 +79,35 @@ class MappedFileTest {
                 .hasMessageContaining("span of -1 bytes");
         assertThat(mapped.slice(3000, 1024).get(1023)).isEqualTo(bytes[4023]);
         mapped.close();
+    }
+
+    @Test
+    void closingReleasesTheMappingAtOnceAndLaterReadsThrow(@TempDir Path dir) throws Exception {
+        Path maps = Path.of("/proc/self/maps");
+        assumeTrue(Files.isReadable(maps), "needs Linux's /proc/self/maps");
+        Path file = dir.resolve("mapped-" + System.nanoTime());
+        Files.write(file, new byte[1 << 16]);
+        MappedFile mapped = MappedFile.open(file, 4096, 1024);
+        ByteBuffer handedOut = mapped.slice(100, 10);
+        assertThat(handedOut.get(0)).isZero();
+        assertThat(Files.readString(maps)).as("listed while it lives").contains(file.toString());
+
+        mapped.close();
+        mapped.close();
+
+        assertThat(Files.readString(maps))
+                .as("gone at once, not at the next collection")
+                .doesNotContain(file.toString());
+        assertThatThrownBy(() -> handedOut.get(0)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> mapped.getInt(0)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void anEmptyFileMapsAndRefusesEveryRead(@TempDir Path dir) throws Exception {
+        Path file = Files.createFile(dir.resolve("empty"));
+        try (MappedFile mapped = MappedFile.open(file)) {
+            assertThat(mapped.size()).isZero();
+            assertThatThrownBy(() -> mapped.getInt(0)).isInstanceOf(CorruptIndexException.class);
+        }
     }
 }
