@@ -1,8 +1,9 @@
 package io.trigrep.frontend.store;
 
-import io.netty.util.internal.PlatformDependent;
+import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The direct buffers ({@link #BUFFER_BYTES} each) tees gather their appends in, kept across queries: the JVM zeroes a
@@ -10,19 +11,24 @@ import java.util.ArrayDeque;
  * which tees a few kilobytes, must not pay per query.
  *
  * <p>Up to {@code retained} buffers wait here between queries; one given back beyond that is
- * freed. A buffer is allocated only when none waits, so the direct memory held never exceeds
+ * freed. A buffer is allocated only when none waits, so the memory held never exceeds
  * the most the tees have held at once: the pool adds nothing to the budget of 4 buffers per query
  * slot. Buffers are aligned to {@link #ALIGNMENT}, enough for the direct writes of every file
  * system whose block size is at most that; a tee that needs more gets buffers of its own. Reused
  * buffers hold the bytes of an earlier query: a tee writes only the bytes it appended, so none
- * reaches another query's file. Thread-safe.
+ * reaches another query's file. Each buffer is native memory of a shared arena of its own, which
+ * freeing closes: released at once, and a late access throws instead of touching freed memory.
+ * Thread-safe.
  */
 public final class TeeBuffers {
     static final int BUFFER_BYTES = 1 << 20;
     static final int ALIGNMENT = 4096;
 
-    /** A buffer: {@code aligned}, exactly {@link #BUFFER_BYTES} cut from {@code raw}, the allocation to free. */
-    record Buffer(ByteBuffer raw, ByteBuffer aligned) {}
+    /** A buffer: {@code aligned}, exactly {@link #BUFFER_BYTES}, and the arena whose closing frees it. */
+    record Buffer(Arena arena, ByteBuffer aligned) {}
+
+    /** Bytes of tee buffers allocated and not yet freed in this JVM, pooled or in use. */
+    private static final AtomicLong ALLOCATED = new AtomicLong();
 
     private final int retained;
     private final ArrayDeque<Buffer> spare = new ArrayDeque<>();
@@ -63,6 +69,11 @@ public final class TeeBuffers {
         free(b);
     }
 
+    /** Bytes of tee buffers allocated and not yet freed in this JVM, by every pool. */
+    static long allocatedBytes() {
+        return ALLOCATED.get();
+    }
+
     /** Buffers waiting now. */
     synchronized int waiting() {
         return spare.size();
@@ -87,13 +98,14 @@ public final class TeeBuffers {
     }
 
     private static Buffer allocate(int block) {
-        ByteBuffer raw = ByteBuffer.allocateDirect(BUFFER_BYTES + block);
-        return new Buffer(raw, raw.alignedSlice(block).limit(BUFFER_BYTES).slice());
+        Arena arena = Arena.ofShared();
+        Buffer b = new Buffer(arena, arena.allocate(BUFFER_BYTES, block).asByteBuffer());
+        ALLOCATED.addAndGet(BUFFER_BYTES);
+        return b;
     }
 
-    @SuppressWarnings(
-            "deprecation") // deprecated in Netty 4.2, but Java has no public call that frees a direct ByteBuffer now
     private static void free(Buffer b) {
-        PlatformDependent.freeDirectBuffer(b.raw());
+        b.arena().close();
+        ALLOCATED.addAndGet(-BUFFER_BYTES);
     }
 }

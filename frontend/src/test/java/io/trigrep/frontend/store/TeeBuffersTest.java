@@ -38,11 +38,12 @@ class TeeBuffersTest {
         assertThat(pool.waiting()).isEqualTo(1);
         // Handed out only to a tee that needs 64 KiB alignment, and this one may not have it.
         TeeBuffers.Buffer misaligned = new TeeBuffers.Buffer(
-                big.raw(), big.raw().alignedSlice(1 << 16).position(512).slice().limit(TeeBuffers.BUFFER_BYTES - 512));
+                big.arena(), big.aligned().position(512).slice().limit(TeeBuffers.BUFFER_BYTES - 512));
         pool.give(misaligned);
         assertThat(pool.waiting())
                 .as("a buffer off the pool's alignment is freed")
                 .isEqualTo(1);
+        assertThat(big.arena().scope().isAlive()).as("freed at once").isFalse();
         pool.clear();
         assertThat(pool.waiting()).isZero();
     }

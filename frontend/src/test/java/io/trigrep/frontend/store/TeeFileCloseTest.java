@@ -10,8 +10,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.trigrep.frontend.store.TeeFileTest.HeldWrites;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.lang.management.BufferPoolMXBean;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Files;
@@ -36,10 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(60) // a close that waits for a write nobody runs fails here instead of hanging
 class TeeFileCloseTest {
     private static final int MIB = 1 << 20;
-    /**
-     * Direct memory a freed 1 MiB buffer gives back, at least: the JDK's own temporary direct
-     * buffers (for channel I/O from heap buffers) come and go meanwhile.
-     */
+    /** Memory a freed 1 MiB buffer gives back, at least. */
     private static final int FREED = MIB / 2;
 
     /**
@@ -61,14 +56,9 @@ class TeeFileCloseTest {
         Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "open descriptors are read from /proc");
     }
 
-    /** Bytes of direct buffers allocated and not yet freed in this JVM. */
-    private static long directBytes() {
-        for (BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
-            if (pool.getName().equals("direct")) {
-                return pool.getMemoryUsed();
-            }
-        }
-        throw new AssertionError("no direct buffer pool");
+    /** Bytes of tee buffers allocated and not yet freed in this JVM. */
+    private static long teeBytes() {
+        return TeeBuffers.allocatedBytes();
     }
 
     /** How many of this process's file descriptors refer to {@code path}, removed or not. */
@@ -98,16 +88,16 @@ class TeeFileCloseTest {
         for (boolean direct : new boolean[] {true, false}) {
             Path path = dir.resolve("q" + direct + ".tee");
             byte[] appended = random(MIB + 3000, 1);
-            long before = directBytes();
+            long before = teeBytes();
             TeeFile tee = new TeeFile(path, Runnable::run, direct);
             tee.append(ByteBuffer.wrap(appended));
-            long open = directBytes();
+            long open = teeBytes();
             assertThat(open - before).as("a buffer in use").isGreaterThanOrEqualTo(MIB);
             assertThat(descriptors(path))
                     .as("one channel, and the direct one the full buffer opened")
                     .isEqualTo(direct ? 2 : 1);
             tee.close();
-            assertThat(open - directBytes()).as("the buffer freed").isGreaterThan(FREED);
+            assertThat(open - teeBytes()).as("the buffer freed").isGreaterThan(FREED);
             assertThat(descriptors(path)).as("reads and writes closed").isZero();
             assertThat(Files.readAllBytes(path))
                     .as("the tail written without finish")
@@ -154,15 +144,15 @@ class TeeFileCloseTest {
     @Test
     void deleteFreesTheBuffersClosesAndRemovesTheFileWithoutFinish(@TempDir Path dir) throws Exception {
         Path path = dir.resolve("q.tee");
-        long before = directBytes();
+        long before = teeBytes();
         TeeFile tee = new TeeFile(path, Runnable::run, false);
         tee.append(ByteBuffer.wrap(random(MIB + 10, 2)));
-        long open = directBytes();
+        long open = teeBytes();
         assertThat(open - before).isGreaterThanOrEqualTo(MIB);
         tee.delete();
         assertThat(path).doesNotExist();
         assertThat(descriptors(path)).as("no descriptor of the removed file").isZero();
-        assertThat(open - directBytes()).isGreaterThan(FREED);
+        assertThat(open - teeBytes()).isGreaterThan(FREED);
     }
 
     /** A file over the 32 MiB step is cut down before it is removed; the cuts end with the file gone. */
@@ -228,10 +218,10 @@ class TeeFileCloseTest {
         assertThatThrownBy(() -> tee.append(ByteBuffer.wrap(new byte[3])))
                 .isInstanceOf(IOException.class)
                 .hasRootCauseInstanceOf(ClosedByInterruptException.class);
-        long open = directBytes();
+        long open = teeBytes();
         tee.close();
         assertThat(descriptors(path)).isZero();
-        assertThat(open - directBytes()).isGreaterThan(FREED);
+        assertThat(open - teeBytes()).isGreaterThan(FREED);
     }
 
     /** A write that fails while the writer goes on is reported by the next append and by finish; close still frees and closes all. */
@@ -257,9 +247,9 @@ class TeeFileCloseTest {
                 .as("the write's own failure, not one of writing the tail after it")
                 .isInstanceOf(IOException.class)
                 .hasRootCauseInstanceOf(ClosedByInterruptException.class);
-        long open = directBytes();
+        long open = teeBytes();
         assertThatThrownBy(tee::close).isInstanceOf(IOException.class);
-        assertThat(open - directBytes()).as("both buffers freed").isGreaterThan(MIB + FREED);
+        assertThat(open - teeBytes()).as("both buffers freed").isGreaterThan(MIB + FREED);
         assertThat(descriptors(path)).isZero();
         tee.delete();
         assertThat(path).doesNotExist();
@@ -350,7 +340,7 @@ class TeeFileCloseTest {
             byte[] megabyte = random(MIB, 7);
             tee.append(ByteBuffer.wrap(megabyte));
             tee.append(ByteBuffer.wrap(megabyte, 0, 10));
-            long open = directBytes();
+            long open = teeBytes();
             Thread[] deleter = new Thread[1];
             FutureTask<Boolean> delete = waiting("deleter", () -> {
                 deleter[0] = Thread.currentThread();
@@ -366,7 +356,7 @@ class TeeFileCloseTest {
                     .isTrue();
             assertThat(path).doesNotExist();
             assertThat(descriptors(path)).isZero();
-            assertThat(open - directBytes()).as("both buffers freed").isGreaterThan(MIB + FREED);
+            assertThat(open - teeBytes()).as("both buffers freed").isGreaterThan(MIB + FREED);
         } finally {
             io.runAll();
         }
