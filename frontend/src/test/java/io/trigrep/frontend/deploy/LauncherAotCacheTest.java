@@ -86,6 +86,9 @@ class LauncherAotCacheTest {
         assertThat(aotOptions(Map.of("TRIGREP_AOT", "0"), "backend", "--shard", "s"))
                 .isEmpty();
         assertThat(aotOptions(Map.of(), "search", "--backend", "h:1", "q")).isEmpty();
+        assertThat(aotOptions(Map.of("TRIGREP_CLASSPATH", dir + ":" + jar), "backend", "--shard", "s"))
+                .as("classes in a folder, which the cache cannot take")
+                .isEmpty();
         assertThat(caches)
                 .satisfiesAnyOf(
                         c -> assertThat(c).doesNotExist(), c -> assertThat(c).isEmptyDirectory());
