@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The launcher's ahead-of-time caches against none: ready time and the first queries of fresh
-# stacks (bench/ready.sh), rounds alternated in the same run.
+# The launcher's ahead-of-time caches against none, and the caches without the warm-up: ready time
+# and the first queries of fresh stacks (bench/ready.sh), rounds alternated in the same run.
 #
 #   bench/aot-vs-warmup.sh INDEX_DIR SELECTIVE HEAVY [RUNS]
 #
 # Removes the checkout's caches, records them with one stack (its stop writes them), then runs
-# RUNS rounds of one bench/ready.sh stack with TRIGREP_AOT=0 and one with the caches. Prints each
-# round's line of bench/ready.sh (backends ready, frontend after them, first selective, first heavy,
-# warm heavy; seconds) prefixed with "none" or "aot", then the medians of both.
+# RUNS rounds of three bench/ready.sh stacks: TRIGREP_AOT=0 ("none"), the caches ("aot"), the
+# caches and WARMUP_MS=0 ("aot-cold"). Prints each stack's line of bench/ready.sh (backends ready,
+# frontend after them, first selective, first heavy, warm heavy; seconds) prefixed with its label,
+# then the medians of each.
 set -euo pipefail
 index="$(cd "${1:?usage: bench/aot-vs-warmup.sh INDEX_DIR SELECTIVE HEAVY [RUNS]}" && pwd)"
 selective="${2:?selective query}"
@@ -29,10 +30,11 @@ round() { # LABEL [ENV...]: one stack, its line
 for ((r = 1; r <= runs; r++)); do
   round none TRIGREP_AOT=0 | tee -a "$lines"
   round aot | tee -a "$lines"
+  round aot-cold WARMUP_MS=0 | tee -a "$lines"
 done
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-for label in none aot; do
-  printf '%-5s ready %s s, frontend +%s s, first selective %s s, first heavy %s s, warm heavy %s s\n' "$label" \
+for label in none aot aot-cold; do
+  printf '%-8s ready %s s, frontend +%s s, first selective %s s, first heavy %s s, warm heavy %s s\n' "$label" \
     "$(awk -v l="$label" '$1 == l { print $2 }' "$lines" | median)" \
     "$(awk -v l="$label" '$1 == l { print $3 }' "$lines" | median)" \
     "$(awk -v l="$label" '$1 == l { print $4 }' "$lines" | median)" \
