@@ -153,6 +153,7 @@ public final class FanOut implements AutoCloseable {
         this.groups = List.copyOf(shards);
         this.generations = new ShardGenerations(groups.size());
         this.health = new ReplicaHealth(groups, tls, generations);
+        metrics.teeBuffers(TeeBuffers::allocatedBytes);
         List<String> names = shardNames();
         for (int i = 0; i < names.size(); i++) {
             int shard = i;

@@ -123,6 +123,18 @@ public final class FrontendMetrics {
     }
 
     /**
+     * Native memory the tees' buffers hold, pooled or in use: arenas' memory, which the JVM's
+     * direct-buffer figures do not count.
+     */
+    public void teeBuffers(LongSupplier bytes) {
+        Gauge.builder("trigrep.tee.buffers", bytes, b -> (double) b.getAsLong())
+                .baseUnit("bytes")
+                .description("Native memory of the tee buffers, pooled or in use")
+                .strongReference(true)
+                .register(registry);
+    }
+
+    /**
      * The newest generation the frontend knows of a backend's shard (its index's generation
      * number, or the build time in milliseconds of a shard without generations; 0 unknown).
      */

@@ -70,7 +70,7 @@ public final class TeeBuffers {
     }
 
     /** Bytes of tee buffers allocated and not yet freed in this JVM, by every pool. */
-    static long allocatedBytes() {
+    public static long allocatedBytes() {
         return ALLOCATED.get();
     }
 

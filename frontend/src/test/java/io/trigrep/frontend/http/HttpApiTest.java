@@ -435,6 +435,9 @@ class HttpApiTest {
         get("/api/v1/search?q=" + q("lua_State") + "&cache=false");
         assertThat(metric("trigrep_cache_misses_total")).isEqualTo(misses + 1);
         assertThat(metric("trigrep_store_used_bytes")).isPositive();
+        assertThat(metric("trigrep_tee_buffers_bytes"))
+                .as("the pool keeps a tee's buffer")
+                .isPositive();
     }
 
     @Test
