@@ -109,6 +109,24 @@ class LauncherAotCacheTest {
     }
 
     @Test
+    void anotherJdkRecordsACacheOfItsOwn() throws Exception {
+        Path first = Path.of(cacheOf(aotOptions(Map.of(), "backend", "--shard", "s")));
+        Files.write(first, new byte[] {42});
+        Files.writeString(jdk.resolve("release"), "JAVA_VERSION=\"25.0.2\"\n");
+
+        assertThat(cacheOf(aotOptions(Map.of(), "backend", "--shard", "s"))).isNotEqualTo(first.toString());
+    }
+
+    @Test
+    void aCacheFolderWithASpaceStaysOneOption() throws Exception {
+        Path spaced = dir.resolve("a b");
+        assertThat(aotOptions(Map.of("TRIGREP_AOT_DIR", spaced.toString()), "backend", "--shard", "s"))
+                .singleElement()
+                .asString()
+                .startsWith("-XX:AOTCacheOutput=" + spaced + "/backend-");
+    }
+
+    @Test
     void whileOneProcessRecordsTheOthersStartWithout() throws Exception {
         Path cache = Path.of(cacheOf(aotOptions(Map.of(), "backend", "--shard", "s")));
         Process holder = new ProcessBuilder("flock", cache + ".lock", "sh", "-c", "echo held; sleep 60")
