@@ -11,8 +11,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A read-only file mapped whole and seen as buffers of chunks, so that files beyond the 2 GiB of
- * one buffer work. Chunks overlap by {@code maxSpan} bytes: any span of at most that length lies
+ * A read-only file mapped whole and seen as buffers of chunks, so that files larger than one
+ * {@code ByteBuffer} can address work. Chunks overlap by {@code maxSpan} bytes: any span of at most that length lies
  * inside one chunk and is returned as one buffer, without copying. Every access is bounds-checked
  * here, and a bad offset is a {@link CorruptIndexException} naming the file. The mapping belongs
  * to a shared arena, so {@link #close} releases it at once.
@@ -51,7 +51,7 @@ public final class MappedFile implements Closeable {
             int count = (int) Math.max(1, (size + chunk - 1) / chunk);
             ByteBuffer[] maps = new ByteBuffer[count];
             for (int i = 0; i < count; i++) {
-                long start = Math.min(i * chunk, size);
+                long start = i * chunk;
                 long length = Math.min(size - start, chunk + maxSpan);
                 maps[i] = file.asSlice(start, length).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
             }
