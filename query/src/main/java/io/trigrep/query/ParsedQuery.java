@@ -19,6 +19,7 @@ import java.util.List;
  * @param operands        a boolean query's operands, in order of appearance; empty otherwise
  * @param condition       a boolean query's condition over its operands; null otherwise
  * @param symbol          a symbol query's name regex ({@code sym:REGEX}); null otherwise
+ * @param count           the results to keep at most ({@code count:N}); 0 when the query sets none
  */
 public record ParsedQuery(
         String raw,
@@ -29,7 +30,8 @@ public record ParsedQuery(
         List<Filter> filters,
         List<Operand> operands,
         Condition condition,
-        Operand symbol) {
+        Operand symbol,
+        int count) {
     public enum Kind {
         PACKAGE,
         PATH,
@@ -56,6 +58,23 @@ public record ParsedQuery(
     public ParsedQuery {
         filters = List.copyOf(filters);
         operands = List.copyOf(operands);
+        if (count < 0) {
+            throw new IllegalArgumentException("count must be >= 0, got " + count);
+        }
+    }
+
+    /** A query without {@code count:}, of any form. */
+    public ParsedQuery(
+            String raw,
+            String pattern,
+            int patternOffset,
+            boolean literal,
+            boolean caseInsensitive,
+            List<Filter> filters,
+            List<Operand> operands,
+            Condition condition,
+            Operand symbol) {
+        this(raw, pattern, patternOffset, literal, caseInsensitive, filters, operands, condition, symbol, 0);
     }
 
     /** A query of one pattern, as Debian Code Search has them. */
@@ -66,7 +85,13 @@ public record ParsedQuery(
             boolean literal,
             boolean caseInsensitive,
             List<Filter> filters) {
-        this(raw, pattern, patternOffset, literal, caseInsensitive, filters, List.of(), null, null);
+        this(raw, pattern, patternOffset, literal, caseInsensitive, filters, List.of(), null, null, 0);
+    }
+
+    /** This query keeping at most {@code count} results (0: as many as the server allows). */
+    public ParsedQuery withCount(int count) {
+        return new ParsedQuery(
+                raw, pattern, patternOffset, literal, caseInsensitive, filters, operands, condition, symbol, count);
     }
 
     /** Whether this is a boolean query. */

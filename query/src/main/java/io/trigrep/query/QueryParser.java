@@ -8,7 +8,8 @@ import java.util.Locale;
  * Reads Debian Code Search's query language. Whitespace-separated terms of the form
  * {@code package:X}, {@code -package:X}, {@code pkg:X}, {@code path:X}, {@code -path:X},
  * {@code file:X}, {@code -file:X}, {@code filetype:X}, {@code -filetype:X}, {@code lang:X} and
- * {@code case:yes|no} are filters, anywhere in the query; every other term is part of the
+ * {@code case:yes|no} are filters, anywhere in the query, and {@code count:N} keeps the first N
+ * results (as a server's cap does, in the same order); every other term is part of the
  * pattern, joined by single spaces. {@code sym:REGEX} alone (with filters or none) asks for the
  * definitions whose names match. Three forms go beyond it: a regex query with {@code AND},
  * {@code OR} or {@code NOT} as a term of its own is boolean ({@link ConditionParser}); so is a
@@ -24,6 +25,12 @@ public final class QueryParser {
     private QueryParser() {}
 
     public static ParsedQuery parse(String raw, boolean literal) throws QueryException {
+        int[] count = {0};
+        return parse(raw, literal, count).withCount(count[0]);
+    }
+
+    /** The query without its {@code count:}, which goes to {@code count[0]} (0 when none). */
+    private static ParsedQuery parse(String raw, boolean literal, int[] count) throws QueryException {
         if (raw == null) {
             throw new QueryException("empty query", 0);
         }
@@ -82,6 +89,13 @@ public final class QueryParser {
                 }
                 symbols++;
                 terms.add(new ConditionParser.Term(term, start));
+            } else if (key.equals("count")) {
+                if (negated || count[0] != 0) {
+                    throw new QueryException(
+                            negated ? "-count: is not supported: count:N keeps N results" : "count: given twice",
+                            start + 1);
+                }
+                count[0] = count(value, start + 1);
             } else if (key.equals("case") && !negated) {
                 switch (value.toLowerCase(Locale.ROOT)) {
                     case "no" -> caseInsensitive = true;
@@ -135,6 +149,22 @@ public final class QueryParser {
         // A pattern without regex metacharacters is a literal: the fast path handles it.
         boolean plain = literal || !hasMetacharacters(text);
         return new ParsedQuery(raw, text, patternOffset, plain, caseInsensitive, filters);
+    }
+
+    /** A {@code count:} value: a whole number of results, at least 1. */
+    private static int count(String value, int position) throws QueryException {
+        long n = value.isEmpty() ? -1 : 0;
+        for (int i = 0; i < value.length() && n >= 0 && n <= Integer.MAX_VALUE; i++) {
+            char c = value.charAt(i);
+            n = c >= '0' && c <= '9' ? n * 10 + (c - '0') : -1;
+        }
+        if (n < 1 || n > Integer.MAX_VALUE) {
+            throw new QueryException(
+                    "count: takes the number of results to keep, a whole number from 1 to " + Integer.MAX_VALUE
+                            + ", got '" + value + "'",
+                    position);
+        }
+        return (int) n;
     }
 
     /** The terms' texts joined by single spaces. */

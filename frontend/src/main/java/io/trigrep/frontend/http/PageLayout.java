@@ -146,6 +146,8 @@ final class PageLayout {
                                 + " <code>( )</code>; side by side means AND (<code>sym:^adler32 BASE</code>). Its lines are the"
                                 + " definitions', marked as for <code>sym:</code> alone</dd>")
                 .raw(
+                        "<dt><code>main count:100</code></dt><dd>the first 100 results only, at once when there are many</dd>")
+                .raw(
                         "<dt>literal</dt><dd>tick it to search the text as typed, metacharacters and all (AND, OR and NOT too)</dd></dl>")
                 .raw("<h2>Examples</h2><ul class=\"examples\">");
         for (String example : List.of(

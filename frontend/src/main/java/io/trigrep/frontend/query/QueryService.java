@@ -126,7 +126,12 @@ public final class QueryService {
             Admission.Ticket ticket = admission.admit(client, compiled.fullScan());
             QueryRun run;
             try {
-                run = fanOut.search(text, literal, CONTEXT_LINES, DEADLINE, caps);
+                run = fanOut.search(
+                        text,
+                        literal,
+                        CONTEXT_LINES,
+                        DEADLINE,
+                        caps(compiled.query().count()));
             } catch (IOException | RuntimeException e) {
                 ticket.release();
                 throw e;
@@ -135,6 +140,11 @@ public final class QueryService {
             return run;
         });
         return new Opened(entry, !started[0] && entry.run().completion().isDone());
+    }
+
+    /** The caps of a query with {@code count:N} (0: none): the server's, the results' lowered to N. */
+    QueryCaps caps(int count) {
+        return count > 0 && count < caps.maxResults() ? new QueryCaps(count, caps.maxBytes()) : caps;
     }
 
     /** Gives back an entry from {@link #start}: the run may be evicted once no one reads it. */

@@ -163,4 +163,58 @@ class Issue15CappedQueryTest {
                 .contains("id=\"capped\"")
                 .contains(cap.equals("results") ? "the cap of 3,000 results" : "of results per query");
     }
+
+    /**
+     * {@code count:N} is a cap of the query's own: below the server's it keeps the first N results
+     * of the same order (a subset of the server-capped answer), says so, and is a query of its
+     * own in the cache; above the server's, the server's cap holds.
+     */
+    @org.junit.jupiter.api.Test
+    void countKeepsTheFirstResultsAndSaysSo() throws Exception {
+        String pattern = URLEncoder.encode("[a-z]+\\(", StandardCharsets.UTF_8);
+        String counted = URLEncoder.encode("[a-z]+\\( count:50", StandardCharsets.UTF_8);
+        JsonNode capped = fresh(resultsCapped, "/api/v1/search?q=" + pattern + "&per_page=100");
+        JsonNode first = fresh(resultsCapped, "/api/v1/search?q=" + counted + "&per_page=100");
+        assertThat(first.get("total_results").asInt()).isEqualTo(50);
+        assertThat(first.get("capped").get("reason").asText()).isEqualTo("results");
+        assertThat(first.get("capped").get("limit").asLong()).isEqualTo(50);
+        assertThat(fresh(resultsCapped, "/api/v1/search?q=" + counted + "&per_page=100"))
+                .isEqualTo(first);
+        java.util.Set<String> all = new java.util.HashSet<>();
+        for (int page = 0; page < capped.get("pages").asInt(); page++) {
+            JsonNode answer = page == 0
+                    ? capped
+                    : fresh(resultsCapped, "/api/v1/search?q=" + pattern + "&per_page=100&page=" + page);
+            for (JsonNode r : answer.get("results")) {
+                all.add(r.get("package").asText() + "/" + r.get("path").asText() + ":"
+                        + r.get("line").asInt());
+            }
+        }
+        assertThat(all).hasSize(MAX_RESULTS);
+        for (JsonNode r : first.get("results")) {
+            assertThat(all)
+                    .contains(r.get("package").asText() + "/" + r.get("path").asText() + ":"
+                            + r.get("line").asInt());
+        }
+        // Cached, each text is its own query.
+        JsonNode plainCached = JSON.readTree(http.send(
+                        HttpRequest.newBuilder(URI.create(resultsCapped + "/api/v1/search?q=" + pattern))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body());
+        assertThat(plainCached.get("total_results").asInt()).isEqualTo(MAX_RESULTS);
+
+        JsonNode above = fresh(
+                resultsCapped,
+                "/api/v1/search?q=" + URLEncoder.encode("[a-z]+\\( count:10000", StandardCharsets.UTF_8));
+        assertThat(above.get("capped").get("limit").asLong()).isEqualTo(MAX_RESULTS);
+
+        HttpResponse<String> bad = http.send(
+                HttpRequest.newBuilder(URI.create(resultsCapped + "/api/v1/search?q="
+                                + URLEncoder.encode("[a-z]+\\( count:lots", StandardCharsets.UTF_8)))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("count: takes the number of results to keep");
+    }
 }

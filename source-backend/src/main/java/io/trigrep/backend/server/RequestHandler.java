@@ -157,7 +157,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         }
         SearchSpec spec = new SearchSpec(
                 compiled,
-                maxResults(request),
+                maxResults(request, compiled.query().count()),
                 deadlineNanos(request),
                 Math.min(request.getContextLines(), config.maxContextLines()),
                 request.getFileResults());
@@ -185,10 +185,12 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
         // the first results in doc-id (static rank) order, then line order: its tasks' results
         // leave in that order and are cut at the cap as one task's would be, so what falls under
         // the cap never depends on how threads raced, and a capped answer is the same on every
-        // run. Without a cap (./trigrep search) results leave as they are found.
-        Parallelism parallelism = request.getMaxResults() != 0
-                ? Parallelism.inOrder(config.threads())
-                : Parallelism.unordered(config.threads());
+        // run; so does a query's own count:N. Without either (./trigrep search) results leave as
+        // they are found.
+        Parallelism parallelism =
+                request.getMaxResults() != 0 || compiled.query().count() > 0
+                        ? Parallelism.inOrder(config.threads())
+                        : Parallelism.unordered(config.threads());
         try {
             execution = new SearchExecution(
                     live,
@@ -250,9 +252,11 @@ final class RequestHandler extends ChannelInboundHandlerAdapter implements Frame
                 filters);
     }
 
-    private int maxResults(SearchRequest.Reader request) {
+    /** The results to send at most: the request's cap, the query's {@code count:} and the backend's own, the least. */
+    private int maxResults(SearchRequest.Reader request, int count) {
         long asked = Integer.toUnsignedLong(request.getMaxResults());
-        return (int) (asked == 0 ? config.maxResults() : Math.min(asked, config.maxResults()));
+        long limit = asked == 0 ? config.maxResults() : Math.min(asked, config.maxResults());
+        return (int) (count > 0 ? Math.min(limit, count) : limit);
     }
 
     private long deadlineNanos(SearchRequest.Reader request) {

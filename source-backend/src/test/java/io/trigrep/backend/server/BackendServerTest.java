@@ -229,6 +229,16 @@ class BackendServerTest {
                         .isZero());
     }
 
+    /** A query's count:N caps what the backend sends as a request's cap does; the lower of both holds. */
+    @Test
+    void countInTheQueryTruncatesExactly() throws Exception {
+        Summary alone = run(address, search("match count:700", 0, 0));
+        assertThat(alone.results()).isEqualTo(700);
+        assertThat(alone.truncation()).isEqualTo(Done.Truncation.MAX_RESULTS);
+        assertThat(run(address, search("match count:700", 300, 0)).results()).isEqualTo(300);
+        assertThat(run(address, search("match count:300", 700, 0)).results()).isEqualTo(300);
+    }
+
     @Test
     void maxResultsTruncatesExactly() throws Exception {
         Summary s = run(address, search("match", 1000, 0));
