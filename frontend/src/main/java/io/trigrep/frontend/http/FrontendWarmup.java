@@ -18,22 +18,27 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
+import java.util.stream.Stream;
 
 /**
  * A frontend's warm-up: a fixed list of requests, one of each kind a user sends (the query classes
  * of {@link #QUERIES}, a second page, the grouped view, the HTML page), replayed {@link #ROUNDS}
  * times through the frontend's own HTTP port, or until the budget is spent; and in each round one
- * result-heavy search through the fan-out with a small cap ({@link #HEAVY_CAPS}), which no HTTP
- * parameter can ask for. Every search is fresh ({@code cache=false}) and admitted as a user's is.
+ * result-heavy search through the fan-out with a small cap ({@link #HEAVY_CAPS}). Every query
+ * keeps {@link #COUNT} results ({@code count:}), so a round costs about the same on any corpus, and
+ * is fresh ({@code cache=false}) and admitted as a user's is.
  */
 final class FrontendWarmup {
-    static final List<String> QUERIES = List.of(
-            "main", // selective literal
-            "[a-z]+_init\\s*\\(", // regex
-            "(?i)copyright", // case-insensitive
-            "malloc\\( AND NOT free\\(", // boolean
-            "sym:^main$", // definitions
-            "path:\\.h$"); // file names
+    static final int COUNT = 50;
+    static final List<String> QUERIES = Stream.of(
+                    "main", // selective literal
+                    "[a-z]+_init\\s*\\(", // regex
+                    "(?i)copyright", // case-insensitive
+                    "malloc\\( AND NOT free\\(", // boolean
+                    "sym:^main$", // definitions
+                    "path:\\.h$") // file names
+            .map(q -> q + " count:" + COUNT)
+            .toList();
 
     static final String HEAVY = "re";
     static final QueryCaps HEAVY_CAPS = new QueryCaps(2_000, 16L << 20);

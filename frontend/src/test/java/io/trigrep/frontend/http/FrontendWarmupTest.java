@@ -101,6 +101,16 @@ class FrontendWarmupTest {
         }
     }
 
+    /** Every search of the list keeps a few results, so that a round costs about the same on any corpus. */
+    @Test
+    void everyQueryIsCountedSoARoundFitsOnAnyCorpus() throws Exception {
+        for (String query : FrontendWarmup.QUERIES) {
+            assertThat(io.trigrep.query.QueryParser.parse(query, false).count())
+                    .as(query)
+                    .isEqualTo(FrontendWarmup.COUNT);
+        }
+    }
+
     @Test
     void warmingStopsAtItsBudget() throws Exception {
         Path data = dir.resolve("data");
