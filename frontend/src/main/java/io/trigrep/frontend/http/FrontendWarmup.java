@@ -24,9 +24,10 @@ import java.util.stream.Stream;
  * A frontend's warm-up: a fixed list of requests, one of each kind a user sends (the query classes
  * of {@link #QUERIES}, a second page, the grouped view, the HTML page), replayed {@link #ROUNDS}
  * times through the frontend's own HTTP port, or until the budget is spent; and in each round one
- * result-heavy search through the fan-out with a small cap ({@link #HEAVY_CAPS}). Every query
- * keeps {@link #COUNT} results ({@code count:}), so a round costs about the same on any corpus, and
- * is fresh ({@code cache=false}) and admitted as a user's is.
+ * result-heavy search through the fan-out ({@link #HEAVY_CAPS}: as many results as a heavy user
+ * query has, within the budget). Every query keeps {@link #COUNT} results ({@code count:}), so a
+ * round costs about the same on any corpus, and is fresh ({@code cache=false}) and admitted as a
+ * user's is.
  */
 final class FrontendWarmup {
     static final int COUNT = 50;
@@ -41,7 +42,7 @@ final class FrontendWarmup {
             .toList();
 
     static final String HEAVY = "re";
-    static final QueryCaps HEAVY_CAPS = new QueryCaps(2_000, 16L << 20);
+    static final QueryCaps HEAVY_CAPS = new QueryCaps(200_000, 64L << 20);
     static final int ROUNDS = 10;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 

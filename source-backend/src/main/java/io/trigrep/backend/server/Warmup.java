@@ -14,8 +14,11 @@ import org.capnproto.MessageBuilder;
 /**
  * A backend's warm-up: a fixed list of query shapes, one of each class a user sends, replayed
  * {@link #ROUNDS} times through the backend's own port (decoder, planner, kernels, encoder), or
- * until the budget is spent. Every shape is capped, so the warm-up holds no more memory than one
- * small user query; a refused shape (a shard without symbols refuses {@code sym:}) is counted,
+ * until the budget is spent. Every shape is capped and streamed as a user's search is, so the
+ * warm-up holds no more memory than one user query. The result-heavy shape streams as many results
+ * as a heavy user query does (a small stream leaves the code of large ones cold), and the budget,
+ * its deadline, ends it sooner on a slow machine; it comes last, after one of each other class.
+ * A refused shape (a shard without symbols refuses {@code sym:}) is counted,
  * not fatal. The shapes need no word of the shard: a shape that finds nothing still runs the code
  * it names.
  */
@@ -30,7 +33,7 @@ final class Warmup {
             new Shape("malloc\\( AND NOT free\\(", false, 50), // boolean
             new Shape("sym:^main$", false, 50), // definitions
             new Shape("path:\\.h$", false, 50), // file names
-            new Shape("re", true, 2_000)); // a result-heavy stream, small cap
+            new Shape("re", true, 200_000)); // a result-heavy stream
 
     static final int ROUNDS = 20;
 
