@@ -5,8 +5,9 @@
 #
 # Each of RUNS (default 5) rounds starts one backend per shard of INDEX_DIR and a frontend, all
 # at once, and times from the start until each backend's /readyz and then the frontend's answer
-# 200. Then, over HTTP with the cache off, it asks SELECTIVE (a selective identifier) once, HEAVY
-# (a result-heavy query) once, and HEAVY three more times: the first asks against the warm ones.
+# 200. Then, over HTTP with the cache off, it asks SELECTIVE (a selective identifier) once and
+# HEAVY (a result-heavy query) six times: the first ask against the warm time, the median of the
+# 4th to 6th (the 2nd and 3rd still run code the JIT is compiling).
 # Prints one line per round, then the medians: the slowest backend's ready time, the frontend's
 # lag behind it, the first SELECTIVE, the first HEAVY against the median of its warm asks.
 # COLD=1 (as root) drops the page cache before each round. WARMUP_MS sets --warmup-ms of every
@@ -77,7 +78,8 @@ for ((r = 1; r <= runs; r++)); do
   done
   first_selective=$(ask "$url" "$selective")
   first_heavy=$(ask "$url" "$heavy")
-  warm=$(for _ in 1 2 3; do ask "$url" "$heavy"; echo; done | median)
+  for _ in 2 3; do ask "$url" "$heavy" > /dev/null; done
+  warm=$(for _ in 4 5 6; do ask "$url" "$heavy"; echo; done | median)
   stop
   printf '%-4s %9.2f %9.2f %11.4f %9.4f %9.4f\n' "$r" "$backends_ready" \
     "$(echo "$frontend_ready - $backends_ready" | bc)" "$first_selective" "$first_heavy" "$warm" | tee -a "$work/rows" >&2
