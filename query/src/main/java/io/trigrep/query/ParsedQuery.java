@@ -63,20 +63,6 @@ public record ParsedQuery(
         }
     }
 
-    /** A query without {@code count:}, of any form. */
-    public ParsedQuery(
-            String raw,
-            String pattern,
-            int patternOffset,
-            boolean literal,
-            boolean caseInsensitive,
-            List<Filter> filters,
-            List<Operand> operands,
-            Condition condition,
-            Operand symbol) {
-        this(raw, pattern, patternOffset, literal, caseInsensitive, filters, operands, condition, symbol, 0);
-    }
-
     /** A query of one pattern, as Debian Code Search has them. */
     public ParsedQuery(
             String raw,
@@ -86,12 +72,6 @@ public record ParsedQuery(
             boolean caseInsensitive,
             List<Filter> filters) {
         this(raw, pattern, patternOffset, literal, caseInsensitive, filters, List.of(), null, null, 0);
-    }
-
-    /** This query keeping at most {@code count} results (0: as many as the server allows). */
-    public ParsedQuery withCount(int count) {
-        return new ParsedQuery(
-                raw, pattern, patternOffset, literal, caseInsensitive, filters, operands, condition, symbol, count);
     }
 
     /** Whether this is a boolean query. */

@@ -25,12 +25,6 @@ public final class QueryParser {
     private QueryParser() {}
 
     public static ParsedQuery parse(String raw, boolean literal) throws QueryException {
-        int[] count = {0};
-        return parse(raw, literal, count).withCount(count[0]);
-    }
-
-    /** The query without its {@code count:}, which goes to {@code count[0]} (0 when none). */
-    private static ParsedQuery parse(String raw, boolean literal, int[] count) throws QueryException {
         if (raw == null) {
             throw new QueryException("empty query", 0);
         }
@@ -46,6 +40,7 @@ public final class QueryParser {
         StringBuilder pattern = new StringBuilder();
         int patternOffset = -1;
         boolean caseInsensitive = false;
+        int count = 0;
         int i = 0;
         while (i < raw.length()) {
             while (i < raw.length() && Character.isWhitespace(raw.charAt(i))) {
@@ -90,12 +85,12 @@ public final class QueryParser {
                 symbols++;
                 terms.add(new ConditionParser.Term(term, start));
             } else if (key.equals("count")) {
-                if (negated || count[0] != 0) {
+                if (negated || count != 0) {
                     throw new QueryException(
                             negated ? "-count: is not supported: count:N keeps N results" : "count: given twice",
                             start + 1);
                 }
-                count[0] = count(value, start + 1);
+                count = countOf(value, start + 1);
             } else if (key.equals("case") && !negated) {
                 switch (value.toLowerCase(Locale.ROOT)) {
                     case "no" -> caseInsensitive = true;
@@ -114,7 +109,7 @@ public final class QueryParser {
         }
         String text = pattern.toString();
         if (symbols == 1 && text.isEmpty()) {
-            return new ParsedQuery(raw, "", -1, false, caseInsensitive, filters, List.of(), null, symbol);
+            return new ParsedQuery(raw, "", -1, false, caseInsensitive, filters, List.of(), null, symbol, count);
         }
         if (symbols > 0 || (!literal && ConditionParser.isBoolean(terms))) {
             // A literal query's pattern is verbatim, operator words and all: one operand beside the sym: ones.
@@ -130,7 +125,8 @@ public final class QueryParser {
                     filters,
                     parsed.operands(),
                     parsed.condition(),
-                    null);
+                    null,
+                    count);
         }
         if (text.isEmpty()) {
             if (filters.isEmpty()) {
@@ -141,18 +137,18 @@ public final class QueryParser {
                         "the query has filters but nothing to search for: add a pattern, or a path: to list files by name",
                         0);
             }
-            return new ParsedQuery(raw, "", -1, literal, caseInsensitive, filters);
+            return new ParsedQuery(raw, "", -1, literal, caseInsensitive, filters, List.of(), null, null, count);
         }
         if (!literal && text.startsWith("(?i)")) {
             caseInsensitive = true;
         }
         // A pattern without regex metacharacters is a literal: the fast path handles it.
         boolean plain = literal || !hasMetacharacters(text);
-        return new ParsedQuery(raw, text, patternOffset, plain, caseInsensitive, filters);
+        return new ParsedQuery(raw, text, patternOffset, plain, caseInsensitive, filters, List.of(), null, null, count);
     }
 
     /** A {@code count:} value: a whole number of results, at least 1. */
-    private static int count(String value, int position) throws QueryException {
+    private static int countOf(String value, int position) throws QueryException {
         long n = value.isEmpty() ? -1 : 0;
         for (int i = 0; i < value.length() && n >= 0 && n <= Integer.MAX_VALUE; i++) {
             char c = value.charAt(i);
