@@ -5,6 +5,8 @@ import io.trigrep.frontend.fanout.ShardStatus;
 import io.trigrep.frontend.query.QueryService;
 import io.trigrep.frontend.query.StoredResult;
 import io.trigrep.frontend.store.ResultIndex;
+import io.trigrep.query.QueryException;
+import io.trigrep.query.QueryParser;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
@@ -124,6 +126,15 @@ final class ResultPages {
         return layout.foot(h);
     }
 
+    /** The query's own {@code count:}, 0 when it has none. */
+    private static long ownCount(UiQuery q) {
+        try {
+            return QueryParser.parse(q.query(), q.literal()).count();
+        } catch (QueryException e) {
+            return 0; // it ran, so it parsed; a page is no place to fail over it
+        }
+    }
+
     private static void summary(Html h, UiQuery q, QueryRun run, int total) {
         int packages = 0;
         for (int c : run.index().packageCounts()) {
@@ -142,7 +153,16 @@ final class ResultPages {
                 .raw(String.format(Locale.ROOT, " · %.2f s", run.elapsedNanos() / 1e9))
                 .raw("</p>");
         QueryRun.Capped capped = run.capped();
-        if (capped != null) {
+        if (capped != null && capped.reason().equals("results") && capped.limit() == ownCount(q)) {
+            h.raw(
+                            "<div class=\"notice capped\" role=\"status\" id=\"capped\"><p>This query has more results than shown:"
+                                    + " it keeps its first ")
+                    .count(capped.limit())
+                    .raw(" (<code>count:")
+                    .raw(Long.toString(capped.limit()))
+                    .raw(
+                            "</code>), each shard's first in index order. Raise or drop its <code>count:</code> to see more.</p></div>");
+        } else if (capped != null) {
             h.raw(
                     "<div class=\"notice capped\" role=\"status\" id=\"capped\"><p>This query has more results than shown: it stopped at ");
             if (capped.reason().equals("results")) {

@@ -204,6 +204,13 @@ class Issue15CappedQueryTest {
                 .body());
         assertThat(plainCached.get("total_results").asInt()).isEqualTo(MAX_RESULTS);
 
+        String page = http.send(
+                        HttpRequest.newBuilder(URI.create(resultsCapped + "/search?q=" + counted))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+        assertThat(page).contains("id=\"capped\"").contains("keeps its first 50 (<code>count:50</code>)");
+
         JsonNode above = fresh(
                 resultsCapped,
                 "/api/v1/search?q=" + URLEncoder.encode("[a-z]+\\( count:10000", StandardCharsets.UTF_8));
