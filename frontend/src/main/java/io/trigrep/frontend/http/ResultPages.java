@@ -153,15 +153,16 @@ final class ResultPages {
                 .raw(String.format(Locale.ROOT, " · %.2f s", run.elapsedNanos() / 1e9))
                 .raw("</p>");
         QueryRun.Capped capped = run.capped();
-        if (capped != null && capped.reason().equals("results") && capped.limit() == ownCount(q)) {
+        long own = capped != null && capped.reason().equals("results") ? ownCount(q) : 0;
+        // The caps of count:N: N, but one result per shard at least.
+        if (own > 0 && capped.limit() == Math.max(own, run.statuses().size())) {
             h.raw(
                             "<div class=\"notice capped\" role=\"status\" id=\"capped\"><p>This query has more results than shown:"
                                     + " it keeps its first ")
                     .count(capped.limit())
-                    .raw(" (<code>count:")
-                    .raw(Long.toString(capped.limit()))
                     .raw(
-                            "</code>), each shard's first in index order. Raise or drop its <code>count:</code> to see more.</p></div>");
+                            ", as its <code>count:</code> asks (one per shard at least), each shard's first in index order."
+                                    + " Raise or drop its <code>count:</code> to see more.</p></div>");
         } else if (capped != null) {
             h.raw(
                     "<div class=\"notice capped\" role=\"status\" id=\"capped\"><p>This query has more results than shown: it stopped at ");

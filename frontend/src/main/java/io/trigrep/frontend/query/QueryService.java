@@ -142,9 +142,14 @@ public final class QueryService {
         return new Opened(entry, !started[0] && entry.run().completion().isDone());
     }
 
-    /** The caps of a query with {@code count:N} (0: none): the server's, the results' lowered to N. */
+    /**
+     * The caps of a query with {@code count:N} (0: none): the server's, the results' lowered to N,
+     * but not below one per shard, since each shard is asked for its part and a part of none would
+     * ask for the backend's own cap.
+     */
     QueryCaps caps(int count) {
-        return count > 0 && count < caps.maxResults() ? new QueryCaps(count, caps.maxBytes()) : caps;
+        int least = Math.max(count, fanOut.shardNames().size());
+        return count > 0 && least < caps.maxResults() ? new QueryCaps(least, caps.maxBytes()) : caps;
     }
 
     /** Gives back an entry from {@link #start}: the run may be evicted once no one reads it. */

@@ -209,7 +209,13 @@ class Issue15CappedQueryTest {
                                 .build(),
                         HttpResponse.BodyHandlers.ofString())
                 .body();
-        assertThat(page).contains("id=\"capped\"").contains("keeps its first 50 (<code>count:50</code>)");
+        assertThat(page).contains("id=\"capped\"").contains("keeps its first 50, as its <code>count:</code> asks");
+
+        // Each of the 3 shards keeps at least one result: count:1 keeps 3, and says so.
+        JsonNode one = fresh(
+                resultsCapped, "/api/v1/search?q=" + URLEncoder.encode("[a-z]+\\( count:1", StandardCharsets.UTF_8));
+        assertThat(one.get("total_results").asInt()).isEqualTo(3);
+        assertThat(one.get("capped").get("limit").asLong()).isEqualTo(3);
 
         JsonNode above = fresh(
                 resultsCapped,
