@@ -8,10 +8,13 @@ package io.trigrep.frontend.fanout;
  * results reach its part of the bytes. What a capped answer holds so depends on the query and the
  * index only, never on how the backends' streams interleaved: the same pages, byte for byte.
  *
- * @param maxResults results per query at most ({@code --max-query-results})
+ * @param maxResults results per query at most ({@code --max-query-results}, or the query's own
+ *                   {@code count:N} when lower)
  * @param maxBytes   bytes of result frames per query at most ({@code --max-query-bytes})
+ * @param counted    whether {@code maxResults} is the query's own {@code count:}, which an answer
+ *                   cut there names as its reason
  */
-public record QueryCaps(int maxResults, long maxBytes) {
+public record QueryCaps(int maxResults, long maxBytes, boolean counted) {
     public static final int DEFAULT_MAX_RESULTS = 1_000_000;
     /**
      * The default byte cap is this fraction of the cache's budget: four capped queries fit in the
@@ -26,6 +29,16 @@ public record QueryCaps(int maxResults, long maxBytes) {
             throw new IllegalArgumentException(
                     "query caps must be >= 1, got " + maxResults + " results and " + maxBytes + " bytes");
         }
+    }
+
+    /** The server's caps. */
+    public QueryCaps(int maxResults, long maxBytes) {
+        this(maxResults, maxBytes, false);
+    }
+
+    /** Why an answer cut at {@link #maxResults} was cut: {@code count} or {@code results}. */
+    String resultsReason() {
+        return counted ? "count" : "results";
     }
 
     /** The defaults for a cache of {@code cacheBytes}: 1,000,000 results and a quarter of the cache. */

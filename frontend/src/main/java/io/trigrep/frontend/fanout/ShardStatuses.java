@@ -64,7 +64,7 @@ final class ShardStatuses {
         String reason = d.getTruncation() == Done.Truncation.NONE ? null : "truncated: " + d.getTruncation();
         cutByDeadline |= d.getTruncation() == Done.Truncation.DEADLINE;
         if (d.getTruncation() == Done.Truncation.MAX_RESULTS) {
-            capped[shard] = new Capped("results", caps.maxResults());
+            capped[shard] = new Capped(caps.resultsReason(), caps.maxResults());
         }
         statuses[shard] = new ShardStatus(
                 statuses[shard].shard(),

@@ -5,8 +5,6 @@ import io.trigrep.frontend.fanout.ShardStatus;
 import io.trigrep.frontend.query.QueryService;
 import io.trigrep.frontend.query.StoredResult;
 import io.trigrep.frontend.store.ResultIndex;
-import io.trigrep.query.QueryException;
-import io.trigrep.query.QueryParser;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
@@ -126,15 +124,6 @@ final class ResultPages {
         return layout.foot(h);
     }
 
-    /** The query's own {@code count:}, 0 when it has none. */
-    private static long ownCount(UiQuery q) {
-        try {
-            return QueryParser.parse(q.query(), q.literal()).count();
-        } catch (QueryException e) {
-            return 0; // it ran, so it parsed; a page is no place to fail over it
-        }
-    }
-
     private static void summary(Html h, UiQuery q, QueryRun run, int total) {
         int packages = 0;
         for (int c : run.index().packageCounts()) {
@@ -153,9 +142,7 @@ final class ResultPages {
                 .raw(String.format(Locale.ROOT, " · %.2f s", run.elapsedNanos() / 1e9))
                 .raw("</p>");
         QueryRun.Capped capped = run.capped();
-        long own = capped != null && capped.reason().equals("results") ? ownCount(q) : 0;
-        // The caps of count:N: N, but one result per shard at least.
-        if (own > 0 && capped.limit() == Math.max(own, run.statuses().size())) {
+        if (capped != null && capped.reason().equals("count")) {
             h.raw(
                             "<div class=\"notice capped\" role=\"status\" id=\"capped\"><p>This query has more results than shown:"
                                     + " it keeps its first ")

@@ -149,7 +149,7 @@ public final class QueryService {
      */
     QueryCaps caps(int count) {
         int least = Math.max(count, fanOut.shardNames().size());
-        return count > 0 && least < caps.maxResults() ? new QueryCaps(least, caps.maxBytes()) : caps;
+        return count > 0 && least < caps.maxResults() ? new QueryCaps(least, caps.maxBytes(), true) : caps;
     }
 
     /** Gives back an entry from {@link #start}: the run may be evicted once no one reads it. */

@@ -176,7 +176,7 @@ class Issue15CappedQueryTest {
         JsonNode capped = fresh(resultsCapped, "/api/v1/search?q=" + pattern + "&per_page=100");
         JsonNode first = fresh(resultsCapped, "/api/v1/search?q=" + counted + "&per_page=100");
         assertThat(first.get("total_results").asInt()).isEqualTo(50);
-        assertThat(first.get("capped").get("reason").asText()).isEqualTo("results");
+        assertThat(first.get("capped").get("reason").asText()).isEqualTo("count");
         assertThat(first.get("capped").get("limit").asLong()).isEqualTo(50);
         assertThat(fresh(resultsCapped, "/api/v1/search?q=" + counted + "&per_page=100"))
                 .isEqualTo(first);
@@ -215,11 +215,13 @@ class Issue15CappedQueryTest {
         JsonNode one = fresh(
                 resultsCapped, "/api/v1/search?q=" + URLEncoder.encode("[a-z]+\\( count:1", StandardCharsets.UTF_8));
         assertThat(one.get("total_results").asInt()).isEqualTo(3);
+        assertThat(one.get("capped").get("reason").asText()).isEqualTo("count");
         assertThat(one.get("capped").get("limit").asLong()).isEqualTo(3);
 
         JsonNode above = fresh(
                 resultsCapped,
                 "/api/v1/search?q=" + URLEncoder.encode("[a-z]+\\( count:10000", StandardCharsets.UTF_8));
+        assertThat(above.get("capped").get("reason").asText()).isEqualTo("results");
         assertThat(above.get("capped").get("limit").asLong()).isEqualTo(MAX_RESULTS);
 
         HttpResponse<String> bad = http.send(
