@@ -106,6 +106,10 @@ class LauncherAotCacheTest {
         assertThat(rebuilt).singleElement().asString().startsWith("-XX:AOTCacheOutput=");
         assertThat(cacheOf(rebuilt)).isNotEqualTo(old.toString());
         assertThat(old).doesNotExist();
+        assertThat(Path.of(old + ".lock")).as("the old cache's lock").doesNotExist();
+        assertThat(Path.of(cacheOf(rebuilt) + ".lock"))
+                .as("the new cache's lock")
+                .exists();
     }
 
     @Test
