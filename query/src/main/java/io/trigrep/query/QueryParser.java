@@ -10,7 +10,7 @@ import java.util.Locale;
  * {@code file:X}, {@code -file:X}, {@code filetype:X}, {@code -filetype:X}, {@code lang:X} and
  * {@code case:yes|no} are filters, anywhere in the query, and {@code count:N} keeps the first N
  * results (as a server's cap does, in the same order); every other term is part of the
- * pattern, joined by single spaces. {@code sym:REGEX} alone (with filters or none) asks for the
+ * pattern, joined by single spaces, or in a literal query by the blanks typed between them. {@code sym:REGEX} alone (with filters or none) asks for the
  * definitions whose names match. Three forms go beyond it: a regex query with {@code AND},
  * {@code OR} or {@code NOT} as a term of its own is boolean ({@link ConditionParser}); so is a
  * {@code sym:} next to a pattern or another {@code sym:}, an operand ANDed with its neighbours as
@@ -41,6 +41,10 @@ public final class QueryParser {
         int patternOffset = -1;
         boolean caseInsensitive = false;
         int count = 0;
+        // A literal pattern keeps the blanks between its words as typed (a filter between two
+        // words leaves one space); a regex's words are joined by single spaces.
+        boolean previousWasPattern = false;
+        int previousEnd = 0;
         int i = 0;
         while (i < raw.length()) {
             while (i < raw.length() && Character.isWhitespace(raw.charAt(i))) {
@@ -54,6 +58,7 @@ public final class QueryParser {
                 i++;
             }
             String term = raw.substring(start, i);
+            boolean patternTerm = false;
             boolean negated = term.startsWith("-");
             String body = negated ? term.substring(1) : term;
             int colon = body.indexOf(':');
@@ -98,14 +103,19 @@ public final class QueryParser {
                     default -> throw new QueryException("case: takes yes or no, got '" + value + "'", start + 1);
                 }
             } else {
-                if (pattern.length() > 0) {
-                    pattern.append(' ');
-                } else {
+                if (pattern.length() == 0) {
                     patternOffset = start;
+                } else if (literal && previousWasPattern) {
+                    pattern.append(raw, previousEnd, start);
+                } else {
+                    pattern.append(' ');
                 }
                 pattern.append(term);
                 terms.add(new ConditionParser.Term(term, start));
+                patternTerm = true;
             }
+            previousWasPattern = patternTerm;
+            previousEnd = i;
         }
         String text = pattern.toString();
         if (symbols == 1 && text.isEmpty()) {

@@ -119,7 +119,8 @@ public final class QueryService {
         boolean literal = mode.equals("literal");
         // The backends would refuse it in the same words; refused here, it costs them nothing.
         // Parsing and planning are bounded by the query's length (4,096) and program size (20,000).
-        CompiledQuery compiled = CompiledQuery.of(QueryParser.parse(text, literal));
+        // Parsed as given, so that an error's position counts the blanks before the first term.
+        CompiledQuery compiled = CompiledQuery.of(QueryParser.parse(query, literal));
         boolean[] started = {false};
         QueryCache.Entry entry = cache.acquire(key(mode, query), fresh, () -> {
             started[0] = true;

@@ -334,6 +334,9 @@ class HttpApiTest {
         JsonNode body = JSON.readTree(response.body());
         assertThat(body.get("error").asText()).contains("missing closing )");
         assertThat(body.get("position").asInt()).isEqualTo(4);
+        // Blanks before the query count: the position is in the text as sent.
+        HttpResponse<String> indented = get("/api/v1/search?q=" + q("  foo(bar"));
+        assertThat(JSON.readTree(indented.body()).get("position").asInt()).isEqualTo(6);
         // Issue 15: refused by the frontend with the backends' own check, before any backend was
         // asked; a user's bad regex is never a backend failure for the alert rules
         String metrics = get("/metrics").body();
