@@ -200,9 +200,19 @@ public final class Planner {
         if (min == 1 && max == 1) {
             return x;
         }
-        // x{n,m} with n >= 1: every match starts with a match of x and ends with one.
-        x = x.addExact();
-        return new Info(x.canEmpty, null, prefixes(x), suffixes(x), x.match).simplify(false);
+        // x{n,m} with n >= 1 starts with k = min(n, 3) matches of x in a row and ends with k:
+        // planned as that concatenation (k copies of one character make a trigram), exactly when
+        // it is the whole of x{n}.
+        int copies = Math.min(min, 3);
+        Info run = x;
+        for (int c = 1; c < copies; c++) {
+            run = concat(run, x);
+        }
+        if (min == max && min == copies) {
+            return run;
+        }
+        run = run.addExact();
+        return new Info(x.canEmpty, null, prefixes(run), suffixes(run), run.match).simplify(false);
     }
 
     private static Info emptyString() {
