@@ -32,7 +32,6 @@ import org.eclipse.jgit.treewalk.AbstractTreeIterator;
 import org.eclipse.jgit.treewalk.CanonicalTreeParser;
 import org.eclipse.jgit.treewalk.EmptyTreeIterator;
 import org.eclipse.jgit.treewalk.TreeWalk;
-import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
@@ -303,7 +302,7 @@ public final class GitPackage implements PackageSource {
             tree.addTree(commit.getTree());
             tree.setRecursive(true);
             if (paths != null) {
-                tree.setFilter(PathFilterGroup.createFromStrings(paths));
+                tree.setFilter(new DecodedPaths(paths));
             }
             while (tree.next()) {
                 FileMode mode = tree.getFileMode(0);

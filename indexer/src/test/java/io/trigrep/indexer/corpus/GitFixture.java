@@ -149,14 +149,15 @@ public final class GitFixture implements AutoCloseable {
         TreeFormatter out = new TreeFormatter();
         for (Map.Entry<String, Object> c : children.entrySet()) {
             if (c.getValue() instanceof ObjectId sub) {
-                String name = c.getKey().substring(0, c.getKey().length() - 1);
-                out.append(name, FileMode.TREE, sub);
+                byte[] name = nameBytes(c.getKey().substring(0, c.getKey().length() - 1));
+                out.append(name, 0, name.length, FileMode.TREE, sub);
             } else {
                 Entry e = (Entry) c.getValue();
                 ObjectId id = e.mode() == FileMode.GITLINK
                         ? ObjectId.fromString(new String(e.content(), StandardCharsets.US_ASCII))
                         : inserter.insert(Constants.OBJ_BLOB, e.content());
-                out.append(c.getKey(), e.mode(), id);
+                byte[] name = nameBytes(c.getKey());
+                out.append(name, 0, name.length, e.mode(), id);
             }
         }
         return inserter.insert(out);
@@ -164,9 +165,26 @@ public final class GitFixture implements AutoCloseable {
 
     /** Git sorts a tree's entries by name bytes, a sub-tree's name as if it ended in '/'. */
     private static int gitOrder(String a, String b) {
-        byte[] x = a.getBytes(StandardCharsets.UTF_8);
-        byte[] y = b.getBytes(StandardCharsets.UTF_8);
-        return java.util.Arrays.compareUnsigned(x, y);
+        return java.util.Arrays.compareUnsigned(nameBytes(a), nameBytes(b));
+    }
+
+    /**
+     * A name's bytes in a tree: UTF-8, except that a lone surrogate U+DC80..U+DCFF stands for the
+     * byte 0x80..0xFF itself (as Python's "surrogateescape" has it), for names that are not UTF-8.
+     */
+    static byte[] nameBytes(String name) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c >= 0xDC80 && c <= 0xDCFF) {
+                out.write(c - 0xDC00);
+            } else {
+                int end = i + (Character.isHighSurrogate(c) ? 2 : 1);
+                out.writeBytes(name.substring(i, end).getBytes(StandardCharsets.UTF_8));
+                i = end - 1;
+            }
+        }
+        return out.toByteArray();
     }
 
     /** Every file of {@code commit}'s tree, path to bytes (links and submodules left out): the brute-force truth. */

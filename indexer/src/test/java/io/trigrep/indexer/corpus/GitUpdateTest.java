@@ -189,4 +189,39 @@ class GitUpdateTest {
         out.add("shards " + shards + " " + files[0]);
         return out;
     }
+    /**
+     * A path whose bytes are not UTF-8 ({@code caf\xe9.txt}) is re-read when it changes, and kept
+     * when a branch beside it goes: the re-read matches paths as the walk decodes them.
+     */
+    @Test
+    void aPathThatIsNotUtf8IsReReadNotDropped() throws Exception {
+        Path index = dir.resolve("index");
+        try (GitFixture repo = GitFixture.bare(dir.resolve("proj.git"))) {
+            Map<String, GitFixture.Entry> tree = mainTree();
+            tree.put("caf\uDCE9.txt", file("version one\n"));
+            tree.put("d\uDCE9j\uDCE0/vu.c", file("int vu;\n"));
+            Map<String, String> commits = new TreeMap<>();
+            commits.put("main", repo.commit("main", tree));
+            commits.put("dev", repo.commit("dev", devTree()));
+            repo.headAt("main");
+            new IndexBuilder(options, Clock.systemUTC())
+                    .build(
+                            Corpus.discoverInputs(List.of(repo.folder() + "@main,dev"), dir, null, errors::add),
+                            index,
+                            errors::add);
+            assertThat(errors).isEmpty();
+            assertIndexHolds(repo, commits);
+
+            tree.put("caf\uDCE9.txt", file("version two\n"));
+            tree.put("d\uDCE9j\uDCE0/vu.c", file("int vu = 2;\n"));
+            commits.put("main", repo.commit("main", tree));
+            assertThat(update(repo, "main,dev").moved()).isEqualTo(Map.of("proj", 2));
+            assertIndexHolds(repo, commits);
+
+            repo.deleteBranch("dev");
+            commits.remove("dev");
+            update(repo, "main");
+            assertIndexHolds(repo, commits);
+        }
+    }
 }
