@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -82,14 +81,16 @@ public final class IndexUpdater {
                         + " and " + p.name() + "; give one version");
             }
         }
-        Set<String> removeKeys = new LinkedHashSet<>();
         for (String r : remove) {
-            removeKeys.add(PackageKey.of(r));
+            if (addByKey.containsKey(PackageKey.of(r))) {
+                throw new IllegalArgumentException("--add " + addByKey.get(PackageKey.of(r)) + " and --remove " + r
+                        + " name one package; give one of them");
+            }
         }
         Result result;
         Closeable lock = IndexFolder.lock(root);
         try {
-            result = new PackageUpdater(options, clock).update(root, add, addByKey, removeKeys, errors);
+            result = new PackageUpdater(options, clock).update(root, add, addByKey, Set.copyOf(remove), errors);
         } finally {
             lock.close();
         }

@@ -38,15 +38,20 @@ final class PackageUpdater {
 
     /**
      * Adds {@code given} ({@code givenByKey}: their full names by key) and removes the packages
-     * keyed {@code removeKeys}, under the index's lock.
+     * named {@code remove} (a source name: every version the index holds; a full name: that
+     * version, which it must hold), under the index's lock.
      */
     IndexUpdater.Result update(
             Path root,
             List<PackageSource> given,
             Map<String, String> givenByKey,
-            Set<String> removeKeys,
+            Set<String> remove,
             Consumer<String> errors)
             throws IOException, InterruptedException {
+        Set<String> removeKeys = new LinkedHashSet<>();
+        for (String name : remove) {
+            removeKeys.add(PackageKey.of(name));
+        }
         Generation g = IndexFolder.settle(root);
         List<WorkingShard> shards = WorkingShard.open(root, g);
         try {
@@ -57,9 +62,10 @@ final class PackageUpdater {
             Map<String, Set<String>> namesByKey = affected.namesByKey();
             List<Generation.PackageEntry> ledger = new ArrayList<>(g.packages());
             List<String> unknown = new ArrayList<>();
-            for (String key : removeKeys) {
-                if (!addByKey.containsKey(key) && !namesByKey.containsKey(key)) {
-                    unknown.add(key);
+            for (String name : remove) {
+                Set<String> held = namesByKey.getOrDefault(PackageKey.of(name), Set.of());
+                if (held.isEmpty() || (!name.equals(PackageKey.of(name)) && !held.contains(name))) {
+                    unknown.add(name);
                 }
             }
             if (!unknown.isEmpty()) {

@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -119,6 +120,35 @@ class UpdateCommandTest {
         assertThat(run(new SegmentsCommand(), "--index", index.toString()).out())
                 .as("beta stays: nothing was changed")
                 .isEqualTo(before);
+
+        // A full name removes that version only: another version of a held package is unknown.
+        for (String other : List.of("beta_9.9", "beta_1")) {
+            IndexCommandTest.Run wrongVersion =
+                    run(new UpdateCommand(), "--index", index.toString(), "--no-symbols", "--remove", other);
+            assertThat(wrongVersion.exit()).as(other).isEqualTo(2);
+            assertThat(wrongVersion.err()).contains(other);
+        }
+        // A package added and removed in one update is refused, not one of the two ignored.
+        Path next = dir.resolve("next");
+        write(next.resolve("beta_2.0/b.c"), "int beta_two;\n");
+        IndexCommandTest.Run both = run(
+                new UpdateCommand(),
+                "--index",
+                index.toString(),
+                "--no-symbols",
+                "--add",
+                next.resolve("beta_2.0").toString(),
+                "--remove",
+                "beta");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("name one package");
+        assertThat(run(new SegmentsCommand(), "--index", index.toString()).out())
+                .as("nothing was changed")
+                .isEqualTo(before);
+        IndexCommandTest.Run exact =
+                run(new UpdateCommand(), "--index", index.toString(), "--no-symbols", "--remove", "beta_1.0");
+        assertThat(exact.exit()).as(exact.err()).isZero();
+        assertThat(exact.out()).contains("removed    1  beta_1.0");
     }
 
     @Test
