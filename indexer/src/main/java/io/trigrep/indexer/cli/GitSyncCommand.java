@@ -7,7 +7,9 @@ import io.trigrep.indexer.corpus.GitPackage;
 import io.trigrep.indexer.corpus.LinkTemplates;
 import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.format.GitRefs;
+import io.trigrep.indexer.segments.Generation;
 import io.trigrep.indexer.segments.IndexFolder;
+import io.trigrep.indexer.segments.PackageKey;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;
@@ -18,6 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -121,6 +124,13 @@ public final class GitSyncCommand implements Callable<Integer> {
     private int sync(GitRemotes remotes, IndexBuilder.Options options, PrintStream out, PrintStream err)
             throws Exception {
         Map<String, GitRefs> held = IndexUpdater.repositories(folder.index);
+        // Packages of other kinds, by key: a remote of the same key would replace one of them.
+        Map<String, String> others = new HashMap<>();
+        for (Generation.PackageEntry p : IndexFolder.current(folder.index).packages()) {
+            if (!held.containsKey(p.name())) {
+                others.put(PackageKey.of(p.name()), p.name());
+            }
+        }
         List<PackageSource> changed = new ArrayList<>();
         Set<String> remove = new TreeSet<>();
         Set<String> listed = new TreeSet<>();
@@ -128,6 +138,14 @@ public final class GitSyncCommand implements Callable<Integer> {
         for (GitRemotes.Remote remote : remotes.remotes()) {
             listed.add(remote.name());
             String shown = GitMirror.redact(remote.url());
+            String other = others.get(PackageKey.of(remote.name()));
+            if (other != null) {
+                failures++;
+                err.println("error: " + shown + ": the index holds " + other + ", which is no git repository of this"
+                        + " list, under the same name: give the remote another (name=) or remove " + other
+                        + " first; left out");
+                continue;
+            }
             try {
                 Path mirror = new GitMirror(git.cache, credentials(remote)).update(remote.url());
                 List<String> branches = GitPackage.existing(mirror, remote.branches());

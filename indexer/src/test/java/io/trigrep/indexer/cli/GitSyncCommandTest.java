@@ -146,7 +146,17 @@ class GitSyncCommandTest {
                             .out())
                     .isEqualTo("other_1.0\nproj\n");
 
-            for (IndexCommandTest.Run r : List.of(dry, first, again, moved, gone, removed)) {
+            // A remote named as a package that is no repository of the list would replace it: left out.
+            Files.writeString(
+                    list, proj.folder().toUri() + " main,dev\n" + lib.folder().toUri() + " name=other\n");
+            IndexCommandTest.Run clash = sync(index, list);
+            assertThat(clash.exit()).isEqualTo(1);
+            assertThat(clash.err()).contains("the index holds other_1.0");
+            assertThat(run(new SegmentsCommand(), "--index", index.toString(), "--packages")
+                            .out())
+                    .isEqualTo("other_1.0\nproj\n");
+
+            for (IndexCommandTest.Run r : List.of(dry, first, again, moved, gone, removed, clash)) {
                 assertThat(r.out() + r.err()).doesNotContain("s3cret-token");
             }
         }
