@@ -3,6 +3,7 @@ package io.trigrep.indexer.cli;
 import io.trigrep.indexer.build.IndexBuilder;
 import io.trigrep.indexer.build.IndexStats;
 import io.trigrep.indexer.corpus.Corpus;
+import io.trigrep.indexer.corpus.GitMirror;
 import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.filter.SkipReason;
 import io.trigrep.indexer.format.Shard;
@@ -99,7 +100,7 @@ public final class IndexCommand implements Callable<Integer> {
             err.println("error: " + message);
         });
         if (packages.isEmpty()) {
-            err.println("error: no packages found in " + inputs);
+            err.println("error: no packages found in " + GitMirror.redact(inputs.toString()));
             return 2;
         }
         err.println("indexing " + packages.size() + " packages into " + shards + " shard(s) under " + out);

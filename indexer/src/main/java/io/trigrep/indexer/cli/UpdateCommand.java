@@ -3,6 +3,7 @@ package io.trigrep.indexer.cli;
 import io.trigrep.indexer.build.IndexBuilder;
 import io.trigrep.indexer.build.IndexUpdater;
 import io.trigrep.indexer.corpus.Corpus;
+import io.trigrep.indexer.corpus.GitMirror;
 import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.segments.Generation;
 import io.trigrep.indexer.segments.IndexFolder;
@@ -86,7 +87,7 @@ public final class UpdateCommand implements Callable<Integer> {
                     err.println("error: " + message);
                 });
         if (!add.isEmpty() && packages.isEmpty()) {
-            err.println("error: no packages found in " + add);
+            err.println("error: no packages found in " + GitMirror.redact(add.toString()));
             return 2;
         }
         IndexUpdater.Result r;

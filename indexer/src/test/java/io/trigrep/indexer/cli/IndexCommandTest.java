@@ -109,6 +109,16 @@ class IndexCommandTest {
                 "--out", dir.resolve("out").toString(), dir.resolve("missing").toString());
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("no packages found");
+
+        // A remote that cannot be mirrored: its password is masked in every line, the last one too.
+        Run secret = run(
+                "--out",
+                dir.resolve("out").toString(),
+                "--git-cache",
+                dir.resolve("cache").toString(),
+                "http://alice:hunter2@127.0.0.1:9/team/repo.git@main");
+        assertThat(secret.exit()).isEqualTo(2);
+        assertThat(secret.err()).contains("no packages found", "alice:***@").doesNotContain("hunter2");
     }
 
     @Test
