@@ -146,6 +146,8 @@ final class SegmentMerger {
         int before = 0;
         for (WorkingShard w : shards) {
             for (Segment seg : w.segments) {
+                // A merge writes new checksums over what it reads: it reads only what checks.
+                seg.verify();
                 DocTable table = seg.shard().docs();
                 for (int p = 0; p < table.packageCount(); p++) {
                     String name = table.packageName(p);
@@ -269,6 +271,7 @@ final class SegmentMerger {
         int live = 0;
         for (int i : group) {
             Segment seg = w.segments.get(i);
+            seg.verify();
             DocTable table = seg.shard().docs();
             for (int p = 0; p < table.packageCount(); p++) {
                 String name = table.packageName(p);

@@ -151,6 +151,46 @@ class UpdateCommandTest {
         assertThat(exact.out()).contains("removed    1  beta_1.0");
     }
 
+    /** A merge writes new checksums over what it reads: a segment whose bytes fail its own is refused, not laundered. */
+    @Test
+    void aMergeRefusesACorruptSegment() throws Exception {
+        Path index = dir.resolve("index");
+        write(dir.resolve("first/alpha_1.0/a.c"), "int alpha_one_line_of_some_length;\n");
+        assertThat(run(
+                                new IndexCommand(),
+                                "--no-symbols",
+                                "--out",
+                                index.toString(),
+                                dir.resolve("first").toString())
+                        .exit())
+                .isZero();
+        write(dir.resolve("next/beta_1.0/b.c"), "int beta_one;\n");
+        assertThat(run(
+                                new UpdateCommand(),
+                                "--index",
+                                index.toString(),
+                                "--no-symbols",
+                                "--no-merge",
+                                "--add",
+                                dir.resolve("next").toString())
+                        .exit())
+                .isZero();
+        Path contents = index.resolve("shard-0/contents.tgc");
+        byte[] bytes = Files.readAllBytes(contents);
+        int at = new String(bytes, StandardCharsets.ISO_8859_1).indexOf("alpha_one_line");
+        assertThat(at).isPositive();
+        bytes[at] ^= 0x20;
+        Files.write(contents, bytes);
+        String before = run(new SegmentsCommand(), "--index", index.toString()).out();
+
+        IndexCommandTest.Run merge = run(new MergeCommand(), "--index", index.toString(), "--no-symbols");
+        assertThat(merge.exit()).isNotZero();
+        assertThat(merge.err()).contains(contents.toString());
+        assertThat(run(new SegmentsCommand(), "--index", index.toString()).out())
+                .as("nothing was changed")
+                .isEqualTo(before);
+    }
+
     @Test
     void aFolderThatIsOnePackageIsAddedAsOne() throws Exception {
         Path index = dir.resolve("index");
