@@ -8,6 +8,7 @@ import io.trigrep.indexer.rank.Popularity;
 import io.trigrep.indexer.segments.IndexFolder;
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -171,9 +172,25 @@ public final class IndexBuilder {
             // The build is the index's next generation: a backend serving it switches, and
             // later updates know every package and its skipped files.
             BuildCommit.commit(out, report, options.symbols().extractor() != null, clock.millis());
+            removeShardsFrom(out, options.shards());
             return report;
         } finally {
             lock.close();
+        }
+    }
+
+    /**
+     * Deletes {@code shard-K} for every K from {@code count} on: what an earlier build with more
+     * shards left in the folder is no part of the index, and a backend started on it would serve it.
+     */
+    private static void removeShardsFrom(Path out, int count) throws IOException {
+        try (DirectoryStream<Path> shards = Files.newDirectoryStream(out, "shard-*")) {
+            for (Path shard : shards) {
+                String number = shard.getFileName().toString().substring("shard-".length());
+                if (number.matches("[0-9]{1,9}") && Integer.parseInt(number) >= count) {
+                    FileTrees.delete(shard);
+                }
+            }
         }
     }
 

@@ -103,6 +103,36 @@ class IndexCommandTest {
         assertThat(dir.resolve("out/shard-0/manifest.json")).exists();
     }
 
+    /** A build with fewer shards into the same folder leaves no shard of the earlier build behind. */
+    @Test
+    void fewerShardsReplaceTheFolderWhole(@TempDir Path dir) throws Exception {
+        for (int i = 1; i <= 6; i++) {
+            Path f = dir.resolve("many/p" + i + "_1.0/f.txt");
+            Files.createDirectories(f.getParent());
+            Files.writeString(f, "MANY_" + i + "\n");
+        }
+        Path out = dir.resolve("out");
+        assertThat(run(
+                                "--shards",
+                                "3",
+                                "--out",
+                                out.toString(),
+                                dir.resolve("many").toString())
+                        .exit())
+                .isZero();
+        assertThat(out.resolve("shard-2")).isDirectory();
+        Run fewer = run(
+                "--shards",
+                "1",
+                "--out",
+                out.toString(),
+                dir.resolve("many/p1_1.0").toString());
+        assertThat(fewer.exit()).as(fewer.err()).isZero();
+        assertThat(out.resolve("shard-0")).isDirectory();
+        assertThat(out.resolve("shard-1")).doesNotExist();
+        assertThat(out.resolve("shard-2")).doesNotExist();
+    }
+
     @Test
     void nothingToIndexIsAnError(@TempDir Path dir) {
         Run r = run(
