@@ -1,5 +1,6 @@
 package io.trigrep.indexer.cli;
 
+import io.trigrep.indexer.corpus.Corpus;
 import io.trigrep.indexer.corpus.GitPackage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -70,6 +71,10 @@ record GitRemotes(List<Remote> remotes) {
             }
             String url = words[0];
             String packageName = name.isEmpty() ? GitPackage.repositoryName(url) : name;
+            String bad = Corpus.badName(packageName);
+            if (bad != null) {
+                throw new IOException(file + ":" + number + ": " + bad);
+            }
             if (!names.add(packageName)) {
                 throw new IOException(file + ":" + number + ": a second repository named " + packageName
                         + "; give one of them name=NAME");

@@ -102,13 +102,41 @@ public final class Corpus {
         return null;
     }
 
-    /** NAME of a {@code NAME=FOLDER} input whose FOLDER is a folder, or null. */
-    private static String named(String input) {
+    /**
+     * NAME of a {@code NAME=FOLDER} input whose FOLDER is a folder, or null; a folder given with a
+     * name no package may have is refused ({@link #badName}).
+     */
+    private static String named(String input) throws IOException {
         int eq = input.indexOf('=');
-        if (eq <= 0 || input.substring(0, eq).contains("/")) {
+        if (eq <= 0 || eq == input.length() - 1 || input.substring(0, eq).contains("/")) {
             return null;
         }
-        return Files.isDirectory(Path.of(input.substring(eq + 1))) ? input.substring(0, eq) : null;
+        if (!Files.isDirectory(Path.of(input.substring(eq + 1)))) {
+            return null;
+        }
+        String name = input.substring(0, eq);
+        String bad = badName(name);
+        if (bad != null) {
+            throw new IOException(input + ": " + bad);
+        }
+        return name;
+    }
+
+    /**
+     * Why {@code name} cannot name a package (it is a path's first folder in results and file
+     * views, one line in listings), or null when it can.
+     */
+    public static String badName(String name) {
+        if (name.isEmpty() || name.equals(".") || name.equals("..")) {
+            return "a package name must not be empty, . or ..";
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == '/' || c == '\\' || c <= ' ' || c == 0x7f) {
+                return "a package name holds no /, \\, blank or control character: " + name.strip();
+            }
+        }
+        return null;
     }
 
     /** What a folder input is. */

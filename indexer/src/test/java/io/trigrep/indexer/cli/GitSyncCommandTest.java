@@ -197,6 +197,13 @@ class GitSyncCommandTest {
         IndexCommandTest.Run r = sync(dir.resolve("index"), list);
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("repos.txt:1");
+
+        for (String name : List.of("..", ".", "a/b")) {
+            Files.writeString(list, "# remotes\nhttps://example.org/a.git main name=" + name + "\n");
+            IndexCommandTest.Run bad = sync(dir.resolve("index"), list);
+            assertThat(bad.exit()).as(name).isEqualTo(2);
+            assertThat(bad.err()).as(name).contains("repos.txt:2", "a package name");
+        }
     }
 
     @Test

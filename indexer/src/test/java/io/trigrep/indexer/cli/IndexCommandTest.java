@@ -133,6 +133,23 @@ class IndexCommandTest {
         assertThat(out.resolve("shard-2")).doesNotExist();
     }
 
+    /** NAME=FOLDER: an empty folder is no folder (not the working one), and a name no package may have is refused. */
+    @Test
+    void aNamedFolderNeedsAFolderAndAName(@TempDir Path dir) throws Exception {
+        Path src = dir.resolve("src/f.txt");
+        Files.createDirectories(src.getParent());
+        Files.writeString(src, "x\n");
+        for (String input :
+                List.of("proj=", "..=" + src.getParent(), ".=" + src.getParent(), "evil\nname=" + src.getParent())) {
+            Run r = run("--out", dir.resolve("out").toString(), input);
+            assertThat(r.exit()).as(input).isEqualTo(2);
+            assertThat(r.err()).as(input).contains("no packages found");
+            assertThat(r.err()).as(input).containsAnyOf("no such file or folder", "a package name");
+        }
+        Run good = run("--out", dir.resolve("out").toString(), "proj=" + src.getParent());
+        assertThat(good.exit()).as(good.err()).isZero();
+    }
+
     @Test
     void nothingToIndexIsAnError(@TempDir Path dir) {
         Run r = run(
