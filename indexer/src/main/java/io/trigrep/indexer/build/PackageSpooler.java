@@ -1,6 +1,7 @@
 package io.trigrep.indexer.build;
 
 import io.trigrep.indexer.corpus.PackageSource;
+import io.trigrep.indexer.files.IoMessages;
 import io.trigrep.indexer.filter.ContentFilter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -122,7 +123,7 @@ final class PackageSpooler {
                     }
                 }
                 stats.failedInputs.increment();
-                errors.accept("package " + reading.source().name() + " left out: " + failure.getMessage());
+                errors.accept("package " + reading.source().name() + " left out: " + IoMessages.describe(failure));
                 continue;
             }
             stats.packages.increment();

@@ -61,16 +61,24 @@ public final class FolderPackage implements PackageSource {
     @Override
     public void read(FileVisitor visitor) throws IOException {
         ByteBuffer[] buffer = {ByteBuffer.allocate(64 << 10)};
-        walk(root, "", visitor, buffer);
+        walk(entries(root), "", visitor, buffer);
     }
 
-    private void walk(Path dir, String prefix, FileVisitor visitor, ByteBuffer[] buffer) throws IOException {
+    /** A folder's entries by name. */
+    private static List<Path> entries(Path dir) throws IOException {
         List<Path> entries = new ArrayList<>();
         try (Stream<Path> list = Files.list(dir)) {
             list.forEach(entries::add);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
         }
         entries.sort(
                 (a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()));
+        return entries;
+    }
+
+    /** Hands {@code visitor} the files under a folder of {@code entries}; a sub-folder that cannot be listed is skipped, as a file that cannot be read is. */
+    private void walk(List<Path> entries, String prefix, FileVisitor visitor, ByteBuffer[] buffer) throws IOException {
         for (Path entry : entries) {
             String path = prefix + entry.getFileName();
             BasicFileAttributes attributes =
@@ -81,7 +89,14 @@ public final class FolderPackage implements PackageSource {
                 if (ContentFilter.isVcsFolder(entry.getFileName().toString())) {
                     visitor.skipped(path + "/", SkipReason.VCS, 0);
                 } else {
-                    walk(entry, path + "/", visitor, buffer);
+                    List<Path> children;
+                    try {
+                        children = entries(entry);
+                    } catch (IOException e) {
+                        visitor.skipped(path + "/", SkipReason.UNREADABLE, 0);
+                        continue;
+                    }
+                    walk(children, path + "/", visitor, buffer);
                 }
             } else if (attributes.isRegularFile()) {
                 long size = attributes.size();
