@@ -93,6 +93,12 @@ public final class IndexCommand implements Callable<Integer> {
         if (options == null) {
             return 2;
         }
+        String holder = Corpus.holdingIndex(inputs, out);
+        if (holder != null) {
+            err.println("error: --out " + out + " lies inside the input " + holder
+                    + ", which would take in the index's own files: write the index elsewhere");
+            return 2;
+        }
         Files.createDirectories(out);
         int[] errorCount = {0};
         List<PackageSource> packages = Corpus.discoverInputs(inputs, out, git.mirror(), message -> {

@@ -74,6 +74,12 @@ public final class UpdateCommand implements Callable<Integer> {
             err.println("error: nothing to do: give --add INPUT... or --remove PACKAGE...");
             return 2;
         }
+        String holder = Corpus.holdingIndex(add, folder.index);
+        if (holder != null) {
+            err.println("error: --index " + folder.index + " lies inside the input " + holder
+                    + ", which would take in the index's own files: move the index or give the packages one by one");
+            return 2;
+        }
         Generation before = IndexFolder.current(folder.index);
         IndexBuilder.Options options = build.options(before.shards().size(), err);
         if (options == null) {

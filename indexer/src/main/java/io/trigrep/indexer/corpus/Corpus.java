@@ -103,6 +103,26 @@ public final class Corpus {
     }
 
     /**
+     * The input folder that holds {@code index}, whose packages would then take in the index's own
+     * files, or null when none does.
+     */
+    public static String holdingIndex(List<String> inputs, Path index) {
+        Path inside = index.toAbsolutePath().normalize();
+        for (String input : inputs) {
+            try {
+                Path folder = Path.of(input);
+                if (Files.isDirectory(folder)
+                        && inside.startsWith(folder.toAbsolutePath().normalize())) {
+                    return input;
+                }
+            } catch (InvalidPathException e) {
+                // not a path: a URL or NAME=FOLDER, read elsewhere
+            }
+        }
+        return null;
+    }
+
+    /**
      * NAME of a {@code NAME=FOLDER} input whose FOLDER is a folder, or null; a folder given with a
      * name no package may have is refused ({@link #badName}).
      */

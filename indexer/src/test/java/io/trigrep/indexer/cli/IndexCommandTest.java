@@ -150,6 +150,19 @@ class IndexCommandTest {
         assertThat(good.exit()).as(good.err()).isZero();
     }
 
+    /** An index written inside the folder it indexes would take in its own files: refused before anything is written. */
+    @Test
+    void theIndexMayNotLieInsideItsInput(@TempDir Path dir) throws Exception {
+        Path pkg = dir.resolve("many/p1_1.0/f.txt");
+        Files.createDirectories(pkg.getParent());
+        Files.writeString(pkg, "x\n");
+        Run r = run(
+                "--out", dir.resolve("many/idx").toString(), dir.resolve("many").toString());
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("lies inside the input");
+        assertThat(dir.resolve("many/idx")).doesNotExist();
+    }
+
     @Test
     void nothingToIndexIsAnError(@TempDir Path dir) {
         Run r = run(
