@@ -108,22 +108,7 @@ final class ApiHandler {
                 }
             }
             case "/api/v1/queries" -> send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.queries(queries));
-            case "/api/v1/queries/cancel" -> {
-                String query = first(params, "q", first(params, "query", ""));
-                if (!queries.cancel(first(params, "match_mode", "regexp"), query)) {
-                    send(
-                            ctx,
-                            keepAlive,
-                            HttpResponseStatus.NOT_FOUND,
-                            PageRenderer.error("no running query '" + query + "'", 0));
-                } else {
-                    send(
-                            ctx,
-                            keepAlive,
-                            HttpResponseStatus.OK,
-                            PageRenderer.object("status", "cancelled", "query", query));
-                }
-            }
+            case "/api/v1/queries/cancel" -> cancel(ctx, keepAlive, params);
             case "/metrics" -> {
                 byte[] text = queries.metrics().getBytes(StandardCharsets.UTF_8);
                 FullHttpResponse response = Responses.response(HttpResponseStatus.OK, text, Responses.JSON);
@@ -220,6 +205,30 @@ final class ApiHandler {
         new RawFile(ctx, keepAlive, pages, queries, pkg, path).start();
     }
 
+    /** Cancels the running query {@code q} (in {@code match_mode}): 404 when none runs, 400 for a bad parameter. */
+    private void cancel(ChannelHandlerContext ctx, boolean keepAlive, Map<String, List<String>> params)
+            throws IOException {
+        String query = first(params, "q", first(params, "query", ""));
+        String mode;
+        try {
+            mode = new Parameters(params).choice("match_mode", "regexp", List.of("regexp", "literal"));
+            if (query.isBlank()) {
+                throw new Parameters.Bad("q must name the running query to cancel");
+            }
+        } catch (Parameters.Bad e) {
+            send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, PageRenderer.error(e.getMessage(), 0));
+            return;
+        }
+        if (queries.cancel(mode, query)) {
+            send(ctx, keepAlive, HttpResponseStatus.OK, PageRenderer.object("status", "cancelled", "query", query));
+        } else {
+            send(
+                    ctx,
+                    keepAlive,
+                    HttpResponseStatus.NOT_FOUND,
+                    PageRenderer.error("no running query '" + query + "'", 0));
+        }
+    }
     /** What a search answers with: a page of results, a page of packages with their best results, or every package. */
     enum View {
         RESULTS,

@@ -68,6 +68,7 @@ final class RawFile {
             HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
             head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain");
             head.headers().set("X-Content-Type-Options", "nosniff");
+            head.headers().set(HttpHeaderNames.VARY, HttpHeaderNames.ACCEPT_ENCODING);
             head.headers().set(HttpHeaderNames.CONTENT_LENGTH, total);
             if (keepAlive) {
                 head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);

@@ -5,6 +5,7 @@ import static io.trigrep.frontend.http.Responses.send;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -78,15 +79,18 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
                     "Expect: " + expect + " is not supported, only 100-continue");
             return;
         }
-        boolean cancel = request.uri().startsWith("/api/v1/queries/cancel");
+        int query = request.uri().indexOf('?');
+        boolean cancel =
+                (query < 0 ? request.uri() : request.uri().substring(0, query)).equals("/api/v1/queries/cancel");
         if (cancel
                 ? !HttpMethod.POST.equals(request.method())
                 : !HttpMethod.GET.equals(request.method()) && !HttpMethod.HEAD.equals(request.method())) {
-            send(
-                    ctx,
-                    keepAlive,
+            FullHttpResponse refused = Responses.response(
                     HttpResponseStatus.METHOD_NOT_ALLOWED,
-                    PageRenderer.error(cancel ? "cancel with POST" : "only GET is supported here", 0));
+                    PageRenderer.error(cancel ? "cancel with POST" : "only GET and HEAD are supported here", 0),
+                    Responses.JSON);
+            refused.headers().set(HttpHeaderNames.ALLOW, cancel ? "POST" : "GET, HEAD");
+            Responses.write(ctx, keepAlive, refused);
             return;
         }
         QueryStringDecoder uri;

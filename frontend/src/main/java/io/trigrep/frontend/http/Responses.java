@@ -36,6 +36,8 @@ final class Responses {
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
         response.headers().set("X-Content-Type-Options", "nosniff");
+        // The server's compressor picks gzip or not by the request's Accept-Encoding.
+        response.headers().set(HttpHeaderNames.VARY, HttpHeaderNames.ACCEPT_ENCODING);
         return response;
     }
 

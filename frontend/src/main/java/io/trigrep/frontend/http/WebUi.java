@@ -297,7 +297,7 @@ final class WebUi {
 
     private static void serve(ChannelHandlerContext ctx, boolean keepAlive, FullHttpRequest request, Asset asset) {
         FullHttpResponse response;
-        if (asset.etag().equals(request.headers().get(HttpHeaderNames.IF_NONE_MATCH))) {
+        if (matches(request.headers().get(HttpHeaderNames.IF_NONE_MATCH), asset.etag())) {
             response = Responses.response(HttpResponseStatus.NOT_MODIFIED, new byte[0], asset.type());
         } else {
             response = Responses.response(HttpResponseStatus.OK, asset.bytes(), asset.type());
@@ -305,6 +305,24 @@ final class WebUi {
         response.headers().set(HttpHeaderNames.ETAG, asset.etag());
         response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
         Responses.write(ctx, keepAlive, response);
+    }
+
+    /**
+     * Whether {@code ifNoneMatch} names {@code etag} by RFC 9110's weak comparison: {@code *}, or
+     * any tag of the list, {@code W/} or not. The tags are weak: gzip and plain bytes share one.
+     */
+    static boolean matches(String ifNoneMatch, String etag) {
+        if (ifNoneMatch == null) {
+            return false;
+        }
+        String own = etag.startsWith("W/") ? etag.substring(2) : etag;
+        for (String tag : ifNoneMatch.split(",", -1)) {
+            String t = tag.strip();
+            if (t.equals("*") || (t.startsWith("W/") ? t.substring(2) : t).equals(own)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static FullHttpResponse htmlResponse(HttpResponseStatus status, byte[] page) {
@@ -325,7 +343,8 @@ final class WebUi {
             }
             byte[] bytes = in.readAllBytes();
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes);
-            return new Asset(bytes, type, "\"" + HexFormat.of().formatHex(digest, 0, 12) + "\"");
+            // Weak: the compressor may send these bytes gzipped under the same tag.
+            return new Asset(bytes, type, "W/\"" + HexFormat.of().formatHex(digest, 0, 12) + "\"");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (NoSuchAlgorithmException e) {

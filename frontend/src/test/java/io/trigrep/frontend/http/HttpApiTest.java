@@ -59,6 +59,14 @@ class HttpApiTest {
                 HttpRequest.newBuilder(URI.create(base + pathAndQuery)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    static HttpResponse<String> post(String pathAndQuery) throws Exception {
+        return http.send(
+                HttpRequest.newBuilder(URI.create(base + pathAndQuery))
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     /** The status code for a request line the JDK client would refuse to send (a malformed URL). */
     static int rawStatus(String target) throws Exception {
         try (Socket socket = new Socket("127.0.0.1", Integer.parseInt(base.substring(base.lastIndexOf(':') + 1)))) {
@@ -375,6 +383,17 @@ class HttpApiTest {
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(post.statusCode()).isEqualTo(405);
+        assertThat(post.headers().firstValue("allow")).hasValue("GET, HEAD");
+        HttpResponse<String> getCancel = get("/api/v1/queries/cancel?q=x");
+        assertThat(getCancel.statusCode()).isEqualTo(405);
+        assertThat(getCancel.headers().firstValue("allow")).hasValue("POST");
+        assertThat(get("/api/v1/queries/cancelXYZ").statusCode())
+                .as("no such route")
+                .isEqualTo(404);
+        assertThat(post("/api/v1/queries/cancel?q=a&match_mode=bogus").statusCode())
+                .isEqualTo(400);
+        assertThat(post("/api/v1/queries/cancel").statusCode()).isEqualTo(400);
+        assertThat(post("/api/v1/queries/cancel?q=not+running").statusCode()).isEqualTo(404);
         // A 10 MB request line, sent raw: refused, and the server keeps serving.
         try (Socket socket = new Socket("127.0.0.1", Integer.parseInt(base.substring(base.lastIndexOf(':') + 1)))) {
             OutputStream out = socket.getOutputStream();
