@@ -52,7 +52,7 @@ import picocli.CommandLine.Option;
         exitCodeList = {
             "0:done (or up to date, or a dry run)",
             "1:done, but some remote could not be fetched or read (its older version stays)",
-            "2:bad usage or the list could not be read (nothing changed)",
+            "2:bad usage, the list could not be read, or it names no remote while the index holds some (nothing changed)",
             "3:done, but a backend serving the index did not switch to it within --wait-for-backends",
             "4:another sync holds the cache's lock (nothing changed)"
         })
@@ -124,6 +124,12 @@ public final class GitSyncCommand implements Callable<Integer> {
     private int sync(GitRemotes remotes, IndexBuilder.Options options, PrintStream out, PrintStream err)
             throws Exception {
         Map<String, GitRefs> held = IndexUpdater.repositories(folder.index);
+        if (remotes.remotes().isEmpty() && !held.isEmpty()) {
+            // Most likely a list emptied by mistake (a failed download, a bad template), not a wish.
+            err.println("error: " + list + " names no remote: a sync would remove all " + held.size()
+                    + " repositories the index holds; nothing changed (remove them with update --remove)");
+            return 2;
+        }
         // Packages of other kinds, by key: a remote of the same key would replace one of them.
         Map<String, String> others = new HashMap<>();
         for (Generation.PackageEntry p : IndexFolder.current(folder.index).packages()) {

@@ -146,6 +146,13 @@ class GitSyncCommandTest {
                             .out())
                     .isEqualTo("other_1.0\nproj\n");
 
+            // An empty list would remove every repository: refused.
+            Files.writeString(list, "# nothing here\n");
+            IndexCommandTest.Run empty = sync(index, list);
+            assertThat(empty.exit()).isEqualTo(2);
+            assertThat(empty.err()).contains("names no remote");
+            assertThat(IndexUpdater.repositories(index)).containsOnlyKeys("proj");
+
             // A remote named as a package that is no repository of the list would replace it: left out.
             Files.writeString(
                     list, proj.folder().toUri() + " main,dev\n" + lib.folder().toUri() + " name=other\n");
