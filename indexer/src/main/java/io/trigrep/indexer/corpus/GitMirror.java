@@ -1,5 +1,6 @@
 package io.trigrep.indexer.corpus;
 
+import io.trigrep.indexer.files.FileTrees;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -59,14 +60,21 @@ public final class GitMirror {
             } else {
                 Files.createDirectories(cache);
                 Path partial = Files.createTempDirectory(cache, ".clone-");
-                Git.cloneRepository()
-                        .setURI(url)
-                        .setDirectory(partial.toFile())
-                        .setMirror(true)
-                        .setCredentialsProvider(credentials)
-                        .call()
-                        .close();
-                Files.move(partial, folder);
+                try {
+                    Git.cloneRepository()
+                            .setURI(url)
+                            .setDirectory(partial.toFile())
+                            .setMirror(true)
+                            .setCredentialsProvider(credentials)
+                            .call()
+                            .close();
+                    Files.move(partial, folder);
+                } finally {
+                    // A clone that failed leaves nothing behind.
+                    if (Files.exists(partial)) {
+                        FileTrees.delete(partial);
+                    }
+                }
             }
         } catch (GitAPIException | RuntimeException e) {
             // JGit's messages name the URL as given; a URL with a password in it is not repeated.

@@ -164,7 +164,7 @@ class IndexCommandTest {
     }
 
     @Test
-    void nothingToIndexIsAnError(@TempDir Path dir) {
+    void nothingToIndexIsAnError(@TempDir Path dir) throws Exception {
         Run r = run(
                 "--out", dir.resolve("out").toString(), dir.resolve("missing").toString());
         assertThat(r.exit()).isEqualTo(2);
@@ -179,6 +179,9 @@ class IndexCommandTest {
                 "http://alice:hunter2@127.0.0.1:9/team/repo.git@main");
         assertThat(secret.exit()).isEqualTo(2);
         assertThat(secret.err()).contains("no packages found", "alice:***@").doesNotContain("hunter2");
+        try (java.util.stream.Stream<Path> left = Files.list(dir.resolve("cache"))) {
+            assertThat(left).as("a failed clone leaves nothing in the cache").isEmpty();
+        }
     }
 
     @Test
