@@ -268,12 +268,11 @@ public record CompiledQuery(
             if (e.getDescription().startsWith("internal error")) {
                 throw new QueryException(what + "invalid regex", Math.max(0, offset) + 1);
             }
+            String fragment = withoutFlags(e.getPattern(), regex);
             throw new QueryException(
                     what
                             + e.getDescription()
-                            + (e.getPattern() == null || e.getPattern().equals(regex)
-                                    ? ""
-                                    : ": `" + e.getPattern() + "`"),
+                            + (fragment == null || fragment.equals(regex) ? "" : ": `" + fragment + "`"),
                     position(offset, regex, e));
         } catch (RuntimeException e) {
             throw new QueryException(what + "invalid regex: " + e.getMessage(), Math.max(0, offset) + 1);
@@ -309,10 +308,25 @@ public record CompiledQuery(
         return -1;
     }
 
+    /**
+     * The fragment RE2J reports, without the flag groups ({@code (?m)}, {@code (?i)}) its compile
+     * puts before a whole regex: the user wrote none of them.
+     */
+    private static String withoutFlags(String fragment, String regex) {
+        if (fragment == null || !fragment.endsWith(regex)) {
+            return fragment;
+        }
+        String prefix = fragment.substring(0, fragment.length() - regex.length());
+        while (prefix.startsWith("(?i)") || prefix.startsWith("(?s)") || prefix.startsWith("(?m)")) {
+            prefix = prefix.substring(4);
+        }
+        return prefix.isEmpty() ? regex : fragment;
+    }
+
     /** RE2J names the offending text, not its index: find it in the regex, or the unclosed group. */
     private static int position(int offset, String regex, PatternSyntaxException e) {
         int base = Math.max(0, offset);
-        String fragment = e.getPattern();
+        String fragment = withoutFlags(e.getPattern(), regex);
         if ("missing closing )".equals(e.getDescription())) {
             int depth = 0;
             int open = -1;
