@@ -1,6 +1,5 @@
 package io.trigrep.indexer.corpus;
 
-import java.util.HashSet;
 import java.util.Set;
 import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
@@ -8,31 +7,25 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
 /**
  * A recursive tree walk's filter for a set of file paths as the walk decodes them ({@link
  * TreeWalk#getPathString}), the form the diff that found them gives. JGit's own path filters encode
- * their strings as UTF-8, which never matches a path whose bytes are not UTF-8.
+ * their strings as UTF-8, which never matches a path whose bytes are not UTF-8. Every folder is
+ * entered: a path is decoded whole (as Latin-1 when any of its bytes is not UTF-8), so a folder's
+ * own name may decode otherwise than in the paths below it.
  */
 final class DecodedPaths extends TreeFilter {
     private final Set<String> files;
-    /** Every folder on the way to a file. */
-    private final Set<String> folders = new HashSet<>();
 
     DecodedPaths(Set<String> files) {
         this.files = Set.copyOf(files);
-        for (String path : files) {
-            for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
-                folders.add(path.substring(0, slash));
-            }
-        }
     }
 
     @Override
     public boolean include(TreeWalk walker) {
-        String path = walker.getPathString();
-        return walker.isSubtree() ? folders.contains(path) : files.contains(path);
+        return walker.isSubtree() || files.contains(walker.getPathString());
     }
 
     @Override
     public boolean shouldBeRecursive() {
-        return !folders.isEmpty();
+        return true;
     }
 
     @Override

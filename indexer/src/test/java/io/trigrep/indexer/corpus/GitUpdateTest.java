@@ -200,6 +200,7 @@ class GitUpdateTest {
             Map<String, GitFixture.Entry> tree = mainTree();
             tree.put("caf\uDCE9.txt", file("version one\n"));
             tree.put("d\uDCE9j\uDCE0/vu.c", file("int vu;\n"));
+            tree.put("\u00e9t\u00e9/caf\uDCE9.txt", file("in a UTF-8 folder\n"));
             Map<String, String> commits = new TreeMap<>();
             commits.put("main", repo.commit("main", tree));
             commits.put("dev", repo.commit("dev", devTree()));
@@ -214,8 +215,9 @@ class GitUpdateTest {
 
             tree.put("caf\uDCE9.txt", file("version two\n"));
             tree.put("d\uDCE9j\uDCE0/vu.c", file("int vu = 2;\n"));
+            tree.put("\u00e9t\u00e9/caf\uDCE9.txt", file("in a UTF-8 folder, two\n"));
             commits.put("main", repo.commit("main", tree));
-            assertThat(update(repo, "main,dev").moved()).isEqualTo(Map.of("proj", 2));
+            assertThat(update(repo, "main,dev").moved()).isEqualTo(Map.of("proj", 3));
             assertIndexHolds(repo, commits);
 
             repo.deleteBranch("dev");
