@@ -152,9 +152,13 @@ public final class IndexBuilder {
         return stats;
     }
 
-    /** Builds {@code shard-0} … {@code shard-N-1} under {@code out}, replacing any that exist. */
+    /**
+     * Builds {@code shard-0} … {@code shard-N-1} under {@code out}, replacing any that exist;
+     * refused when two packages are versions of one ({@link IndexUpdater#oneVersionEach}).
+     */
     public Report build(List<PackageSource> packages, Path out, Consumer<String> errors)
             throws IOException, InterruptedException {
+        IndexUpdater.oneVersionEach(packages);
         Files.createDirectories(out);
         Closeable lock = IndexFolder.lock(out);
         try {
@@ -187,7 +191,7 @@ public final class IndexBuilder {
         try (DirectoryStream<Path> shards = Files.newDirectoryStream(out, "shard-*")) {
             for (Path shard : shards) {
                 String number = shard.getFileName().toString().substring("shard-".length());
-                if (number.matches("[0-9]{1,9}") && Integer.parseInt(number) >= count) {
+                if (number.matches("0|[1-9][0-9]{0,8}") && Integer.parseInt(number) >= count) {
                     FileTrees.delete(shard);
                 }
             }

@@ -73,20 +73,7 @@ public final class IndexUpdater {
     public Result update(
             Path root, List<PackageSource> add, List<String> remove, boolean mergeAfter, Consumer<String> errors)
             throws IOException, InterruptedException {
-        Map<String, String> addByKey = new LinkedHashMap<>();
-        for (PackageSource p : add) {
-            String other = addByKey.putIfAbsent(PackageKey.of(p.name()), p.name());
-            if (other != null) {
-                throw new IllegalArgumentException("two inputs for package " + PackageKey.of(p.name()) + ": " + other
-                        + " and " + p.name() + "; give one version");
-            }
-        }
-        for (String r : remove) {
-            if (addByKey.containsKey(PackageKey.of(r))) {
-                throw new IllegalArgumentException("--add " + addByKey.get(PackageKey.of(r)) + " and --remove " + r
-                        + " name one package; give one of them");
-            }
-        }
+        Map<String, String> addByKey = oneVersionEach(add);
         Result result;
         Closeable lock = IndexFolder.lock(root);
         try {
@@ -110,6 +97,22 @@ public final class IndexUpdater {
                 merged.merged(),
                 merged.mergedInto(),
                 result.stats());
+    }
+
+    /**
+     * The packages' full names by source name; refused when two share one: an index holds one
+     * version of each package, which a later update replaces or removes by its source name.
+     */
+    static Map<String, String> oneVersionEach(List<PackageSource> packages) {
+        Map<String, String> byKey = new LinkedHashMap<>();
+        for (PackageSource p : packages) {
+            String other = byKey.putIfAbsent(PackageKey.of(p.name()), p.name());
+            if (other != null) {
+                throw new IllegalArgumentException("two inputs for package " + PackageKey.of(p.name()) + ": " + other
+                        + " and " + p.name() + "; give one version");
+            }
+        }
+        return byKey;
     }
 
     /** The git repositories the index at {@code root} holds: each one's branches at their commits, by package name. */

@@ -146,6 +146,20 @@ class GitSyncCommandTest {
                             .out())
                     .isEqualTo("other_1.0\nproj\n");
 
+            // A remote renamed to another version of its name replaces itself.
+            for (String name : List.of("tool_1", "tool_2")) {
+                Files.writeString(
+                        list,
+                        proj.folder().toUri() + " main,dev\n" + lib.folder().toUri() + " name=" + name + "\n");
+                IndexCommandTest.Run renamed = sync(index, list);
+                assertThat(renamed.exit()).as(renamed.err()).isZero();
+                assertThat(run(new SegmentsCommand(), "--index", index.toString(), "--packages")
+                                .out())
+                        .isEqualTo("other_1.0\nproj\n" + name + "\n");
+            }
+            Files.writeString(list, proj.folder().toUri() + " main,dev\n");
+            assertThat(sync(index, list).exit()).isZero();
+
             // An empty list would remove every repository: refused.
             Files.writeString(list, "# nothing here\n");
             IndexCommandTest.Run empty = sync(index, list);

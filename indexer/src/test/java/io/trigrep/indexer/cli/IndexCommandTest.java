@@ -163,6 +163,21 @@ class IndexCommandTest {
         assertThat(dir.resolve("many/idx")).doesNotExist();
     }
 
+    /** Two versions of one package are refused, as update refuses them: an index holds one version of each. */
+    @Test
+    void twoVersionsOfOnePackageAreRefused(@TempDir Path dir) throws Exception {
+        for (String version : List.of("proj_1.0", "proj_2.0")) {
+            Path f = dir.resolve("corpus/" + version + "/f.txt");
+            Files.createDirectories(f.getParent());
+            Files.writeString(f, version + "\n");
+        }
+        Path out = dir.resolve("out");
+        Run r = run("--out", out.toString(), dir.resolve("corpus").toString());
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("two inputs for package proj: proj_1.0 and proj_2.0; give one version");
+        assertThat(out.resolve("shard-0")).doesNotExist();
+    }
+
     @Test
     void nothingToIndexIsAnError(@TempDir Path dir) throws Exception {
         Run r = run(
@@ -179,7 +194,7 @@ class IndexCommandTest {
                 "http://alice:hunter2@127.0.0.1:9/team/repo.git@main");
         assertThat(secret.exit()).isEqualTo(2);
         assertThat(secret.err()).contains("no packages found", "alice:***@").doesNotContain("hunter2");
-        try (java.util.stream.Stream<Path> left = Files.list(dir.resolve("cache"))) {
+        try (Stream<Path> left = Files.list(dir.resolve("cache"))) {
             assertThat(left).as("a failed clone leaves nothing in the cache").isEmpty();
         }
     }

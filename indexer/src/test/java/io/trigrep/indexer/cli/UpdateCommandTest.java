@@ -128,7 +128,7 @@ class UpdateCommandTest {
             assertThat(wrongVersion.exit()).as(other).isEqualTo(2);
             assertThat(wrongVersion.err()).contains(other);
         }
-        // A package added and removed in one update is refused, not one of the two ignored.
+        // A package removed and added in one update is replaced: the removal, then the addition.
         Path next = dir.resolve("next");
         write(next.resolve("beta_2.0/b.c"), "int beta_two;\n");
         IndexCommandTest.Run both = run(
@@ -139,16 +139,15 @@ class UpdateCommandTest {
                 "--add",
                 next.resolve("beta_2.0").toString(),
                 "--remove",
-                "beta");
-        assertThat(both.exit()).isEqualTo(2);
-        assertThat(both.err()).contains("name one package");
-        assertThat(run(new SegmentsCommand(), "--index", index.toString()).out())
-                .as("nothing was changed")
-                .isEqualTo(before);
+                "beta_1.0");
+        assertThat(both.exit()).as(both.err()).isZero();
+        assertThat(run(new SegmentsCommand(), "--index", index.toString(), "--packages")
+                        .out())
+                .isEqualTo("alpha_1.0\nbeta_2.0\n");
         IndexCommandTest.Run exact =
-                run(new UpdateCommand(), "--index", index.toString(), "--no-symbols", "--remove", "beta_1.0");
+                run(new UpdateCommand(), "--index", index.toString(), "--no-symbols", "--remove", "beta_2.0");
         assertThat(exact.exit()).as(exact.err()).isZero();
-        assertThat(exact.out()).contains("removed    1  beta_1.0");
+        assertThat(exact.out()).contains("removed    1  beta_2.0");
     }
 
     /** A merge writes new checksums over what it reads: a segment whose bytes fail its own is refused, not laundered. */
