@@ -103,20 +103,29 @@ public final class Corpus {
     }
 
     /**
-     * The input folder that holds {@code index}, whose packages would then take in the index's own
-     * files, or null when none does.
+     * The input folder (a folder, or the FOLDER of NAME=FOLDER) that holds {@code index}, whose
+     * packages would then take in the index's own files, or null when none does. Links are
+     * resolved on both sides.
      */
-    public static String holdingIndex(List<String> inputs, Path index) {
+    public static String holdingIndex(List<String> inputs, Path index) throws IOException {
         Path inside = index.toAbsolutePath().normalize();
+        Path existing = inside;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing != null) {
+            inside = existing.toRealPath().resolve(existing.relativize(inside));
+        }
         for (String input : inputs) {
-            try {
-                Path folder = Path.of(input);
-                if (Files.isDirectory(folder)
-                        && inside.startsWith(folder.toAbsolutePath().normalize())) {
-                    return input;
+            for (String candidate : List.of(input, input.substring(input.indexOf('=') + 1))) {
+                try {
+                    Path folder = Path.of(candidate);
+                    if (Files.isDirectory(folder) && inside.startsWith(folder.toRealPath())) {
+                        return input;
+                    }
+                } catch (InvalidPathException e) {
+                    // not a path: a URL, read elsewhere
                 }
-            } catch (InvalidPathException e) {
-                // not a path: a URL or NAME=FOLDER, read elsewhere
             }
         }
         return null;

@@ -161,6 +161,14 @@ class IndexCommandTest {
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("lies inside the input");
         assertThat(dir.resolve("many/idx")).doesNotExist();
+        // Through a link to the input, and as the FOLDER of NAME=FOLDER.
+        Files.createSymbolicLink(dir.resolve("link"), dir.resolve("many"));
+        Run linked = run(
+                "--out", dir.resolve("link/idx").toString(), dir.resolve("many").toString());
+        assertThat(linked.err()).contains("lies inside the input");
+        Run named = run("--out", dir.resolve("many/p1_1.0/idx").toString(), "proj=" + dir.resolve("many/p1_1.0"));
+        assertThat(named.err()).contains("lies inside the input");
+        assertThat(List.of(linked.exit(), named.exit())).containsOnly(2);
     }
 
     /** Two versions of one package are refused, as update refuses them: an index holds one version of each. */
