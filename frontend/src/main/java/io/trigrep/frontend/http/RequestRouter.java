@@ -79,9 +79,13 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
                     "Expect: " + expect + " is not supported, only 100-continue");
             return;
         }
-        int query = request.uri().indexOf('?');
-        boolean cancel =
-                (query < 0 ? request.uri() : request.uri().substring(0, query)).equals("/api/v1/queries/cancel");
+        boolean cancel;
+        try {
+            // The path as routing reads it: decoded, so /api/v1/queries/%63ancel is the cancel route too.
+            cancel = new QueryStringDecoder(request.uri()).path().equals("/api/v1/queries/cancel");
+        } catch (IllegalArgumentException e) {
+            cancel = false; // a bad escape: refused below as an invalid URL
+        }
         if (cancel
                 ? !HttpMethod.POST.equals(request.method())
                 : !HttpMethod.GET.equals(request.method()) && !HttpMethod.HEAD.equals(request.method())) {

@@ -387,6 +387,9 @@ class HttpApiTest {
         HttpResponse<String> getCancel = get("/api/v1/queries/cancel?q=x");
         assertThat(getCancel.statusCode()).isEqualTo(405);
         assertThat(getCancel.headers().firstValue("allow")).hasValue("POST");
+        assertThat(get("/api/v1/queries/%63ancel?q=x").statusCode())
+                .as("the route as decoded")
+                .isEqualTo(405);
         assertThat(get("/api/v1/queries/cancelXYZ").statusCode())
                 .as("no such route")
                 .isEqualTo(404);
