@@ -10,7 +10,8 @@ import java.util.Locale;
  * {@code file:X}, {@code -file:X}, {@code filetype:X}, {@code -filetype:X}, {@code lang:X} and
  * {@code case:yes|no} are filters, anywhere in the query, and {@code count:N} keeps the first N
  * results (as a server's cap does, in the same order); every other term is part of the
- * pattern, joined by single spaces, or in a literal query by the blanks typed between them. {@code sym:REGEX} alone (with filters or none) asks for the
+ * pattern, joined by single spaces (in a literal query, by the blanks typed between them). {@code
+ * sym:REGEX} alone (with filters or none) asks for the
  * definitions whose names match. Three forms go beyond it: a regex query with {@code AND},
  * {@code OR} or {@code NOT} as a term of its own is boolean ({@link ConditionParser}); so is a
  * {@code sym:} next to a pattern or another {@code sym:}, an operand ANDed with its neighbours as
@@ -105,7 +106,7 @@ public final class QueryParser {
             } else {
                 if (pattern.length() == 0) {
                     patternOffset = start;
-                } else if (literal && previousWasPattern) {
+                } else if (literal && previousWasPattern && !lineBreak(raw, previousEnd, start)) {
                     pattern.append(raw, previousEnd, start);
                 } else {
                     pattern.append(' ');
@@ -155,6 +156,17 @@ public final class QueryParser {
         // A pattern without regex metacharacters is a literal: the fast path handles it.
         boolean plain = literal || !hasMetacharacters(text);
         return new ParsedQuery(raw, text, patternOffset, plain, caseInsensitive, filters, List.of(), null, null, count);
+    }
+
+    /** Whether {@code text[from, to)} holds a line break: results are lines, so no pattern spans one. */
+    private static boolean lineBreak(String text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029') {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A {@code count:} value: a whole number of results, at least 1. */

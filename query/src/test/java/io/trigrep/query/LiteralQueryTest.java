@@ -2,7 +2,9 @@ package io.trigrep.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.trigrep.re2j.Pattern;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -30,6 +32,14 @@ class LiteralQueryTest {
         assertThat(QueryParser.parse(query, false).pattern()).isEqualTo(regex);
     }
 
+    @Test
+    void aLineBreakBetweenWordsIsOneSpace() throws Exception {
+        // Results are lines: no pattern spans a line break.
+        assertThat(QueryParser.parse("a \n b", true).pattern()).isEqualTo("a b");
+        assertThat(QueryParser.parse("a\r\nb", true).pattern()).isEqualTo("a b");
+        assertThat(QueryParser.parse("a \t b", true).pattern()).isEqualTo("a \t b");
+    }
+
     @ParameterizedTest(name = "[{0}]")
     @CsvSource(
             delimiterString = " ;; ",
@@ -42,6 +52,6 @@ class LiteralQueryTest {
         ParsedQuery parsed = QueryParser.parse(query, true);
         List<String> regexes =
                 parsed.operands().stream().map(ParsedQuery.Operand::regex).toList();
-        assertThat(regexes).containsExactly("^deflate", io.trigrep.re2j.Pattern.quote(literal));
+        assertThat(regexes).containsExactly("^deflate", Pattern.quote(literal));
     }
 }
