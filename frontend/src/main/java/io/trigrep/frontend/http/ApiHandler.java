@@ -229,6 +229,7 @@ final class ApiHandler {
                     PageRenderer.error("no running query '" + query + "'", 0));
         }
     }
+
     /** What a search answers with: a page of results, a page of packages with their best results, or every package. */
     enum View {
         RESULTS,

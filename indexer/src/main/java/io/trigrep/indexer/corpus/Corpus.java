@@ -161,7 +161,11 @@ public final class Corpus {
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
-            if (c == '/' || c == '\\' || c <= ' ' || c == 0x7f) {
+            if (c == '/'
+                    || c == '\\'
+                    || Character.isWhitespace(c)
+                    || Character.isSpaceChar(c)
+                    || Character.isISOControl(c)) {
                 return "a package name holds no /, \\, blank or control character: " + name.strip();
             }
         }

@@ -69,11 +69,14 @@ public final class GitMirror {
                             .call()
                             .close();
                     Files.move(partial, folder);
-                } finally {
+                } catch (GitAPIException | IOException | RuntimeException e) {
                     // A clone that failed leaves nothing behind.
-                    if (Files.exists(partial)) {
+                    try {
                         FileTrees.delete(partial);
+                    } catch (IOException | RuntimeException cleanup) {
+                        e.addSuppressed(cleanup);
                     }
+                    throw e;
                 }
             }
         } catch (GitAPIException | RuntimeException e) {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.trigrep.indexer.format.ShardFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -171,6 +172,13 @@ class IndexCommandTest {
         assertThat(List.of(linked.exit(), named.exit())).containsOnly(2);
     }
 
+    /** A loopback port nothing listens on: one just bound and let go. */
+    private static int closedPort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
     /** Two versions of one package are refused, as update refuses them: an index holds one version of each. */
     @Test
     void twoVersionsOfOnePackageAreRefused(@TempDir Path dir) throws Exception {
@@ -199,7 +207,7 @@ class IndexCommandTest {
                 dir.resolve("out").toString(),
                 "--git-cache",
                 dir.resolve("cache").toString(),
-                "http://alice:hunter2@127.0.0.1:9/team/repo.git@main");
+                "http://alice:hunter2@127.0.0.1:" + closedPort() + "/team/repo.git@main");
         assertThat(secret.exit()).isEqualTo(2);
         assertThat(secret.err()).contains("no packages found", "alice:***@").doesNotContain("hunter2");
         try (Stream<Path> left = Files.list(dir.resolve("cache"))) {

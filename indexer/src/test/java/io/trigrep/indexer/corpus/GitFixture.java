@@ -1,5 +1,6 @@
 package io.trigrep.indexer.corpus;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -173,7 +174,7 @@ public final class GitFixture implements AutoCloseable {
      * byte 0x80..0xFF itself (as Python's "surrogateescape" has it), for names that are not UTF-8.
      */
     static byte[] nameBytes(String name) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c >= 0xDC80 && c <= 0xDCFF) {

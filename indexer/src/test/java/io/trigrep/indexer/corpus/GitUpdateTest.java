@@ -189,6 +189,7 @@ class GitUpdateTest {
         out.add("shards " + shards + " " + files[0]);
         return out;
     }
+
     /**
      * A path whose bytes are not UTF-8 ({@code caf\xe9.txt}) is re-read when it changes, and kept
      * when a branch beside it goes: the re-read matches paths as the walk decodes them.
