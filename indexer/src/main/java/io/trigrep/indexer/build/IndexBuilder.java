@@ -152,13 +152,9 @@ public final class IndexBuilder {
         return stats;
     }
 
-    /**
-     * Builds {@code shard-0} … {@code shard-N-1} under {@code out}, replacing any that exist;
-     * refused when two packages are versions of one ({@link IndexUpdater#oneVersionEach}).
-     */
+    /** Builds {@code shard-0} … {@code shard-N-1} under {@code out}, replacing any that exist. */
     public Report build(List<PackageSource> packages, Path out, Consumer<String> errors)
             throws IOException, InterruptedException {
-        IndexUpdater.oneVersionEach(packages);
         Files.createDirectories(out);
         Closeable lock = IndexFolder.lock(out);
         try {

@@ -99,10 +99,7 @@ public final class IndexUpdater {
                 result.stats());
     }
 
-    /**
-     * The packages' full names by source name; refused when two share one: an index holds one
-     * version of each package, which a later update replaces or removes by its source name.
-     */
+    /** The packages' full names by source name; refused when two share one, which it would replace together. */
     static Map<String, String> oneVersionEach(List<PackageSource> packages) {
         Map<String, String> byKey = new LinkedHashMap<>();
         for (PackageSource p : packages) {

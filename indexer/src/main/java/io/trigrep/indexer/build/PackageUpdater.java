@@ -63,9 +63,15 @@ final class PackageUpdater {
             List<Generation.PackageEntry> ledger = new ArrayList<>(g.packages());
             List<String> unknown = new ArrayList<>();
             for (String name : remove) {
-                Set<String> held = namesByKey.getOrDefault(PackageKey.of(name), Set.of());
-                if (held.isEmpty() || (!name.equals(PackageKey.of(name)) && !held.contains(name))) {
+                String key = PackageKey.of(name);
+                Set<String> held = namesByKey.getOrDefault(key, Set.of());
+                if (held.isEmpty() || (!name.equals(key) && !held.contains(name))) {
                     unknown.add(name);
+                } else if (!name.equals(key) && held.size() > 1) {
+                    // A removal takes every version of a source name: naming one would take the others too.
+                    throw new IllegalArgumentException("--remove " + name + ": the index holds " + held.size()
+                            + " versions of " + key + " (" + String.join(" ", held) + "), which go together: give "
+                            + key + "; nothing was changed");
                 }
             }
             if (!unknown.isEmpty()) {

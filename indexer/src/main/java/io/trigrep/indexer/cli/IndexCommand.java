@@ -119,9 +119,6 @@ public final class IndexCommand implements Callable<Integer> {
         boolean terminal = System.console() != null && System.console().isTerminal();
         try (ProgressBar bar = new ProgressBar(stats, () -> inputDone(stats), () -> inputTotal(stats), err, terminal)) {
             report = builder.build(packages, out, message -> err.println("\nerror: " + message));
-        } catch (IllegalArgumentException e) {
-            err.println("error: " + e.getMessage());
-            return 2;
         }
         if (verify) {
             for (int shard = 0; shard < shards; shard++) {

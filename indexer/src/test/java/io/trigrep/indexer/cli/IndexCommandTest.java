@@ -179,21 +179,6 @@ class IndexCommandTest {
         }
     }
 
-    /** Two versions of one package are refused, as update refuses them: an index holds one version of each. */
-    @Test
-    void twoVersionsOfOnePackageAreRefused(@TempDir Path dir) throws Exception {
-        for (String version : List.of("proj_1.0", "proj_2.0")) {
-            Path f = dir.resolve("corpus/" + version + "/f.txt");
-            Files.createDirectories(f.getParent());
-            Files.writeString(f, version + "\n");
-        }
-        Path out = dir.resolve("out");
-        Run r = run("--out", out.toString(), dir.resolve("corpus").toString());
-        assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).contains("two inputs for package proj: proj_1.0 and proj_2.0; give one version");
-        assertThat(out.resolve("shard-0")).doesNotExist();
-    }
-
     @Test
     void nothingToIndexIsAnError(@TempDir Path dir) throws Exception {
         Run r = run(

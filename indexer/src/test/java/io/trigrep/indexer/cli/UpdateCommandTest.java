@@ -150,6 +150,33 @@ class UpdateCommandTest {
         assertThat(exact.out()).contains("removed    1  beta_2.0");
     }
 
+    /** A removal takes every version of a source name: naming one of several is refused, not widened. */
+    @Test
+    void aRemovalByFullNameOfOneOfSeveralVersionsIsRefused() throws Exception {
+        Path index = dir.resolve("index");
+        write(dir.resolve("two/beta_1.0/b.c"), "int beta_one;\n");
+        write(dir.resolve("two/beta_2.0/b.c"), "int beta_two;\n");
+        assertThat(run(
+                                new IndexCommand(),
+                                "--no-symbols",
+                                "--out",
+                                index.toString(),
+                                dir.resolve("two").toString())
+                        .exit())
+                .isZero();
+        IndexCommandTest.Run one =
+                run(new UpdateCommand(), "--index", index.toString(), "--no-symbols", "--remove", "beta_1.0");
+        assertThat(one.exit()).isEqualTo(2);
+        assertThat(one.err()).contains("2 versions of beta (beta_1.0 beta_2.0)");
+        assertThat(run(new SegmentsCommand(), "--index", index.toString(), "--packages")
+                        .out())
+                .isEqualTo("beta_1.0\nbeta_2.0\n");
+        IndexCommandTest.Run all =
+                run(new UpdateCommand(), "--index", index.toString(), "--no-symbols", "--remove", "beta");
+        assertThat(all.exit()).as(all.err()).isZero();
+        assertThat(all.out()).contains("removed    2  beta_1.0 beta_2.0");
+    }
+
     /** A merge writes new checksums over what it reads: a segment whose bytes fail its own is refused, not laundered. */
     @Test
     void aMergeRefusesACorruptSegment() throws Exception {
