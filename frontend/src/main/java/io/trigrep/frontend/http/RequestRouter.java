@@ -79,24 +79,6 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
                     "Expect: " + expect + " is not supported, only 100-continue");
             return;
         }
-        boolean cancel;
-        try {
-            // The path as routing reads it: decoded, so /api/v1/queries/%63ancel is the cancel route too.
-            cancel = new QueryStringDecoder(request.uri()).path().equals("/api/v1/queries/cancel");
-        } catch (IllegalArgumentException e) {
-            cancel = false; // a bad escape: refused below as an invalid URL
-        }
-        if (cancel
-                ? !HttpMethod.POST.equals(request.method())
-                : !HttpMethod.GET.equals(request.method()) && !HttpMethod.HEAD.equals(request.method())) {
-            FullHttpResponse refused = Responses.response(
-                    HttpResponseStatus.METHOD_NOT_ALLOWED,
-                    PageRenderer.error(cancel ? "cancel with POST" : "only GET and HEAD are supported here", 0),
-                    Responses.JSON);
-            refused.headers().set(HttpHeaderNames.ALLOW, cancel ? "POST" : "GET, HEAD");
-            Responses.write(ctx, keepAlive, refused);
-            return;
-        }
         QueryStringDecoder uri;
         try {
             uri = new QueryStringDecoder(request.uri(), StandardCharsets.UTF_8);
@@ -116,6 +98,19 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
                     keepAlive,
                     HttpResponseStatus.BAD_REQUEST,
                     PageRenderer.error("invalid URL: " + e.getMessage(), 0));
+            return;
+        }
+        // The path as routing reads it, decoded: /api/v1/queries/%63ancel is the cancel route too.
+        boolean cancel = uri.path().equals("/api/v1/queries/cancel");
+        if (cancel
+                ? !HttpMethod.POST.equals(request.method())
+                : !HttpMethod.GET.equals(request.method()) && !HttpMethod.HEAD.equals(request.method())) {
+            FullHttpResponse refused = Responses.response(
+                    HttpResponseStatus.METHOD_NOT_ALLOWED,
+                    PageRenderer.error(cancel ? "cancel with POST" : "only GET and HEAD are supported here", 0),
+                    Responses.JSON);
+            refused.headers().set(HttpHeaderNames.ALLOW, cancel ? "POST" : "GET, HEAD");
+            Responses.write(ctx, keepAlive, refused);
             return;
         }
         // Whose request this is, for the per-client share of new searches: see ClientAddress.
