@@ -273,7 +273,7 @@ public record CompiledQuery(
                     what
                             + e.getDescription()
                             + (fragment == null || fragment.equals(regex) ? "" : ": `" + fragment + "`"),
-                    position(offset, regex, e));
+                    position(offset, regex, e.getDescription(), fragment));
         } catch (RuntimeException e) {
             throw new QueryException(what + "invalid regex: " + e.getMessage(), Math.max(0, offset) + 1);
         }
@@ -324,10 +324,9 @@ public record CompiledQuery(
     }
 
     /** RE2J names the offending text, not its index: find it in the regex, or the unclosed group. */
-    private static int position(int offset, String regex, PatternSyntaxException e) {
+    private static int position(int offset, String regex, String description, String fragment) {
         int base = Math.max(0, offset);
-        String fragment = withoutFlags(e.getPattern(), regex);
-        if ("missing closing )".equals(e.getDescription())) {
+        if ("missing closing )".equals(description)) {
             int depth = 0;
             int open = -1;
             for (int i = regex.length() - 1; i >= 0; i--) {

@@ -10,9 +10,8 @@ import java.util.Locale;
  * {@code file:X}, {@code -file:X}, {@code filetype:X}, {@code -filetype:X}, {@code lang:X} and
  * {@code case:yes|no} are filters, anywhere in the query, and {@code count:N} keeps the first N
  * results (as a server's cap does, in the same order); every other term is part of the
- * pattern, joined by single spaces (in a literal query, by the blanks typed between them). {@code
- * sym:REGEX} alone (with filters or none) asks for the
- * definitions whose names match. Three forms go beyond it: a regex query with {@code AND},
+ * pattern, joined by single spaces (in a literal query, by the blanks typed between them).
+ * {@code sym:REGEX} alone (with filters or none) asks for the definitions whose names match. Three forms go beyond it: a regex query with {@code AND},
  * {@code OR} or {@code NOT} as a term of its own is boolean ({@link ConditionParser}); so is a
  * {@code sym:} next to a pattern or another {@code sym:}, an operand ANDed with its neighbours as
  * operands side by side are ({@code sym:^deflate foo} is {@code sym:^deflate AND foo}); and a query
