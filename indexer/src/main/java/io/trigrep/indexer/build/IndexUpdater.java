@@ -73,7 +73,14 @@ public final class IndexUpdater {
     public Result update(
             Path root, List<PackageSource> add, List<String> remove, boolean mergeAfter, Consumer<String> errors)
             throws IOException, InterruptedException {
-        Map<String, String> addByKey = oneVersionEach(add);
+        Map<String, String> addByKey = new LinkedHashMap<>();
+        for (PackageSource p : add) {
+            String other = addByKey.putIfAbsent(PackageKey.of(p.name()), p.name());
+            if (other != null) {
+                throw new IllegalArgumentException("two inputs for package " + PackageKey.of(p.name()) + ": " + other
+                        + " and " + p.name() + "; give one version");
+            }
+        }
         Result result;
         Closeable lock = IndexFolder.lock(root);
         try {
@@ -97,19 +104,6 @@ public final class IndexUpdater {
                 merged.merged(),
                 merged.mergedInto(),
                 result.stats());
-    }
-
-    /** The packages' full names by source name; refused when two share one, which it would replace together. */
-    static Map<String, String> oneVersionEach(List<PackageSource> packages) {
-        Map<String, String> byKey = new LinkedHashMap<>();
-        for (PackageSource p : packages) {
-            String other = byKey.putIfAbsent(PackageKey.of(p.name()), p.name());
-            if (other != null) {
-                throw new IllegalArgumentException("two inputs for package " + PackageKey.of(p.name()) + ": " + other
-                        + " and " + p.name() + "; give one version");
-            }
-        }
-        return byKey;
     }
 
     /** The git repositories the index at {@code root} holds: each one's branches at their commits, by package name. */

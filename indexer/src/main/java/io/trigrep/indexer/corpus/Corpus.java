@@ -117,15 +117,17 @@ public final class Corpus {
             inside = existing.toRealPath().resolve(existing.relativize(inside));
         }
         for (String input : inputs) {
-            for (String candidate : List.of(input, input.substring(input.indexOf('=') + 1))) {
-                try {
-                    Path folder = Path.of(candidate);
-                    if (Files.isDirectory(folder) && inside.startsWith(folder.toRealPath())) {
-                        return input;
-                    }
-                } catch (InvalidPathException e) {
-                    // not a path: a URL, read elsewhere
+            try {
+                // As discoverInputs reads it: a folder, else the FOLDER of NAME=FOLDER.
+                Path folder = Path.of(input);
+                if (!Files.isDirectory(folder)) {
+                    folder = Path.of(input.substring(input.indexOf('=') + 1));
                 }
+                if (Files.isDirectory(folder) && inside.startsWith(folder.toRealPath())) {
+                    return input;
+                }
+            } catch (InvalidPathException e) {
+                // not a path: a URL, read elsewhere
             }
         }
         return null;

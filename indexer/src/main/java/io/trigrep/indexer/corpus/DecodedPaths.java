@@ -9,7 +9,8 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
  * TreeWalk#getPathString}), the form the diff that found them gives. JGit's own path filters encode
  * their strings as UTF-8, which never matches a path whose bytes are not UTF-8. Every folder is
  * entered: a path is decoded whole (as Latin-1 when any of its bytes is not UTF-8), so a folder's
- * own name may decode otherwise than in the paths below it.
+ * own name may decode otherwise than in the paths below it. Only the files named pass: none of a
+ * folder that is one of the paths here and a file on another branch.
  */
 final class DecodedPaths extends TreeFilter {
     private final Set<String> files;

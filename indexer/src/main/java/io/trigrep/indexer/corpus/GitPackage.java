@@ -307,9 +307,7 @@ public final class GitPackage implements PackageSource {
             while (tree.next()) {
                 FileMode mode = tree.getFileMode(0);
                 String path = tree.getPathString();
-                if (paths != null && !paths.contains(path)) {
-                    // under a path that is a folder here and a file on another branch: not read
-                } else if (mode == FileMode.GITLINK) {
+                if (mode == FileMode.GITLINK) {
                     entries.skipped().putIfAbsent(path, SkipReason.VCS);
                 } else if (mode == FileMode.SYMLINK) {
                     entries.skipped().putIfAbsent(path, SkipReason.SYMLINK);
