@@ -7,11 +7,8 @@ import io.trigrep.indexer.build.IndexUpdater;
 import io.trigrep.indexer.corpus.GitFixture;
 import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.segments.IndexFolder;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -21,7 +18,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code ./trigrep sync --git FILE} against real remotes (file:// URLs of repositories built in the test). */
 @Tag("integration") // runs git
@@ -30,20 +26,7 @@ class GitSyncCommandTest {
     Path dir;
 
     private static IndexCommandTest.Run run(Object command, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            int exit = new CommandLine(command).execute(args);
-            return new IndexCommandTest.Run(
-                    exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
+        return IndexCommandTest.runCommand(command, args);
     }
 
     private static Map<String, GitFixture.Entry> tree(String text) {

@@ -28,6 +28,11 @@ class IndexCommandTest {
     record Run(int exit, String out, String err) {}
 
     static Run run(String... args) {
+        return runCommand(new IndexCommand(), args);
+    }
+
+    /** Runs one of the indexer's commands (a picocli command object) with stdout and stderr caught. */
+    static Run runCommand(Object command, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream oldOut = System.out;
@@ -35,7 +40,7 @@ class IndexCommandTest {
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try {
-            int exit = new CommandLine(new IndexCommand()).execute(args);
+            int exit = new CommandLine(command).execute(args);
             return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         } finally {
             System.setOut(oldOut);

@@ -2,17 +2,13 @@ package io.trigrep.indexer.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code update}, {@code merge} and {@code segments} as an operator runs them: outputs and exit codes. */
 @Tag("integration") // the index command, with ctags when it is installed
@@ -20,21 +16,8 @@ class UpdateCommandTest {
     @TempDir
     Path dir;
 
-    private static IndexCommandTest.Run run(Callable<Integer> command, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            int exit = new CommandLine(command).execute(args);
-            return new IndexCommandTest.Run(
-                    exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
+    private static IndexCommandTest.Run run(Object command, String... args) {
+        return IndexCommandTest.runCommand(command, args);
     }
 
     private static void write(Path file, String text) throws Exception {

@@ -51,6 +51,15 @@ class GitUpdateTest {
         return t;
     }
 
+    /** A fresh index of {@code repo} at {@code branches} in {@code out}. */
+    private void build(GitFixture repo, String branches, Path out) throws Exception {
+        new IndexBuilder(options, Clock.systemUTC())
+                .build(
+                        Corpus.discoverInputs(List.of(repo.folder() + "@" + branches), dir, null, errors::add),
+                        out,
+                        errors::add);
+    }
+
     private IndexUpdater.Result update(GitFixture repo, String branches) throws Exception {
         IndexUpdater.Result r = updater.update(
                 dir.resolve("index"),
@@ -92,11 +101,7 @@ class GitUpdateTest {
             goneTree.put("gone-only.txt", file("only on gone\n"));
             commits.put("gone", repo.commit("gone", goneTree));
             repo.headAt("main");
-            new IndexBuilder(options, Clock.systemUTC())
-                    .build(
-                            Corpus.discoverInputs(List.of(repo.folder() + "@main,dev,gone"), dir, null, errors::add),
-                            index,
-                            errors::add);
+            build(repo, "main,dev,gone", index);
             assertThat(errors).isEmpty();
             assertIndexHolds(repo, commits);
             int total = GitPackageTest.truth(repo, "proj", commits).size();
@@ -149,11 +154,7 @@ class GitUpdateTest {
 
             // The skipped counts are those of a fresh build of the same commits.
             Path fresh = dir.resolve("fresh");
-            new IndexBuilder(options, Clock.systemUTC())
-                    .build(
-                            Corpus.discoverInputs(List.of(repo.folder() + "@main,dev"), dir, null, errors::add),
-                            fresh,
-                            errors::add);
+            build(repo, "main,dev", fresh);
             assertThat(skipped(index)).isEqualTo(skipped(fresh));
             assertThat(GitPackageTest.indexed(fresh)).isEqualTo(GitPackageTest.indexed(index));
 
@@ -206,11 +207,7 @@ class GitUpdateTest {
             commits.put("main", repo.commit("main", tree));
             commits.put("dev", repo.commit("dev", devTree()));
             repo.headAt("main");
-            new IndexBuilder(options, Clock.systemUTC())
-                    .build(
-                            Corpus.discoverInputs(List.of(repo.folder() + "@main,dev"), dir, null, errors::add),
-                            index,
-                            errors::add);
+            build(repo, "main,dev", index);
             assertThat(errors).isEmpty();
             assertIndexHolds(repo, commits);
 
