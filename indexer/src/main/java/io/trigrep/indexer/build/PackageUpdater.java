@@ -221,7 +221,9 @@ final class PackageUpdater {
 
     /**
      * How far past its quota a shard may take a whole new package: 2 % of the mean shard, the
-     * balance a fresh build keeps.
+     * balance a fresh build keeps, and never less than a stripe. Backends switch to a generation one
+     * at a time, so a package split over shards shows half of it (or two versions) in answers while
+     * they do; splitting one smaller than a stripe would buy less balance than that costs.
      */
     private static long slack(List<long[]> fileBytes, long[] loads) {
         long total = 0;
@@ -233,7 +235,7 @@ final class PackageUpdater {
         for (long l : loads) {
             total += l;
         }
-        return total / loads.length / 50;
+        return Math.max(total / loads.length / 50, ShardAssigner.STRIPE_BYTES);
     }
 
     /** Segment {@code s}'s entry with the change's deletes, writing its deletes file when they grew. */

@@ -1,0 +1,91 @@
+package io.trigrep.indexer.build;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trigrep.indexer.corpus.Corpus;
+import io.trigrep.indexer.filter.FilterLimits;
+import io.trigrep.indexer.format.DocTable;
+import io.trigrep.indexer.rank.Popularity;
+import io.trigrep.indexer.segments.Generation;
+import io.trigrep.indexer.segments.IndexFolder;
+import io.trigrep.indexer.segments.LiveShard;
+import io.trigrep.indexer.segments.Segment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An update puts each package no larger than a stripe whole on one shard, a new version where its
+ * old one was: backends switch to a generation one at a time, and a package on one shard appears
+ * (or is replaced) in every answer at once, never half of it, never two versions side by side.
+ */
+class UpdatePlacementTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aSmallPackageAddedToBalancedShardsIsNotSplit() throws Exception {
+        Path first = dir.resolve("first");
+        for (int p = 0; p < 4; p++) {
+            writePackage(first, "pkg" + p + "_1.0", 6);
+        }
+        IndexBuilder.Options options = new IndexBuilder.Options(2, FilterLimits.DEFAULT, Popularity.none(), 1, 1 << 20);
+        Path index = dir.resolve("index");
+        List<String> errors = new ArrayList<>();
+        new IndexBuilder(options, Clock.systemUTC())
+                .build(Corpus.discover(List.of(first), dir, errors::add), index, errors::add);
+        Map<String, Set<Integer>> before = shardsOfPackages(index);
+        assertThat(before.values()).allMatch(s -> s.size() == 1);
+
+        Path adds = dir.resolve("adds");
+        writePackage(adds, "fresh_1.0", 6);
+        writePackage(adds, "pkg0_2.0", 8);
+        new IndexUpdater(options, Clock.systemUTC())
+                .update(index, Corpus.discover(List.of(adds), dir, errors::add), List.of(), false, errors::add);
+        assertThat(errors).isEmpty();
+        Map<String, Set<Integer>> after = shardsOfPackages(index);
+        assertThat(after.get("fresh_1.0")).as("%s", after).hasSize(1);
+        assertThat(after.get("pkg0_2.0")).as("%s", after).isEqualTo(before.get("pkg0_1.0"));
+    }
+
+    /** Each live package's shards, by full name. */
+    private static Map<String, Set<Integer>> shardsOfPackages(Path index) throws Exception {
+        Map<String, Set<Integer>> out = new TreeMap<>();
+        List<Generation.ShardEntry> shards = IndexFolder.current(index).shards();
+        for (int k = 0; k < shards.size(); k++) {
+            try (LiveShard live = LiveShard.open(index.resolve(shards.get(k).name()))) {
+                for (Segment seg : live.segments()) {
+                    DocTable docs = seg.shard().docs();
+                    for (int d = 0; d < docs.docCount(); d++) {
+                        if (seg.live(d)) {
+                            out.computeIfAbsent(docs.packageName(docs.packageId(d)), n -> new TreeSet<>())
+                                    .add(k);
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A package of {@code files} files of about 900 bytes, each different. */
+    private static void writePackage(Path root, String name, int files) throws Exception {
+        for (int f = 0; f < files; f++) {
+            StringBuilder text = new StringBuilder();
+            for (int line = 0; line < 60; line++) {
+                text.append(name).append(" line ").append(f * 1000 + line).append('\n');
+            }
+            Path file = root.resolve(name).resolve("src/f" + f + ".c");
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, text);
+        }
+    }
+}
