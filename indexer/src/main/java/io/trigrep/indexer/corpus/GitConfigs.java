@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import org.eclipse.jgit.errors.ConfigInvalidException;
 import org.eclipse.jgit.lib.Config;
+import org.eclipse.jgit.lib.ConfigConstants;
 import org.eclipse.jgit.storage.file.FileBasedConfig;
 import org.eclipse.jgit.util.FS;
 import org.eclipse.jgit.util.StringUtils;
@@ -14,6 +15,15 @@ import org.eclipse.jgit.util.SystemReader;
  * {@code /usr} (as distributions build it) keeps it, read as a file. JGit's own default runs the
  * {@code git} program twice to ask ({@code git --version}, {@code git config --system --list}),
  * which the indexer never needs git for, on every run. {@code GIT_CONFIG_NOSYSTEM} still skips it.
+ *
+ * <p>Below JGit's own configuration (and so below the system's, the user's and each repository's),
+ * two defaults for the garbage collection a fetch starts once a mirror has gathered many packs
+ * (the indexer fetches into its mirrors only): {@code gc.autoDetach=false}, so it runs before the
+ * fetch returns, not on a background thread that a short process's exit cuts short every time,
+ * leaving its temporary pack behind, or that races the move of a fresh clone into place; and
+ * {@code gc.prunePackExpire=now}, so it deletes the packs it replaced at once. Kept an hour (the
+ * default, for readers that may still have them open; a mirror has none) they still counted as
+ * too many, and each fetch of that hour repacked the whole repository again.
  */
 final class GitConfigs {
     private static final File SYSTEM = new File("/etc/gitconfig");
@@ -32,6 +42,15 @@ final class GitConfigs {
     private static final class FileSystemConfig extends SystemReader.Delegate {
         FileSystemConfig(SystemReader delegate) {
             super(delegate);
+        }
+
+        @Override
+        public FileBasedConfig openJGitConfig(Config parent, FS fs) {
+            Config defaults = new Config(parent);
+            defaults.setBoolean(ConfigConstants.CONFIG_GC_SECTION, null, ConfigConstants.CONFIG_KEY_AUTODETACH, false);
+            defaults.setString(
+                    ConfigConstants.CONFIG_GC_SECTION, null, ConfigConstants.CONFIG_KEY_PRUNEPACKEXPIRE, "now");
+            return super.openJGitConfig(defaults, fs);
         }
 
         @Override

@@ -1,0 +1,60 @@
+package io.trigrep.indexer.corpus;
+
+import static io.trigrep.indexer.corpus.GitFixture.file;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.eclipse.jgit.lib.ConfigConstants;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.lib.StoredConfig;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Mirrors of remotes: cloned once, fetched after, and kept to a few packs however often they are fetched. */
+@Tag("integration") // real repositories, fetched over JGit's local transport
+class GitMirrorTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aMirrorFetchedOftenIsRepackedBeforeTheFetchReturns() throws Exception {
+        try (GitFixture remote = GitFixture.bare(dir.resolve("remote.git"))) {
+            remote.commit("main", Map.of("a.c", file("int a0;\n")));
+            remote.headAt("main");
+            String url = remote.folder().toUri().toString();
+            GitMirror mirrors = new GitMirror(dir.resolve("cache"), null);
+            Path mirror = mirrors.update(url);
+            // Repacked past three packs, as git gc --auto is past fifty.
+            try (Repository repo = GitPackage.openRepository(mirror)) {
+                StoredConfig config = repo.getConfig();
+                config.setInt(ConfigConstants.CONFIG_GC_SECTION, null, ConfigConstants.CONFIG_KEY_AUTOPACKLIMIT, 3);
+                config.save();
+            }
+            for (int i = 1; i <= 8; i++) {
+                String commit = remote.commit("main", Map.of("a.c", file("int a" + i + ";\n")));
+                assertThat(mirrors.update(url)).isEqualTo(mirror);
+                assertThat(packs(mirror)).as("fetch %d: the mirror's packs", i).hasSizeLessThanOrEqualTo(4);
+                try (Repository repo = GitPackage.openRepository(mirror)) {
+                    assertThat(repo.exactRef("refs/heads/main").getObjectId().name())
+                            .isEqualTo(commit);
+                }
+            }
+            assertThat(packs(mirror)).as("no temporary pack left behind").allMatch(p -> p.endsWith(".pack"));
+        }
+    }
+
+    /** The mirror's pack files, and any temporary pack a collection left. */
+    private static List<String> packs(Path mirror) throws Exception {
+        try (Stream<Path> files = Files.list(mirror.resolve("objects/pack"))) {
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".pack") || n.endsWith("_tmp"))
+                    .sorted()
+                    .toList();
+        }
+    }
+}
