@@ -14,7 +14,11 @@
 #   - re-index (medians of RUNS): one commit on main touching three files, then ./trigrep update
 #     of the repository, against the full three-branch index, and the update when nothing moved;
 #     wall seconds, and each command's own "time" line (the work past the JVM's start and the
-#     inputs' discovery).
+#     inputs' discovery);
+#   - the same re-index in a resident `./trigrep sync --git LIST --every 1` (medians of RUNS): the
+#     round that applies one commit on main touching three files (and its part past the fetch), a
+#     round that adds the whole repository anew (a full index in the same warm process, past the
+#     fetch), and a round when nothing moved, as the process reports them (JVM start not included).
 set -euo pipefail
 repo="$(cd "${1:?usage: bench/git-vs-cindex.sh REPO [RUNS]}" && pwd)"
 runs="${2:-5}"
@@ -24,7 +28,12 @@ for tool in cindex csearch git python3; do
 done
 work="$(mktemp -d)"
 backend_pid=""
-cleanup() { [ -n "$backend_pid" ] && kill "$backend_pid" 2>/dev/null; rm -rf "$work"; }
+sync_pid=""
+cleanup() {
+  for pid in $backend_pid $sync_pid; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
 trap cleanup EXIT
 
 # Median wall seconds of RUNS runs of a command (after one warm-up run), and its output's line count.
@@ -85,10 +94,10 @@ done
 # folder; then, after a first update, per run one commit on main touching three files and the
 # update of the repository, and the update when nothing moved.
 median() { python3 -c 'import statistics, sys; v = [float(x) for x in sys.argv[1:] if x]; print("%.2f" % statistics.median(v) if v else "-")' "$@"; }
+edited=()
 edit() {
-  for f in README.md pom.xml indexer/FORMAT.md; do
-    [ -f "$work/wt/$f" ] && echo "bench edit $1 $(date +%s%N)" >> "$work/wt/$f"
-  done
+  [ ${#edited[@]} -gt 0 ] || mapfile -t edited < <(git -C "$work/wt" ls-files | grep -E '\.(c|h|java|md|py|go|rs)$' | awk 'NR % 97 == 1' | head -n 3)
+  for f in "${edited[@]}"; do echo "bench edit $1 $(date +%s%N)" >> "$work/wt/$f"; done
   git -C "$work/wt" -c user.name=bench -c user.email=bench@example.org commit -qam "bench: three files ($1)"
 }
 update() { logged "$1" "$root/trigrep" update --index "$work/t3" --no-symbols --git-cache "$work/cache" --add "$work/repo.git@main,mid,old"; }
@@ -108,11 +117,77 @@ for r in $(seq "$runs"); do
 done
 fw=$(median "${full_wall[@]}"); fo=$(median "${full_own[@]}")
 mw=$(median "${moved_wall[@]}"); mo=$(median "${moved_own[@]}")
-percent() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }'; }
+percent() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? 100 * a / b : 0) }'; }
 printf '%-34s %8s %8s\n' "re-index (s, medians of $runs)" wall own
 printf '%-34s %8s %8s\n' "full index, three branches" "$fw" "$fo"
 printf '%-34s %8s %8s  (%s %% of the full index wall, %s %% own)\n' "update, main moved (3 files)" "$mw" "$mo" \
   "$(percent "$mw" "$fw")" "$(percent "$mo" "$fo")"
 printf '%-34s %8s %8s\n' "update, nothing moved" "$(median "${same_wall[@]}")" "$(median "${same_own[@]}")"
 grep -E '^moved' "$work/moved.log" || true
+
+# The resident sync: rounds every second on the index of the last full build; each run one commit,
+# then the round that replaces the repository, and the last round before the next commit.
+echo "file://$work/repo.git main,mid,old name=repo" > "$work/repos.txt"
+"$root/trigrep" sync --index "$work/full" --git "$work/repos.txt" --git-cache "$work/sync-cache" --no-symbols \
+  --wait-for-backends 0 --every 1 > "$work/sync.log" 2>&1 &
+sync_pid=$!
+# Waits for the first round from byte OFFSET of the log on that printed a line starting PREFIX
+# ("replace    repo", "sync: up to date"...), and prints its seconds and its seconds fetching.
+round() {
+  python3 - "$work/sync.log" "$1" "$2" <<'PY'
+import re, sys, time
+log, offset, prefix = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+deadline = time.monotonic() + 600
+while time.monotonic() < deadline:
+    text = open(log, errors="replace").read()[offset:]
+    seen = False
+    for line in text.splitlines():
+        seen = seen or line.startswith(prefix)
+        m = re.match(r"sync: round \d+ took ([0-9.]+) s \(fetching ([0-9.]+) s\), exit code (\d+)", line)
+        if m and m.group(3) != "0":
+            sys.exit(text)
+        if m and seen:
+            print(m.group(1), m.group(2)); sys.exit(0)
+        if m:
+            seen = False
+    time.sleep(0.05)
+sys.exit("no round in 600 s")
+PY
+}
+round 0 "replace    repo" > /dev/null
+sync_moved=(); sync_fetch=(); sync_index=(); sync_same=()
+for r in $(seq "$runs"); do
+  read -r same _ < <(round "$(stat -c %s "$work/sync.log")" "sync: up to date")
+  sync_same+=("$same")
+  offset=$(stat -c %s "$work/sync.log")
+  edit "sync $r"
+  read -r total fetching < <(round "$offset" "replace    repo")
+  sync_moved+=("$total") sync_fetch+=("$fetching") sync_index+=("$(awk -v a="$total" -v b="$fetching" 'BEGIN { printf "%.3f", a - b }')")
+done
+# The full index in the same warm process: the repository dropped from the list (a one-file
+# repository stands in: an empty list is refused), then listed again.
+git init -q --bare "$work/tiny.git"
+GIT_DIR="$work/tiny.git" git -c user.name=bench -c user.email=bench@example.org commit-tree -m tiny \
+  "$(printf '100644 blob %s\tt.c\n' "$(echo 'int tiny;' | GIT_DIR="$work/tiny.git" git hash-object -w --stdin)" | GIT_DIR="$work/tiny.git" git mktree)" \
+  | xargs -I{} git --git-dir="$work/tiny.git" update-ref refs/heads/main {}
+git --git-dir="$work/tiny.git" symbolic-ref HEAD refs/heads/main
+sync_full=()
+for r in $(seq "$runs"); do
+  offset=$(stat -c %s "$work/sync.log")
+  echo "file://$work/tiny.git main name=tiny" > "$work/repos.txt"
+  round "$offset" "remove     repo" > /dev/null
+  offset=$(stat -c %s "$work/sync.log")
+  echo "file://$work/repo.git main,mid,old name=repo" > "$work/repos.txt"
+  read -r total fetching < <(round "$offset" "add        repo")
+  sync_full+=("$(awk -v a="$total" -v b="$fetching" 'BEGIN { printf "%.3f", a - b }')")
+done
+kill "$sync_pid"; wait "$sync_pid" 2>/dev/null || true; sync_pid=""
+sm=$(median "${sync_moved[@]}") si=$(median "${sync_index[@]}") sf=$(median "${sync_full[@]}")
+printf '%-34s %8s  (%s %% of the full index wall, %s %% own)\n' "sync --every, main moved (round)" "$sm" \
+  "$(percent "$sm" "$fw")" "$(percent "$sm" "$fo")"
+printf '%-34s %8s  (%s %% of the full index wall, %s %% own, %s %% of the warm one below)\n' "  of it past the fetch" "$si" \
+  "$(percent "$si" "$fw")" "$(percent "$si" "$fo")" "$(percent "$si" "$sf")"
+printf '%-34s %8s\n' "sync --every, full index (add)" "$sf"
+printf '%-34s %8s\n' "sync --every, nothing moved" "$(median "${sync_same[@]}")"
+echo "# resident sync rounds: main moved ${sync_moved[*]} (fetching ${sync_fetch[*]}); full ${sync_full[*]}; nothing moved ${sync_same[*]}"
 echo "# runs, wall: full ${full_wall[*]}; moved ${moved_wall[*]}; nothing moved ${same_wall[*]} (first update after the build: $first s)"

@@ -26,6 +26,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jgit.transport.CredentialsProvider;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,7 +38,9 @@ import picocli.CommandLine.Option;
  * remotes. Each remote is mirrored into the cache and fetched; a repository whose branches moved
  * is re-indexed, one whose commits did not change is left as it is, a listed branch deleted upstream
  * is dropped, and a repository the index holds that the list no longer names is removed; all of it
- * as one update.
+ * as one update. With {@code --every} it keeps running, a round at a time: a process that stays
+ * up pays the JVM's start and warm-up once, not once a round, so a push is searchable within a
+ * round of a fraction of a second.
  */
 @Command(
         name = "sync",
@@ -46,7 +50,9 @@ import picocli.CommandLine.Option;
             "Mirror and fetch each git remote of --git FILE into --git-cache, then apply what changed to the index with"
                     + " one update: repositories whose branches moved are re-indexed, unchanged ones left alone,"
                     + " branches deleted upstream dropped, repositories no longer listed removed. FILE: one remote a"
-                    + " line, URL [BRANCH,BRANCH...] [name=NAME] [links=TEMPLATE] [user=USER] [token-file=PATH]."
+                    + " line, URL [BRANCH,BRANCH...] [name=NAME] [links=TEMPLATE] [user=USER] [token-file=PATH].",
+            "With --every SECONDS it does not exit: a round every SECONDS, FILE read again each round, a failed"
+                    + " round reported and the next one run; stop it with SIGTERM (a round cut short changes nothing)."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -54,7 +60,8 @@ import picocli.CommandLine.Option;
             "1:done, but some remote could not be fetched or read (its older version stays)",
             "2:bad usage, the list could not be read, or it names no remote while the index holds some (nothing changed)",
             "3:done, but a backend serving the index did not switch to it within --wait-for-backends",
-            "4:another sync holds the cache's lock (nothing changed)"
+            "4:another sync holds the cache's lock (nothing changed)",
+            "With --every, a first round's code 2 ends the process; other rounds' codes are printed, not returned"
         })
 public final class GitSyncCommand implements Callable<Integer> {
     @Mixin
@@ -78,10 +85,63 @@ public final class GitSyncCommand implements Callable<Integer> {
     @Mixin
     BackendsOption backends;
 
+    @Option(
+            names = "--every",
+            paramLabel = "SECONDS",
+            description = "keep running: start a round every SECONDS (at once when a round took longer); 0, the"
+                    + " default: one round, then exit")
+    long every;
+
     static final String LOCK = ".sync.lock";
+
+    /** The build options, worked out (and ctags probed) once for all rounds. */
+    private IndexBuilder.Options options;
+
+    /** Time this round spent mirroring and fetching. */
+    private long fetchingNanos;
+
+    /** Ends a process running rounds after its current round (tests; a service is stopped by a signal). */
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    void stop() {
+        stopped.countDown();
+    }
 
     @Override
     public Integer call() throws Exception {
+        if (every < 0) {
+            System.err.println("error: --every must be >= 0, got " + every);
+            return 2;
+        }
+        if (every == 0) {
+            return round();
+        }
+        long period = TimeUnit.SECONDS.toNanos(every);
+        for (int n = 1; ; n++) {
+            long started = System.nanoTime();
+            fetchingNanos = 0;
+            int code;
+            try {
+                code = round();
+            } catch (IOException | RuntimeException e) {
+                System.err.println("error: " + GitMirror.redact(String.valueOf(e.getMessage())));
+                code = 1;
+            }
+            long took = System.nanoTime() - started;
+            System.err.printf(
+                    "sync: round %d took %.3f s (fetching %.3f s), exit code %d%n",
+                    n, took / 1e9, fetchingNanos / 1e9, code);
+            if (n == 1 && code == 2) {
+                return code;
+            }
+            if (stopped.await(Math.max(0, period - took), TimeUnit.NANOSECONDS)) {
+                return 0;
+            }
+        }
+    }
+
+    /** One round: the list read, the remotes fetched, what changed applied; the exit code. */
+    private int round() throws Exception {
         PrintStream err = System.err;
         PrintStream out = System.out;
         GitRemotes remotes;
@@ -91,10 +151,11 @@ public final class GitSyncCommand implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return 2;
         }
-        IndexBuilder.Options options =
-                build.options(IndexFolder.current(folder.index).shards().size(), err);
         if (options == null) {
-            return 2;
+            options = build.options(IndexFolder.current(folder.index).shards().size(), err);
+            if (options == null) {
+                return 2;
+            }
         }
         Files.createDirectories(git.cache);
         try (FileChannel channel =
@@ -153,7 +214,13 @@ public final class GitSyncCommand implements Callable<Integer> {
                 continue;
             }
             try {
-                Path mirror = new GitMirror(git.cache, credentials(remote)).update(remote.url());
+                long fetching = System.nanoTime();
+                Path mirror;
+                try {
+                    mirror = new GitMirror(git.cache, credentials(remote)).update(remote.url());
+                } finally {
+                    fetchingNanos += System.nanoTime() - fetching;
+                }
                 List<String> branches = GitPackage.existing(mirror, remote.branches());
                 for (String b : remote.branches()) {
                     if (!branches.contains(b)) {
@@ -179,7 +246,9 @@ public final class GitSyncCommand implements Callable<Integer> {
                 }
             } catch (IOException | RuntimeException e) {
                 failures++;
-                err.println("error: " + shown + ": " + GitMirror.redact(String.valueOf(e.getMessage()))
+                String message = GitMirror.redact(String.valueOf(e.getMessage()));
+                // A mirror's own messages name the remote already.
+                err.println("error: " + (message.startsWith(shown + ": ") ? "" : shown + ": ") + message
                         + "; its indexed version stays");
             }
         }

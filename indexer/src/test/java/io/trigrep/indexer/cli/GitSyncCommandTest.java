@@ -7,17 +7,24 @@ import io.trigrep.indexer.build.IndexUpdater;
 import io.trigrep.indexer.corpus.GitFixture;
 import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.segments.IndexFolder;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** {@code ./trigrep sync --git FILE} against real remotes (file:// URLs of repositories built in the test). */
 @Tag("integration") // runs git
@@ -191,6 +198,101 @@ class GitSyncCommandTest {
             assertThat(sync(index, list).exit()).isEqualTo(4);
         }
         assertThat(sync(index, list).exit()).isZero();
+    }
+
+    @Test
+    void aResidentSyncAppliesEachPushInARoundAndOutlivesAFailedRound() throws Exception {
+        Path index = dir.resolve("index");
+        Files.createDirectories(dir.resolve("first/other_1.0"));
+        Files.writeString(dir.resolve("first/other_1.0/o.c"), "int other;\n");
+        assertThat(run(
+                                new IndexCommand(),
+                                "--no-symbols",
+                                "--out",
+                                index.toString(),
+                                dir.resolve("first").toString())
+                        .exit())
+                .isZero();
+        Path list = dir.resolve("repos.txt");
+        Files.writeString(list, "https://example.org/a.git main colour=blue\n");
+        assertThat(sync(index, list, "--every", "1").exit())
+                .as("a first round that cannot read its list ends the process")
+                .isEqualTo(2);
+
+        try (GitFixture proj = GitFixture.bare(dir.resolve("remotes/proj.git"))) {
+            String one = proj.commit("main", tree("int main_one;\n"));
+            proj.headAt("main");
+            String good = proj.folder().toUri() + " main\n";
+            Files.writeString(list, good);
+            GitSyncCommand command = new GitSyncCommand();
+            String[] args = {
+                "--index",
+                index.toString(),
+                "--git",
+                list.toString(),
+                "--git-cache=" + dir.resolve("cache"),
+                "--no-symbols",
+                "--every",
+                "1"
+            };
+            // The rounds print as they go: their streams are read while they run.
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            PrintStream oldOut = System.out;
+            PrintStream oldErr = System.err;
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            AtomicInteger exit = new AtomicInteger(-1);
+            Thread rounds = new Thread(() -> exit.set(new CommandLine(command).execute(args)));
+            rounds.start();
+            try {
+                awaitIndexed(index, one);
+                Files.writeString(list, "https://example.org/a.git main colour=blue\n");
+                String two = proj.commit("main", tree("int main_two;\n"));
+                await(
+                        "a round that fails on the list",
+                        () -> err.toString(StandardCharsets.UTF_8).contains("exit code 2"));
+                assertThat(IndexUpdater.repositories(index)
+                                .get("proj")
+                                .branches()
+                                .get(0)
+                                .commit())
+                        .as("a failed round changes nothing")
+                        .isEqualTo(one);
+                Files.writeString(list, good);
+                awaitIndexed(index, two);
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "\nthe rounds said:\n" + out + err, e);
+            } finally {
+                command.stop();
+                rounds.join(TimeUnit.MINUTES.toMillis(2));
+                System.setOut(oldOut);
+                System.setErr(oldErr);
+            }
+            assertThat(rounds.isAlive()).isFalse();
+            String said = err.toString(StandardCharsets.UTF_8);
+            assertThat(exit.get()).as(said).isZero();
+            assertThat(said).contains("sync: round 1 took", "repos.txt:1");
+            assertThat(out.toString(StandardCharsets.UTF_8))
+                    .contains("add        proj  main@", "replace    proj  main@");
+        }
+    }
+
+    /** Waits, up to a minute, for the index to hold proj's main at {@code commit}. */
+    private static void awaitIndexed(Path index, String commit) throws Exception {
+        await("proj at " + commit, () -> {
+            GitRefs refs = IndexUpdater.repositories(index).get("proj");
+            return refs != null && refs.branches().get(0).commit().equals(commit);
+        });
+    }
+
+    /** Waits, up to a minute, for {@code condition}. */
+    private static void await(String what, Callable<Boolean> condition) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (!condition.call()) {
+            assertThat(System.nanoTime()).as(what + " within a minute").isLessThan(deadline);
+            Thread.sleep(20);
+        }
     }
 
     @Test
