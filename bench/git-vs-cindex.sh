@@ -96,7 +96,11 @@ done
 median() { python3 -c 'import statistics, sys; v = [float(x) for x in sys.argv[1:] if x]; print("%.2f" % statistics.median(v) if v else "-")' "$@"; }
 edited=()
 edit() {
-  [ ${#edited[@]} -gt 0 ] || mapfile -t edited < <(git -C "$work/wt" ls-files | grep -E '\.(c|h|java|md|py|go|rs)$' | awk 'NR % 97 == 1' | head -n 3)
+  if [ ${#edited[@]} -eq 0 ]; then # three files spread over the tree
+    mapfile -t edited < <(git -C "$work/wt" ls-files | grep -E '\.(c|h|java|md|py|go|rs)$' \
+      | awk '{ f[NR] = $0 } END { s = int(NR / 3); if (s < 1) s = 1; for (i = 1; i <= NR && i <= 2 * s + 1; i += s) print f[i] }')
+    [ ${#edited[@]} -eq 3 ] || { echo "fewer than three source files to edit" >&2; exit 1; }
+  fi
   for f in "${edited[@]}"; do echo "bench edit $1 $(date +%s%N)" >> "$work/wt/$f"; done
   git -C "$work/wt" -c user.name=bench -c user.email=bench@example.org commit -qam "bench: three files ($1)"
 }
@@ -139,7 +143,9 @@ import re, sys, time
 log, offset, prefix = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 deadline = time.monotonic() + 600
 while time.monotonic() < deadline:
-    text = open(log, errors="replace").read()[offset:]
+    with open(log, "rb") as f:
+        f.seek(offset)
+        text = f.read().decode("utf-8", "replace")
     seen = False
     for line in text.splitlines():
         seen = seen or line.startswith(prefix)

@@ -6,6 +6,7 @@ import io.trigrep.indexer.corpus.GitMirror;
 import io.trigrep.indexer.corpus.GitPackage;
 import io.trigrep.indexer.corpus.LinkTemplates;
 import io.trigrep.indexer.corpus.PackageSource;
+import io.trigrep.indexer.files.IoMessages;
 import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.segments.Generation;
 import io.trigrep.indexer.segments.IndexFolder;
@@ -51,8 +52,10 @@ import picocli.CommandLine.Option;
                     + " one update: repositories whose branches moved are re-indexed, unchanged ones left alone,"
                     + " branches deleted upstream dropped, repositories no longer listed removed. FILE: one remote a"
                     + " line, URL [BRANCH,BRANCH...] [name=NAME] [links=TEMPLATE] [user=USER] [token-file=PATH].",
-            "With --every SECONDS it does not exit: a round every SECONDS, FILE read again each round, a failed"
-                    + " round reported and the next one run; stop it with SIGTERM (a round cut short changes nothing)."
+            "With --every SECONDS it does not exit: a round every SECONDS, FILE read again each round (an edit"
+                    + " applies once two rounds in a row read it the same), a failed round reported and the next one"
+                    + " run, a first round's code 2 the process's exit code, other rounds' codes printed. Stop it with"
+                    + " SIGTERM: a round cut short leaves the index at its last generation."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -60,8 +63,7 @@ import picocli.CommandLine.Option;
             "1:done, but some remote could not be fetched or read (its older version stays)",
             "2:bad usage, the list could not be read, or it names no remote while the index holds some (nothing changed)",
             "3:done, but a backend serving the index did not switch to it within --wait-for-backends",
-            "4:another sync holds the cache's lock (nothing changed)",
-            "With --every, a first round's code 2 ends the process; other rounds' codes are printed, not returned"
+            "4:another sync holds the cache's lock (nothing changed)"
         })
 public final class GitSyncCommand implements Callable<Integer> {
     @Mixin
@@ -97,6 +99,9 @@ public final class GitSyncCommand implements Callable<Integer> {
     /** The build options, worked out (and ctags probed) once for all rounds. */
     private IndexBuilder.Options options;
 
+    /** The remotes the last round read, while running rounds: an edit applies once read twice. */
+    private List<GitRemotes.Remote> previous;
+
     /** Time this round spent mirroring and fetching. */
     private long fetchingNanos;
 
@@ -116,6 +121,10 @@ public final class GitSyncCommand implements Callable<Integer> {
         if (every == 0) {
             return round();
         }
+        if (dryRun) {
+            System.err.println("error: --dry-run prints one round's plan; it does not go with --every");
+            return 2;
+        }
         long period = TimeUnit.SECONDS.toNanos(every);
         for (int n = 1; ; n++) {
             long started = System.nanoTime();
@@ -124,7 +133,7 @@ public final class GitSyncCommand implements Callable<Integer> {
             try {
                 code = round();
             } catch (IOException | RuntimeException e) {
-                System.err.println("error: " + GitMirror.redact(String.valueOf(e.getMessage())));
+                System.err.println("error: " + GitMirror.redact(IoMessages.describe(e)));
                 code = 1;
             }
             long took = System.nanoTime() - started;
@@ -150,6 +159,16 @@ public final class GitSyncCommand implements Callable<Integer> {
         } catch (IOException e) {
             err.println("error: " + e.getMessage());
             return 2;
+        }
+        if (every > 0) {
+            // A list caught half-written would remove, or drop branches of, every repository past the cut.
+            boolean same = previous == null || previous.equals(remotes.remotes());
+            previous = remotes.remotes();
+            if (!same) {
+                err.println("sync: " + list + " changed since the last round; it applies from the next round that"
+                        + " reads it the same");
+                return 0;
+            }
         }
         if (options == null) {
             options = build.options(IndexFolder.current(folder.index).shards().size(), err);
@@ -217,7 +236,7 @@ public final class GitSyncCommand implements Callable<Integer> {
                 long fetching = System.nanoTime();
                 Path mirror;
                 try {
-                    mirror = new GitMirror(git.cache, credentials(remote)).update(remote.url());
+                    mirror = git.mirror(credentials(remote)).update(remote.url());
                 } finally {
                     fetchingNanos += System.nanoTime() - fetching;
                 }
@@ -238,7 +257,9 @@ public final class GitSyncCommand implements Callable<Integer> {
                 GitPackage p = GitPackage.open(mirror, branches, remote.name(), links);
                 GitRefs before = held.get(remote.name());
                 if (p.refs().equals(before)) {
-                    out.println("unchanged  " + remote.name() + "  " + describe(p.refs()));
+                    if (every == 0) {
+                        out.println("unchanged  " + remote.name() + "  " + describe(p.refs()));
+                    }
                 } else {
                     changed.add(p);
                     out.println((before == null ? "add        " : "replace    ") + remote.name() + "  "

@@ -17,13 +17,15 @@ import org.eclipse.jgit.util.SystemReader;
  * which the indexer never needs git for, on every run. {@code GIT_CONFIG_NOSYSTEM} still skips it.
  *
  * <p>Below JGit's own configuration (and so below the system's, the user's and each repository's),
- * two defaults for the garbage collection a fetch starts once a mirror has gathered many packs
- * (the indexer fetches into its mirrors only): {@code gc.autoDetach=false}, so it runs before the
- * fetch returns, not on a background thread that a short process's exit cuts short every time,
- * leaving its temporary pack behind, or that races the move of a fresh clone into place; and
- * {@code gc.prunePackExpire=now}, so it deletes the packs it replaced at once. Kept an hour (the
- * default, for readers that may still have them open; a mirror has none) they still counted as
- * too many, and each fetch of that hour repacked the whole repository again.
+ * defaults for the mirrors' garbage collection, which {@link GitMirror} starts itself after a fetch
+ * so that a collection that fails cannot fail the fetch ({@code fetch.autogc=false}): it runs
+ * before the fetch returns, not on a background thread that a short process's exit cuts short
+ * ({@code gc.autoDetach=false}); it deletes the packs it replaced at once, or they would still
+ * count as too many and the next fetch would repack again ({@code gc.prunePackExpire=now}; a
+ * command reading the same mirror meanwhile finds the objects in the new pack, as JGit looks
+ * again when a pack is gone); and it is started by the count of packs alone, not by loose
+ * objects, which in a mirror are the unreachable ones a collection loosened and which the next
+ * collection would loosen again ({@code gc.auto=0}).
  */
 final class GitConfigs {
     private static final File SYSTEM = new File("/etc/gitconfig");
@@ -47,9 +49,11 @@ final class GitConfigs {
         @Override
         public FileBasedConfig openJGitConfig(Config parent, FS fs) {
             Config defaults = new Config(parent);
+            defaults.setBoolean(ConfigConstants.CONFIG_FETCH_SECTION, null, "autogc", false);
             defaults.setBoolean(ConfigConstants.CONFIG_GC_SECTION, null, ConfigConstants.CONFIG_KEY_AUTODETACH, false);
             defaults.setString(
                     ConfigConstants.CONFIG_GC_SECTION, null, ConfigConstants.CONFIG_KEY_PRUNEPACKEXPIRE, "now");
+            defaults.setInt(ConfigConstants.CONFIG_GC_SECTION, null, ConfigConstants.CONFIG_KEY_AUTO, 0);
             return super.openJGitConfig(defaults, fs);
         }
 

@@ -8,23 +8,34 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.function.Consumer;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.lib.NullProgressMonitor;
 import org.eclipse.jgit.transport.CredentialsProvider;
 
 /**
  * Bare mirrors of remote repositories in a cache folder, one per URL: cloned on first use, then
- * fetched (every ref, deleted ones pruned, forced updates taken). The folder is named after the
- * repository and a hash of its URL, so two remotes of one name do not meet.
+ * fetched (every ref, deleted ones pruned, forced updates taken) and repacked when they have
+ * gathered many packs (git's {@code gc --auto} rule). The folder is named after the repository
+ * and a hash of its URL, so two remotes of one name do not meet.
  */
 public final class GitMirror {
     private final Path cache;
     private final CredentialsProvider credentials;
+    private final int timeoutSeconds;
+    private final Consumer<String> warnings;
 
-    /** {@code credentials} null: anonymous. */
-    public GitMirror(Path cache, CredentialsProvider credentials) {
+    /**
+     * {@code credentials} null: anonymous; {@code timeoutSeconds}: how long a remote may keep a
+     * clone or fetch waiting for its next bytes (0: for ever); {@code warnings}: what went wrong
+     * without failing the update.
+     */
+    public GitMirror(Path cache, CredentialsProvider credentials, int timeoutSeconds, Consumer<String> warnings) {
         this.cache = cache;
         this.credentials = credentials;
+        this.timeoutSeconds = timeoutSeconds;
+        this.warnings = warnings;
     }
 
     /** A URL as this reads it: a scheme ({@code https://}, {@code ssh://}, {@code file://}…) or scp-like {@code user@host:path}. */
@@ -55,7 +66,21 @@ public final class GitMirror {
                             .setRefSpecs("+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
                             .setRemoveDeletedRefs(true)
                             .setCredentialsProvider(credentials)
+                            .setTimeout(timeoutSeconds)
                             .call();
+                    try {
+                        git.getRepository().autoGC(NullProgressMonitor.INSTANCE);
+                    } catch (RuntimeException e) {
+                        // The fetch took: more packs read as well as fewer, and the next fetch tries again.
+                        warnings.accept(redact(url) + ": repacking the mirror failed ("
+                                + redact(String.valueOf(e.getMessage()))
+                                + (e.getCause() == null
+                                        ? ""
+                                        : ": "
+                                                + redact(String.valueOf(
+                                                        e.getCause().getMessage())))
+                                + "); fetched all the same");
+                    }
                 }
             } else {
                 Files.createDirectories(cache);
@@ -66,6 +91,7 @@ public final class GitMirror {
                             .setDirectory(partial.toFile())
                             .setMirror(true)
                             .setCredentialsProvider(credentials)
+                            .setTimeout(timeoutSeconds)
                             .call()
                             .close();
                     Files.move(partial, folder);

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -201,6 +202,7 @@ class GitSyncCommandTest {
     }
 
     @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void aResidentSyncAppliesEachPushInARoundAndOutlivesAFailedRound() throws Exception {
         Path index = dir.resolve("index");
         Files.createDirectories(dir.resolve("first/other_1.0"));
@@ -219,7 +221,8 @@ class GitSyncCommandTest {
                 .as("a first round that cannot read its list ends the process")
                 .isEqualTo(2);
 
-        try (GitFixture proj = GitFixture.bare(dir.resolve("remotes/proj.git"))) {
+        try (GitFixture proj = GitFixture.bare(dir.resolve("remotes/proj.git"));
+                GitFixture lib = GitFixture.bare(dir.resolve("remotes/lib.git"))) {
             String one = proj.commit("main", tree("int main_one;\n"));
             proj.headAt("main");
             String good = proj.folder().toUri() + " main\n";
@@ -247,11 +250,11 @@ class GitSyncCommandTest {
             rounds.start();
             try {
                 awaitIndexed(index, one);
+                // Once a round failed on the bad list, every later one reads it too: the push waits.
                 Files.writeString(list, "https://example.org/a.git main colour=blue\n");
+                await("a round that fails on the list", () -> failedRounds(err) >= 1);
                 String two = proj.commit("main", tree("int main_two;\n"));
-                await(
-                        "a round that fails on the list",
-                        () -> err.toString(StandardCharsets.UTF_8).contains("exit code 2"));
+                await("a second round that fails on the list", () -> failedRounds(err) >= 2);
                 assertThat(IndexUpdater.repositories(index)
                                 .get("proj")
                                 .branches()
@@ -261,6 +264,16 @@ class GitSyncCommandTest {
                         .isEqualTo(one);
                 Files.writeString(list, good);
                 awaitIndexed(index, two);
+
+                // An edit of the list applies from the second round that reads it: the first notes it.
+                lib.commit("trunk", tree("int lib_one;\n"));
+                lib.headAt("trunk");
+                Files.writeString(list, lib.folder().toUri() + "\n");
+                await("proj removed, lib added", () -> {
+                    Map<String, GitRefs> held = IndexUpdater.repositories(index);
+                    return held.containsKey("lib") && !held.containsKey("proj");
+                });
+                assertThat(err.toString(StandardCharsets.UTF_8)).contains("repos.txt changed since the last round");
             } catch (AssertionError e) {
                 throw new AssertionError(e.getMessage() + "\nthe rounds said:\n" + out + err, e);
             } finally {
@@ -274,8 +287,16 @@ class GitSyncCommandTest {
             assertThat(exit.get()).as(said).isZero();
             assertThat(said).contains("sync: round 1 took", "repos.txt:1");
             assertThat(out.toString(StandardCharsets.UTF_8))
-                    .contains("add        proj  main@", "replace    proj  main@");
+                    .contains("add        proj  main@", "replace    proj  main@", "remove     proj  (no longer listed)")
+                    .doesNotContain("unchanged  ");
         }
+    }
+
+    private static long failedRounds(ByteArrayOutputStream err) {
+        return err.toString(StandardCharsets.UTF_8)
+                .lines()
+                .filter(l -> l.endsWith("exit code 2"))
+                .count();
     }
 
     /** Waits, up to a minute, for the index to hold proj's main at {@code commit}. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -27,7 +28,8 @@ class GitMirrorTest {
             remote.commit("main", Map.of("a.c", file("int a0;\n")));
             remote.headAt("main");
             String url = remote.folder().toUri().toString();
-            GitMirror mirrors = new GitMirror(dir.resolve("cache"), null);
+            List<String> warnings = new ArrayList<>();
+            GitMirror mirrors = new GitMirror(dir.resolve("cache"), null, 60, warnings::add);
             Path mirror = mirrors.update(url);
             // Repacked past three packs, as git gc --auto is past fifty.
             try (Repository repo = GitPackage.openRepository(mirror)) {
@@ -45,6 +47,7 @@ class GitMirrorTest {
                 }
             }
             assertThat(packs(mirror)).as("no temporary pack left behind").allMatch(p -> p.endsWith(".pack"));
+            assertThat(warnings).isEmpty();
         }
     }
 
