@@ -81,13 +81,20 @@ public final class IndexFolder {
      * naming it, never a silent fall-back to an older state.
      */
     public static Optional<Generation> latest(Path root) throws IOException {
-        for (long n : generations(root)) {
+        while (true) {
+            List<Long> listed = generations(root);
+            if (listed.isEmpty()) {
+                return Optional.empty();
+            }
+            long n = listed.get(0);
             Path file = root.resolve(generationFile(n));
             byte[] bytes;
             try {
                 bytes = Files.readAllBytes(file);
             } catch (NoSuchFileException e) {
-                continue; // removed by an update that committed a later one since the listing
+                // Removed by an update that committed a later one since the listing (the older
+                // ones listed go too): list again.
+                continue;
             }
             Generation g = Generation.read(file, bytes);
             if (g.number() != n) {
@@ -95,7 +102,6 @@ public final class IndexFolder {
             }
             return Optional.of(g);
         }
-        return Optional.empty();
     }
 
     /**
