@@ -1,9 +1,9 @@
 package io.trigrep.indexer.cli;
 
+import io.trigrep.indexer.files.IoMessages;
+import io.trigrep.indexer.files.TextFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.eclipse.jgit.transport.CredentialsProvider;
 import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
@@ -28,12 +28,13 @@ final class GitCredentials {
         String secret = token;
         if ((secret == null || secret.isEmpty()) && tokenFile != null && !tokenFile.isEmpty()) {
             try {
-                secret = Files.readAllLines(Path.of(tokenFile), StandardCharsets.UTF_8).stream()
+                secret = TextFiles.read(Path.of(tokenFile), 64 << 10)
+                        .lines()
                         .findFirst()
                         .orElse("")
                         .strip();
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the token file " + tokenFile, e);
+                throw new UncheckedIOException("token file " + IoMessages.describe(e), e);
             }
         }
         if (secret == null || secret.isEmpty()) {

@@ -2,9 +2,8 @@ package io.trigrep.indexer.cli;
 
 import io.trigrep.indexer.corpus.Corpus;
 import io.trigrep.indexer.corpus.GitPackage;
+import io.trigrep.indexer.files.TextFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -29,11 +28,14 @@ import java.util.Set;
 record GitRemotes(List<Remote> remotes) {
     record Remote(String url, List<String> branches, String name, String links, String user, Path tokenFile) {}
 
+    /** Far more than a list of thousands of remotes takes. */
+    static final int MAX_BYTES = 16 << 20;
+
     static GitRemotes read(Path file) throws IOException {
         List<Remote> remotes = new ArrayList<>();
         Set<String> names = new HashSet<>();
         int number = 0;
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        for (String line : TextFiles.read(file, MAX_BYTES).lines().toList()) {
             number++;
             String trimmed = line.strip();
             if (trimmed.isEmpty() || trimmed.startsWith("#")) {

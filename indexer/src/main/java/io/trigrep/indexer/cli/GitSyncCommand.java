@@ -63,7 +63,8 @@ import picocli.CommandLine.Option;
             "1:done, but some remote could not be fetched or read (its older version stays)",
             "2:bad usage, the list could not be read, or it names no remote while the index holds some (nothing changed)",
             "3:done, but a backend serving the index did not switch to it within --wait-for-backends",
-            "4:another sync holds the cache's lock (nothing changed)"
+            "4:another sync holds the cache's lock (nothing changed)",
+            "143:stopped by SIGTERM (with --every)"
         })
 public final class GitSyncCommand implements Callable<Integer> {
     @Mixin
@@ -157,7 +158,7 @@ public final class GitSyncCommand implements Callable<Integer> {
         try {
             remotes = GitRemotes.read(list);
         } catch (IOException e) {
-            err.println("error: " + e.getMessage());
+            err.println("error: " + IoMessages.describe(e));
             return 2;
         }
         if (every > 0) {

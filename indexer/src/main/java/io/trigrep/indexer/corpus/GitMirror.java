@@ -2,17 +2,31 @@ package io.trigrep.indexer.corpus;
 
 import io.trigrep.indexer.files.FileTrees;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.function.Consumer;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.NullProgressMonitor;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.transport.CredentialsProvider;
+import org.eclipse.jgit.transport.FetchResult;
 
 /**
  * Bare mirrors of remote repositories in a cache folder, one per URL: cloned on first use, then
@@ -21,6 +35,8 @@ import org.eclipse.jgit.transport.CredentialsProvider;
  * and a hash of its URL, so two remotes of one name do not meet.
  */
 public final class GitMirror {
+    private static final String CLONE_PREFIX = ".clone-";
+
     private final Path cache;
     private final CredentialsProvider credentials;
     private final int timeoutSeconds;
@@ -60,50 +76,11 @@ public final class GitMirror {
         GitConfigs.install();
         try {
             if (Files.isDirectory(folder.resolve("objects"))) {
-                try (Git git = Git.open(folder.toFile())) {
-                    git.fetch()
-                            .setRemote("origin")
-                            .setRefSpecs("+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
-                            .setRemoveDeletedRefs(true)
-                            .setCredentialsProvider(credentials)
-                            .setTimeout(timeoutSeconds)
-                            .call();
-                    try {
-                        git.getRepository().autoGC(NullProgressMonitor.INSTANCE);
-                    } catch (RuntimeException e) {
-                        // The fetch took: more packs read as well as fewer, and the next fetch tries again.
-                        warnings.accept(redact(url) + ": repacking the mirror failed ("
-                                + redact(String.valueOf(e.getMessage()))
-                                + (e.getCause() == null
-                                        ? ""
-                                        : ": "
-                                                + redact(String.valueOf(
-                                                        e.getCause().getMessage())))
-                                + "); fetched all the same");
-                    }
-                }
+                fetch(folder, url);
             } else {
                 Files.createDirectories(cache);
-                Path partial = Files.createTempDirectory(cache, ".clone-");
-                try {
-                    Git.cloneRepository()
-                            .setURI(url)
-                            .setDirectory(partial.toFile())
-                            .setMirror(true)
-                            .setCredentialsProvider(credentials)
-                            .setTimeout(timeoutSeconds)
-                            .call()
-                            .close();
-                    Files.move(partial, folder);
-                } catch (GitAPIException | IOException | RuntimeException e) {
-                    // A clone that failed leaves nothing behind.
-                    try {
-                        FileTrees.delete(partial);
-                    } catch (IOException | RuntimeException cleanup) {
-                        e.addSuppressed(cleanup);
-                    }
-                    throw e;
-                }
+                clearKilledClones();
+                cloneInto(folder, url);
             }
         } catch (GitAPIException | RuntimeException e) {
             // JGit's messages name the URL as given; a URL with a password in it is not repeated.
@@ -112,8 +89,124 @@ public final class GitMirror {
         return folder;
     }
 
-    /** {@code scheme://user:secret@host} with the secret left out. */
+    private void fetch(Path folder, String url) throws IOException, GitAPIException {
+        try (Git git = Git.open(folder.toFile())) {
+            FetchResult result = git.fetch()
+                    .setRemote("origin")
+                    .setRefSpecs("+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
+                    .setRemoveDeletedRefs(true)
+                    .setCredentialsProvider(credentials)
+                    .setTimeout(timeoutSeconds)
+                    .call();
+            followHead(git.getRepository(), result);
+            try {
+                git.getRepository().autoGC(NullProgressMonitor.INSTANCE);
+            } catch (RuntimeException e) {
+                // The fetch took: more packs read as well as fewer, and the next fetch tries again.
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                warnings.accept(redact(url) + ": repacking the mirror failed ("
+                        + redact(String.valueOf(cause.getMessage())) + "); fetched all the same");
+            }
+        }
+    }
+
+    /**
+     * Points the mirror's HEAD at the branch the remote's HEAD names, as a fresh clone would: a
+     * remote may change its default branch. A remote that does not say which branch its HEAD is
+     * leaves it as it is.
+     */
+    private static void followHead(Repository repo, FetchResult result) throws IOException {
+        Ref head = result.getAdvertisedRef(Constants.HEAD);
+        if (head == null || !head.isSymbolic()) {
+            return;
+        }
+        String target = head.getTarget().getName();
+        Ref current = repo.exactRef(Constants.HEAD);
+        if (!target.startsWith(Constants.R_HEADS)
+                || (current != null
+                        && current.isSymbolic()
+                        && current.getTarget().getName().equals(target))) {
+            return;
+        }
+        RefUpdate.Result linked = repo.updateRef(Constants.HEAD).link(target);
+        if (linked != RefUpdate.Result.NEW
+                && linked != RefUpdate.Result.FORCED
+                && linked != RefUpdate.Result.NO_CHANGE) {
+            throw new IOException("cannot point HEAD at " + target + ": " + linked);
+        }
+    }
+
+    /**
+     * Clones into a partial folder beside the mirror's, moved into place once complete. While it
+     * clones, the process holds a lock on the partial folder's {@code .lock} file, made before
+     * the folder: a partial folder whose lock nobody holds is what a killed clone left.
+     */
+    private void cloneInto(Path folder, String url) throws IOException, GitAPIException {
+        Path lockFile = Files.createTempFile(cache, CLONE_PREFIX, ".lock");
+        String name = lockFile.getFileName().toString();
+        Path partial = cache.resolve(name.substring(0, name.length() - ".lock".length()));
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
+            channel.lock(); // released as the channel closes
+            Files.createDirectory(partial);
+            try {
+                Git.cloneRepository()
+                        .setURI(url)
+                        .setDirectory(partial.toFile())
+                        .setMirror(true)
+                        .setCredentialsProvider(credentials)
+                        .setTimeout(timeoutSeconds)
+                        .call()
+                        .close();
+                Files.move(partial, folder);
+            } catch (GitAPIException | IOException | RuntimeException e) {
+                // A clone that failed leaves nothing behind.
+                try {
+                    FileTrees.delete(partial);
+                } catch (IOException | RuntimeException cleanup) {
+                    e.addSuppressed(cleanup);
+                }
+                throw e;
+            }
+        } finally {
+            Files.deleteIfExists(lockFile);
+        }
+    }
+
+    /** Deletes the partial clones of killed processes: those whose lock no process holds, or that have none. */
+    private void clearKilledClones() throws IOException {
+        List<Path> partials = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(cache, CLONE_PREFIX + "*")) {
+            for (Path p : entries) {
+                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                    partials.add(p);
+                }
+            }
+        }
+        for (Path partial : partials) {
+            Path lockFile = partial.resolveSibling(partial.getFileName() + ".lock");
+            if (!Files.exists(lockFile)) {
+                FileTrees.delete(partial);
+                continue;
+            }
+            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
+                    FileLock lock = channel.tryLock()) {
+                if (lock != null) {
+                    FileTrees.delete(partial);
+                    Files.deleteIfExists(lockFile);
+                }
+            } catch (OverlappingFileLockException | NoSuchFileException e) {
+                // cloning in this process, or finished (and cleared) meanwhile
+            }
+        }
+    }
+
+    /**
+     * URLs in {@code text} with their secrets left out: the password of {@code scheme://user:secret@host}
+     * (up to the last {@code @} before the path, so one with an {@code @} in it goes whole), and the
+     * user of {@code http(s)://user@host}, where a token often stands as the user name.
+     */
     public static String redact(String text) {
-        return text.replaceAll("://([^/:@\\s]+):[^@/\\s]+@", "://$1:***@");
+        return text.replaceAll("://([^/:@\\s]+):[^/\\s]*@", "://$1:***@")
+                .replaceAll("(?i)(https?://)[^/:@\\s]+@", "$1***@");
     }
 }

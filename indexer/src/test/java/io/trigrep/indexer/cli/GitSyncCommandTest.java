@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.indexer.build.IndexUpdater;
 import io.trigrep.indexer.corpus.GitFixture;
+import io.trigrep.indexer.corpus.GitMirror;
 import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.segments.IndexFolder;
 import java.io.ByteArrayOutputStream;
@@ -335,7 +336,14 @@ class GitSyncCommandTest {
 
     @Test
     void aSecretInAUrlIsNotRepeated() {
-        assertThat(io.trigrep.indexer.corpus.GitMirror.redact("https://me:hunter2@example.org/a.git: not found"))
+        assertThat(GitMirror.redact("https://me:hunter2@example.org/a.git: not found"))
                 .isEqualTo("https://me:***@example.org/a.git: not found");
+        assertThat(GitMirror.redact("http://user:S3C@RETD@127.0.0.1:9/rd.git: refused"))
+                .isEqualTo("http://user:***@127.0.0.1:9/rd.git: refused");
+        assertThat(GitMirror.redact("cannot mirror: HTTPS://ghp_T0KEN@example.org/a.git, http://T0KEN@h/b"))
+                .isEqualTo("cannot mirror: HTTPS://***@example.org/a.git, http://***@h/b");
+        assertThat(GitMirror.redact("ssh://git@example.org/a.git and git@example.org:a.git"))
+                .as("an ssh user is no secret")
+                .isEqualTo("ssh://git@example.org/a.git and git@example.org:a.git");
     }
 }

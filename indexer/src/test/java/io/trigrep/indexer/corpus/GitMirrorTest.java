@@ -3,8 +3,10 @@ package io.trigrep.indexer.corpus;
 import static io.trigrep.indexer.corpus.GitFixture.file;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +50,47 @@ class GitMirrorTest {
             }
             assertThat(packs(mirror)).as("no temporary pack left behind").allMatch(p -> p.endsWith(".pack"));
             assertThat(warnings).isEmpty();
+        }
+    }
+
+    @Test
+    void aMirrorFollowsTheBranchTheRemotesHeadNames() throws Exception {
+        try (GitFixture remote = GitFixture.bare(dir.resolve("remote.git"))) {
+            remote.commit("main", Map.of("a.c", file("int a;\n")));
+            remote.headAt("main");
+            String url = remote.folder().toUri().toString();
+            GitMirror mirrors = new GitMirror(dir.resolve("cache"), null, 60, w -> {});
+            Path mirror = mirrors.update(url);
+            String trunk = remote.commit("trunk", Map.of("a.c", file("int trunk;\n")));
+            remote.headAt("trunk");
+            remote.deleteBranch("main");
+            mirrors.update(url);
+            try (Repository repo = GitPackage.openRepository(mirror)) {
+                assertThat(repo.exactRef("HEAD").getTarget().getName()).isEqualTo("refs/heads/trunk");
+                assertThat(repo.resolve("HEAD").name()).isEqualTo(trunk);
+            }
+        }
+    }
+
+    @Test
+    void aCloneAKilledProcessLeftIsClearedAndOneInProgressKept() throws Exception {
+        Path cache = dir.resolve("cache");
+        Files.createDirectories(cache.resolve(".clone-old/objects"));
+        Files.createDirectories(cache.resolve(".clone-dead/objects"));
+        Files.createFile(cache.resolve(".clone-dead.lock"));
+        Files.createDirectories(cache.resolve(".clone-live/objects"));
+        try (GitFixture remote = GitFixture.bare(dir.resolve("remote.git"));
+                FileChannel live = FileChannel.open(
+                        cache.resolve(".clone-live.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            live.lock();
+            remote.commit("main", Map.of("a.c", file("int a;\n")));
+            remote.headAt("main");
+            Path mirror = new GitMirror(cache, null, 60, w -> {})
+                    .update(remote.folder().toUri().toString());
+            try (Stream<Path> files = Files.list(cache)) {
+                assertThat(files.map(p -> p.getFileName().toString()))
+                        .containsExactlyInAnyOrder(mirror.getFileName().toString(), ".clone-live", ".clone-live.lock");
+            }
         }
     }
 
