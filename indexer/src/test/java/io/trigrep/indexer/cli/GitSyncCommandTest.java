@@ -56,19 +56,24 @@ class GitSyncCommandTest {
         return run(new GitSyncCommand(), args);
     }
 
-    @Test
-    void aSyncAppliesWhatChangedUpstreamAndOnlyThat() throws Exception {
+    /** An index of one package that is no git repository, other_1.0. */
+    private Path indexOfOnePackage() throws Exception {
         Path index = dir.resolve("index");
         Files.createDirectories(dir.resolve("first/other_1.0"));
         Files.writeString(dir.resolve("first/other_1.0/o.c"), "int other;\n");
-        assertThat(run(
-                                new IndexCommand(),
-                                "--no-symbols",
-                                "--out",
-                                index.toString(),
-                                dir.resolve("first").toString())
-                        .exit())
-                .isZero();
+        IndexCommandTest.Run built = run(
+                new IndexCommand(),
+                "--no-symbols",
+                "--out",
+                index.toString(),
+                dir.resolve("first").toString());
+        assertThat(built.exit()).as(built.err()).isZero();
+        return index;
+    }
+
+    @Test
+    void aSyncAppliesWhatChangedUpstreamAndOnlyThat() throws Exception {
+        Path index = indexOfOnePackage();
         try (GitFixture proj = GitFixture.bare(dir.resolve("remotes/proj.git"));
                 GitFixture lib = GitFixture.bare(dir.resolve("remotes/lib.git"))) {
             proj.commit("main", tree("int main_one;\n"));
@@ -177,17 +182,7 @@ class GitSyncCommandTest {
 
     @Test
     void twoSyncsDoNotRunAtOnce() throws Exception {
-        Path index = dir.resolve("index");
-        Files.createDirectories(dir.resolve("first/other_1.0"));
-        Files.writeString(dir.resolve("first/other_1.0/o.c"), "int other;\n");
-        assertThat(run(
-                                new IndexCommand(),
-                                "--no-symbols",
-                                "--out",
-                                index.toString(),
-                                dir.resolve("first").toString())
-                        .exit())
-                .isZero();
+        Path index = indexOfOnePackage();
         Path list = dir.resolve("repos.txt");
         Files.writeString(list, "");
         Files.createDirectories(dir.resolve("cache"));
@@ -205,17 +200,7 @@ class GitSyncCommandTest {
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void aResidentSyncAppliesEachPushInARoundAndOutlivesAFailedRound() throws Exception {
-        Path index = dir.resolve("index");
-        Files.createDirectories(dir.resolve("first/other_1.0"));
-        Files.writeString(dir.resolve("first/other_1.0/o.c"), "int other;\n");
-        assertThat(run(
-                                new IndexCommand(),
-                                "--no-symbols",
-                                "--out",
-                                index.toString(),
-                                dir.resolve("first").toString())
-                        .exit())
-                .isZero();
+        Path index = indexOfOnePackage();
         Path list = dir.resolve("repos.txt");
         Files.writeString(list, "https://example.org/a.git main colour=blue\n");
         assertThat(sync(index, list, "--every", "1").exit())
