@@ -3,10 +3,7 @@ package io.trigrep.indexer.cli;
 import io.trigrep.indexer.corpus.GitMirror;
 import java.nio.file.Path;
 import org.eclipse.jgit.transport.CredentialsProvider;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /** Where the commands that read inputs keep the mirrors of git URLs. */
 final class GitOptions {
@@ -18,23 +15,13 @@ final class GitOptions {
                     + " ${DEFAULT-VALUE})")
     Path cache;
 
-    @Spec(Spec.Target.MIXEE)
-    CommandSpec spec;
-
-    int timeoutSeconds;
-
     @Option(
             names = "--git-timeout",
             paramLabel = "SECONDS",
             defaultValue = "${env:TRIGREP_GIT_TIMEOUT:-120}",
             description = "how long a remote may keep a clone or fetch waiting for its next bytes before it fails"
                     + " (env TRIGREP_GIT_TIMEOUT; default ${DEFAULT-VALUE}; 0: for ever)")
-    void timeout(int seconds) {
-        if (seconds < 0) {
-            throw new ParameterException(spec.commandLine(), "--git-timeout must be >= 0, got " + seconds);
-        }
-        timeoutSeconds = seconds;
-    }
+    int timeoutSeconds;
 
     /** A mirror cache with the environment's credentials; warnings go to standard error. */
     GitMirror mirror() {

@@ -48,6 +48,9 @@ public final class GitMirror {
      * without failing the update.
      */
     public GitMirror(Path cache, CredentialsProvider credentials, int timeoutSeconds, Consumer<String> warnings) {
+        if (timeoutSeconds < 0) {
+            throw new IllegalArgumentException("--git-timeout must be >= 0, got " + timeoutSeconds);
+        }
         this.cache = cache;
         this.credentials = credentials;
         this.timeoutSeconds = timeoutSeconds;
