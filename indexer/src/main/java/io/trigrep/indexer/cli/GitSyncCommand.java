@@ -115,9 +115,12 @@ public final class GitSyncCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (every < 0 || git.timeoutSeconds < 0) {
-            System.err.println("error: " + (every < 0 ? "--every" : "--git-timeout") + " must be >= 0, got "
-                    + (every < 0 ? every : git.timeoutSeconds));
+        if (every < 0) {
+            System.err.println("error: --every must be >= 0, got " + every);
+            return 2;
+        }
+        if (git.timeoutSeconds < 0) {
+            System.err.println("error: --git-timeout must be >= 0, got " + git.timeoutSeconds);
             return 2;
         }
         if (every == 0) {

@@ -206,6 +206,13 @@ class GitSyncCommandTest {
         assertThat(sync(index, list, "--every", "1").exit())
                 .as("a first round that cannot read its list ends the process")
                 .isEqualTo(2);
+        for (String[] bad : new String[][] {
+            {"--every", "-1"}, {"--every", "1", "--git-timeout", "-1"}, {"--every", "1", "--dry-run"}
+        }) {
+            IndexCommandTest.Run refused = sync(index, list, bad);
+            assertThat(refused.exit()).as(String.join(" ", bad)).isEqualTo(2);
+            assertThat(refused.err()).as(String.join(" ", bad)).startsWith("error: ");
+        }
 
         try (GitFixture proj = GitFixture.bare(dir.resolve("remotes/proj.git"));
                 GitFixture lib = GitFixture.bare(dir.resolve("remotes/lib.git"))) {
