@@ -10,9 +10,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -84,7 +84,8 @@ public final class IndexUpdater {
         Result result;
         Closeable lock = IndexFolder.lock(root);
         try {
-            result = new PackageUpdater(options, clock).update(root, add, addByKey, Set.copyOf(remove), errors);
+            result =
+                    new PackageUpdater(options, clock).update(root, add, addByKey, new LinkedHashSet<>(remove), errors);
         } finally {
             lock.close();
         }
