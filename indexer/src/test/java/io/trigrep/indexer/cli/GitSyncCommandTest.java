@@ -8,11 +8,8 @@ import io.trigrep.indexer.corpus.GitFixture;
 import io.trigrep.indexer.corpus.GitMirror;
 import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.segments.IndexFolder;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -61,13 +58,7 @@ class GitSyncCommandTest {
         Path index = dir.resolve("index");
         Files.createDirectories(dir.resolve("first/other_1.0"));
         Files.writeString(dir.resolve("first/other_1.0/o.c"), "int other;\n");
-        IndexCommandTest.Run built = run(
-                new IndexCommand(),
-                "--no-symbols",
-                "--out",
-                index.toString(),
-                dir.resolve("first").toString());
-        assertThat(built.exit()).as(built.err()).isZero();
+        IndexCommandTest.build(index, dir.resolve("first"));
         return index;
     }
 
@@ -231,65 +222,60 @@ class GitSyncCommandTest {
                 "--every",
                 "1"
             };
-            // The rounds print as they go: their streams are read while they run.
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            PrintStream oldOut = System.out;
-            PrintStream oldErr = System.err;
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
             AtomicInteger exit = new AtomicInteger(-1);
-            Thread rounds = new Thread(() -> exit.set(new CommandLine(command).execute(args)));
-            rounds.start();
-            try {
-                awaitIndexed(index, one);
-                // Once a round failed on the bad list, every later one reads it too: the push waits.
-                Files.writeString(list, "https://example.org/a.git main colour=blue\n");
-                await("a round that fails on the list", () -> failedRounds(err) >= 1);
-                String two = proj.commit("main", tree("int main_two;\n"));
-                await("a second round that fails on the list", () -> failedRounds(err) >= 2);
-                assertThat(IndexUpdater.repositories(index)
-                                .get("proj")
-                                .branches()
-                                .get(0)
-                                .commit())
-                        .as("a failed round changes nothing")
-                        .isEqualTo(one);
-                Files.writeString(list, good);
-                awaitIndexed(index, two);
+            String said;
+            String printed;
+            // The rounds print as they go: their streams are read while they run.
+            try (CapturedStreams streams = new CapturedStreams()) {
+                Thread rounds = new Thread(() -> exit.set(new CommandLine(command).execute(args)));
+                rounds.start();
+                try {
+                    awaitIndexed(index, one);
+                    // Once a round failed on the bad list, every later one reads it too: the push waits.
+                    Files.writeString(list, "https://example.org/a.git main colour=blue\n");
+                    await("a round that fails on the list", () -> failedRounds(streams) >= 1);
+                    String two = proj.commit("main", tree("int main_two;\n"));
+                    await("a second round that fails on the list", () -> failedRounds(streams) >= 2);
+                    assertThat(IndexUpdater.repositories(index)
+                                    .get("proj")
+                                    .branches()
+                                    .get(0)
+                                    .commit())
+                            .as("a failed round changes nothing")
+                            .isEqualTo(one);
+                    Files.writeString(list, good);
+                    awaitIndexed(index, two);
 
-                // An edit of the list applies from the second round that reads it: the first notes it.
-                lib.commit("trunk", tree("int lib_one;\n"));
-                lib.headAt("trunk");
-                Files.writeString(list, lib.folder().toUri() + "\n");
-                await("proj removed, lib added", () -> {
-                    Map<String, GitRefs> held = IndexUpdater.repositories(index);
-                    return held.containsKey("lib") && !held.containsKey("proj");
-                });
-                assertThat(err.toString(StandardCharsets.UTF_8)).contains("repos.txt changed since the last round");
-            } catch (AssertionError e) {
-                throw new AssertionError(e.getMessage() + "\nthe rounds said:\n" + out + err, e);
-            } finally {
-                command.stop();
-                rounds.join(TimeUnit.MINUTES.toMillis(2));
-                System.setOut(oldOut);
-                System.setErr(oldErr);
+                    // An edit of the list applies from the second round that reads it: the first notes it.
+                    lib.commit("trunk", tree("int lib_one;\n"));
+                    lib.headAt("trunk");
+                    Files.writeString(list, lib.folder().toUri() + "\n");
+                    await("proj removed, lib added", () -> {
+                        Map<String, GitRefs> held = IndexUpdater.repositories(index);
+                        return held.containsKey("lib") && !held.containsKey("proj");
+                    });
+                    assertThat(streams.err()).contains("repos.txt changed since the last round");
+                } catch (AssertionError e) {
+                    throw new AssertionError(
+                            e.getMessage() + "\nthe rounds said:\n" + streams.out() + streams.err(), e);
+                } finally {
+                    command.stop();
+                    rounds.join(TimeUnit.MINUTES.toMillis(2));
+                }
+                assertThat(rounds.isAlive()).isFalse();
+                said = streams.err();
+                printed = streams.out();
             }
-            assertThat(rounds.isAlive()).isFalse();
-            String said = err.toString(StandardCharsets.UTF_8);
             assertThat(exit.get()).as(said).isZero();
             assertThat(said).contains("sync: round 1 took", "repos.txt:1");
-            assertThat(out.toString(StandardCharsets.UTF_8))
+            assertThat(printed)
                     .contains("add        proj  main@", "replace    proj  main@", "remove     proj  (no longer listed)")
                     .doesNotContain("unchanged  ");
         }
     }
 
-    private static long failedRounds(ByteArrayOutputStream err) {
-        return err.toString(StandardCharsets.UTF_8)
-                .lines()
-                .filter(l -> l.endsWith("exit code 2"))
-                .count();
+    private static long failedRounds(CapturedStreams streams) {
+        return streams.err().lines().filter(l -> l.endsWith("exit code 2")).count();
     }
 
     /** Waits, up to a minute, for the index to hold proj's main at {@code commit}. */

@@ -5,10 +5,7 @@ import static io.trigrep.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.indexer.format.ShardFiles;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,19 +30,19 @@ class IndexCommandTest {
 
     /** Runs one of the indexer's commands (a picocli command object) with stdout and stderr caught. */
     static Run runCommand(Object command, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
+        try (CapturedStreams streams = new CapturedStreams()) {
             int exit = new CommandLine(command).execute(args);
-            return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
+            return new Run(exit, streams.out(), streams.err());
         }
+    }
+
+    /** Builds {@code index} of the packages in {@code corpus}, without symbols ({@code more}: further flags). */
+    static void build(Path index, Path corpus, String... more) {
+        List<String> args = new ArrayList<>(List.of("--no-symbols", "--out", index.toString()));
+        args.addAll(List.of(more));
+        args.add(corpus.toString());
+        Run built = run(args.toArray(String[]::new));
+        assertThat(built.exit()).as(built.err()).isZero();
     }
 
     @Test

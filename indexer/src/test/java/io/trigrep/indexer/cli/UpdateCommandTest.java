@@ -32,9 +32,7 @@ class UpdateCommandTest {
         write(first.resolve("alpha_1.0/a.c"), "int alpha_one;\n");
         write(first.resolve("beta_1.0/b.c"), "int beta_one;\n");
         write(first.resolve("gamma_1.0/g.c"), "int gamma_one;\n");
-        assertThat(run(new IndexCommand(), "--shards", "2", "--no-symbols", "--out", index.toString(), first.toString())
-                        .exit())
-                .isZero();
+        IndexCommandTest.build(index, first, "--shards", "2");
         IndexCommandTest.Run listed = run(new SegmentsCommand(), "--index", index.toString(), "--packages");
         assertThat(listed.out()).isEqualTo("alpha_1.0\nbeta_1.0\ngamma_1.0\n");
 
@@ -92,9 +90,7 @@ class UpdateCommandTest {
         Path first = dir.resolve("first");
         write(first.resolve("alpha_1.0/a.c"), "int alpha_one;\n");
         write(first.resolve("beta_1.0/b.c"), "int beta_one;\n");
-        assertThat(run(new IndexCommand(), "--no-symbols", "--out", index.toString(), first.toString())
-                        .exit())
-                .isZero();
+        IndexCommandTest.build(index, first);
         String before = run(new SegmentsCommand(), "--index", index.toString()).out();
         IndexCommandTest.Run refused =
                 run(new UpdateCommand(), "--index", index.toString(), "--no-symbols", "--remove", "beta", "nothere_3");
@@ -139,14 +135,7 @@ class UpdateCommandTest {
         Path index = dir.resolve("index");
         write(dir.resolve("two/beta_1.0/b.c"), "int beta_one;\n");
         write(dir.resolve("two/beta_2.0/b.c"), "int beta_two;\n");
-        assertThat(run(
-                                new IndexCommand(),
-                                "--no-symbols",
-                                "--out",
-                                index.toString(),
-                                dir.resolve("two").toString())
-                        .exit())
-                .isZero();
+        IndexCommandTest.build(index, dir.resolve("two"));
         IndexCommandTest.Run one =
                 run(new UpdateCommand(), "--index", index.toString(), "--no-symbols", "--remove", "beta_1.0");
         assertThat(one.exit()).isEqualTo(2);
@@ -165,14 +154,7 @@ class UpdateCommandTest {
     void aMergeRefusesACorruptSegment() throws Exception {
         Path index = dir.resolve("index");
         write(dir.resolve("first/alpha_1.0/a.c"), "int alpha_one_line_of_some_length;\n");
-        assertThat(run(
-                                new IndexCommand(),
-                                "--no-symbols",
-                                "--out",
-                                index.toString(),
-                                dir.resolve("first").toString())
-                        .exit())
-                .isZero();
+        IndexCommandTest.build(index, dir.resolve("first"));
         write(dir.resolve("next/beta_1.0/b.c"), "int beta_one;\n");
         assertThat(run(
                                 new UpdateCommand(),
@@ -205,9 +187,7 @@ class UpdateCommandTest {
         Path index = dir.resolve("index");
         Path first = dir.resolve("first");
         write(first.resolve("alpha_1.0/a.c"), "int alpha_one;\n");
-        assertThat(run(new IndexCommand(), "--no-symbols", "--out", index.toString(), first.toString())
-                        .exit())
-                .isZero();
+        IndexCommandTest.build(index, first);
         Path lua = dir.resolve("lua5.4_5.4.4-3");
         write(lua.resolve("debian/control"), "Source: lua5.4\n");
         write(lua.resolve("doc/readme.html"), "<p>lua</p>\n");

@@ -27,9 +27,7 @@ class GitMirrorTest {
     @Test
     void aMirrorFetchedOftenIsRepackedBeforeTheFetchReturns() throws Exception {
         try (GitFixture remote = GitFixture.bare(dir.resolve("remote.git"))) {
-            remote.commit("main", Map.of("a.c", file("int a0;\n")));
-            remote.headAt("main");
-            String url = remote.folder().toUri().toString();
+            String url = urlOfMain(remote);
             List<String> warnings = new ArrayList<>();
             GitMirror mirrors = new GitMirror(dir.resolve("cache"), null, 60, warnings::add);
             Path mirror = mirrors.update(url);
@@ -56,9 +54,7 @@ class GitMirrorTest {
     @Test
     void aMirrorFollowsTheBranchTheRemotesHeadNames() throws Exception {
         try (GitFixture remote = GitFixture.bare(dir.resolve("remote.git"))) {
-            remote.commit("main", Map.of("a.c", file("int a;\n")));
-            remote.headAt("main");
-            String url = remote.folder().toUri().toString();
+            String url = urlOfMain(remote);
             GitMirror mirrors = new GitMirror(dir.resolve("cache"), null, 60, w -> {});
             Path mirror = mirrors.update(url);
             String trunk = remote.commit("trunk", Map.of("a.c", file("int trunk;\n")));
@@ -83,15 +79,20 @@ class GitMirrorTest {
                 FileChannel live = FileChannel.open(
                         cache.resolve(".clone-live.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             live.lock();
-            remote.commit("main", Map.of("a.c", file("int a;\n")));
-            remote.headAt("main");
-            Path mirror = new GitMirror(cache, null, 60, w -> {})
-                    .update(remote.folder().toUri().toString());
+            String url = urlOfMain(remote);
+            Path mirror = new GitMirror(cache, null, 60, w -> {}).update(url);
             try (Stream<Path> files = Files.list(cache)) {
                 assertThat(files.map(p -> p.getFileName().toString()))
                         .containsExactlyInAnyOrder(mirror.getFileName().toString(), ".clone-live", ".clone-live.lock");
             }
         }
+    }
+
+    /** Gives {@code remote} a first commit on main, its HEAD; its URL. */
+    private static String urlOfMain(GitFixture remote) throws Exception {
+        remote.commit("main", Map.of("a.c", file("int a;\n")));
+        remote.headAt("main");
+        return remote.folder().toUri().toString();
     }
 
     /** The mirror's pack files, and any temporary pack a collection left. */
