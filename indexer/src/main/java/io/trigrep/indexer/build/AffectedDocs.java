@@ -6,7 +6,9 @@ import io.trigrep.indexer.segments.Generation;
 import io.trigrep.indexer.segments.PackageKey;
 import io.trigrep.indexer.segments.Segment;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,20 +91,44 @@ record AffectedDocs(Map<String, List<int[]>> docsByKey, Map<String, Set<String>>
     }
 
     /**
-     * Per package read, the shard that held every live file of its older version; -1 for a new
-     * package, or an old one spread over several shards.
+     * Per package read, per file in read order, the shard that held its older version ({@link
+     * ShardAssigner#assign(List, int, long[], long, int[][])}): when every affected file of the
+     * package sat on one shard, that shard for all its files; else, for each file, the one shard
+     * that held a file of its path; -1 for none (a new package or path, or a path on several shards).
      */
-    int[] preferred(List<String> names) {
-        int[] shard = new int[names.size()];
-        for (int p = 0; p < shard.length; p++) {
-            shard[p] = -1;
-            List<int[]> old = docsByKey.get(PackageKey.of(names.get(p)));
-            if (old != null && !old.isEmpty()) {
-                int k = old.get(0)[0];
-                shard[p] = old.stream().allMatch(at -> at[0] == k) ? k : -1;
+    int[][] preferred(List<ReadPackage> read, List<WorkingShard> shards) throws IOException {
+        int[][] preferred = new int[read.size()][];
+        for (int p = 0; p < read.size(); p++) {
+            ReadPackage pkg = read.get(p);
+            int n = 0;
+            for (SpooledPart part : pkg.parts()) {
+                n += part.files().size();
+            }
+            preferred[p] = new int[n];
+            Arrays.fill(preferred[p], -1);
+            List<int[]> old = docsByKey.getOrDefault(PackageKey.of(pkg.name()), List.of());
+            if (old.isEmpty()) {
+                continue;
+            }
+            int first = old.get(0)[0];
+            if (old.stream().allMatch(at -> at[0] == first)) {
+                Arrays.fill(preferred[p], first);
+                continue;
+            }
+            Map<String, Integer> shardOfPath = new HashMap<>();
+            for (int[] at : old) {
+                String path =
+                        shards.get(at[0]).segments.get(at[1]).shard().docs().path(at[2]);
+                shardOfPath.merge(path, at[0], (was, now) -> was.equals(now) ? was : -1);
+            }
+            int f = 0;
+            for (SpooledPart part : pkg.parts()) {
+                for (SpooledPart.SpooledFile file : part.files()) {
+                    preferred[p][f++] = shardOfPath.getOrDefault(new String(file.path(), StandardCharsets.UTF_8), -1);
+                }
             }
         }
-        return shard;
+        return preferred;
     }
 
     /** Marks the affected files of the packages {@code gone} (by key) deleted: one new bitmap per segment. */

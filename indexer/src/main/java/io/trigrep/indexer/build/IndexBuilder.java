@@ -125,9 +125,10 @@ public final class IndexBuilder {
         }
     }
 
-    /** Places packages' files on shards: {@code names.get(p)} is package p's name, {@code fileBytes.get(p)} its files' sizes in read order. */
+    /** Places packages' files on shards: {@code read.get(p)} is package p, {@code fileBytes.get(p)} its files' sizes in read order. */
     interface Assign {
-        List<List<ShardAssigner.Range>> assign(List<String> names, List<long[]> fileBytes, int shards);
+        List<List<ShardAssigner.Range>> assign(List<ReadPackage> read, List<long[]> fileBytes, int shards)
+                throws IOException;
     }
 
     /**
@@ -164,7 +165,7 @@ public final class IndexBuilder {
                     out,
                     new Plan(
                             options.shards(),
-                            (names, fileBytes, n) -> ShardAssigner.assign(fileBytes, n),
+                            (read, fileBytes, n) -> ShardAssigner.assign(fileBytes, n),
                             shard -> out.resolve("shard-" + shard),
                             true,
                             name -> options.popularity().weight(name)),

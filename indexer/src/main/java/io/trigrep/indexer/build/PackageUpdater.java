@@ -94,8 +94,8 @@ final class PackageUpdater {
                         root,
                         new IndexBuilder.Plan(
                                 shards.size(),
-                                (names, fileBytes, n) -> ShardAssigner.assign(
-                                        fileBytes, n, loads, slack(fileBytes, loads), affected.preferred(names)),
+                                (read, fileBytes, n) -> ShardAssigner.assign(
+                                        fileBytes, n, loads, slack(fileBytes, loads), affected.preferred(read, shards)),
                                 k -> shards.get(k).folder.resolve("seg-" + (base + k)),
                                 false,
                                 name -> options.popularity().weight(name)),

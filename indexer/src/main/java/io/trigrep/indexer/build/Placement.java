@@ -2,6 +2,7 @@ package io.trigrep.indexer.build;
 
 import io.trigrep.indexer.filter.SkipReason;
 import io.trigrep.indexer.format.Manifest;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +23,7 @@ record Placement(
      */
     @SuppressWarnings(
             "EnumOrdinal") // counts per skip reason in an array indexed by ordinal, read back in values() order here
-    static Placement of(List<ReadPackage> read, IndexBuilder.Plan plan) {
+    static Placement of(List<ReadPackage> read, IndexBuilder.Plan plan) throws IOException {
         int shards = plan.shards();
         List<long[]> fileBytes = new ArrayList<>();
         for (ReadPackage p : read) {
@@ -36,11 +37,7 @@ record Placement(
             }
             fileBytes.add(sizes);
         }
-        List<String> names = new ArrayList<>();
-        for (ReadPackage p : read) {
-            names.add(p.name());
-        }
-        List<List<ShardAssigner.Range>> assignment = plan.assign().assign(names, fileBytes, shards);
+        List<List<ShardAssigner.Range>> assignment = plan.assign().assign(read, fileBytes, shards);
         int[] skipShard = new int[read.size()];
         List<SortedSet<Integer>> held = new ArrayList<>();
         for (int p = 0; p < read.size(); p++) {

@@ -172,7 +172,7 @@ final class SegmentMerger {
                         root,
                         new IndexBuilder.Plan(
                                 shards.size(),
-                                (names, fileBytes, n) -> ShardAssigner.assign(fileBytes, n),
+                                (read, fileBytes, n) -> ShardAssigner.assign(fileBytes, n),
                                 k -> shards.get(k).folder.resolve("seg-" + (base + k)),
                                 true,
                                 name -> weights.getOrDefault(name, 1f)),

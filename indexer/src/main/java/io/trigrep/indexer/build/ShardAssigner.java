@@ -42,13 +42,16 @@ final class ShardAssigner {
     }
 
     static List<List<Range>> assign(List<long[]> fileBytes, int shards, long[] held) {
-        return assign(fileBytes, shards, held, 0, noPreference(fileBytes.size()));
+        return assign(fileBytes, shards, held, 0, noPreference(fileBytes));
     }
 
-    /** A {@code preferred} array for {@code packages} packages, none with a shard of its own. */
-    static int[] noPreference(int packages) {
-        int[] none = new int[packages];
-        Arrays.fill(none, -1);
+    /** A {@code preferred} array for packages of {@code fileBytes}: no file with a shard of its own. */
+    static int[][] noPreference(List<long[]> fileBytes) {
+        int[][] none = new int[fileBytes.size()][];
+        for (int p = 0; p < none.length; p++) {
+            none[p] = new int[fileBytes.get(p).length];
+            Arrays.fill(none[p], -1);
+        }
         return none;
     }
 
@@ -58,18 +61,23 @@ final class ShardAssigner {
      * a package larger than the room there (plus {@code slack} bytes) is split as a fresh build
      * splits it. An update uses the slack so that a new version a little larger than the room its
      * old one left stays whole, one segment instead of two; the next update goes to the lightest
-     * shard again, so the imbalance stays within the slack and a package. A package whose
-     * {@code preferred} shard ({@code preferred[p]}, -1 for none) has that room goes there whole
-     * instead: an update puts a new version where its old one was, so one backend's switch to
-     * the new generation swaps the two at once.
+     * shard again, so the imbalance stays within the slack and a package.
+     *
+     * <p>{@code preferred[p][f]} is the shard file f of package p should go to, -1 for none: an
+     * update puts a new version where its old one was, so that one backend's switch to the new
+     * generation swaps the two at once. A package whose files all prefer one shard goes there
+     * whole when it has the room. In a package whose files prefer different shards (a new version
+     * of one spread over several, a repository re-read at its changed paths), each such file goes
+     * to its shard whatever the room (its old version leaves that shard), and the files without a
+     * preference are placed as a package of their own.
      */
-    static List<List<Range>> assign(List<long[]> fileBytes, int shards, long[] held, long slack, int[] preferred) {
+    static List<List<Range>> assign(List<long[]> fileBytes, int shards, long[] held, long slack, int[][] preferred) {
         return assign(fileBytes, shards, held, slack, preferred, STRIPE_BYTES);
     }
 
-    /** As {@link #assign(List, int, long[], long, int[])}, with stripes of {@code stripeBytes}. */
+    /** As {@link #assign(List, int, long[], long, int[][])}, with stripes of {@code stripeBytes}. */
     static List<List<Range>> assign(
-            List<long[]> fileBytes, int shards, long[] held, long slack, int[] preferred, long stripeBytes) {
+            List<long[]> fileBytes, int shards, long[] held, long slack, int[][] preferred, long stripeBytes) {
         if (held.length != shards) {
             throw new IllegalArgumentException(held.length + " loads for " + shards + " shards");
         }
@@ -100,23 +108,43 @@ final class ShardAssigner {
         for (int s = 0; s < shards; s++) {
             result.add(new ArrayList<>());
         }
-        List<Integer> split = new ArrayList<>();
+        List<Unit> split = new ArrayList<>();
         for (int p : order) {
-            int files = fileBytes.get(p).length;
-            if (files == 0) {
+            long[] files = fileBytes.get(p);
+            int[] want = preferred[p];
+            int common = commonShard(want, shards);
+            if (files.length == 0) {
                 continue;
             }
-            int want = preferred[p];
-            int shard = want >= 0 && want < shards && packageBytes[p] <= room[want] + slack ? want : roomiest(room);
-            if (packageBytes[p] <= room[shard] + slack) {
-                room[shard] -= packageBytes[p];
-                result.get(shard).add(new Range(p, 0, files));
-            } else {
-                split.add(p);
+            if (common >= 0 && packageBytes[p] <= room[common] + slack) {
+                room[common] -= packageBytes[p];
+                result.get(common).add(new Range(p, 0, files.length));
+                continue;
+            }
+            // Files with a shard of their own go there; the others are placed together.
+            int[] rest = new int[files.length];
+            int n = 0;
+            long restBytes = 0;
+            for (int f = 0; f < files.length; f++) {
+                if (common < 0 && want[f] >= 0 && want[f] < shards) {
+                    room[want[f]] -= files[f];
+                    result.get(want[f]).add(new Range(p, f, f + 1));
+                } else {
+                    rest[n++] = f;
+                    restBytes += files[f];
+                }
+            }
+            Unit unit = new Unit(p, Arrays.copyOf(rest, n));
+            int shard = roomiest(room);
+            if (n > 0 && restBytes <= room[shard] + slack) {
+                room[shard] -= restBytes;
+                addRuns(result.get(shard), unit, 0, n);
+            } else if (n > 0) {
+                split.add(unit);
             }
         }
-        for (int p : split) {
-            stripe(p, fileBytes.get(p), room, stripeBytes, result);
+        for (Unit unit : split) {
+            stripe(unit, fileBytes.get(unit.pkg()), room, stripeBytes, result);
         }
         for (int s = 0; s < shards; s++) {
             List<Range> ranges = result.get(s);
@@ -135,29 +163,58 @@ final class ShardAssigner {
         return result;
     }
 
+    /** Some files of package {@code pkg}, by index in read order, ascending. */
+    @SuppressWarnings("ArrayRecordComponent") // a carrier, never compared
+    private record Unit(int pkg, int[] files) {}
+
+    /** The shard every file of a package prefers; -1 when none does, or they differ. */
+    private static int commonShard(int[] want, int shards) {
+        int common = want.length == 0 ? -1 : want[0];
+        for (int w : want) {
+            if (w != common) {
+                return -1;
+            }
+        }
+        return common < shards ? common : -1;
+    }
+
+    /** Adds files {@code [a, b)} of {@code unit} to {@code into}: one range per run of consecutive files. */
+    private static void addRuns(List<Range> into, Unit unit, int a, int b) {
+        int[] files = unit.files();
+        int from = a;
+        for (int i = a + 1; i <= b; i++) {
+            if (i == b || files[i] != files[i - 1] + 1) {
+                into.add(new Range(unit.pkg(), files[from], files[i - 1] + 1));
+                from = i;
+            }
+        }
+    }
+
     /**
-     * Places package {@code p}'s files in stripes, each to the roomiest shard when it starts. A
-     * stripe ends at {@code stripeBytes}, or early when the next file would overshoot its shard's
-     * quota by more than it leaves unused; the roomiest shard may be the same one still.
+     * Places a unit's files in stripes, each to the roomiest shard when it starts. A stripe ends at
+     * {@code stripeBytes}, or early when the next file would overshoot its shard's quota by more
+     * than it leaves unused; the roomiest shard may be the same one still.
      */
-    private static void stripe(int p, long[] files, long[] room, long stripeBytes, List<List<Range>> result) {
+    private static void stripe(Unit unit, long[] sizes, long[] room, long stripeBytes, List<List<Range>> result) {
+        int[] files = unit.files();
         int shard = roomiest(room);
         int from = 0;
         long striped = 0;
-        for (int f = 0; f < files.length; f++) {
-            if (f > from && (striped >= stripeBytes || 2 * room[shard] < files[f])) {
+        for (int i = 0; i < files.length; i++) {
+            long size = sizes[files[i]];
+            if (i > from && (striped >= stripeBytes || 2 * room[shard] < size)) {
                 int next = roomiest(room);
                 if (next != shard) {
-                    result.get(shard).add(new Range(p, from, f));
-                    from = f;
+                    addRuns(result.get(shard), unit, from, i);
+                    from = i;
                     shard = next;
                 }
                 striped = 0;
             }
-            room[shard] -= files[f];
-            striped += files[f];
+            room[shard] -= size;
+            striped += size;
         }
-        result.get(shard).add(new Range(p, from, files.length));
+        addRuns(result.get(shard), unit, from, files.length);
     }
 
     private static int roomiest(long[] room) {

@@ -78,9 +78,34 @@ class ShardAssignerTest {
         assertThat(assign(List.of(small, large, small.clone()), shards)).isEqualTo(assigned);
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void filesThatPreferAShardGoThereAndTheOthersAreStriped(int shards) {
+        // A new version of a package spread over the shards: every tenth file held its path on
+        // shard (f / 10) % shards before, the rest are new and too many for one shard's room.
+        long[] files = new long[3_000];
+        Arrays.fill(files, 100);
+        int[][] preferred = {new int[files.length]};
+        for (int f = 0; f < files.length; f++) {
+            preferred[0][f] = f % 10 == 0 ? (f / 10) % shards : -1;
+        }
+        List<List<ShardAssigner.Range>> assigned =
+                ShardAssigner.assign(List.of(files), shards, new long[shards], 0, preferred, STRIPE);
+        int[] shardOf = shardOfEachFile(assigned, files.length);
+        int[] load = new int[shards];
+        for (int f = 0; f < files.length; f++) {
+            if (preferred[0][f] >= 0) {
+                assertThat(shardOf[f]).as("file %d", f).isEqualTo(preferred[0][f]);
+            }
+            load[shardOf[f]]++;
+        }
+        // The others are striped: each shard ends within a stripe (ten files) of its share.
+        assertThat(Arrays.stream(load).boxed()).allMatch(n -> Math.abs(n - files.length / shards) <= 10);
+    }
+
     private static List<List<ShardAssigner.Range>> assign(List<long[]> packages, int shards) {
         return ShardAssigner.assign(
-                packages, shards, new long[shards], 0, ShardAssigner.noPreference(packages.size()), STRIPE);
+                packages, shards, new long[shards], 0, ShardAssigner.noPreference(packages), STRIPE);
     }
 
     /** Each file of package 0 once, on the shard whose range holds it. */

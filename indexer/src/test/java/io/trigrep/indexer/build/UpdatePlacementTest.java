@@ -3,6 +3,8 @@ package io.trigrep.indexer.build;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.trigrep.indexer.corpus.Corpus;
+import io.trigrep.indexer.corpus.GitFixture;
+import io.trigrep.indexer.corpus.GitPackage;
 import io.trigrep.indexer.filter.FilterLimits;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.rank.Popularity;
@@ -56,9 +58,98 @@ class UpdatePlacementTest {
         assertThat(after.get("pkg0_2.0")).as("%s", after).isEqualTo(before.get("pkg0_1.0"));
     }
 
+    @Test
+    void aChangedFileOfARepositoryOnSeveralShardsStaysOnItsShard() throws Exception {
+        // Four times a stripe over two shards: the repository is striped over both.
+        Map<String, GitFixture.Entry> tree = new TreeMap<>();
+        for (int f = 0; f < 48; f++) {
+            tree.put("src/f" + f + ".c", GitFixture.file(text("f" + f, 1100)));
+        }
+        IndexBuilder.Options options = new IndexBuilder.Options(2, FilterLimits.DEFAULT, Popularity.none(), 1, 1 << 20);
+        Path index = dir.resolve("index");
+        List<String> errors = new ArrayList<>();
+        try (GitFixture repo = GitFixture.bare(dir.resolve("mono.git"))) {
+            repo.commit("main", tree);
+            new IndexBuilder(options, Clock.systemUTC())
+                    .build(List.of(GitPackage.open(repo.folder(), List.of("main"), "", "")), index, errors::add);
+            Map<String, Integer> before = shardsOfPaths(index);
+            assertThat(Set.copyOf(before.values())).containsExactlyInAnyOrder(0, 1);
+
+            // One changed file from each shard, and a new one.
+            String onZero = firstPathOn(before, 0);
+            String onOne = firstPathOn(before, 1);
+            tree.put(onZero, GitFixture.file(text("changed zero", 1100)));
+            tree.put(onOne, GitFixture.file(text("changed one", 1100)));
+            tree.put("src/new.c", GitFixture.file(text("new", 20)));
+            repo.commit("main", tree);
+            IndexUpdater.Result r = new IndexUpdater(options, Clock.systemUTC())
+                    .update(
+                            index,
+                            List.of(GitPackage.open(repo.folder(), List.of("main"), "", "")),
+                            List.of(),
+                            false,
+                            errors::add);
+            assertThat(errors).isEmpty();
+            assertThat(r.moved()).containsEntry("mono", 3);
+            Map<String, Integer> after = shardsOfPaths(index);
+            assertThat(after).hasSize(before.size() + 1);
+            assertThat(after.get(onZero)).isZero();
+            assertThat(after.get(onOne)).isEqualTo(1);
+        }
+    }
+
+    /** The shard of each live file, by path; a path on two shards fails. */
+    private static Map<String, Integer> shardsOfPaths(Path index) throws Exception {
+        Map<String, Integer> out = new TreeMap<>();
+        eachLiveDoc(
+                index,
+                (k, docs, d) ->
+                        assertThat(out.put(docs.path(d), k)).as(docs.path(d)).isNull());
+        return out;
+    }
+
+    private static String firstPathOn(Map<String, Integer> shards, int shard) {
+        return shards.entrySet().stream()
+                .filter(e -> e.getValue() == shard)
+                .findFirst()
+                .orElseThrow()
+                .getKey();
+    }
+
+    /** {@code lines} different lines of about 80 bytes, each naming {@code name}. */
+    private static String text(String name, int lines) {
+        StringBuilder text = new StringBuilder();
+        for (int line = 0; line < lines; line++) {
+            text.append(name)
+                    .append(" line ")
+                    .append(line)
+                    .append(": int value_")
+                    .append(line * 31 % 997)
+                    .append(" = compute(")
+                    .append(line)
+                    .append(", \"")
+                    .append(name)
+                    .append("\");\n");
+        }
+        return text.toString();
+    }
+
     /** Each live package's shards, by full name. */
     private static Map<String, Set<Integer>> shardsOfPackages(Path index) throws Exception {
         Map<String, Set<Integer>> out = new TreeMap<>();
+        eachLiveDoc(
+                index,
+                (k, docs, d) -> out.computeIfAbsent(docs.packageName(docs.packageId(d)), n -> new TreeSet<>())
+                        .add(k));
+        return out;
+    }
+
+    private interface LiveDoc {
+        void visit(int shard, DocTable docs, int doc) throws Exception;
+    }
+
+    /** Visits every live file of the index's current generation. */
+    private static void eachLiveDoc(Path index, LiveDoc visitor) throws Exception {
         List<Generation.ShardEntry> shards = IndexFolder.current(index).shards();
         for (int k = 0; k < shards.size(); k++) {
             try (LiveShard live = LiveShard.open(index.resolve(shards.get(k).name()))) {
@@ -66,14 +157,12 @@ class UpdatePlacementTest {
                     DocTable docs = seg.shard().docs();
                     for (int d = 0; d < docs.docCount(); d++) {
                         if (seg.live(d)) {
-                            out.computeIfAbsent(docs.packageName(docs.packageId(d)), n -> new TreeSet<>())
-                                    .add(k);
+                            visitor.visit(k, docs, d);
                         }
                     }
                 }
             }
         }
-        return out;
     }
 
     /** A package of {@code files} files of about 900 bytes, each different. */
