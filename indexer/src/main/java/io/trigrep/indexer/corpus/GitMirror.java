@@ -93,7 +93,8 @@ public final class GitMirror {
     }
 
     private void fetch(Path folder, String url) throws IOException, GitAPIException {
-        try (Git git = Git.open(folder.toFile())) {
+        try (Repository repo = GitPackage.openRepository(folder)) {
+            Git git = Git.wrap(repo);
             FetchResult result = git.fetch()
                     .setRemote("origin")
                     .setRefSpecs("+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
@@ -101,9 +102,9 @@ public final class GitMirror {
                     .setCredentialsProvider(credentials)
                     .setTimeout(timeoutSeconds)
                     .call();
-            followHead(git.getRepository(), result);
+            followHead(repo, result);
             try {
-                git.getRepository().autoGC(NullProgressMonitor.INSTANCE);
+                repo.autoGC(NullProgressMonitor.INSTANCE);
             } catch (RuntimeException e) {
                 // The fetch took: more packs read as well as fewer, and the next fetch tries again.
                 Throwable cause = e.getCause() == null ? e : e.getCause();

@@ -2,6 +2,7 @@ package io.trigrep.indexer.corpus;
 
 import io.trigrep.indexer.filter.SkipReason;
 import io.trigrep.indexer.format.GitRefs;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -25,6 +26,7 @@ import org.eclipse.jgit.lib.ObjectLoader;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.lib.RepositoryCache;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
@@ -33,6 +35,7 @@ import org.eclipse.jgit.treewalk.CanonicalTreeParser;
 import org.eclipse.jgit.treewalk.EmptyTreeIterator;
 import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
+import org.eclipse.jgit.util.FS;
 
 /**
  * A git repository as one package: the trees of some branches or tags at their commits, read from
@@ -201,16 +204,29 @@ public final class GitPackage implements PackageSource {
         return out;
     }
 
+    /**
+     * Opens the repository at {@code folder} (a bare repository, or a work tree with its {@code .git}
+     * folder) from JGit's cache of open repositories, so that the reads of one update (its refs,
+     * the changed paths, the files before and after) and the fetch before them load the pack
+     * indexes once; {@link GitConfigs} closes one a few seconds after its last use. A work tree
+     * whose {@code .git} is a file (a linked work tree, a submodule) is opened on its own.
+     */
     static Repository openRepository(Path folder) throws IOException {
         GitConfigs.install();
-        FileRepositoryBuilder builder = new FileRepositoryBuilder().setMustExist(true);
-        if (Files.exists(folder.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
-            builder.setWorkTree(folder.toFile());
-        } else {
-            builder.setGitDir(folder.toFile());
-        }
+        Path dotGit = folder.resolve(".git");
         try {
-            return builder.build();
+            if (Files.exists(dotGit, LinkOption.NOFOLLOW_LINKS)
+                    && !Files.isDirectory(dotGit, LinkOption.NOFOLLOW_LINKS)) {
+                return new FileRepositoryBuilder()
+                        .setMustExist(true)
+                        .setWorkTree(folder.toFile())
+                        .build();
+            }
+            File gitDir = Files.isDirectory(dotGit, LinkOption.NOFOLLOW_LINKS) ? dotGit.toFile() : folder.toFile();
+            if (!RepositoryCache.FileKey.isGitRepository(gitDir, FS.DETECTED)) {
+                throw new IOException("no objects, refs and HEAD in " + gitDir);
+            }
+            return RepositoryCache.open(RepositoryCache.FileKey.exact(gitDir, FS.DETECTED), true);
         } catch (IOException e) {
             throw new IOException(folder + ": not a git repository (" + e.getMessage() + ")", e);
         }

@@ -5,15 +5,19 @@ import static io.trigrep.indexer.corpus.GitFixture.file;
 import static io.trigrep.indexer.corpus.GitFixture.link;
 import static io.trigrep.indexer.corpus.GitFixture.submodule;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trigrep.indexer.build.IndexBuilder;
 import io.trigrep.indexer.build.IndexUpdater;
+import io.trigrep.indexer.files.FileTrees;
+import io.trigrep.indexer.filter.SkipReason;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.format.GitRefs;
 import io.trigrep.indexer.segments.Generation;
 import io.trigrep.indexer.segments.IndexFolder;
 import io.trigrep.indexer.segments.LiveShard;
 import io.trigrep.indexer.segments.Segment;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -288,6 +292,50 @@ class GitPackageTest {
             }
             assertThat(indexed(index)).hasSize(48);
         }
+    }
+
+    /**
+     * Reads share one open repository for a few seconds (JGit's cache): a repository deleted, or
+     * replaced by another at the same path, in the meantime is read as it is on disk now.
+     */
+    @Test
+    void aRepositoryReplacedOnDiskIsReadAsItIsNow() throws Exception {
+        Path folder = dir.resolve("lib.git");
+        try (GitFixture repo = GitFixture.bare(folder)) {
+            repo.commit("main", Map.of("a.c", file("int a;\n")));
+        }
+        assertThat(contents(GitPackage.open(folder, List.of("main"), "", ""))).containsOnlyKeys("a.c");
+        FileTrees.delete(folder);
+        assertThatThrownBy(() -> GitPackage.open(folder, List.of("main"), "", ""))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("not a git repository");
+        try (GitFixture repo = GitFixture.bare(folder)) {
+            repo.commit("main", Map.of("b.c", file("int b;\n")));
+        }
+        GitPackage again = GitPackage.open(folder, List.of("main"), "", "");
+        assertThat(contents(again)).containsExactly(Map.entry("b.c", "int b;\n"));
+    }
+
+    /** Each file the package reads, by path. */
+    private static Map<String, String> contents(PackageSource source) throws IOException {
+        Map<String, String> out = new TreeMap<>();
+        source.read(new FileVisitor() {
+            @Override
+            public long maxFileBytes() {
+                return Long.MAX_VALUE;
+            }
+
+            @Override
+            public void file(String path, ByteBuffer content) {
+                out.put(path, StandardCharsets.UTF_8.decode(content).toString());
+            }
+
+            @Override
+            public void skipped(String path, SkipReason reason, long bytes) {
+                out.put(path, "skipped " + reason);
+            }
+        });
+        return out;
     }
 
     @Test
