@@ -8,7 +8,6 @@ import io.trigrep.indexer.segments.Segment;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,28 +90,20 @@ record AffectedDocs(Map<String, List<int[]>> docsByKey, Map<String, Set<String>>
     }
 
     /**
-     * Per package read, per file in read order, the shard that held its older version ({@link
-     * ShardAssigner#assign(List, int, long[], long, int[][])}): when every affected file of the
-     * package sat on one shard, that shard for all its files; else, for each file, the one shard
-     * that held a file of its path; -1 for none (a new package or path, or a path on several shards).
+     * Per package read, where its older version was ({@link ShardAssigner.Preference}): the shard
+     * that held every affected file of a package read whole, when one did; else (its files on
+     * several shards, or a repository re-read at its changed paths, {@code partial} by key) per
+     * file the one shard that held a file of its path, -1 for a new path or one on several shards.
      */
-    int[][] preferred(List<ReadPackage> read, List<WorkingShard> shards) throws IOException {
-        int[][] preferred = new int[read.size()][];
-        for (int p = 0; p < read.size(); p++) {
-            ReadPackage pkg = read.get(p);
-            int n = 0;
-            for (SpooledPart part : pkg.parts()) {
-                n += part.files().size();
-            }
-            preferred[p] = new int[n];
-            Arrays.fill(preferred[p], -1);
-            List<int[]> old = docsByKey.getOrDefault(PackageKey.of(pkg.name()), List.of());
-            if (old.isEmpty()) {
-                continue;
-            }
-            int first = old.get(0)[0];
-            if (old.stream().allMatch(at -> at[0] == first)) {
-                Arrays.fill(preferred[p], first);
+    List<ShardAssigner.Preference> preferred(List<ReadPackage> read, List<WorkingShard> shards, Set<String> partial)
+            throws IOException {
+        List<ShardAssigner.Preference> preferred = new ArrayList<>();
+        for (ReadPackage pkg : read) {
+            String key = PackageKey.of(pkg.name());
+            List<int[]> old = docsByKey.getOrDefault(key, List.of());
+            int first = old.isEmpty() ? -1 : old.get(0)[0];
+            if (old.isEmpty() || (!partial.contains(key) && old.stream().allMatch(at -> at[0] == first))) {
+                preferred.add(new ShardAssigner.Preference(first, null));
                 continue;
             }
             Map<String, Integer> shardOfPath = new HashMap<>();
@@ -121,12 +112,14 @@ record AffectedDocs(Map<String, List<int[]>> docsByKey, Map<String, Set<String>>
                         shards.get(at[0]).segments.get(at[1]).shard().docs().path(at[2]);
                 shardOfPath.merge(path, at[0], (was, now) -> was.equals(now) ? was : -1);
             }
-            int f = 0;
+            List<Integer> paths = new ArrayList<>();
             for (SpooledPart part : pkg.parts()) {
                 for (SpooledPart.SpooledFile file : part.files()) {
-                    preferred[p][f++] = shardOfPath.getOrDefault(new String(file.path(), StandardCharsets.UTF_8), -1);
+                    paths.add(shardOfPath.getOrDefault(new String(file.path(), StandardCharsets.UTF_8), -1));
                 }
             }
+            preferred.add(new ShardAssigner.Preference(
+                    -1, paths.stream().mapToInt(Integer::intValue).toArray()));
         }
         return preferred;
     }

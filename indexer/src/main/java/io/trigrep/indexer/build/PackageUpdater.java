@@ -95,7 +95,12 @@ final class PackageUpdater {
                         new IndexBuilder.Plan(
                                 shards.size(),
                                 (read, fileBytes, n) -> ShardAssigner.assign(
-                                        fileBytes, n, loads, slack(fileBytes, loads), affected.preferred(read, shards)),
+                                        fileBytes,
+                                        n,
+                                        loads,
+                                        slack(fileBytes, loads),
+                                        affected.preferred(
+                                                read, shards, reads.changes().keySet())),
                                 k -> shards.get(k).folder.resolve("seg-" + (base + k)),
                                 false,
                                 name -> options.popularity().weight(name)),

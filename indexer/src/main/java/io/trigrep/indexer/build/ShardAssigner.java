@@ -2,6 +2,7 @@ package io.trigrep.indexer.build;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 
@@ -15,10 +16,13 @@ import java.util.List;
  * less than it would leave unused). Small packages thus stay whole while large ones (a kernel
  * tree) spread, and spread evenly: matches cluster by folder (the kernel's {@code struct} lines
  * mostly under {@code drivers/}), so a tree cut in halves gave one backend four times the other's
- * results, where stripes give each shard its share of any query's. A shard's room never drops
- * below minus one file (whole packages only go where they fit; a stripe overshoots by less than
- * the file it adds), and the rooms sum to zero, so each shard is within (shards - 1) times the
- * largest file of its quota; in practice within about one file. Deterministic for the same input.
+ * results, where stripes give each shard its share of any query's. Without files bound to a
+ * shard ({@link Preference#paths}), a shard's room never drops below minus one file (whole
+ * packages only go where they fit; a stripe overshoots by less than the file it adds), and the
+ * rooms sum to zero, so each shard is within (shards - 1) times the largest file of its quota; in
+ * practice within about one file. A bound file goes to its shard whatever the room, in place of
+ * its older version, so it moves that shard off its quota by what it grew. Deterministic for the
+ * same input.
  */
 final class ShardAssigner {
     /**
@@ -42,17 +46,24 @@ final class ShardAssigner {
     }
 
     static List<List<Range>> assign(List<long[]> fileBytes, int shards, long[] held) {
-        return assign(fileBytes, shards, held, 0, noPreference(fileBytes));
+        return assign(fileBytes, shards, held, 0, noPreference(fileBytes.size()));
     }
 
-    /** A {@code preferred} array for packages of {@code fileBytes}: no file with a shard of its own. */
-    static int[][] noPreference(List<long[]> fileBytes) {
-        int[][] none = new int[fileBytes.size()][];
-        for (int p = 0; p < none.length; p++) {
-            none[p] = new int[fileBytes.get(p).length];
-            Arrays.fill(none[p], -1);
-        }
-        return none;
+    /**
+     * Where an update would put a package's files, near their older version. {@code shard}: the
+     * shard that held the whole older version, -1 for none; the package goes there whole when it
+     * has the room. Else {@code paths}: per file in read order, the shard that held its path, -1
+     * for none (null: no file has one); such a file goes there whatever the room, so that one
+     * backend's switch to the new generation swaps the two versions at once.
+     */
+    @SuppressWarnings("ArrayRecordComponent") // a carrier, never compared
+    record Preference(int shard, int[] paths) {
+        static final Preference NONE = new Preference(-1, null);
+    }
+
+    /** No preference for any of {@code packages} packages. */
+    static List<Preference> noPreference(int packages) {
+        return Collections.nCopies(packages, Preference.NONE);
     }
 
     /**
@@ -61,23 +72,18 @@ final class ShardAssigner {
      * a package larger than the room there (plus {@code slack} bytes) is split as a fresh build
      * splits it. An update uses the slack so that a new version a little larger than the room its
      * old one left stays whole, one segment instead of two; the next update goes to the lightest
-     * shard again, so the imbalance stays within the slack and a package.
-     *
-     * <p>{@code preferred[p][f]} is the shard file f of package p should go to, -1 for none: an
-     * update puts a new version where its old one was, so that one backend's switch to the new
-     * generation swaps the two at once. A package whose files all prefer one shard goes there
-     * whole when it has the room. In a package whose files prefer different shards (a new version
-     * of one spread over several, a repository re-read at its changed paths), each such file goes
-     * to its shard whatever the room (its old version leaves that shard), and the files without a
-     * preference are placed as a package of their own.
+     * shard again, so the imbalance stays within the slack and a package. {@code preferred.get(p)}
+     * is package p's {@link Preference}; the files a package's does not place are placed as a
+     * package of their own.
      */
-    static List<List<Range>> assign(List<long[]> fileBytes, int shards, long[] held, long slack, int[][] preferred) {
+    static List<List<Range>> assign(
+            List<long[]> fileBytes, int shards, long[] held, long slack, List<Preference> preferred) {
         return assign(fileBytes, shards, held, slack, preferred, STRIPE_BYTES);
     }
 
-    /** As {@link #assign(List, int, long[], long, int[][])}, with stripes of {@code stripeBytes}. */
+    /** As {@link #assign(List, int, long[], long, List)}, with stripes of {@code stripeBytes}. */
     static List<List<Range>> assign(
-            List<long[]> fileBytes, int shards, long[] held, long slack, int[][] preferred, long stripeBytes) {
+            List<long[]> fileBytes, int shards, long[] held, long slack, List<Preference> preferred, long stripeBytes) {
         if (held.length != shards) {
             throw new IllegalArgumentException(held.length + " loads for " + shards + " shards");
         }
@@ -111,24 +117,24 @@ final class ShardAssigner {
         List<Unit> split = new ArrayList<>();
         for (int p : order) {
             long[] files = fileBytes.get(p);
-            int[] want = preferred[p];
-            int common = commonShard(want, shards);
+            Preference want = preferred.get(p);
             if (files.length == 0) {
                 continue;
             }
-            if (common >= 0 && packageBytes[p] <= room[common] + slack) {
-                room[common] -= packageBytes[p];
-                result.get(common).add(new Range(p, 0, files.length));
+            int whole = want.shard();
+            if (whole >= 0 && whole < shards && packageBytes[p] <= room[whole] + slack) {
+                room[whole] -= packageBytes[p];
+                result.get(whole).add(new Range(p, 0, files.length));
                 continue;
             }
-            // Files with a shard of their own go there; the others are placed together.
             int[] rest = new int[files.length];
             int n = 0;
             long restBytes = 0;
             for (int f = 0; f < files.length; f++) {
-                if (common < 0 && want[f] >= 0 && want[f] < shards) {
-                    room[want[f]] -= files[f];
-                    result.get(want[f]).add(new Range(p, f, f + 1));
+                int bound = want.paths() == null ? -1 : want.paths()[f];
+                if (bound >= 0 && bound < shards) {
+                    room[bound] -= files[f];
+                    result.get(bound).add(new Range(p, f, f + 1));
                 } else {
                     rest[n++] = f;
                     restBytes += files[f];
@@ -166,17 +172,6 @@ final class ShardAssigner {
     /** Some files of package {@code pkg}, by index in read order, ascending. */
     @SuppressWarnings("ArrayRecordComponent") // a carrier, never compared
     private record Unit(int pkg, int[] files) {}
-
-    /** The shard every file of a package prefers; -1 when none does, or they differ. */
-    private static int commonShard(int[] want, int shards) {
-        int common = want.length == 0 ? -1 : want[0];
-        for (int w : want) {
-            if (w != common) {
-                return -1;
-            }
-        }
-        return common < shards ? common : -1;
-    }
 
     /** Adds files {@code [a, b)} of {@code unit} to {@code into}: one range per run of consecutive files. */
     private static void addRuns(List<Range> into, Unit unit, int a, int b) {

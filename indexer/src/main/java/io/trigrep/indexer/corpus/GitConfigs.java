@@ -5,7 +5,6 @@ import java.io.IOException;
 import org.eclipse.jgit.errors.ConfigInvalidException;
 import org.eclipse.jgit.lib.Config;
 import org.eclipse.jgit.lib.ConfigConstants;
-import org.eclipse.jgit.lib.RepositoryCacheConfig;
 import org.eclipse.jgit.storage.file.FileBasedConfig;
 import org.eclipse.jgit.util.FS;
 import org.eclipse.jgit.util.StringUtils;
@@ -27,14 +26,9 @@ import org.eclipse.jgit.util.SystemReader;
  * again when a pack is gone); and it is started by the count of packs alone, not by loose
  * objects, which in a mirror are the unreachable ones a collection loosened and which the next
  * collection would loosen again ({@code gc.auto=0}).
- *
- * <p>JGit's cache of open repositories ({@link GitPackage#openRepository}) closes a repository
- * {@link #CACHED_MILLIS} after its last use, not an hour: long enough for the reads of one update
- * to share it, short enough that a resident sync holds no mirror's pack indexes between rounds.
  */
 final class GitConfigs {
     private static final File SYSTEM = new File("/etc/gitconfig");
-    static final long CACHED_MILLIS = 10_000;
 
     private GitConfigs() {}
 
@@ -45,9 +39,6 @@ final class GitConfigs {
             return;
         }
         SystemReader.setInstance(new FileSystemConfig(current));
-        RepositoryCacheConfig cache = new RepositoryCacheConfig();
-        cache.setExpireAfter(CACHED_MILLIS);
-        cache.install();
     }
 
     private static final class FileSystemConfig extends SystemReader.Delegate {

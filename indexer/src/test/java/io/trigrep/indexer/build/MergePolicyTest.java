@@ -86,13 +86,21 @@ class MergePolicyTest {
     void aNewVersionGoesWhereItsOldOneWasWhenItFits() {
         // Quotas of (70 + 60 + 40) / 2 = 85 leave shard 0 room for 15 and shard 1 for 25: shard 1 is the
         // roomiest, but the old version's shard 0 takes the 40 bytes within its slack of 30.
-        List<List<ShardAssigner.Range>> placed =
-                ShardAssigner.assign(List.of(new long[] {20, 20}), 2, new long[] {70, 60}, 30, new int[][] {{0, 0}});
+        List<List<ShardAssigner.Range>> placed = ShardAssigner.assign(
+                List.of(new long[] {20, 20}),
+                2,
+                new long[] {70, 60},
+                30,
+                List.of(new ShardAssigner.Preference(0, null)));
         assertThat(placed.get(0)).containsExactly(new ShardAssigner.Range(0, 0, 2));
         assertThat(placed.get(1)).isEmpty();
         // Too large for the old shard's room (plus slack): the lightest shard takes it, as for a new package.
-        List<List<ShardAssigner.Range>> moved =
-                ShardAssigner.assign(List.of(new long[] {30, 30}), 2, new long[] {90, 10}, 5, new int[][] {{0, 0}});
+        List<List<ShardAssigner.Range>> moved = ShardAssigner.assign(
+                List.of(new long[] {30, 30}),
+                2,
+                new long[] {90, 10},
+                5,
+                List.of(new ShardAssigner.Preference(0, null)));
         assertThat(moved.get(1)).containsExactly(new ShardAssigner.Range(0, 0, 2));
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -78,24 +79,41 @@ class ShardAssignerTest {
         assertThat(assign(List.of(small, large, small.clone()), shards)).isEqualTo(assigned);
     }
 
+    @Test
+    void aFileBoundToAShardGoesThereWhateverTheRoom() {
+        // Shard 0 is full: a package that would only like it goes to shard 1, a file bound to it does not.
+        long[] held = {1_000, 800};
+        assertThat(ShardAssigner.assign(
+                        List.of(new long[] {100}), 2, held, 50, List.of(new ShardAssigner.Preference(0, null)), STRIPE))
+                .containsExactly(List.of(), List.of(new ShardAssigner.Range(0, 0, 1)));
+        assertThat(ShardAssigner.assign(
+                        List.of(new long[] {100}),
+                        2,
+                        held,
+                        50,
+                        List.of(new ShardAssigner.Preference(-1, new int[] {0})),
+                        STRIPE))
+                .containsExactly(List.of(new ShardAssigner.Range(0, 0, 1)), List.of());
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {2, 3})
-    void filesThatPreferAShardGoThereAndTheOthersAreStriped(int shards) {
+    void filesBoundToAShardGoThereAndTheOthersAreStriped(int shards) {
         // A new version of a package spread over the shards: every tenth file held its path on
         // shard (f / 10) % shards before, the rest are new and too many for one shard's room.
         long[] files = new long[3_000];
         Arrays.fill(files, 100);
-        int[][] preferred = {new int[files.length]};
+        int[] paths = new int[files.length];
         for (int f = 0; f < files.length; f++) {
-            preferred[0][f] = f % 10 == 0 ? (f / 10) % shards : -1;
+            paths[f] = f % 10 == 0 ? (f / 10) % shards : -1;
         }
-        List<List<ShardAssigner.Range>> assigned =
-                ShardAssigner.assign(List.of(files), shards, new long[shards], 0, preferred, STRIPE);
+        List<List<ShardAssigner.Range>> assigned = ShardAssigner.assign(
+                List.of(files), shards, new long[shards], 0, List.of(new ShardAssigner.Preference(-1, paths)), STRIPE);
         int[] shardOf = shardOfEachFile(assigned, files.length);
         int[] load = new int[shards];
         for (int f = 0; f < files.length; f++) {
-            if (preferred[0][f] >= 0) {
-                assertThat(shardOf[f]).as("file %d", f).isEqualTo(preferred[0][f]);
+            if (paths[f] >= 0) {
+                assertThat(shardOf[f]).as("file %d", f).isEqualTo(paths[f]);
             }
             load[shardOf[f]]++;
         }
@@ -105,7 +123,7 @@ class ShardAssignerTest {
 
     private static List<List<ShardAssigner.Range>> assign(List<long[]> packages, int shards) {
         return ShardAssigner.assign(
-                packages, shards, new long[shards], 0, ShardAssigner.noPreference(packages), STRIPE);
+                packages, shards, new long[shards], 0, ShardAssigner.noPreference(packages.size()), STRIPE);
     }
 
     /** Each file of package 0 once, on the shard whose range holds it. */

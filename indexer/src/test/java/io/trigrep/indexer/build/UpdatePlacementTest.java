@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.trigrep.indexer.corpus.Corpus;
 import io.trigrep.indexer.corpus.GitFixture;
 import io.trigrep.indexer.corpus.GitPackage;
+import io.trigrep.indexer.corpus.PackageSource;
 import io.trigrep.indexer.filter.FilterLimits;
 import io.trigrep.indexer.format.DocTable;
 import io.trigrep.indexer.rank.Popularity;
@@ -93,27 +94,72 @@ class UpdatePlacementTest {
             assertThat(r.moved()).containsEntry("mono", 3);
             Map<String, Integer> after = shardsOfPaths(index);
             assertThat(after).hasSize(before.size() + 1);
-            assertThat(after.get(onZero)).isZero();
-            assertThat(after.get(onOne)).isEqualTo(1);
+            assertThat(after.get("mono/" + onZero)).isZero();
+            assertThat(after.get("mono/" + onOne)).isEqualTo(1);
         }
     }
 
-    /** The shard of each live file, by path; a path on two shards fails. */
+    @Test
+    void aChangedFileStaysOnItsShardWhenThatShardIsTheFuller() throws Exception {
+        // A repository striped over both shards beside a package on each; the update removes the
+        // one on shard 1, so shard 0 is the fuller when one file of the repository there changes.
+        Map<String, GitFixture.Entry> tree = new TreeMap<>();
+        for (int f = 0; f < 120; f++) {
+            tree.put("src/f" + f + ".c", GitFixture.file(text("f" + f, 1100)));
+        }
+        Path corpus = dir.resolve("corpus");
+        for (String[] pkg : new String[][] {{"big_1.0", "46"}, {"small_1.0", "37"}}) {
+            for (int f = 0; f < Integer.parseInt(pkg[1]); f++) {
+                Path file = corpus.resolve(pkg[0]).resolve("b" + f + ".c");
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, text(pkg[0] + f, 1100));
+            }
+        }
+        IndexBuilder.Options options = new IndexBuilder.Options(2, FilterLimits.DEFAULT, Popularity.none(), 1, 1 << 20);
+        Path index = dir.resolve("index");
+        List<String> errors = new ArrayList<>();
+        try (GitFixture repo = GitFixture.bare(dir.resolve("mono.git"))) {
+            repo.commit("main", tree);
+            List<PackageSource> all = new ArrayList<>(Corpus.discover(List.of(corpus), dir, errors::add));
+            all.add(GitPackage.open(repo.folder(), List.of("main"), "", ""));
+            new IndexBuilder(options, Clock.systemUTC()).build(all, index, errors::add);
+            Map<String, Set<Integer>> packages = shardsOfPackages(index);
+            assertThat(packages.get("mono")).as("%s", packages).containsExactly(0, 1);
+            int small = packages.get("small_1.0").iterator().next();
+            String changed = firstPathOn(shardsOfPaths(index), 1 - small);
+
+            tree.put(changed, GitFixture.file(text("changed", 1100)));
+            repo.commit("main", tree);
+            new IndexUpdater(options, Clock.systemUTC())
+                    .update(
+                            index,
+                            List.of(GitPackage.open(repo.folder(), List.of("main"), "", "")),
+                            List.of("small"),
+                            false,
+                            errors::add);
+            assertThat(errors).isEmpty();
+            assertThat(shardsOfPaths(index).get("mono/" + changed)).isEqualTo(1 - small);
+        }
+    }
+
+    /** The shard of each live file, by package/path; a file on two shards fails. */
     private static Map<String, Integer> shardsOfPaths(Path index) throws Exception {
         Map<String, Integer> out = new TreeMap<>();
-        eachLiveDoc(
-                index,
-                (k, docs, d) ->
-                        assertThat(out.put(docs.path(d), k)).as(docs.path(d)).isNull());
+        eachLiveDoc(index, (k, docs, d) -> {
+            String file = docs.packageName(docs.packageId(d)) + "/" + docs.path(d);
+            assertThat(out.put(file, k)).as(file).isNull();
+        });
         return out;
     }
 
+    /** The path of the first file of repository mono on {@code shard}. */
     private static String firstPathOn(Map<String, Integer> shards, int shard) {
         return shards.entrySet().stream()
-                .filter(e -> e.getValue() == shard)
+                .filter(e -> e.getKey().startsWith("mono/") && e.getValue() == shard)
                 .findFirst()
                 .orElseThrow()
-                .getKey();
+                .getKey()
+                .substring("mono/".length());
     }
 
     /** {@code lines} different lines of about 80 bytes, each naming {@code name}. */
