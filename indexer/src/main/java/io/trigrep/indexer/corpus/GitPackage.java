@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.eclipse.jgit.errors.MissingObjectException;
+import org.eclipse.jgit.errors.RepositoryNotFoundException;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
@@ -27,6 +28,7 @@ import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.lib.RepositoryCache;
+import org.eclipse.jgit.lib.RepositoryCacheConfig;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
@@ -205,11 +207,25 @@ public final class GitPackage implements PackageSource {
     }
 
     /**
+     * How long JGit's cache keeps a repository open after its last use, not its default hour: long
+     * enough for the reads of one update to share it, short enough that a resident sync running a
+     * round every ten seconds or more holds no mirror between rounds (a deleted repository's
+     * files stay open until then).
+     */
+    static final long CACHED_MILLIS = 10_000;
+
+    static {
+        RepositoryCacheConfig cache = new RepositoryCacheConfig();
+        cache.setExpireAfter(CACHED_MILLIS);
+        cache.install();
+    }
+
+    /**
      * Opens the repository at {@code folder} (a bare repository, or a work tree with its {@code .git}
      * folder) from JGit's cache of open repositories, so that the reads of one update (its refs,
      * the changed paths, the files before and after) and the fetch before them load the pack
-     * indexes once; {@link GitConfigs} closes one a few seconds after its last use. A work tree
-     * whose {@code .git} is a file (a linked work tree, a submodule) is opened on its own.
+     * indexes once. A work tree whose {@code .git} is a file (a linked work tree, a submodule) is
+     * opened on its own.
      */
     static Repository openRepository(Path folder) throws IOException {
         GitConfigs.install();
@@ -224,7 +240,7 @@ public final class GitPackage implements PackageSource {
             }
             File gitDir = Files.isDirectory(dotGit, LinkOption.NOFOLLOW_LINKS) ? dotGit.toFile() : folder.toFile();
             if (!RepositoryCache.FileKey.isGitRepository(gitDir, FS.DETECTED)) {
-                throw new IOException("no objects, refs and HEAD in " + gitDir);
+                throw new RepositoryNotFoundException(gitDir); // a cached entry would not look again
             }
             return RepositoryCache.open(RepositoryCache.FileKey.exact(gitDir, FS.DETECTED), true);
         } catch (IOException e) {
