@@ -208,11 +208,11 @@ public final class GitPackage implements PackageSource {
 
     /**
      * How long JGit's cache keeps a repository open after its last use, not its default hour: long
-     * enough for the reads of one update to share it, short enough that a resident sync running a
-     * round every ten seconds or more holds no mirror between rounds (a deleted repository's
-     * files stay open until then).
+     * enough for the reads of one update to share it, short enough that a sync of many
+     * repositories holds only those of its last two seconds (their pack indexes in memory), and a
+     * deleted repository's files are closed soon after.
      */
-    static final long CACHED_MILLIS = 10_000;
+    static final long CACHED_MILLIS = 2_000;
 
     static {
         RepositoryCacheConfig cache = new RepositoryCacheConfig();
