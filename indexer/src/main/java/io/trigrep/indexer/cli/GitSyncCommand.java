@@ -22,13 +22,19 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jgit.transport.CredentialsProvider;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -95,6 +101,14 @@ public final class GitSyncCommand implements Callable<Integer> {
                     + " default: one round, then exit")
     long every;
 
+    @Option(
+            names = "--git-jobs",
+            paramLabel = "N",
+            defaultValue = "${env:TRIGREP_GIT_JOBS:-4}",
+            description = "remotes fetched at once (env TRIGREP_GIT_JOBS; default ${DEFAULT-VALUE}): a fetch mostly"
+                    + " waits on its remote")
+    int jobs;
+
     static final String LOCK = ".sync.lock";
 
     /** The build options, worked out (and ctags probed) once for all rounds. */
@@ -121,6 +135,10 @@ public final class GitSyncCommand implements Callable<Integer> {
         }
         if (git.timeoutSeconds < 0) {
             System.err.println("error: --git-timeout must be >= 0, got " + git.timeoutSeconds);
+            return 2;
+        }
+        if (jobs < 1) {
+            System.err.println("error: --git-jobs must be >= 1, got " + jobs);
             return 2;
         }
         if (every == 0) {
@@ -226,6 +244,13 @@ public final class GitSyncCommand implements Callable<Integer> {
         Set<String> remove = new TreeSet<>();
         Set<String> listed = new TreeSet<>();
         int failures = 0;
+        List<GitRemotes.Remote> fetch = new ArrayList<>();
+        for (GitRemotes.Remote remote : remotes.remotes()) {
+            if (!others.containsKey(PackageKey.of(remote.name()))) {
+                fetch.add(remote);
+            }
+        }
+        Map<String, Future<Path>> mirrors = fetchAll(fetch);
         for (GitRemotes.Remote remote : remotes.remotes()) {
             listed.add(remote.name());
             String shown = GitMirror.redact(remote.url());
@@ -238,13 +263,7 @@ public final class GitSyncCommand implements Callable<Integer> {
                 continue;
             }
             try {
-                long fetching = System.nanoTime();
-                Path mirror;
-                try {
-                    mirror = git.mirror(credentials(remote)).update(remote.url());
-                } finally {
-                    fetchingNanos += System.nanoTime() - fetching;
-                }
+                Path mirror = fetched(mirrors.get(remote.url()));
                 List<String> branches = GitPackage.existing(mirror, remote.branches());
                 for (String b : remote.branches()) {
                     if (!branches.contains(b)) {
@@ -297,6 +316,54 @@ public final class GitSyncCommand implements Callable<Integer> {
         out.println("generation " + r.fromGeneration() + " -> " + r.toGeneration());
         boolean switched = backends.await(folder.index, r.toGeneration(), out, err);
         return failures + r.errors().size() > 0 ? 1 : switched ? 0 : BackendsOption.BEHIND;
+    }
+
+    /**
+     * Mirrors each URL of {@code remotes} once (the first remote naming it gives the credentials),
+     * {@code --git-jobs} at a time; returns when all are done, each URL's mirror folder or failure.
+     */
+    private Map<String, Future<Path>> fetchAll(List<GitRemotes.Remote> remotes) throws InterruptedException {
+        long started = System.nanoTime();
+        AtomicInteger threads = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
+            Thread t = new Thread(r, "trigrep-git-fetch-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            Map<String, Future<Path>> mirrors = new LinkedHashMap<>();
+            for (GitRemotes.Remote remote : remotes) {
+                mirrors.computeIfAbsent(
+                        remote.url(),
+                        url -> pool.submit(() -> git.mirror(credentials(remote)).update(url)));
+            }
+            for (Future<Path> f : mirrors.values()) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    // read by the remote's turn in the list
+                }
+            }
+            return mirrors;
+        } finally {
+            pool.shutdownNow();
+            fetchingNanos += System.nanoTime() - started;
+        }
+    }
+
+    /** The mirror folder a fetch gave, or its failure as thrown. */
+    private static Path fetched(Future<Path> mirror) throws IOException {
+        try {
+            return mirror.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while fetching", e);
+        }
     }
 
     private static CredentialsProvider credentials(GitRemotes.Remote remote) {

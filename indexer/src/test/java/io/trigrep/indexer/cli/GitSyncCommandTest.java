@@ -13,6 +13,7 @@ import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -167,6 +168,46 @@ class GitSyncCommandTest {
 
             for (IndexCommandTest.Run r : List.of(dry, first, again, moved, gone, removed, clash)) {
                 assertThat(r.out() + r.err()).doesNotContain("s3cret-token");
+            }
+        }
+    }
+
+    /**
+     * Remotes are fetched several at a time, each URL once; what a sync prints and does follows the
+     * list's order, and a remote that cannot be fetched leaves the others applied.
+     */
+    @Test
+    void remotesFetchedAtOnceApplyInListOrder() throws Exception {
+        Path index = indexOfOnePackage();
+        StringBuilder list = new StringBuilder();
+        List<GitFixture> remotes = new ArrayList<>();
+        try {
+            for (int r = 0; r < 6; r++) {
+                GitFixture remote = GitFixture.bare(dir.resolve("remotes/r" + r + ".git"));
+                remotes.add(remote);
+                remote.commit("main", tree("int r" + r + ";\n"));
+                remote.headAt("main");
+                list.append(remote.folder().toUri()).append('\n');
+                if (r == 2) {
+                    list.append(dir.resolve("remotes/missing.git").toUri()).append('\n');
+                    list.append(remote.folder().toUri()).append(" name=again\n");
+                }
+            }
+            Path file = dir.resolve("repos.txt");
+            Files.writeString(file, list.toString());
+
+            IndexCommandTest.Run synced = sync(index, file, "--git-jobs", "3");
+            assertThat(synced.exit()).as(synced.err()).isEqualTo(1);
+            assertThat(synced.err()).contains("missing.git: cannot mirror");
+            assertThat(synced.out().lines().filter(l -> l.startsWith("add")).map(l -> l.split("\\s+")[1]))
+                    .containsExactly("r0", "r1", "r2", "again", "r3", "r4", "r5");
+            assertThat(run(new SegmentsCommand(), "--index", index.toString(), "--packages")
+                            .out())
+                    .isEqualTo("again\nother_1.0\nr0\nr1\nr2\nr3\nr4\nr5\n");
+            assertThat(sync(index, file, "--git-jobs", "0").err()).contains("--git-jobs must be >= 1");
+        } finally {
+            for (GitFixture remote : remotes) {
+                remote.close();
             }
         }
     }
