@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntUnaryOperator;
 
 /**
  * A query made ready to run: patterns compiled by RE2J (linear time, whatever the input), the
@@ -67,8 +68,7 @@ public record CompiledQuery(
             plan = Planner.plan(symbol.regex(), false, query.caseInsensitive());
         } else {
             String source = query.literal() ? Pattern.quote(query.pattern()) : query.pattern();
-            pattern =
-                    checked(compile(source, flags, query.patternOffset(), ""), query.literal(), query.patternOffset());
+            pattern = checked(compile(source, flags, query::rawIndex, ""), query.literal(), query.patternOffset());
             literal = query.literal() && !query.caseInsensitive()
                     ? query.pattern().getBytes(StandardCharsets.UTF_8)
                     : null;
@@ -84,8 +84,9 @@ public record CompiledQuery(
         for (ParsedQuery.Filter f : query.filters()) {
             int at = query.raw().indexOf(f.value());
             switch (f.kind()) {
-                case PACKAGE -> (f.negated() ? notPackages : packages).add(compile(f.value(), 0, at, "package: "));
-                case PATH -> (f.negated() ? notPaths : paths).add(compile(f.value(), 0, at, "path: "));
+                case PACKAGE ->
+                    (f.negated() ? notPackages : packages).add(compile(f.value(), 0, from(at), "package: "));
+                case PATH -> (f.negated() ? notPaths : paths).add(compile(f.value(), 0, from(at), "path: "));
                 case BRANCH -> {
                     // Matched by name against each repository's branches: acceptsBranches.
                 }
@@ -117,7 +118,7 @@ public record CompiledQuery(
     /** A {@code sym:} regex compiled for names, as RE2J runs it on each candidate name: refused where it stands when it would match every name. */
     private static Pattern names(ParsedQuery.Operand symbol, boolean caseInsensitive) throws QueryException {
         Pattern names =
-                compile(symbol.regex(), caseInsensitive ? Pattern.CASE_INSENSITIVE : 0, symbol.offset(), "sym: ");
+                compile(symbol.regex(), caseInsensitive ? Pattern.CASE_INSENSITIVE : 0, from(symbol.offset()), "sym: ");
         if (names.programSize() > MAX_PROGRAM_SIZE) {
             throw new QueryException(
                     "sym: regex too complex: program size " + names.programSize(), symbol.offset() + 1);
@@ -158,7 +159,7 @@ public record CompiledQuery(
             patterns.add(
                     o.sym()
                             ? names(o, query.caseInsensitive())
-                            : checked(compile(o.regex(), flags, o.offset(), ""), false, o.offset()));
+                            : checked(compile(o.regex(), flags, from(o.offset()), ""), false, o.offset()));
             plans.add(Planner.plan(o.regex(), false, query.caseInsensitive()));
             boolean literal = !o.sym() && !query.caseInsensitive() && !QueryParser.hasMetacharacters(o.regex());
             literals.add(literal ? Optional.of(o.regex().getBytes(StandardCharsets.UTF_8)) : Optional.empty());
@@ -204,7 +205,8 @@ public record CompiledQuery(
         if (alternation.length() == 0) {
             return null;
         }
-        return checked(compile(alternation.toString(), flags, query.patternOffset(), ""), false, query.patternOffset());
+        return checked(
+                compile(alternation.toString(), flags, from(query.patternOffset()), ""), false, query.patternOffset());
     }
 
     /**
@@ -256,26 +258,27 @@ public record CompiledQuery(
         return out;
     }
 
-    private static Pattern compile(String regex, int flags, int offset, String what) throws QueryException {
+    /** {@code regex} compiled; a syntax error placed in the raw query by {@code at} (index in regex to index in raw). */
+    private static Pattern compile(String regex, int flags, IntUnaryOperator at, String what) throws QueryException {
         try {
             return Pattern.compile(regex, flags);
         } catch (PatternSyntaxException e) {
             int close = unmatchedClose(regex);
             if (close >= 0) {
                 // RE2J reports a ')' without its '(' as "internal error: stack underflow".
-                throw new QueryException(what + "unexpected ) without a matching (", Math.max(0, offset) + close + 1);
+                throw new QueryException(what + "unexpected ) without a matching (", at.applyAsInt(close) + 1);
             }
             if (e.getDescription().startsWith("internal error")) {
-                throw new QueryException(what + "invalid regex", Math.max(0, offset) + 1);
+                throw new QueryException(what + "invalid regex", at.applyAsInt(0) + 1);
             }
             String fragment = withoutFlags(e.getPattern(), regex);
             throw new QueryException(
                     what
                             + e.getDescription()
                             + (fragment == null || fragment.equals(regex) ? "" : ": `" + fragment + "`"),
-                    position(offset, regex, e.getDescription(), fragment));
+                    at.applyAsInt(index(regex, e.getDescription(), fragment)) + 1);
         } catch (RuntimeException e) {
-            throw new QueryException(what + "invalid regex: " + e.getMessage(), Math.max(0, offset) + 1);
+            throw new QueryException(what + "invalid regex: " + e.getMessage(), at.applyAsInt(0) + 1);
         }
     }
 
@@ -323,9 +326,13 @@ public record CompiledQuery(
         return prefix.isEmpty() ? regex : fragment;
     }
 
-    /** RE2J names the offending text, not its index: find it in the regex, or the unclosed group. */
-    private static int position(int offset, String regex, String description, String fragment) {
-        int base = Math.max(0, offset);
+    /** Characters of a regex starting at {@code offset} in the raw query (-1: none, placed at its start). */
+    private static IntUnaryOperator from(int offset) {
+        return i -> Math.max(0, offset) + i;
+    }
+
+    /** RE2J names the offending text, not its index: its index in the regex, or the unclosed group's. */
+    private static int index(String regex, String description, String fragment) {
         if ("missing closing )".equals(description)) {
             int depth = 0;
             int open = -1;
@@ -341,15 +348,12 @@ public record CompiledQuery(
                     depth--;
                 }
             }
-            return base + Math.max(open, 0) + 1;
+            return Math.max(open, 0);
         }
         if (fragment != null && !fragment.equals(regex)) {
-            int at = regex.indexOf(fragment);
-            if (at >= 0) {
-                return base + at + 1;
-            }
+            return Math.max(regex.indexOf(fragment), 0);
         }
-        return base + 1;
+        return 0;
     }
 
     /** Whether the doc with this package, path and type passes every filter. */

@@ -20,6 +20,9 @@ import java.util.List;
  * @param condition       a boolean query's condition over its operands; null otherwise
  * @param symbol          a symbol query's name regex ({@code sym:REGEX}); null otherwise
  * @param count           the results to keep at most ({@code count:N}); 0 when the query sets none
+ * @param positions       where each character of {@code pattern} is in {@code raw} (0-based), when the
+ *                        pattern is not one run of it (terms with filters or several blanks between
+ *                        them, joined by one blank); empty when it is the run at {@code patternOffset}
  */
 public record ParsedQuery(
         String raw,
@@ -31,7 +34,8 @@ public record ParsedQuery(
         List<Operand> operands,
         Condition condition,
         Operand symbol,
-        int count) {
+        int count,
+        List<Integer> positions) {
     public enum Kind {
         PACKAGE,
         PATH,
@@ -58,6 +62,7 @@ public record ParsedQuery(
     public ParsedQuery {
         filters = List.copyOf(filters);
         operands = List.copyOf(operands);
+        positions = List.copyOf(positions);
         if (count < 0) {
             throw new IllegalArgumentException("count must be >= 0, got " + count);
         }
@@ -71,7 +76,16 @@ public record ParsedQuery(
             boolean literal,
             boolean caseInsensitive,
             List<Filter> filters) {
-        this(raw, pattern, patternOffset, literal, caseInsensitive, filters, List.of(), null, null, 0);
+        this(raw, pattern, patternOffset, literal, caseInsensitive, filters, List.of(), null, null, 0, List.of());
+    }
+
+    /** Where character {@code i} of {@code pattern} is in {@code raw} (0-based); past its end, after its last. */
+    public int rawIndex(int i) {
+        if (positions.isEmpty()) {
+            return Math.max(0, patternOffset) + i;
+        }
+        int last = positions.size() - 1;
+        return i <= last ? positions.get(i) : positions.get(last) + i - last;
     }
 
     /** Whether this is a boolean query. */

@@ -39,6 +39,7 @@ public final class QueryParser {
         int symbols = 0;
         StringBuilder pattern = new StringBuilder();
         int patternOffset = -1;
+        List<Integer> positions = new ArrayList<>();
         boolean caseInsensitive = false;
         int count = 0;
         // A literal pattern keeps the blanks between its words as typed (a filter between two
@@ -107,10 +108,17 @@ public final class QueryParser {
                     patternOffset = start;
                 } else if (literal && previousWasPattern && !lineBreak(raw, previousEnd, start)) {
                     pattern.append(raw, previousEnd, start);
+                    for (int k = previousEnd; k < start; k++) {
+                        positions.add(k);
+                    }
                 } else {
                     pattern.append(' ');
+                    positions.add(start - 1);
                 }
                 pattern.append(term);
+                for (int k = start; k < i; k++) {
+                    positions.add(k);
+                }
                 terms.add(new ConditionParser.Term(term, start));
                 patternTerm = true;
             }
@@ -119,7 +127,8 @@ public final class QueryParser {
         }
         String text = pattern.toString();
         if (symbols == 1 && text.isEmpty()) {
-            return new ParsedQuery(raw, "", -1, false, caseInsensitive, filters, List.of(), null, symbol, count);
+            return new ParsedQuery(
+                    raw, "", -1, false, caseInsensitive, filters, List.of(), null, symbol, count, List.of());
         }
         if (symbols > 0 || (!literal && ConditionParser.isBoolean(terms))) {
             // A literal query's pattern is verbatim, operator words and all: one operand beside the sym: ones.
@@ -136,7 +145,8 @@ public final class QueryParser {
                     parsed.operands(),
                     parsed.condition(),
                     null,
-                    count);
+                    count,
+                    List.of());
         }
         if (text.isEmpty()) {
             if (filters.isEmpty()) {
@@ -147,14 +157,30 @@ public final class QueryParser {
                         "the query has filters but nothing to search for: add a pattern, or a path: to list files by name",
                         0);
             }
-            return new ParsedQuery(raw, "", -1, literal, caseInsensitive, filters, List.of(), null, null, count);
+            return new ParsedQuery(
+                    raw, "", -1, literal, caseInsensitive, filters, List.of(), null, null, count, List.of());
         }
         if (!literal && text.startsWith("(?i)")) {
             caseInsensitive = true;
         }
         // A pattern without regex metacharacters is a literal: the fast path handles it.
         boolean plain = literal || !hasMetacharacters(text);
-        return new ParsedQuery(raw, text, patternOffset, plain, caseInsensitive, filters, List.of(), null, null, count);
+        boolean oneRun = true;
+        for (int k = 0; k < positions.size() && oneRun; k++) {
+            oneRun = positions.get(k) == patternOffset + k;
+        }
+        return new ParsedQuery(
+                raw,
+                text,
+                patternOffset,
+                plain,
+                caseInsensitive,
+                filters,
+                List.of(),
+                null,
+                null,
+                count,
+                oneRun ? List.of() : positions);
     }
 
     /** Whether {@code text[from, to)} holds a line break: results are lines, so no pattern spans one. */
