@@ -3,12 +3,13 @@ package io.trigrep.indexer.cli;
 import io.trigrep.indexer.corpus.Corpus;
 import io.trigrep.indexer.corpus.GitPackage;
 import io.trigrep.indexer.files.TextFiles;
+import io.trigrep.indexer.segments.PackageKey;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * The remotes {@code ./trigrep sync --git FILE} keeps an index in step with. One repository a line:
@@ -33,7 +34,7 @@ record GitRemotes(List<Remote> remotes) {
 
     static GitRemotes read(Path file) throws IOException {
         List<Remote> remotes = new ArrayList<>();
-        Set<String> names = new HashSet<>();
+        Map<String, String> names = new HashMap<>();
         int number = 0;
         for (String line : TextFiles.read(file, MAX_BYTES).lines().toList()) {
             number++;
@@ -77,8 +78,11 @@ record GitRemotes(List<Remote> remotes) {
             if (bad != null) {
                 throw new IOException(file + ":" + number + ": " + bad);
             }
-            if (!names.add(packageName)) {
-                throw new IOException(file + ":" + number + ": a second repository named " + packageName
+            // An index holds one package of a key (a name without its _VERSION): two would replace each other.
+            String clash = names.putIfAbsent(PackageKey.of(packageName), packageName);
+            if (clash != null) {
+                throw new IOException(file + ":" + number + ": a second repository named "
+                        + (clash.equals(packageName) ? packageName : packageName + ", the same package as " + clash)
                         + "; give one of them name=NAME");
             }
             remotes.add(new Remote(url, branches, packageName, links, user, tokenFile));

@@ -351,6 +351,12 @@ class GitSyncCommandTest {
             assertThat(bad.exit()).as(name).isEqualTo(2);
             assertThat(bad.err()).as(name).contains("repos.txt:2", "a package name");
         }
+
+        // Two names of one package (tool and tool_2) would replace each other at every round.
+        Files.writeString(list, "https://example.org/tool.git\nhttps://example.org/other.git name=tool_2\n");
+        IndexCommandTest.Run twice = sync(dir.resolve("index"), list);
+        assertThat(twice.exit()).isEqualTo(2);
+        assertThat(twice.err()).contains("repos.txt:2", "tool_2, the same package as tool");
     }
 
     @Test
