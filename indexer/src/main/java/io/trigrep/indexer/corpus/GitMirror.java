@@ -2,11 +2,13 @@ package io.trigrep.indexer.corpus;
 
 import io.trigrep.indexer.files.FileTrees;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -76,6 +78,11 @@ public final class GitMirror {
     /** Clones or fetches the mirror of {@code url}; returns its folder. */
     public Path update(String url) throws IOException {
         Path folder = folder(url);
+        Path local = localPath(url);
+        if (local != null && !Files.isDirectory(local)) {
+            // JGit would say "Invalid remote: origin".
+            throw new IOException(redact(url) + ": cannot mirror: no repository at " + local);
+        }
         GitConfigs.install();
         try {
             if (Files.isDirectory(folder.resolve("objects"))) {
@@ -90,6 +97,18 @@ public final class GitMirror {
             throw new IOException(redact(url) + ": cannot mirror: " + redact(String.valueOf(e.getMessage())), e);
         }
         return folder;
+    }
+
+    /** The folder a {@code file://} URL names; null for other URLs, or one that is no plain path. */
+    private static Path localPath(String url) {
+        if (!url.startsWith("file:")) {
+            return null;
+        }
+        try {
+            return Path.of(URI.create(url));
+        } catch (IllegalArgumentException | FileSystemNotFoundException e) {
+            return null;
+        }
     }
 
     private void fetch(Path folder, String url) throws IOException, GitAPIException {

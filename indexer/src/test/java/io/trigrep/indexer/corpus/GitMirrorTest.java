@@ -2,7 +2,10 @@ package io.trigrep.indexer.corpus;
 
 import static io.trigrep.indexer.corpus.GitFixture.file;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.trigrep.indexer.files.FileTrees;
+import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,6 +52,21 @@ class GitMirrorTest {
             assertThat(packs(mirror)).as("no temporary pack left behind").allMatch(p -> p.endsWith(".pack"));
             assertThat(warnings).isEmpty();
         }
+    }
+
+    @Test
+    void aLocalRemoteThatIsGoneIsNamedSo() throws Exception {
+        Path gone = dir.resolve("remote.git");
+        String url;
+        try (GitFixture remote = GitFixture.bare(gone)) {
+            url = urlOfMain(remote);
+        }
+        GitMirror mirrors = new GitMirror(dir.resolve("cache"), null, 60, w -> {});
+        mirrors.update(url);
+        FileTrees.delete(gone);
+        assertThatThrownBy(() -> mirrors.update(url))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("cannot mirror: no repository at " + gone);
     }
 
     @Test
