@@ -112,14 +112,15 @@ record AffectedDocs(Map<String, List<int[]>> docsByKey, Map<String, Set<String>>
                         shards.get(at[0]).segments.get(at[1]).shard().docs().path(at[2]);
                 shardOfPath.merge(path, at[0], (was, now) -> was.equals(now) ? was : -1);
             }
-            List<Integer> paths = new ArrayList<>();
+            int[] paths = new int
+                    [pkg.parts().stream().mapToInt(part -> part.files().size()).sum()];
+            int f = 0;
             for (SpooledPart part : pkg.parts()) {
                 for (SpooledPart.SpooledFile file : part.files()) {
-                    paths.add(shardOfPath.getOrDefault(new String(file.path(), StandardCharsets.UTF_8), -1));
+                    paths[f++] = shardOfPath.getOrDefault(new String(file.path(), StandardCharsets.UTF_8), -1);
                 }
             }
-            preferred.add(new ShardAssigner.Preference(
-                    -1, paths.stream().mapToInt(Integer::intValue).toArray()));
+            preferred.add(new ShardAssigner.Preference(-1, paths));
         }
         return preferred;
     }

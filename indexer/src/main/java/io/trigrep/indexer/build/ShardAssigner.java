@@ -117,10 +117,10 @@ final class ShardAssigner {
         List<Unit> split = new ArrayList<>();
         for (int p : order) {
             long[] files = fileBytes.get(p);
-            Preference want = preferred.get(p);
             if (files.length == 0) {
                 continue;
             }
+            Preference want = preferred.get(p);
             int whole = want.shard();
             if (whole >= 0 && whole < shards && packageBytes[p] <= room[whole] + slack) {
                 room[whole] -= packageBytes[p];
