@@ -20,7 +20,13 @@ trap 'if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp "$work"/*.tsv "$work"/m
 shards=("$index"/shard-*)
 
 "$root/trigrep" files "${shards[@]}" > "$work/files" 2>/dev/null
-java -cp "$root/indexer/target/classes" "$root/bench/SymbolsDump.java" "${shards[@]}" > "$work/index.tsv"
+# The classes are built for the launcher's Java (25 or newer): JAVA_HOME's or one under /usr/lib/jvm.
+java=java
+for home in "${JAVA_HOME:-}" /usr/lib/jvm/*; do
+  v="$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release" 2>/dev/null || true)"
+  if [ "${v:-0}" -ge 25 ]; then java="$home/bin/java"; break; fi
+done
+"$java" -cp "$root/indexer/target/classes" "$root/bench/SymbolsDump.java" "${shards[@]}" > "$work/index.tsv"
 # The same options as the indexer's ctags (Ctags.MAPS and Ctags.options), one process, every file.
 (cd "$corpus" && ctags --options=NONE --map-D=-.d --output-format=json --fields=NnKlsF -o - -L - \
   < "$work/files" 2>/dev/null) | python3 -c '
