@@ -16,7 +16,8 @@ import java.util.function.IntConsumer;
  *
  * <p>Names are added in id order, which makes two things cheap. A full buffer is sorted by trigram
  * alone with a stable radix sort (its ids stay ascending within a trigram) and written out as a
- * run; and every id of a run is at most every id of the next one, so {@link #sorted} merges the
+ * run, each trigram once with its count and its ids as varint gaps (a name's neighbours in byte
+ * order share most trigrams, so the gaps are small); and every id of a run is at most every id of the next one, so {@link #sorted} merges the
  * runs by walking them in order for each trigram, with no comparison per pair. Memory is the
  * buffer and its sort's second array, plus one read buffer per run.
  */
@@ -71,8 +72,21 @@ final class NameTrigrams implements Closeable {
         sortByTrigram();
         Path run = folder.resolve(name + "-" + runs.size());
         try (Spill.Writer out = new Spill.Writer(run)) {
-            for (int i = 0; i < size; i++) {
-                out.writeLong(pairs[i]);
+            for (int start = 0; start < size; ) {
+                int trigram = (int) (pairs[start] >>> 32);
+                int end = start + 1;
+                while (end < size && (int) (pairs[end] >>> 32) == trigram) {
+                    end++;
+                }
+                out.writeVarint(trigram);
+                out.writeVarint(end - start);
+                int last = 0;
+                for (int i = start; i < end; i++) {
+                    int id = (int) pairs[i];
+                    out.writeVarint(id - last);
+                    last = id;
+                }
+                start = end;
             }
         }
         runs.add(run);
@@ -142,6 +156,11 @@ final class NameTrigrams implements Closeable {
         private final long[] array;
         private final int end;
         private int at;
+        /** A run file's group being read: its trigram, the ids left in it, the last id read. */
+        private int trigram;
+
+        private int left;
+        private int id;
         /** The pair to take next, or {@link #ENDED}. */
         private long head;
 
@@ -154,11 +173,22 @@ final class NameTrigrams implements Closeable {
         }
 
         void advance() throws IOException {
-            if (in != null) {
-                head = in.atEnd() ? ENDED : in.readLong();
-            } else {
+            if (in == null) {
                 head = at < end ? array[at++] : ENDED;
+                return;
             }
+            if (left == 0) {
+                if (in.atEnd()) {
+                    head = ENDED;
+                    return;
+                }
+                trigram = in.readVarint();
+                left = in.readVarint();
+                id = 0;
+            }
+            id += in.readVarint();
+            left--;
+            head = (long) trigram << 32 | id;
         }
 
         void close() throws IOException {
