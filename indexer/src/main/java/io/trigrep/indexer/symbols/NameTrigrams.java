@@ -17,9 +17,10 @@ import java.util.function.IntConsumer;
  * <p>Names are added in id order, which makes two things cheap. A full buffer is sorted by trigram
  * alone with a stable radix sort (its ids stay ascending within a trigram) and written out as a
  * run, each trigram once with its count and its ids as varint gaps (a name's neighbours in byte
- * order share most trigrams, so the gaps are small); and every id of a run is at most every id of the next one, so {@link #sorted} merges the
- * runs by walking them in order for each trigram, with no comparison per pair. Memory is the
- * buffer and its sort's second array, plus one read buffer per run.
+ * order share most trigrams, so the gaps are small); and every id of a run is at most every id of
+ * the next one, so {@link #sorted} merges the runs by walking them in order for each trigram, with
+ * no comparison per pair. Memory is the buffer and its sort's second array, plus one read buffer
+ * per run.
  */
 final class NameTrigrams implements Closeable {
     /** A run's head once it is read whole: its trigram half is no 24-bit trigram and above them all. */
