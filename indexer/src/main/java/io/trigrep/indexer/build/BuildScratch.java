@@ -8,6 +8,7 @@ import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,7 +19,8 @@ import java.util.stream.Stream;
 /**
  * A run's scratch folder and what writes into it: the reader and worker pools and ctags. On
  * {@link #close}, and on Ctrl-C or SIGTERM, the writers stop first (they would go on writing into
- * the folder), then the folder is deleted. Shards already renamed into place are complete.
+ * the folder), then the folder is deleted. Shards already renamed into place ({@link
+ * #moveIntoPlace}) are complete.
  */
 final class BuildScratch {
     private final ExecutorService readers;
@@ -60,6 +62,27 @@ final class BuildScratch {
             folder.set(scratch);
             return scratch;
         }
+    }
+
+    /**
+     * Renames {@code from}, a folder of the scratch folder, to {@code to} in place of what is there,
+     * unless the run is stopped. A rename and the cleanup exclude each other: the cleanup never
+     * deletes files of a folder on its way into place, and once it has begun nothing more is put in
+     * place (the run then fails, so it commits nothing).
+     */
+    void moveIntoPlace(Path from, Path to) throws IOException {
+        Path old = to.resolveSibling("." + to.getFileName() + ".old");
+        synchronized (lock) {
+            if (stopped) {
+                throw new InterruptedIOException("stopped before " + to + " was put in place");
+            }
+            if (Files.exists(to)) {
+                deleteQuietly(old);
+                Files.move(to, old, StandardCopyOption.ATOMIC_MOVE);
+            }
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+        }
+        deleteQuietly(old);
     }
 
     /** The threads that read packages, one package each. */

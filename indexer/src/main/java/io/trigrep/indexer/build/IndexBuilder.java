@@ -222,7 +222,7 @@ public final class IndexBuilder {
             long readNanos = System.nanoTime() - start;
 
             Placement placement = Placement.of(read, plan);
-            ShardWriter writer = new ShardWriter(options, clock, stats, scratch, work.workers());
+            ShardWriter writer = new ShardWriter(options, clock, stats, work, scratch);
             // One shard at a time, each with every core: a build's memory (its count table, its
             // workers' buffers, its mapped spools) is then one shard's, not every shard's at once.
             // A shard's definitions wait for ctags to end; the next shards are built meanwhile, and

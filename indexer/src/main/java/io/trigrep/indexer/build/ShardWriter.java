@@ -6,12 +6,10 @@ import io.trigrep.indexer.format.ShardFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.stream.Stream;
 
 /**
@@ -23,15 +21,16 @@ final class ShardWriter {
     private final IndexBuilder.Options options;
     private final Clock clock;
     private final IndexStats stats;
+    private final BuildScratch work;
     private final Path scratch;
-    private final ExecutorService workers;
 
-    ShardWriter(IndexBuilder.Options options, Clock clock, IndexStats stats, Path scratch, ExecutorService workers) {
+    /** Builds shards in {@code scratch}, {@code work}'s folder, on its workers. */
+    ShardWriter(IndexBuilder.Options options, Clock clock, IndexStats stats, BuildScratch work, Path scratch) {
         this.options = options;
         this.clock = clock;
         this.stats = stats;
+        this.work = work;
         this.scratch = scratch;
-        this.workers = workers;
     }
 
     /** A shard built but for its definitions, finished by {@link #finish}. */
@@ -90,13 +89,7 @@ final class ShardWriter {
                 }
             }
             FileTrees.fsync(temporary);
-            Path old = target.resolveSibling("." + target.getFileName() + ".old");
-            if (Files.exists(target)) {
-                BuildScratch.deleteQuietly(old);
-                Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
-            }
-            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
-            BuildScratch.deleteQuietly(old);
+            work.moveIntoPlace(temporary, target);
             return result;
         }
 
@@ -123,8 +116,8 @@ final class ShardWriter {
         long started = clock.millis();
         long t0 = System.nanoTime();
         stats.phase(name + ": trigrams and contents");
-        ShardBuilder.Pending pending =
-                ShardBuilder.build(members, temporary, options.pairBuffer(), options.threads(), workers, definitions);
+        ShardBuilder.Pending pending = ShardBuilder.build(
+                members, temporary, options.pairBuffer(), options.threads(), work.workers(), definitions);
         return new Started(name, temporary, target, skipped, started, t0, pending);
     }
 }
