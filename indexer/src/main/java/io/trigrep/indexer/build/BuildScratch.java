@@ -26,8 +26,8 @@ final class BuildScratch {
     private final ExecutorService readers;
     private final ExecutorService workers;
     private final AtomicReference<Path> folder = new AtomicReference<>();
-    // Creating the folder and stopping exclude each other: the folder is either known to the
-    // cleanup or never created.
+    // Creating the folder, renaming out of it and stopping exclude each other: the folder is either
+    // known to the cleanup or never created, and nothing leaves it once the cleanup has begun.
     private final Object lock = new Object();
     private boolean stopped;
     private final AtomicReference<Extraction> extraction = new AtomicReference<>();
@@ -83,6 +83,20 @@ final class BuildScratch {
             Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
         }
         deleteQuietly(old);
+    }
+
+    /** The scratch folder {@link #create} made. */
+    Path folder() {
+        return folder.get();
+    }
+
+    /** Fails once the run is stopped. */
+    void checkRunning() throws InterruptedIOException {
+        synchronized (lock) {
+            if (stopped) {
+                throw new InterruptedIOException("stopped before the build ended");
+            }
+        }
     }
 
     /** The threads that read packages, one package each. */

@@ -220,9 +220,12 @@ public final class IndexBuilder {
             List<ReadPackage> read = new PackageSpooler(options, stats, scratch, work.readers(), work.workers())
                     .spool(packages, plan.weight(), feed, report);
             long readNanos = System.nanoTime() - start;
+            // A stop while reading shows as packages that failed to read: the run must not go on
+            // to build (and its caller to commit) without them. A later stop refuses each shard.
+            work.checkRunning();
 
             Placement placement = Placement.of(read, plan);
-            ShardWriter writer = new ShardWriter(options, clock, stats, work, scratch);
+            ShardWriter writer = new ShardWriter(options, clock, stats, work);
             // One shard at a time, each with every core: a build's memory (its count table, its
             // workers' buffers, its mapped spools) is then one shard's, not every shard's at once.
             // A shard's definitions wait for ctags to end; the next shards are built meanwhile, and

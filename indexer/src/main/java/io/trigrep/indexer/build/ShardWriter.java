@@ -22,15 +22,13 @@ final class ShardWriter {
     private final Clock clock;
     private final IndexStats stats;
     private final BuildScratch work;
-    private final Path scratch;
 
-    /** Builds shards in {@code scratch}, {@code work}'s folder, on its workers. */
-    ShardWriter(IndexBuilder.Options options, Clock clock, IndexStats stats, BuildScratch work, Path scratch) {
+    /** Builds shards in {@code work}'s folder, on its workers. */
+    ShardWriter(IndexBuilder.Options options, Clock clock, IndexStats stats, BuildScratch work) {
         this.options = options;
         this.clock = clock;
         this.stats = stats;
         this.work = work;
-        this.scratch = scratch;
     }
 
     /** A shard built but for its definitions, finished by {@link #finish}. */
@@ -112,7 +110,7 @@ final class ShardWriter {
             ShardBuilder.Definitions definitions)
             throws IOException {
         String name = "shard-" + shard;
-        Path temporary = scratch.resolve(name);
+        Path temporary = work.folder().resolve(name);
         long started = clock.millis();
         long t0 = System.nanoTime();
         stats.phase(name + ": trigrams and contents");

@@ -46,6 +46,15 @@ class BuildScratchTest {
         assertThat(fileCount(target)).isEqualTo(1);
     }
 
+    @Test
+    void aStoppedRunSaysSoWhenAsked(@TempDir Path dir) throws IOException {
+        BuildScratch work = new BuildScratch(1);
+        work.create(dir);
+        work.checkRunning();
+        work.close();
+        assertThatThrownBy(work::checkRunning).isInstanceOf(InterruptedIOException.class);
+    }
+
     /** The cleanup and a rename race, many times: every folder put in place is whole. */
     @Test
     void aCleanupDuringTheRenameLeavesTheWholeFolderOrNone(@TempDir Path dir) throws Exception {
